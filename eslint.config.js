@@ -1,0 +1,125 @@
+// @ts-check
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+import { importX } from 'eslint-plugin-import-x';
+import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
+
+/**
+ * DESIGN.md's dependency direction, enforced here rather than promised:
+ *   renderer -> bridge types only;  electron -> native, gateway/contract;
+ *   gateway -> native/protocols only;  native -> nothing of electron, renderer or gateway.
+ */
+const layering = [
+  {
+    target: './renderer',
+    from: ['./native', './gateway', './electron'],
+    except: [],
+    message: 'renderer/ talks to the core only through the bridge types (electron/bridge/contract.ts).',
+  },
+  {
+    target: './renderer',
+    from: './electron',
+    except: ['./bridge/contract.ts'],
+    message: 'renderer/ may import only electron/bridge/contract.ts.',
+  },
+  {
+    target: './native',
+    from: ['./electron', './renderer', './gateway'],
+    message: 'native/ must not depend on electron, renderer or gateway.',
+  },
+  {
+    target: './gateway',
+    from: ['./electron', './renderer'],
+    message: 'gateway/ stands alone.',
+  },
+  {
+    target: './gateway',
+    from: './native',
+    except: ['./protocols'],
+    message: 'gateway/ may use only the pure codecs of native/protocols, never transports or drivers.',
+  },
+  {
+    target: './electron',
+    from: './renderer',
+    message: 'electron/ must not import the renderer.',
+  },
+  {
+    target: './electron',
+    from: './gateway',
+    except: ['./contract'],
+    message: 'electron/ talks to the gateway over HTTP; it may import only gateway/contract.',
+  },
+];
+
+export default tseslint.config(
+  {
+    ignores: [
+      'node_modules/',
+      '.tsbuild/',
+      'renderer/dist/',
+      'test-artifacts/',
+      'dist/',
+      'release/',
+      '**/*.cjs',
+    ],
+  },
+  js.configs.recommended,
+  ...tseslint.configs.recommendedTypeChecked,
+  {
+    languageOptions: {
+      parserOptions: {
+        projectService: {
+          allowDefaultProject: ['eslint.config.js'],
+        },
+        tsconfigRootDir: import.meta.dirname,
+      },
+    },
+    plugins: { 'import-x': importX },
+    settings: {
+      'import-x/resolver-next': [createTypeScriptImportResolver({ project: './tsconfig.json' })],
+    },
+    rules: {
+      'import-x/no-restricted-paths': ['error', { zones: layering }],
+      'import-x/no-default-export': 'error',
+      '@typescript-eslint/no-explicit-any': 'error',
+      '@typescript-eslint/consistent-type-definitions': ['error', 'type'],
+      '@typescript-eslint/consistent-type-imports': 'error',
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            { name: 'electron', message: 'Only electron/main.ts and electron/preload.ts import electron.' },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['electron/main.ts', 'electron/preload.ts'],
+    rules: { 'no-restricted-imports': 'off' },
+  },
+  {
+    files: ['renderer/**/*.ts', 'renderer/**/*.tsx'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [{ name: 'electron', message: 'The renderer reaches the core only through the bridge.' }],
+          patterns: [
+            { group: ['node:*', 'fs', 'path', 'child_process'], message: 'No Node APIs in the renderer.' },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['*.config.ts', '*.config.js', 'renderer/vite.config.ts'],
+    rules: { 'import-x/no-default-export': 'off' },
+  },
+  {
+    files: ['eslint.config.js'],
+    ...tseslint.configs.disableTypeChecked,
+  },
+);
