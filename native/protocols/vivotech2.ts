@@ -1,0 +1,284 @@
+/**
+ * ID TECH ViVOpay / NGA "Protocol 2" framing (VP3300, Kiosk, NEO 2 family), devices-reference.md §3.3.
+ * Pure: no I/O, no timers.
+ *
+ *   command  : "ViVOtech2\0" | cmd | subcmd | lenMSB | lenLSB | data | CRC   (CRC sent LSB first)
+ *   response : "ViVOtech2\0" | cmd | status | lenMSB | lenLSB | data | CRC   (CRC sent MSB first)
+ *   CRC-16/CCITT (poly 0x1021, init 0xFFFF, no reflection, no final XOR) over the frame from 'V'.
+ *
+ * The byte orders follow the manual's worked ping example and p.60, not the command tables that say
+ * "CRC (MSB)" first (§3.3).
+ */
+import crc16ccitt from 'crc/calculators/crc16ccitt';
+
+/** `ViVOtech2\0`. */
+export const VIVO2_HEADER: Readonly<Uint8Array> = Uint8Array.of(
+  0x56,
+  0x69,
+  0x56,
+  0x4f,
+  0x74,
+  0x65,
+  0x63,
+  0x68,
+  0x32,
+  0x00,
+);
+const HEADER_LENGTH = 10;
+/** Header + cmd + sub/status + 2 length bytes. */
+const PREFIX_LENGTH = 14;
+
+/** Status codes of responses (§3.3, NEO 2 developer's manual). */
+export const VIVO2_STATUS = {
+  ok: 0x00,
+  incorrectHeaderTag: 0x01,
+  unknownCommand: 0x02,
+  unknownSubCommand: 0x03,
+  crcError: 0x04,
+  incorrectParameter: 0x05,
+  parameterNotSupported: 0x06,
+  malformattedData: 0x07,
+  timeout: 0x08,
+  failed: 0x0a,
+  commandNotAllowed: 0x0b,
+  bufferOverflow: 0x0d,
+} as const;
+
+const STATUS_TEXT: Readonly<Record<number, string>> = {
+  0x00: 'OK',
+  0x01: 'incorrect header tag',
+  0x02: 'unknown command',
+  0x03: 'unknown sub-command',
+  0x04: 'CRC error in frame',
+  0x05: 'incorrect parameter',
+  0x06: 'parameter not supported',
+  0x07: 'mal-formatted data',
+  0x08: 'timeout',
+  0x0a: 'failed / NACK',
+  0x0b: 'command not allowed',
+  0x0d: 'buffer overflow',
+};
+
+/** Human text of a status code, for logs and the tech's diagnostics. */
+export function vivo2StatusText(status: number): string {
+  return STATUS_TEXT[status] ?? `unknown status 0x${status.toString(16).padStart(2, '0')}`;
+}
+
+/** Commands this project uses (cmd, sub). */
+export const VIVO2_COMMANDS = {
+  ping: { cmd: 0x18, sub: 0x01 },
+  getConfiguration: { cmd: 0x03, sub: 0x02 },
+  /** Data `[led, red, green]` (§3.3, p.283). */
+  led: { cmd: 0x0a, sub: 0x03 },
+  /** The sub-command selects the beep pattern (§3.3, p.283). */
+  buzzer: { cmd: 0x0b },
+  /** Activate transaction: data = timeout seconds (1 byte) then EMV TLVs. */
+  activateTransaction: { cmd: 0x02, sub: 0x01 },
+  /** Cancel transaction. */
+  cancelTransaction: { cmd: 0x05, sub: 0x01 },
+} as const;
+
+/** CRC-16/CCITT-FALSE of `bytes[start..end)`. */
+export function vivo2Crc(bytes: Uint8Array, start = 0, end = bytes.length): number {
+  return crc16ccitt(bytes.subarray(start, end));
+}
+
+function encodeFrame(cmd: number, second: number, data: Uint8Array, crcLsbFirst: boolean): Uint8Array {
+  if (data.length > 0xffff) throw new RangeError('ViVOtech2 data longer than 65535 bytes');
+  const out = new Uint8Array(PREFIX_LENGTH + data.length + 2);
+  out.set(VIVO2_HEADER, 0);
+  out[10] = cmd & 0xff;
+  out[11] = second & 0xff;
+  out[12] = data.length >> 8;
+  out[13] = data.length & 0xff;
+  out.set(data, PREFIX_LENGTH);
+  const crc = vivo2Crc(out, 0, PREFIX_LENGTH + data.length);
+  const hi = crc >> 8;
+  const lo = crc & 0xff;
+  out[PREFIX_LENGTH + data.length] = crcLsbFirst ? lo : hi;
+  out[PREFIX_LENGTH + data.length + 1] = crcLsbFirst ? hi : lo;
+  return out;
+}
+
+/** A host → reader command frame (CRC LSB first). */
+export function encodeVivo2Command(
+  cmd: number,
+  sub: number,
+  data: Uint8Array = new Uint8Array(0),
+): Uint8Array {
+  return encodeFrame(cmd, sub, data, true);
+}
+
+/** A reader → host response frame (CRC MSB first). */
+export function encodeVivo2Response(
+  cmd: number,
+  status: number,
+  data: Uint8Array = new Uint8Array(0),
+): Uint8Array {
+  return encodeFrame(cmd, status, data, false);
+}
+
+export function buildPing(): Uint8Array {
+  return encodeVivo2Command(VIVO2_COMMANDS.ping.cmd, VIVO2_COMMANDS.ping.sub);
+}
+
+export function buildGetConfiguration(): Uint8Array {
+  return encodeVivo2Command(VIVO2_COMMANDS.getConfiguration.cmd, VIVO2_COMMANDS.getConfiguration.sub);
+}
+
+/** LED control: `led` index (0xFF = all), red/green on (§3.3). */
+export function buildLed(led: number, red: boolean, green: boolean): Uint8Array {
+  return encodeVivo2Command(
+    VIVO2_COMMANDS.led.cmd,
+    VIVO2_COMMANDS.led.sub,
+    Uint8Array.of(led & 0xff, red ? 1 : 0, green ? 1 : 0),
+  );
+}
+
+/** Buzzer: the sub-command is the beep pattern (1 = one short beep). */
+export function buildBuzzer(pattern = 0x01): Uint8Array {
+  return encodeVivo2Command(VIVO2_COMMANDS.buzzer.cmd, pattern);
+}
+
+/** Cancel a pending activate-transaction. */
+export function buildCancelTransaction(): Uint8Array {
+  return encodeVivo2Command(VIVO2_COMMANDS.cancelTransaction.cmd, VIVO2_COMMANDS.cancelTransaction.sub);
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Decoding
+
+export type Vivo2Frame = {
+  cmd: number;
+  /** Sub-command in a command frame, status in a response frame. */
+  subOrStatus: number;
+  data: Uint8Array;
+  /** CRC as read in the direction's byte order. */
+  crc: number;
+  crcOk: boolean;
+};
+
+export type Vivo2Direction = 'command' | 'response';
+
+export type Vivo2DecoderOptions = {
+  /** Which side's frames to expect: a reader decodes commands, a host decodes responses. */
+  direction: Vivo2Direction;
+  /** Longest data accepted before the frame is dropped as garbage. Default 4096. */
+  maxDataLength?: number;
+};
+
+// KMP failure table of the header, so "ViViVOtech2" still matches from the second 'V'.
+const HEADER_FAIL: Readonly<Int8Array> = (() => {
+  const fail = new Int8Array(HEADER_LENGTH);
+  let k = 0;
+  for (let i = 1; i < HEADER_LENGTH; i += 1) {
+    while (k > 0 && VIVO2_HEADER[i] !== VIVO2_HEADER[k]) k = fail[k - 1] ?? 0;
+    if (VIVO2_HEADER[i] === VIVO2_HEADER[k]) k += 1;
+    fail[i] = k;
+  }
+  return fail;
+})();
+
+/**
+ * Incremental Protocol 2 decoder: finds `ViVOtech2\0`, reads the length, data and CRC, and yields a
+ * frame with its CRC verdict. Noise before a header is skipped and counted; an implausible length drops
+ * the frame and resynchronises.
+ */
+export class Vivo2Decoder {
+  private readonly lsbFirst: boolean;
+  private readonly maxData: number;
+  private buf: Uint8Array;
+  /** Bytes of the header matched so far (before the header is complete). */
+  private matched = 0;
+  /** Bytes of the frame stored in `buf` once the header is complete. */
+  private len = 0;
+  private need = 0;
+  droppedBytes = 0;
+
+  constructor(opts: Vivo2DecoderOptions) {
+    this.lsbFirst = opts.direction === 'command';
+    this.maxData = opts.maxDataLength ?? 4096;
+    this.buf = new Uint8Array(256);
+  }
+
+  get hasPartial(): boolean {
+    return this.matched > 0 || this.len > 0;
+  }
+
+  reset(): void {
+    this.droppedBytes += this.matched + this.len;
+    this.matched = 0;
+    this.len = 0;
+    this.need = 0;
+  }
+
+  push(chunk: Uint8Array, onFrame: (frame: Vivo2Frame) => void): void {
+    for (let i = 0; i < chunk.length; i += 1) {
+      const b = chunk[i] ?? 0;
+      if (this.len === 0) {
+        this.matchHeader(b);
+        continue;
+      }
+      this.store(b);
+      if (this.len === PREFIX_LENGTH) {
+        const dataLength = ((this.buf[12] ?? 0) << 8) | (this.buf[13] ?? 0);
+        if (dataLength > this.maxData) {
+          this.droppedBytes += this.len;
+          this.len = 0;
+          continue;
+        }
+        this.need = PREFIX_LENGTH + dataLength + 2;
+      } else if (this.len === this.need) {
+        this.emit(onFrame);
+      }
+    }
+  }
+
+  feed(chunk: Uint8Array): Vivo2Frame[] {
+    const frames: Vivo2Frame[] = [];
+    this.push(chunk, (f) => frames.push(f));
+    return frames;
+  }
+
+  private matchHeader(b: number): void {
+    let k = this.matched;
+    while (k > 0 && VIVO2_HEADER[k] !== b) k = HEADER_FAIL[k - 1] ?? 0;
+    if (VIVO2_HEADER[k] === b) k += 1;
+    this.droppedBytes += this.matched + 1 - k;
+    if (k === HEADER_LENGTH) {
+      this.buf.set(VIVO2_HEADER, 0);
+      this.len = HEADER_LENGTH;
+      this.need = PREFIX_LENGTH;
+      this.matched = 0;
+    } else {
+      this.matched = k;
+    }
+  }
+
+  private store(b: number): void {
+    if (this.len >= this.buf.length) {
+      const bigger = new Uint8Array(Math.min(this.buf.length * 2, PREFIX_LENGTH + this.maxData + 2));
+      bigger.set(this.buf);
+      this.buf = bigger;
+    }
+    this.buf[this.len] = b;
+    this.len += 1;
+  }
+
+  private emit(onFrame: (frame: Vivo2Frame) => void): void {
+    const end = this.need - 2;
+    const a = this.buf[end] ?? 0;
+    const c = this.buf[end + 1] ?? 0;
+    const crc = this.lsbFirst ? (c << 8) | a : (a << 8) | c;
+    const frame: Vivo2Frame = {
+      cmd: this.buf[10] ?? 0,
+      subOrStatus: this.buf[11] ?? 0,
+      data: this.buf.slice(PREFIX_LENGTH, end),
+      crc,
+      crcOk: crc === vivo2Crc(this.buf, 0, end),
+    };
+    this.len = 0;
+    this.need = 0;
+    onFrame(frame);
+  }
+}
