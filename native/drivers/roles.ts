@@ -1,0 +1,197 @@
+/**
+ * The device roles the terminal core programs against. Types only: drivers implement them, the device
+ * manager hands out stable facades of them (a facade survives reconnects, so the core subscribes once).
+ *
+ * Card data rules (DESIGN.md, "Card data"): the raw tracks, EMV TLV and PIN blocks below exist only to be
+ * forwarded to the gateway. Never log them; log `maskedPan` and the sanitized EMV tags instead.
+ */
+
+export type DeviceRole = 'cardReader' | 'pinPad' | 'contactless' | 'signaturePad' | 'receiptPrinter';
+
+/**
+ * `connected`: the transport is open and the device answered its last heartbeat (or has none).
+ * `missing`: not configured, not found, or never opened. `reconnecting`: it was connected, went away, and
+ * the manager is retrying with backoff. `error`: open but not answering, or its configuration is unusable.
+ */
+export type DeviceState = 'connected' | 'missing' | 'reconnecting' | 'error';
+
+export type DeviceHealth = {
+  state: DeviceState;
+  /** Human-readable, for the tech screen; never contains card data. */
+  lastError?: string;
+  /** Epoch ms of the last byte or heartbeat answer from the device. */
+  lastSeenAt?: number;
+  /** Protocol-specific facts worth showing (paper state, link retries, …). */
+  detail?: Readonly<Record<string, string | number | boolean>>;
+};
+
+export type Unsubscribe = () => void;
+
+// ---------------------------------------------------------------------------------------------------
+// Card reader (magstripe: MagTek serial ASCII, MagTek USB HID, keyboard wedge)
+
+export type CardSwipe = {
+  kind: 'swipe';
+  /** Which reader path produced it. */
+  source: 'serial' | 'hid' | 'wedge';
+  /** ISO 7813 track 2 without sentinels; for the gateway only. */
+  track2: string;
+  /** Track 1 without sentinels when the reader read it; for the gateway only. */
+  track1?: string;
+  /** First six / last four (PCI DSS 3.4): the only PAN form that may be shown or logged. */
+  maskedPan: string;
+  last4: string;
+  brand: string;
+  /** YYMM, as encoded on the stripe. */
+  expiry: string;
+  serviceCode: string;
+  cardholderName?: string;
+};
+
+/** A swipe that produced no usable track 2 (bad read, blank card, non-financial card). */
+export type CardReadError = {
+  kind: 'read-error';
+  source: 'serial' | 'hid' | 'wedge';
+  reason: 'bad-read' | 'no-track2' | 'unparseable' | 'not-financial';
+  /** Safe to show: which tracks decoded, never their contents. */
+  message: string;
+};
+
+export type CardReaderEvent = CardSwipe | CardReadError;
+
+export type CardReader = {
+  readonly role: 'cardReader';
+  /** Every swipe is delivered exactly once to each listener. */
+  onCard(listener: (event: CardReaderEvent) => void): Unsubscribe;
+  health(): DeviceHealth;
+};
+
+// ---------------------------------------------------------------------------------------------------
+// PIN pad (VISA/VeriFone packet protocol, DUKPT)
+
+export type PinRequest = {
+  /** Needed by the pad to build the ISO 9564 format 0 block; sent to the pad only. */
+  pan: string;
+  amountCents: number;
+  /** How long the cardholder has to enter the PIN. */
+  timeoutMs: number;
+};
+
+export type PinResult =
+  | { kind: 'pin'; ksn: string; pinBlock: string }
+  | { kind: 'cancelled' }
+  | { kind: 'timeout' }
+  /** The pad refused (e.g. no DUKPT key) or the link failed; `reason` is safe to show. */
+  | { kind: 'failed'; reason: string };
+
+export type PinPad = {
+  readonly role: 'pinPad';
+  /** Shows a line of text (Z2). */
+  display(text: string): Promise<void>;
+  /** One request at a time: a second call while one is pending resolves `failed`. */
+  requestPin(request: PinRequest): Promise<PinResult>;
+  /** Cancels a pending PIN request (packet 72); the pending call resolves `cancelled`. */
+  cancel(): Promise<void>;
+  health(): DeviceHealth;
+};
+
+// ---------------------------------------------------------------------------------------------------
+// Contactless reader (ID TECH ViVOpay Protocol 2)
+
+export type ContactlessRequest = { amountCents: number; timeoutMs: number };
+
+export type ContactlessResult =
+  | {
+      kind: 'emv';
+      /** Full BER-TLV as hex, for the gateway only. */
+      emvTlvHex: string;
+      /** Tag → value hex with card-data tags removed or masked: what may be logged. */
+      sanitizedTags: Readonly<Record<string, string>>;
+      maskedPan?: string;
+    }
+  | { kind: 'cancelled' }
+  | { kind: 'timeout' }
+  | { kind: 'failed'; reason: string };
+
+export type ContactlessReader = {
+  readonly role: 'contactless';
+  /** Protocol 2 ping (cmd 18 01): true when the reader answered OK. */
+  ping(): Promise<boolean>;
+  activateTransaction(request: ContactlessRequest): Promise<ContactlessResult>;
+  cancel(): Promise<void>;
+  /** Short beep, for the tech's "which reader is this" test. */
+  beep(): Promise<void>;
+  health(): DeviceHealth;
+};
+
+// ---------------------------------------------------------------------------------------------------
+// Signature pad (Topaz-style pen packets, reverse-engineered: devices-reference §5.1)
+
+export type SignaturePoint = { x: number; y: number; t: number };
+
+export type Signature = {
+  strokes: SignaturePoint[][];
+  width: number;
+  height: number;
+  svg: string;
+  pngBase64: string;
+};
+
+export type SignaturePad = {
+  readonly role: 'signaturePad';
+  /** Clears anything drawn so far and starts collecting strokes. */
+  startCapture(): void;
+  /** Each completed stroke, for a live preview. */
+  onStroke(listener: (stroke: SignaturePoint[]) => void): Unsubscribe;
+  /** Ends the capture; undefined when nothing was drawn. */
+  finishCapture(): Promise<Signature | undefined>;
+  health(): DeviceHealth;
+};
+
+// ---------------------------------------------------------------------------------------------------
+// Receipt printer (ESC/POS)
+
+export type ReceiptLine =
+  | { kind: 'text'; text: string; align?: 'left' | 'center' | 'right'; bold?: boolean; large?: boolean }
+  /** Left text and right text on one line (item and amount). */
+  | { kind: 'pair'; left: string; right: string; bold?: boolean }
+  | { kind: 'rule' }
+  | { kind: 'feed'; lines: number }
+  | { kind: 'barcode'; data: string }
+  | { kind: 'qr'; data: string };
+
+export type Receipt = {
+  lines: ReceiptLine[];
+  /** Cut after printing (default true). */
+  cut?: boolean;
+  /** Pulse the cash drawer after printing (cash tender). */
+  openDrawer?: boolean;
+};
+
+export type PrinterStatus = {
+  online: boolean;
+  paper: 'ok' | 'near-end' | 'out';
+  coverOpen: boolean;
+  drawerOpen: boolean;
+};
+
+export type PrintResult =
+  { ok: true } | { ok: false; reason: 'paper-out' | 'cover-open' | 'offline' | 'failed'; message: string };
+
+export type ReceiptPrinter = {
+  readonly role: 'receiptPrinter';
+  /** Checks status first (DLE EOT): a receipt is never sent to a printer known to be out of paper. */
+  print(receipt: Receipt): Promise<PrintResult>;
+  cut(): Promise<void>;
+  kickDrawer(): Promise<void>;
+  status(): Promise<PrinterStatus>;
+  health(): DeviceHealth;
+};
+
+export type RoleApi = {
+  cardReader: CardReader;
+  pinPad: PinPad;
+  contactless: ContactlessReader;
+  signaturePad: SignaturePad;
+  receiptPrinter: ReceiptPrinter;
+};
