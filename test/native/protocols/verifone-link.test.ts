@@ -1,0 +1,157 @@
+import { describe, expect, it } from 'vitest';
+import { type LinkTimers, VerifoneLink } from '../../../native/protocols/verifone-link';
+import {
+  ACK,
+  EOT,
+  NAK,
+  type DecodedPacket,
+  bodyText,
+  encodeMessage,
+  encodeTransactionPacket,
+} from '../../../native/protocols/verifone-packet';
+
+/** Manual clock: timers fire only when the test advances time. */
+function fakeTimers(): LinkTimers & { advance(ms: number): void; pending(): number } {
+  let now = 0;
+  let seq = 0;
+  const timers = new Map<number, { at: number; fn: () => void }>();
+  return {
+    setTimeout(fn, ms) {
+      seq += 1;
+      timers.set(seq, { at: now + ms, fn });
+      return seq;
+    },
+    clearTimeout(h) {
+      timers.delete(h as number);
+    },
+    advance(ms) {
+      const until = now + ms;
+      for (;;) {
+        const due = [...timers.entries()]
+          .filter(([, t]) => t.at <= until)
+          .sort((a, b) => a[1].at - b[1].at)[0];
+        if (!due) break;
+        timers.delete(due[0]);
+        now = due[1].at;
+        due[1].fn();
+      }
+      now = until;
+    },
+    pending: () => timers.size,
+  };
+}
+
+function harness(opts: { acceptPacket?: (p: DecodedPacket) => boolean } = {}) {
+  const timers = fakeTimers();
+  const wire: number[][] = [];
+  const packets: string[] = [];
+  let eots = 0;
+  const link = new VerifoneLink({
+    write: (b) => wire.push([...b]),
+    onPacket: (p) => packets.push(bodyText(p.body)),
+    onEot: () => (eots += 1),
+    timers,
+    ...opts,
+  });
+  return { link, timers, wire, packets, eots: () => eots };
+}
+
+const Z2 = encodeMessage({ type: 'Z2', text: 'HELLO', clear: false });
+
+describe('VerifoneLink sender (devices-reference §4.2)', () => {
+  it('resolves on ACK after one transmission', async () => {
+    const h = harness();
+    const result = h.link.send(Z2);
+    expect(h.wire).toEqual([[...Z2]]);
+    h.link.receive(Uint8Array.of(ACK));
+    await expect(result).resolves.toEqual({ ok: true, tries: 1 });
+    expect(h.timers.pending()).toBe(0);
+  });
+  it('resends on NAK and, after the third NAK, sends EOT and fails', async () => {
+    const h = harness();
+    const result = h.link.send(Z2);
+    h.link.receive(Uint8Array.of(NAK));
+    h.link.receive(Uint8Array.of(NAK));
+    h.link.receive(Uint8Array.of(NAK));
+    await expect(result).resolves.toEqual({ ok: false, reason: 'nak-limit', tries: 3 });
+    expect(h.wire).toEqual([[...Z2], [...Z2], [...Z2], [EOT]]);
+  });
+  it('recovers when a NAK is followed by an ACK', async () => {
+    const h = harness();
+    const result = h.link.send(Z2);
+    h.link.receive(Uint8Array.of(NAK, ACK));
+    await expect(result).resolves.toEqual({ ok: true, tries: 2 });
+  });
+  it('resends after 2 s of silence and gives up with EOT after three tries', async () => {
+    const h = harness();
+    const result = h.link.send(Z2);
+    h.timers.advance(1999);
+    expect(h.wire).toHaveLength(1);
+    h.timers.advance(1);
+    expect(h.wire).toHaveLength(2);
+    h.timers.advance(4000);
+    await expect(result).resolves.toEqual({ ok: false, reason: 'timeout', tries: 3 });
+    expect(h.wire.at(-1)).toEqual([EOT]);
+  });
+  it('queues packets: the second goes out only after the first is ACKed', async () => {
+    const h = harness();
+    const a = h.link.send(Z2);
+    const b = h.link.send(encodeMessage({ type: '72' }));
+    expect(h.wire).toHaveLength(1);
+    h.link.receive(Uint8Array.of(ACK));
+    await a;
+    expect(h.wire).toHaveLength(2);
+    h.link.receive(Uint8Array.of(ACK));
+    await expect(b).resolves.toMatchObject({ ok: true });
+  });
+  it('an EOT while waiting fails the send with eot and is reported', async () => {
+    const h = harness();
+    const result = h.link.send(Z2);
+    h.link.receive(Uint8Array.of(EOT));
+    await expect(result).resolves.toMatchObject({ ok: false, reason: 'eot' });
+    expect(h.eots()).toBe(1);
+  });
+  it('close() fails pending sends and stops timers', async () => {
+    const h = harness();
+    const result = h.link.send(Z2);
+    h.link.close();
+    await expect(result).resolves.toMatchObject({ ok: false, reason: 'closed' });
+    expect(h.timers.pending()).toBe(0);
+    await expect(h.link.send(Z2)).resolves.toMatchObject({ ok: false, reason: 'closed' });
+  });
+});
+
+describe('VerifoneLink receiver', () => {
+  it('ACKs a good packet and delivers it; NAKs a bad LRC', () => {
+    const h = harness();
+    const bad = encodeTransactionPacket('72');
+    bad[bad.length - 1] = 0x7f;
+    h.link.receive(bad);
+    h.link.receive(encodeTransactionPacket('72'));
+    expect(h.wire).toEqual([[NAK], [ACK]]);
+    expect(h.packets).toEqual(['72']);
+  });
+  it('acceptPacket=false NAKs good packets (NAK storm fault)', () => {
+    const h = harness({ acceptPacket: () => false });
+    h.link.receive(Z2);
+    expect(h.wire).toEqual([[NAK]]);
+    expect(h.packets).toEqual([]);
+  });
+  it('two links talk to each other', async () => {
+    const ha = harness();
+    const hb = harness();
+    const a = new VerifoneLink({
+      write: (b) => bLink.receive(b),
+      onPacket: () => undefined,
+      timers: ha.timers,
+    });
+    const got: string[] = [];
+    const bLink = new VerifoneLink({
+      write: (b) => a.receive(b),
+      onPacket: (p) => got.push(bodyText(p.body)),
+      timers: hb.timers,
+    });
+    await expect(a.send(Z2)).resolves.toEqual({ ok: true, tries: 1 });
+    expect(got).toEqual(['Z2HELLO']);
+  });
+});
