@@ -10,6 +10,7 @@
  * "CRC (MSB)" first (§3.3).
  */
 import crc16ccitt from 'crc/calculators/crc16ccitt';
+import { type TlvNode, decodeTlv, encodeTlv, findTlv } from './ber-tlv';
 
 /** `ViVOtech2\0`. */
 export const VIVO2_HEADER: Readonly<Uint8Array> = Uint8Array.of(
@@ -143,6 +144,115 @@ export function buildBuzzer(pattern = 0x01): Uint8Array {
 /** Cancel a pending activate-transaction. */
 export function buildCancelTransaction(): Uint8Array {
   return encodeVivo2Command(VIVO2_COMMANDS.cancelTransaction.cmd, VIVO2_COMMANDS.cancelTransaction.sub);
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Activate Transaction (cmd 0x02 sub 0x01)
+//
+// Data = timeout in seconds (1 byte) then EMV TLVs of the transaction (amount 9F02, type 9C, currency
+// 5F2A, date 9A). The reader answers once a card is tapped or the timeout passes (status 08). Real
+// NEO 2 firmware returns track equivalents and a clearing record ahead of the TLVs; here the response
+// data is the EMV TLV list alone, which is what the terminal forwards as EmvData.
+
+export type ActivateTransactionRequest = {
+  amountCents: number;
+  /** Seconds the reader waits for a card. Default 30. */
+  timeoutSeconds?: number;
+  /** 9C: 0x00 purchase, 0x20 refund. Default 0x00. */
+  transactionType?: number;
+  /** 5F2A: ISO 4217 numeric. Default 840 (USD). */
+  currencyCode?: number;
+  /** 9A, YYMMDD. Default: omitted (the reader's clock). */
+  date?: string;
+};
+
+/** Packs decimal digits as BCD, left-padded with zeros to `bytes` bytes (EMV format n). */
+export function toBcd(value: number | string, bytes: number): Uint8Array {
+  const digits = String(value).padStart(bytes * 2, '0');
+  if (!/^\d+$/.test(digits) || digits.length > bytes * 2) throw new RangeError('BCD value does not fit');
+  const out = new Uint8Array(bytes);
+  for (let i = 0; i < bytes; i += 1) {
+    out[i] = ((digits.charCodeAt(2 * i) - 48) << 4) | (digits.charCodeAt(2 * i + 1) - 48);
+  }
+  return out;
+}
+
+/** Unpacks BCD to its decimal digits (nibbles above 9 come out as hex letters, i.e. malformed). */
+export function fromBcd(bytes: Uint8Array): string {
+  let s = '';
+  for (const b of bytes) s += (b >> 4).toString(16) + (b & 0x0f).toString(16);
+  return s;
+}
+
+function activateTlvs(req: ActivateTransactionRequest): TlvNode[] {
+  if (!Number.isInteger(req.amountCents) || req.amountCents < 0 || req.amountCents > 999_999_999_999) {
+    throw new RangeError('amount must be a whole number of minor units that fits n12');
+  }
+  const nodes: TlvNode[] = [
+    { tag: '9F02', value: toBcd(req.amountCents, 6) },
+    { tag: '9C', value: toBcd(req.transactionType ?? 0, 1) },
+    { tag: '5F2A', value: toBcd(req.currencyCode ?? 840, 2) },
+  ];
+  if (req.date !== undefined) {
+    if (!/^\d{6}$/.test(req.date)) throw new RangeError('date must be YYMMDD');
+    nodes.push({ tag: '9A', value: toBcd(req.date, 3) });
+  }
+  return nodes;
+}
+
+/** The Activate Transaction command frame. */
+export function buildActivateTransaction(req: ActivateTransactionRequest): Uint8Array {
+  const tlv = encodeTlv(activateTlvs(req));
+  const data = new Uint8Array(1 + tlv.length);
+  data[0] = Math.min(255, Math.max(1, Math.round(req.timeoutSeconds ?? 30)));
+  data.set(tlv, 1);
+  return encodeVivo2Command(
+    VIVO2_COMMANDS.activateTransaction.cmd,
+    VIVO2_COMMANDS.activateTransaction.sub,
+    data,
+  );
+}
+
+/**
+ * Reads an Activate Transaction command's data (the simulator's side). Returns undefined when the data
+ * is not a timeout byte followed by TLVs carrying at least the amount.
+ */
+export function parseActivateTransactionData(data: Uint8Array): ActivateTransactionRequest | undefined {
+  if (data.length < 1) return undefined;
+  let nodes: TlvNode[];
+  try {
+    nodes = decodeTlv(data.subarray(1));
+  } catch {
+    return undefined;
+  }
+  const amount = findTlv(nodes, '9F02');
+  if (!amount || amount.value.length !== 6) return undefined;
+  const amountDigits = fromBcd(amount.value);
+  if (!/^\d{12}$/.test(amountDigits)) return undefined;
+  const req: ActivateTransactionRequest = { amountCents: Number(amountDigits), timeoutSeconds: data[0] ?? 0 };
+  const type = findTlv(nodes, '9C');
+  if (type?.value.length === 1) req.transactionType = Number(fromBcd(type.value));
+  const currency = findTlv(nodes, '5F2A');
+  if (currency?.value.length === 2) req.currencyCode = Number(fromBcd(currency.value));
+  const date = findTlv(nodes, '9A');
+  if (date?.value.length === 3) req.date = fromBcd(date.value);
+  return req;
+}
+
+export type ActivateTransactionResult =
+  { ok: true; tlv: TlvNode[]; raw: Uint8Array } | { ok: false; status: number; reason: string };
+
+/** Reads the reader's answer to Activate Transaction: EMV TLVs on status 00, else the status. */
+export function parseActivateTransactionResponse(frame: Vivo2Frame): ActivateTransactionResult {
+  if (!frame.crcOk) return { ok: false, status: VIVO2_STATUS.crcError, reason: 'response CRC mismatch' };
+  if (frame.subOrStatus !== VIVO2_STATUS.ok) {
+    return { ok: false, status: frame.subOrStatus, reason: vivo2StatusText(frame.subOrStatus) };
+  }
+  try {
+    return { ok: true, tlv: decodeTlv(frame.data), raw: frame.data };
+  } catch {
+    return { ok: false, status: VIVO2_STATUS.malformattedData, reason: 'response data is not BER-TLV' };
+  }
 }
 
 // ---------------------------------------------------------------------------------------------------

@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
+import { decodeTlv, encodeTlv, findTlv } from '../../../native/protocols/ber-tlv';
 import {
   Vivo2Decoder,
+  buildActivateTransaction,
+  fromBcd,
+  parseActivateTransactionData,
+  parseActivateTransactionResponse,
+  toBcd,
   buildBuzzer,
   buildGetConfiguration,
   buildLed,
@@ -80,5 +86,49 @@ describe('Vivo2Decoder', () => {
     d.reset();
     expect(d.feed(bytes(PING).subarray(12))).toEqual([]);
     expect(d.feed(bytes(PING))).toHaveLength(1);
+  });
+});
+
+describe('Activate Transaction (cmd 02 sub 01)', () => {
+  it('carries the timeout byte then 9F02 (n12 BCD), 9C, 5F2A and 9A', () => {
+    const frame = buildActivateTransaction({ amountCents: 1234, timeoutSeconds: 15, date: '260314' });
+    const [f] = new Vivo2Decoder({ direction: 'command' }).feed(frame);
+    expect(f?.cmd).toBe(0x02);
+    expect(f?.subOrStatus).toBe(0x01);
+    expect(f?.data[0]).toBe(15);
+    const nodes = decodeTlv(f?.data.subarray(1) ?? new Uint8Array(0));
+    expect(hex(findTlv(nodes, '9F02')?.value ?? new Uint8Array(0))).toBe('00 00 00 00 12 34');
+    expect(hex(findTlv(nodes, '5F2A')?.value ?? new Uint8Array(0))).toBe('08 40');
+    expect(hex(findTlv(nodes, '9C')?.value ?? new Uint8Array(0))).toBe('00');
+    expect(hex(findTlv(nodes, '9A')?.value ?? new Uint8Array(0))).toBe('26 03 14');
+    expect(parseActivateTransactionData(f?.data ?? new Uint8Array(0))).toEqual({
+      amountCents: 1234,
+      timeoutSeconds: 15,
+      transactionType: 0,
+      currencyCode: 840,
+      date: '260314',
+    });
+  });
+  it('refuses data without an amount', () => {
+    expect(parseActivateTransactionData(Uint8Array.of(30))).toBeUndefined();
+    expect(parseActivateTransactionData(Uint8Array.of(30, 0x9f))).toBeUndefined();
+    expect(parseActivateTransactionData(new Uint8Array(0))).toBeUndefined();
+  });
+  it('reads EMV TLVs from an OK response and the status otherwise', () => {
+    const tlv = encodeTlv([{ tag: '9F27', value: Uint8Array.of(0x80) }]);
+    const [ok] = new Vivo2Decoder({ direction: 'response' }).feed(encodeVivo2Response(0x02, 0x00, tlv));
+    const r = ok && parseActivateTransactionResponse(ok);
+    expect(r?.ok && r.tlv[0]?.tag).toBe('9F27');
+    const [timeout] = new Vivo2Decoder({ direction: 'response' }).feed(encodeVivo2Response(0x02, 0x08));
+    expect(timeout && parseActivateTransactionResponse(timeout)).toEqual({
+      ok: false,
+      status: 8,
+      reason: 'timeout',
+    });
+  });
+  it('BCD helpers', () => {
+    expect(hex(toBcd(840, 2))).toBe('08 40');
+    expect(fromBcd(Uint8Array.of(0x12, 0x3f))).toBe('123f');
+    expect(() => toBcd(123456, 2)).toThrow(RangeError);
   });
 });
