@@ -30,12 +30,14 @@ const PIN_VARIANT = hexToBytes('00000000000000FF00000000000000FF');
 const COUNTER_BITS = 21;
 const COUNTER_MASK = (1 << COUNTER_BITS) - 1;
 
+const SHORT_OR_FULL_KSN = /^[0-9a-fA-F]{10,20}$/;
+
 /**
  * Accepts a full 10-byte KSN or the shortened form a VeriFone packet 73 sends ("leading F's dropped",
  * devices-reference §4.3: 10-20 hex digits) and restores the dropped F's.
  */
 export function normalizeKsnTdes(ksnHex: string): string {
-  if (!/^[0-9a-fA-F]{10,20}$/.test(ksnHex)) throw new DukptError('ksn', 'KSN must be 10 to 20 hex digits');
+  if (!SHORT_OR_FULL_KSN.test(ksnHex)) throw new DukptError('ksn', 'KSN must be 10 to 20 hex digits');
   return ksnHex.toUpperCase().padStart(20, 'F');
 }
 
@@ -134,7 +136,7 @@ export function encryptTdesDukptPinBlock(a: TdesDukptEncryptInput): string {
  */
 export function decryptTdesDukptPinBlock(a: TdesDukptDecryptInput): string {
   if (!isHex(a.pinBlock, 8)) throw new PinBlockError('block', 'format 0 PIN block must be 16 hex digits');
-  if (!/^[0-9a-fA-F]{10,20}$/.test(a.ksn) || ksnCounterTdes(a.ksn) === 0) {
+  if (!SHORT_OR_FULL_KSN.test(a.ksn) || ksnCounterTdes(a.ksn) === 0) {
     throw new PinBlockError('ksn', 'KSN must be 10 to 20 hex digits with a non-zero counter');
   }
   const key = hexToBytes(derivePinKeyTdes(a.bdk, a.ksn));

@@ -93,32 +93,45 @@ const START_SENTINELS = new Set(['%', ';', '+']);
 // Bounds the work on hostile input; a real swipe of three tracks is under 230 characters.
 const MAX_SWIPE = 512;
 
+type TrackSegments = { t1?: string; t2?: string };
+
+/** Track 1 and track 2 segments of a reader's output, or undefined when it is not a track sequence. */
+function splitTracks(s: string): TrackSegments | undefined {
+  // One bare track: track 1 begins with its format code, track 2 with the PAN.
+  if (!START_SENTINELS.has(s[0] ?? '')) return /^\d/.test(s) ? { t2: s } : { t1: s };
+  const out: TrackSegments = {};
+  let i = 0;
+  while (i < s.length) {
+    const ss = s[i] ?? '';
+    if (!START_SENTINELS.has(ss)) return undefined;
+    const end = s.indexOf('?', i + 1);
+    if (end < 0) return undefined;
+    let next = end + 1;
+    if (next < s.length && !START_SENTINELS.has(s[next] ?? '')) next += 1;
+    const segment = s.slice(i, next);
+    if (ss === '%') {
+      if (out.t1 !== undefined) return undefined;
+      out.t1 = segment;
+    } else if (ss === ';' && out.t2 === undefined) out.t2 = segment;
+    i = next;
+  }
+  return out;
+}
+
 /**
  * Splits a reader's output into tracks (`[T1][T2][T3]CR`, §2.4) and parses tracks 1 and 2. A track the
  * reader marked `E` is skipped when the other one read well; any track that is present but malformed
  * fails the swipe, since a half-read stripe is not worth authorising on. Track 3 is ignored. An LRC
- * character that happens to equal a start sentinel is taken as the next track's start.
+ * character that happens to equal a start sentinel is taken as the next track's start. A single track
+ * without sentinels (how gateway clients send a `Track2` field) is accepted too.
  */
 export function parseSwipe(raw: string): TrackResult<SwipeData> {
   const s = raw.replace(/[\r\n]+$/, '');
   if (s === '') return { ok: false, error: 'empty' };
   if (s.length > MAX_SWIPE) return { ok: false, error: 'format' };
-  let t1: string | undefined;
-  let t2: string | undefined;
-  let i = 0;
-  while (i < s.length) {
-    const ss = s[i] ?? '';
-    if (!START_SENTINELS.has(ss)) return { ok: false, error: 'format' };
-    const end = s.indexOf('?', i + 1);
-    if (end < 0) return { ok: false, error: 'format' };
-    let next = end + 1;
-    if (next < s.length && !START_SENTINELS.has(s[next] ?? '')) next += 1;
-    const segment = s.slice(i, next);
-    if (ss === '%' && t1 === undefined) t1 = segment;
-    else if (ss === ';' && t2 === undefined) t2 = segment;
-    else if (ss === '%') return { ok: false, error: 'format' };
-    i = next;
-  }
+  const segments = splitTracks(s);
+  if (!segments) return { ok: false, error: 'format' };
+  const { t1, t2 } = segments;
   const r1 = t1 === undefined ? undefined : parseTrack1(t1);
   const r2 = t2 === undefined ? undefined : parseTrack2(t2);
   if ((r1 && !r1.ok && r1.error !== 'E') || (r2 && !r2.ok && r2.error !== 'E')) {

@@ -52,9 +52,9 @@ function panFieldFormat0(pan: string): Uint8Array {
   return hexToBytes(`0000${digits}`);
 }
 
-/** Clear PIN field with control nibble `format`, length nibble, digits, then `fill` up to `nibbles`. */
-function pinField(format: number, pin: string, fill: string, nibbles: number): string {
-  return `${format.toString(16)}${pin.length.toString(16)}${pin}`.padEnd(nibbles, fill).toUpperCase();
+/** The 8-byte clear PIN field: control nibble `format`, length nibble, digits, then `fill`. */
+function pinField(format: number, pin: string, fill: string): string {
+  return `${format.toString(16)}${pin.length.toString(16)}${pin}`.padEnd(16, fill).toUpperCase();
 }
 
 /** Reads and validates the first 16 nibbles of a clear PIN field; returns the PIN. */
@@ -75,7 +75,7 @@ function readPinField(fieldHex: string, format: string, fill: string): string {
 export function encodePinBlockFormat0(pin: string, pan: string): string {
   checkPin(pin);
   checkPan(pan);
-  const pinBlock = hexToBytes(pinField(0, pin, 'F', 16));
+  const pinBlock = hexToBytes(pinField(0, pin, 'F'));
   return bytesToHex(xorBytes(pinBlock, panFieldFormat0(pan)));
 }
 
@@ -126,7 +126,7 @@ export function encodePinBlockFormat4(a: PinBlockFormat4EncodeInput): string {
   else if (isHex(a.randomPad, 8)) pad = hexToBytes(a.randomPad);
   else throw new PinBlockError('fill', 'format 4 random pad must be 16 hex digits');
   const field = new Uint8Array(16);
-  field.set(hexToBytes(pinField(4, a.pin, 'A', 16)), 0);
+  field.set(hexToBytes(pinField(4, a.pin, 'A')), 0);
   field.set(pad, 8);
   const intermediate = xorBytes(aesEncryptBlock(key, field), panFieldFormat4(a.pan));
   return bytesToHex(aesEncryptBlock(key, intermediate));

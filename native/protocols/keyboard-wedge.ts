@@ -53,26 +53,26 @@ export class KeyboardWedgeDecoder {
   }
 
   private pushChar(c: string, t: number, events: WedgeEvent[]): void {
-    if (this.buffer !== '') {
-      // A clock that steps backwards is not a slow typist: treat it as no gap.
-      if (t - this.lastTime > this.maxGapMs) events.push(this.release());
-      else if (TERMINATORS.has(c)) {
-        // §2.4 default output: [SS1][T1][ES][SS2][T2][ES]...[CR]; an end sentinel must have been seen.
-        const data = this.buffer;
-        this.buffer = '';
-        events.push(data.includes('?') ? { type: 'swipe', data } : { type: 'typed', text: data + c });
-        return;
-      } else {
-        this.buffer += c;
+    // A pause longer than a reader ever makes ends the candidate: it was typing. A clock that steps
+    // backwards (negative gap) is not a pause.
+    if (this.buffer !== '' && t - this.lastTime > this.maxGapMs) events.push(this.release());
+    if (this.buffer === '') {
+      if (START_SENTINELS.has(c)) {
+        this.buffer = c;
         this.lastTime = t;
-        if (this.buffer.length > this.maxLength) events.push(this.release());
-        return;
-      }
+      } else events.push({ type: 'typed', text: c });
+      return;
     }
-    if (START_SENTINELS.has(c)) {
-      this.buffer = c;
-      this.lastTime = t;
-    } else events.push({ type: 'typed', text: c });
+    if (TERMINATORS.has(c)) {
+      // §2.4 default output: [SS1][T1][ES][SS2][T2][ES]...[CR]; an end sentinel must have been seen.
+      const data = this.buffer;
+      this.buffer = '';
+      events.push(data.includes('?') ? { type: 'swipe', data } : { type: 'typed', text: data + c });
+      return;
+    }
+    this.buffer += c;
+    this.lastTime = t;
+    if (this.buffer.length > this.maxLength) events.push(this.release());
   }
 }
 

@@ -88,6 +88,16 @@ describe('ISO 7813 tracks: the reference example swipe (§1)', () => {
     });
   });
 
+  it('accepts one bare track, as gateway clients send a Track2 field', () => {
+    expect(parseSwipe('4111111111111111=28121010000000000000')).toMatchObject({
+      ok: true,
+      value: { pan: '4111111111111111', expiryYYMM: '2812', serviceCode: '101' },
+    });
+    expect(parseSwipe(EXAMPLE_T1.slice(1, -1))).toMatchObject({ ok: true, value: { name: 'DOE/JOHN' } });
+    expect(parseSwipe('4111111111111111=2812')).toEqual({ ok: false, error: 'format' });
+    expect(parseSwipe('E')).toEqual({ ok: false, error: 'E' });
+  });
+
   it('ignores a MagTek track 3 and takes track 2 when track 1 is absent', () => {
     expect(parseSwipe(`${EXAMPLE_T2};0123456789?\r`)).toMatchObject({
       ok: true,
