@@ -105,8 +105,8 @@ export type ContactlessResult =
       kind: 'emv';
       /** Full BER-TLV as hex, for the gateway only. */
       emvTlvHex: string;
-      /** Tag → value hex with card-data tags removed or masked: what may be logged. */
-      sanitizedTags: Readonly<Record<string, string>>;
+      /** The same TLV with the card-data tags (56, 57, 5A, 5F20, 5F24, 99, 9F0B, 9F1F, 9F20, 9F6B) removed: what may be logged. */
+      sanitizedEmvHex: string;
       maskedPan?: string;
     }
   | { kind: 'cancelled' }

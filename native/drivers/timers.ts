@@ -2,7 +2,8 @@
  * Time as drivers and the device manager see it. Injected so tests drive link timeouts, heartbeats and
  * reconnect backoff deterministically instead of sleeping.
  */
-export type TimerHandle = unknown;
+/** Opaque: whatever the timer implementation returns (a Node Timeout, a fake clock entry). */
+export type TimerHandle = object;
 
 export type Timers = {
   /** Epoch milliseconds. */
