@@ -153,12 +153,10 @@ describe('ISO 7813 tracks: read errors and bad input', () => {
       maxLength: 120,
     });
     fc.assert(
-      fc.property(fc.oneof(trackish, fc.string({ unit: 'binary', maxLength: 600 })), (s) => {
-        for (const r of [parseSwipe(s), parseTrack1(s), parseTrack2(s)]) {
-          expect(typeof r.ok).toBe('boolean');
-          if (r.ok) expect(r.value.pan).toMatch(/^\d{8,19}$/);
-        }
-      }),
+      // A boolean predicate, not expect(): thousands of runs stay cheap on a shared two-core machine.
+      fc.property(fc.oneof(trackish, fc.string({ unit: 'binary', maxLength: 600 })), (s) =>
+        [parseSwipe(s), parseTrack1(s), parseTrack2(s)].every((r) => !r.ok || /^\d{8,19}$/.test(r.value.pan)),
+      ),
       { numRuns: 2000 },
     );
   });
