@@ -1,0 +1,179 @@
+import { join } from 'node:path';
+import { mkdirSync } from 'node:fs';
+import Fastify, { type FastifyInstance } from 'fastify';
+import formbody from '@fastify/formbody';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import { systemClock, type Clock } from './domain/clock';
+import { noFraudScreen, type FraudScreen } from './domain/payments';
+import { Authenticator } from './security/authenticator';
+import { loadKeys } from './security/keys';
+import { LoginThrottle, defaultThrottle, type ThrottleOptions } from './security/login-throttle';
+import { createSandboxProcessor } from './sandbox/sandbox-processor';
+import type { Processor } from './sandbox/processor';
+import { isEmpty, seedSandbox } from './sandbox/seed';
+import { openSqliteStorage } from './storage/sqlite-storage';
+import type { Storage } from './storage/queryable';
+import { registerErrorHandlers } from './http/errors';
+import type { GatewayConfig, GatewayServices } from './http/services';
+import { registerTransactionRoutes } from './routes/transactions';
+import { registerReportRoutes } from './routes/report';
+import { registerAuthRoutes } from './routes/auth';
+import { registerBusinessSettingsRoutes } from './routes/business-settings';
+import { registerTokenRoutes } from './routes/tokens';
+import { recoverInterruptedPayments } from './domain/recovery';
+
+export type GatewayOptions = {
+  dataDir: string;
+  /** Seed the demo merchants into a new database and create keys on first run. */
+  sandbox: boolean;
+  basePath?: string;
+  publicUrl?: string;
+  clock?: Clock;
+  processor?: Processor;
+  sandboxSlowMs?: number;
+  throttle?: ThrottleOptions;
+  duplicateWindowMs?: number;
+  bodyLimitBytes?: number;
+  processorTimeoutMs?: number;
+  tokenTtlSeconds?: number;
+  credentialCacheTtlMs?: number;
+  /** Pino logger options, or false for none. */
+  logger?: boolean | { level: string; stream?: NodeJS.WritableStream };
+};
+
+export type Gateway = {
+  app: FastifyInstance;
+  services: GatewayServices;
+  storage: Storage;
+  close(): Promise<void>;
+};
+
+/** A plugin hook for the route groups that other modules add (gateway breadth). */
+export type RouteGroup = (app: FastifyInstance, services: GatewayServices) => void;
+
+const coreGroups: RouteGroup[] = [
+  registerAuthRoutes,
+  registerTransactionRoutes,
+  registerReportRoutes,
+  registerBusinessSettingsRoutes,
+  registerTokenRoutes,
+];
+
+/**
+ * Builds the gateway (routes, storage, processor) without listening: server.ts listens, tests inject or
+ * listen on port 0. Every route is declared in contract/, so validation, serialization and /openapi.json
+ * come from the same schemas.
+ */
+export async function buildGateway(
+  options: GatewayOptions,
+  extraGroups: RouteGroup[] = [],
+  fraud: FraudScreen = noFraudScreen,
+): Promise<Gateway> {
+  mkdirSync(options.dataDir, { recursive: true, mode: 0o700 });
+  const clock = options.clock ?? systemClock;
+  const keys = loadKeys(join(options.dataDir, 'keys.json'), options.sandbox);
+  const storage = await openSqliteStorage({ file: join(options.dataDir, 'gateway.sqlite') });
+  const processor =
+    options.processor ??
+    createSandboxProcessor({ slowMs: options.sandboxSlowMs ?? 3_000, latencyMs: 0 }, () => clock.now());
+  if (options.sandbox && (await isEmpty(storage))) await seedSandbox(storage, processor.name, clock.now());
+  await recoverInterruptedPayments(storage, processor, clock.now());
+
+  const config: GatewayConfig = {
+    basePath: options.basePath ?? '',
+    publicUrl: options.publicUrl ?? '',
+    bodyLimitBytes: options.bodyLimitBytes ?? 64 * 1024,
+    processorTimeoutMs: options.processorTimeoutMs ?? 30_000,
+    tokenTtlSeconds: options.tokenTtlSeconds ?? 15 * 60,
+    sandbox: options.sandbox,
+  };
+  const services: GatewayServices = {
+    storage,
+    processor,
+    keys,
+    clock,
+    rules: { duplicateWindowMs: options.duplicateWindowMs ?? 5 * 60_000, amountCeilingCents: 99_999_999 },
+    authenticator: new Authenticator(
+      storage,
+      keys.fingerprintKey,
+      clock,
+      new LoginThrottle(options.throttle ?? defaultThrottle),
+      {
+        cacheTtlMs: options.credentialCacheTtlMs ?? 60_000,
+        cacheMaxEntries: 10_000,
+      },
+    ),
+    fraud,
+    config,
+    processorTimeoutMs: config.processorTimeoutMs,
+  };
+
+  const app = Fastify({
+    bodyLimit: config.bodyLimitBytes,
+    return503OnClosing: true,
+    logger:
+      options.logger === undefined || options.logger === false
+        ? false
+        : {
+            level: options.logger === true ? 'info' : options.logger.level,
+            ...(options.logger !== true && options.logger.stream ? { stream: options.logger.stream } : {}),
+            // Query strings can carry the Payment Links credentials: log paths only, never bodies or headers.
+            serializers: {
+              req: (req: { method: string; url: string; ip?: string }) => ({
+                method: req.method,
+                path: req.url.split('?')[0],
+                ip: req.ip,
+              }),
+            },
+          },
+    ajv: {
+      customOptions: { allErrors: true, coerceTypes: false, removeAdditional: true, useDefaults: true },
+    },
+  });
+
+  const known = new Map<string, Set<string>>();
+  app.addHook('onRoute', (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    const key = route.url.toLowerCase();
+    const set = known.get(key) ?? new Set<string>();
+    for (const m of methods) set.add(m);
+    known.set(key, set);
+  });
+  registerErrorHandlers(app, () => known);
+
+  await app.register(formbody, { bodyLimit: config.bodyLimitBytes });
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.0.3',
+      info: {
+        title: 'Tillpoint payment gateway',
+        version: '1.0.0',
+        description:
+          'The merchant payment-gateway interface, as implemented by Tillpoint. Outcomes travel in ResponseCode.',
+      },
+    },
+  });
+  await app.register(swaggerUi, { routePrefix: '/docs' });
+  app.get('/openapi.json', { schema: { hide: true } }, () => app.swagger());
+  app.get('/health', { schema: { hide: true } }, () => ({ status: 'ok' }));
+
+  await app.register(
+    (scoped, _opts, done) => {
+      for (const group of [...coreGroups, ...extraGroups]) group(scoped, services);
+      done();
+    },
+    { prefix: config.basePath },
+  );
+  await app.ready();
+
+  return {
+    app,
+    services,
+    storage,
+    async close() {
+      await app.close();
+      await storage.close();
+    },
+  };
+}

@@ -1,0 +1,374 @@
+import { ResponseCode } from '../contract/response-codes';
+import type { SaleResponse } from '../contract/card-sale';
+import type { AuthorizationKind, AuthorizationResult } from '../sandbox/processor';
+import { cardFingerprint } from '../security/vault-cipher';
+import type { Queryable } from '../storage/queryable';
+import type { RequestContext, Services } from './context';
+import type { ResolvedCard } from './card-input';
+import type { CustomerInput } from './customers';
+import { saveCustomer } from './customers';
+import { openBatchId } from './batches';
+import { newServiceReferenceNumber } from './ids';
+import { type Cents } from './money';
+import { DomainError } from './outcome';
+import { saleResponse, type PaymentRow } from './sale-response';
+import { reserveTransactionNumber, settleTransactionNumber } from './transaction-numbers';
+import { storeCard } from './vault';
+
+export type Amounts = {
+  baseCents: Cents;
+  taxCents: Cents;
+  tipCents: Cents;
+  surchargeCents: Cents;
+  cardDifferenceCents: Cents;
+  cashbackCents: Cents;
+};
+
+export const noExtras = {
+  taxCents: 0,
+  tipCents: 0,
+  surchargeCents: 0,
+  cardDifferenceCents: 0,
+  cashbackCents: 0,
+};
+
+/** Everything the card is charged, cash back included (TotalAmount of the report excludes cash back). */
+export function chargedCents(a: Amounts): Cents {
+  return a.baseCents + a.taxCents + a.tipCents + a.surchargeCents + a.cardDifferenceCents + a.cashbackCents;
+}
+
+export type PaymentRequest = {
+  operation: string;
+  authorizationKind: AuthorizationKind;
+  transactionType: number;
+  utn: string;
+  amounts: Amounts;
+  currency: string;
+  card: ResolvedCard;
+  pin?: { ksn: string; pinBlock: string } | undefined;
+  forceDuplication: boolean;
+  allowPartial: boolean;
+  posCode: string;
+  preauth: boolean;
+  invoice?: string | undefined;
+  orderRef?: string | undefined;
+  paymentLinkId?: string | undefined;
+  customerId?: number | undefined;
+  saveToken: boolean;
+  customer?: CustomerInput | undefined;
+  tokenId?: number | undefined;
+  street?: string | undefined;
+  zip?: string | undefined;
+  /** ForceRetailSale: the voice authorization code; the processor is not asked. */
+  forcedAuthCode?: string | undefined;
+};
+
+export type FraudScreen = {
+  /** Before the processor is asked (account blacklist). A code denies the payment. */
+  beforeAuthorization(
+    tx: Queryable,
+    mid: number,
+    fingerprint: string,
+  ): Promise<{ code: number; message: string } | null>;
+  /** After an approval (AVS and CVN results): a code reverses it and denies the payment. */
+  afterAuthorization(
+    q: Queryable,
+    mid: number,
+    result: { avs: string; cvn: string; cvnGiven: boolean; addressGiven: boolean; zipGiven: boolean },
+  ): Promise<{ code: number; message: string } | null>;
+};
+
+export const noFraudScreen: FraudScreen = {
+  beforeAuthorization: () => Promise.resolve(null),
+  afterAuthorization: () => Promise.resolve(null),
+};
+
+async function withTimeout<T>(work: Promise<T>, ms: number): Promise<T | 'timeout'> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<'timeout'>((resolve) => {
+    timer = setTimeout(() => resolve('timeout'), ms);
+  });
+  try {
+    return await Promise.race([work, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+async function loadPayment(q: Queryable, id: number): Promise<PaymentRow> {
+  const row = await q.first(q.qb.selectFrom('payments').selectAll().where('id', '=', id));
+  if (!row) throw new Error(`payment ${id} vanished`);
+  return row;
+}
+
+/**
+ * One payment, in three steps: (1) a unit of work claims the UserTransactionNumber, applies the duplicate
+ * rule and records the payment as pending; (2) the processor is asked, outside any transaction; (3) a
+ * unit of work records the answer, joins the open batch, stores token and customer. A reversal that
+ * arrived during (2) is honoured in (3): the approval is reversed at the processor, never kept.
+ */
+export async function runPayment(
+  svc: Services & { fraud: FraudScreen; processorTimeoutMs: number },
+  ctx: RequestContext,
+  req: PaymentRequest,
+): Promise<SaleResponse> {
+  const { mid, cid, userId } = ctx.principal;
+  const fingerprint = cardFingerprint(svc.keys.fingerprintKey, req.card.pan);
+  const started = svc.clock.now();
+  const startedIso = started.toISOString();
+  const requested = chargedCents(req.amounts);
+
+  const pending = await svc.storage.write(async (tx) => {
+    await reserveTransactionNumber(tx, mid, req.utn, req.operation, startedIso);
+    if (!req.forceDuplication) {
+      const since = new Date(started.getTime() - svc.rules.duplicateWindowMs).toISOString();
+      const dup = await tx.first(
+        tx.qb
+          .selectFrom('payments')
+          .select('id')
+          .where('mid', '=', mid)
+          .where('fingerprint', '=', fingerprint)
+          .where('amount_cents', '=', req.amounts.baseCents)
+          .where('created_at', '>=', since)
+          .where('transaction_type', '=', req.transactionType)
+          .where('status', 'in', ['approved', 'pending'])
+          .limit(1),
+      );
+      if (dup) {
+        throw new DomainError(ResponseCode.DuplicatePayment, [
+          'A payment with the same card, amount and type was made within the duplicate window; send ForceDuplication to run it',
+        ]);
+      }
+    }
+    const denied = await svc.fraud.beforeAuthorization(tx, mid, fingerprint);
+    const row: Omit<PaymentRow, 'id'> = {
+      srn: newServiceReferenceNumber(),
+      mid,
+      cid,
+      user_id: userId,
+      utn: req.utn,
+      operation: req.operation,
+      transaction_type: req.transactionType,
+      status: denied ? 'declined' : 'pending',
+      preauth_state: null,
+      requested_cents: requested,
+      amount_cents: req.amounts.baseCents,
+      tax_cents: req.amounts.taxCents,
+      tip_cents: req.amounts.tipCents,
+      surcharge_cents: req.amounts.surchargeCents,
+      card_difference_cents: req.amounts.cardDifferenceCents,
+      cashback_cents: req.amounts.cashbackCents,
+      currency: req.currency,
+      card_type: req.card.cardType,
+      first6: req.card.first6,
+      last4: req.card.last4,
+      fingerprint,
+      entry_mode: req.card.entryMode,
+      pos_code: req.posCode,
+      auth_code: '',
+      avs_result: '',
+      cvn_result: '',
+      response_code: denied?.code ?? 0,
+      response_msg: denied?.message ?? '',
+      parent_id: null,
+      refunded_cents: 0,
+      pending_refund_cents: 0,
+      batch_id: null,
+      reversal_requested: 0,
+      is_test: ctx.isTest ? 1 : 0,
+      invoice: req.invoice ?? null,
+      order_ref: req.orderRef ?? null,
+      customer_id: req.customerId ?? null,
+      token_id: req.tokenId ?? null,
+      payment_link_id: req.paymentLinkId ?? null,
+      source: ctx.source,
+      balance_cents: null,
+      created_at: startedIso,
+      updated_at: startedIso,
+    };
+    const inserted = await tx.first(tx.qb.insertInto('payments').values(row).returning('id'));
+    if (!inserted) throw new Error('payment insert returned no id');
+    if (denied) await settleTransactionNumber(tx, mid, req.utn, inserted.id);
+    return { id: inserted.id, row: { ...row, id: inserted.id }, denied };
+  });
+  if (pending.denied) return saleResponse(pending.row, pending.denied.code, [pending.denied.message]);
+
+  let result: AuthorizationResult;
+  if (req.forcedAuthCode !== undefined) {
+    result = {
+      approved: true,
+      approvedCents: requested,
+      authCode: req.forcedAuthCode,
+      avs: 'U',
+      cvn: 'P',
+      message: 'Force posted',
+    };
+  } else {
+    const answer = await withTimeout(
+      svc.processor
+        .authorize({
+          kind: req.authorizationKind,
+          mid,
+          totalCents: requested,
+          cashbackCents: req.amounts.cashbackCents,
+          card: {
+            pan: req.card.pan,
+            expiryYYMM: req.card.expiryYYMM,
+            entryMode: req.card.entryMode,
+            cardType: req.card.cardType,
+            ...(req.card.cvn !== undefined ? { cvn: req.card.cvn } : {}),
+            ...(req.card.name !== undefined ? { name: req.card.name } : {}),
+            ...(req.street !== undefined ? { street: req.street } : {}),
+            ...(req.zip !== undefined ? { zip: req.zip } : {}),
+          },
+          ...(req.pin ? { pin: req.pin } : {}),
+          allowPartial: req.allowPartial,
+        })
+        .catch((): AuthorizationResult => ({
+          approved: false,
+          code: ResponseCode.ProcessorUnavailable,
+          message: 'Processor error',
+          avs: 'U',
+          cvn: 'U',
+        })),
+      svc.processorTimeoutMs,
+    );
+    result =
+      answer === 'timeout'
+        ? {
+            approved: false,
+            code: ResponseCode.ProcessorTimeout,
+            message: 'Processor timeout',
+            avs: 'U',
+            cvn: 'U',
+          }
+        : answer;
+    if (answer === 'timeout') {
+      // The processor may still approve after we gave up: cancel whatever it does.
+      void svc.processor.reverse({ mid, amountCents: requested, authCode: '' }).catch(() => undefined);
+    }
+  }
+
+  if (result.approved) {
+    const fraud = await svc.fraud.afterAuthorization(svc.storage.read, mid, {
+      avs: result.avs,
+      cvn: result.cvn,
+      cvnGiven: req.card.cvn !== undefined,
+      addressGiven: req.street !== undefined,
+      zipGiven: req.zip !== undefined,
+    });
+    if (fraud) {
+      await svc.processor.reverse({ mid, amountCents: result.approvedCents, authCode: result.authCode });
+      result = {
+        approved: false,
+        code: fraud.code,
+        message: fraud.message,
+        avs: result.avs,
+        cvn: result.cvn,
+      };
+    }
+  }
+
+  const final = await svc.storage.write(async (tx) => {
+    const now = svc.clock.now().toISOString();
+    const current = await loadPayment(tx, pending.id);
+    const set: Partial<Omit<PaymentRow, 'id'>> = {
+      updated_at: now,
+      avs_result: result.avs,
+      cvn_result: result.cvn,
+    };
+    let code: number;
+    let messages: string[];
+    let token: string | undefined;
+    let customerId: number | null = null;
+    let reverseAfterCommit = false;
+    if (result.approved && current.reversal_requested) {
+      set.status = 'reversed';
+      set.auth_code = result.authCode;
+      set.response_code = ResponseCode.TransactionNumberBlocked;
+      set.response_msg = 'Reversed while the processor was answering';
+      code = ResponseCode.TransactionNumberBlocked;
+      messages = [
+        'A reversal for this UserTransactionNumber arrived first: the approval was reversed, nothing is charged',
+      ];
+      reverseAfterCommit = true;
+    } else if (result.approved) {
+      const partial = result.approvedCents < requested;
+      const batchId = await openBatchId(tx, mid, now);
+      set.status = 'approved';
+      set.auth_code = result.authCode;
+      set.batch_id = batchId;
+      set.response_code = partial ? ResponseCode.PartialApproval : ResponseCode.Success;
+      set.response_msg = result.message;
+      if (result.balanceCents !== undefined) set.balance_cents = result.balanceCents;
+      if (req.preauth) set.preauth_state = 'open';
+      if (partial) {
+        // The approved total covers the extras first when it can; otherwise it is all base amount.
+        const extras = requested - req.amounts.baseCents;
+        if (result.approvedCents > extras) {
+          set.amount_cents = result.approvedCents - extras;
+        } else {
+          Object.assign(set, {
+            amount_cents: result.approvedCents,
+            tax_cents: 0,
+            tip_cents: 0,
+            surcharge_cents: 0,
+            card_difference_cents: 0,
+            cashback_cents: 0,
+          });
+        }
+      }
+      code = set.response_code;
+      messages = [
+        partial ? 'Partially approved: collect the remaining balance with another tender' : 'Approved',
+      ];
+      if (req.saveToken) {
+        const stored = await storeCard(
+          tx,
+          svc.keys,
+          { mid, userId, processor: svc.processor.name },
+          {
+            pan: req.card.pan,
+            expiryYYMM: req.card.expiryYYMM,
+            cardType: req.card.cardType,
+            holderName: req.card.name,
+            street: req.street,
+            zip: req.zip,
+          },
+          now,
+        );
+        token = stored.token;
+        set.token_id = stored.id;
+      }
+      if (req.customer) {
+        customerId = await saveCustomer(tx, mid, req.customer, now);
+        set.customer_id = customerId;
+      }
+    } else {
+      set.status = result.code === ResponseCode.ProcessorTimeout ? 'failed' : 'declined';
+      set.response_code = result.code;
+      set.response_msg = result.message;
+      code = result.code;
+      messages = [result.message];
+    }
+    await tx.run(tx.qb.updateTable('payments').set(set).where('id', '=', pending.id));
+    await settleTransactionNumber(tx, mid, req.utn, pending.id);
+    return {
+      row: { ...current, ...set },
+      code,
+      messages,
+      token,
+      customerId: customerId ?? current.customer_id,
+      reverseAfterCommit,
+    };
+  });
+  if (final.reverseAfterCommit && result.approved) {
+    await svc.processor.reverse({ mid, amountCents: result.approvedCents, authCode: result.authCode });
+  }
+  return saleResponse(final.row, final.code, final.messages, {
+    ...(final.token ? { token: final.token } : {}),
+    customerId: final.customerId,
+  });
+}
+
+export { loadPayment };

@@ -1,0 +1,105 @@
+import { ResponseCode } from '../contract/response-codes';
+import type { SaleResponse } from '../contract/card-sale';
+import type { RequestContext, Services } from './context';
+import { outcome } from './outcome';
+import { saleResponse, type PaymentRow } from './sale-response';
+import { cancelBlocker, cancelPayment } from './void-rules';
+import { findTransactionNumber } from './transaction-numbers';
+
+type ReversalDecision =
+  { kind: 'answer'; response: SaleResponse } | { kind: 'reverse'; row: PaymentRow; response: SaleResponse };
+
+/**
+ * DoReversal by UserTransactionNumber, for a caller that never got its answer. Idempotent: the same number
+ * always gets the same answer. An unknown number is blocked, so a late original is refused instead of
+ * charged; a payment still at the processor is marked and reversed when its answer arrives.
+ */
+export async function runReversal(svc: Services, ctx: RequestContext, utn: string): Promise<SaleResponse> {
+  const { mid } = ctx.principal;
+  const decision = await svc.storage.write(async (tx): Promise<ReversalDecision> => {
+    const now = svc.clock.now().toISOString();
+    const use = await findTransactionNumber(tx, mid, utn);
+    if (!use) {
+      await tx.run(
+        tx.qb
+          .insertInto('transaction_numbers')
+          .values({ mid, utn, operation: 'reversal', payment_id: null, state: 'blocked', created_at: now }),
+      );
+      return {
+        kind: 'answer',
+        response: {
+          ...outcome(ResponseCode.Success, ['Nothing to reverse: the number is now blocked']),
+          UserTransactionNumber: utn,
+        },
+      };
+    }
+    if (use.state === 'blocked') {
+      return {
+        kind: 'answer',
+        response: {
+          ...outcome(ResponseCode.Success, ['Nothing to reverse: the number is now blocked']),
+          UserTransactionNumber: utn,
+        },
+      };
+    }
+    if (use.paymentId === null || use.operation === 'void') {
+      return {
+        kind: 'answer',
+        response: outcome(ResponseCode.NotEligible, [
+          'This UserTransactionNumber names a void, which cannot be reversed',
+        ]),
+      };
+    }
+    const row = await tx.first(tx.qb.selectFrom('payments').selectAll().where('id', '=', use.paymentId));
+    if (!row) return { kind: 'answer', response: outcome(ResponseCode.NotFound, ['Payment not found']) };
+    switch (row.status) {
+      case 'pending':
+        await tx.run(
+          tx.qb
+            .updateTable('payments')
+            .set({ reversal_requested: 1, updated_at: now })
+            .where('id', '=', row.id),
+        );
+        return {
+          kind: 'answer',
+          response: saleResponse(row, ResponseCode.Success, [
+            'Reversed: the payment is cancelled as soon as the processor answers',
+          ]),
+        };
+      case 'reversed':
+        return { kind: 'answer', response: saleResponse(row, ResponseCode.Success, ['Reversed']) };
+      case 'declined':
+      case 'failed':
+        return {
+          kind: 'answer',
+          response: saleResponse(row, ResponseCode.Success, [
+            'Nothing to reverse: the payment was not approved',
+          ]),
+        };
+      case 'voided':
+        return {
+          kind: 'answer',
+          response: saleResponse(row, ResponseCode.Success, ['Nothing to reverse: the payment is voided']),
+        };
+      case 'approved': {
+        const blocker = await cancelBlocker(tx, row);
+        if (blocker) return { kind: 'answer', response: saleResponse(row, blocker.code, blocker.messages) };
+        await cancelPayment(tx, row, 'reversed', now);
+        const reversed = { ...row, status: 'reversed' as const };
+        return {
+          kind: 'reverse',
+          row: reversed,
+          response: saleResponse(reversed, ResponseCode.Success, ['Reversed']),
+        };
+      }
+    }
+  });
+  if (decision.kind === 'reverse') {
+    await svc.processor.reverse({
+      mid,
+      amountCents: decision.row.amount_cents,
+      authCode: decision.row.auth_code,
+    });
+  }
+  return decision.response;
+}

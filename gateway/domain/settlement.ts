@@ -1,0 +1,157 @@
+import type { Queryable, Storage } from '../storage/queryable';
+import type { BatchesTable } from '../storage/schema';
+import type { Cents } from './money';
+
+export type BatchTotals = {
+  batchId: number;
+  batchNumber: string;
+  transactionCount: number;
+  saleCents: Cents;
+  returnCents: Cents;
+  netCents: Cents;
+  openedAt: string;
+  settledAt: string | null;
+  closedAt: string | null;
+};
+
+/**
+ * A batch's money: approved captures (cash back included, the card paid it) less approved refunds.
+ * Preauthorizations never join a batch; their completions do. Voided and reversed payments count nothing.
+ */
+export async function batchTotals(
+  q: Queryable,
+  batch: Pick<BatchesTable, 'batch_number' | 'opened_at' | 'settled_at' | 'closed_at'> & { id: number },
+): Promise<BatchTotals> {
+  const rows = await q.all(
+    q.qb
+      .selectFrom('payments')
+      .select((eb) => [
+        eb.fn.countAll<number>().as('n'),
+        eb.fn
+          .sum<number>(
+            eb
+              .case()
+              .when('operation', '=', 'refund')
+              .then(0)
+              .else(
+                eb(
+                  'amount_cents',
+                  '+',
+                  eb(
+                    'tax_cents',
+                    '+',
+                    eb(
+                      'tip_cents',
+                      '+',
+                      eb('surcharge_cents', '+', eb('card_difference_cents', '+', eb.ref('cashback_cents'))),
+                    ),
+                  ),
+                ),
+              )
+              .end(),
+          )
+          .as('sales'),
+        eb.fn
+          .sum<number>(eb.case().when('operation', '=', 'refund').then(eb.ref('amount_cents')).else(0).end())
+          .as('returns'),
+      ])
+      .where('batch_id', '=', batch.id)
+      .where('status', '=', 'approved'),
+  );
+  const r = rows[0];
+  const sale = Number(r?.sales ?? 0);
+  const ret = Number(r?.returns ?? 0);
+  return {
+    batchId: batch.id,
+    batchNumber: batch.batch_number,
+    transactionCount: Number(r?.n ?? 0),
+    saleCents: sale,
+    returnCents: ret,
+    netCents: sale - ret,
+    openedAt: batch.opened_at,
+    settledAt: batch.settled_at,
+    closedAt: batch.closed_at,
+  };
+}
+
+export type SettlementResult = {
+  settlementId: number | null;
+  amountCents: Cents;
+  batches: BatchTotals[];
+  completedOn: string | null;
+};
+
+/**
+ * Settles the merchant's open batch: its totals become a settlement record and the batch stops taking
+ * payments (the next approval opens a new one). An empty or missing open batch settles nothing.
+ */
+export async function settleOpenBatch(storage: Storage, mid: number, now: Date): Promise<SettlementResult> {
+  return storage.write(async (tx) => {
+    const iso = now.toISOString();
+    const batch = await tx.first(
+      tx.qb.selectFrom('batches').selectAll().where('mid', '=', mid).where('status', '=', 'open'),
+    );
+    if (!batch) return { settlementId: null, amountCents: 0, batches: [], completedOn: null };
+    const totals = await batchTotals(tx, batch);
+    if (totals.transactionCount === 0) {
+      await tx.run(tx.qb.deleteFrom('batches').where('id', '=', batch.id));
+      return { settlementId: null, amountCents: 0, batches: [], completedOn: null };
+    }
+    const settlement = await tx.first(
+      tx.qb
+        .insertInto('settlements')
+        .values({
+          mid,
+          amount_settled_cents: totals.netCents,
+          batch_numbers: JSON.stringify([batch.batch_number]),
+          completed_on: iso,
+        })
+        .returning('id'),
+    );
+    if (!settlement) throw new Error('settlement insert returned no id');
+    await tx.run(
+      tx.qb
+        .updateTable('batches')
+        .set({ status: 'settled', settled_at: iso, settlement_id: settlement.id })
+        .where('id', '=', batch.id),
+    );
+    return {
+      settlementId: settlement.id,
+      amountCents: totals.netCents,
+      batches: [{ ...totals, settledAt: iso }],
+      completedOn: iso,
+    };
+  });
+}
+
+/** DoCloseAllSettledTransaction: every settled batch is funded and closed (a deposit for the Reporting group). */
+export async function closeSettledBatches(
+  storage: Storage,
+  mid: number,
+  now: Date,
+): Promise<SettlementResult> {
+  return storage.write(async (tx) => {
+    const iso = now.toISOString();
+    const batches = await tx.all(
+      tx.qb
+        .selectFrom('batches')
+        .selectAll()
+        .where('mid', '=', mid)
+        .where('status', '=', 'settled')
+        .orderBy('id'),
+    );
+    const totals: BatchTotals[] = [];
+    for (const b of batches) {
+      totals.push({ ...(await batchTotals(tx, b)), closedAt: iso });
+      await tx.run(
+        tx.qb.updateTable('batches').set({ status: 'closed', closed_at: iso }).where('id', '=', b.id),
+      );
+    }
+    return {
+      settlementId: null,
+      amountCents: totals.reduce((s, t) => s + t.netCents, 0),
+      batches: totals,
+      completedOn: totals.length > 0 ? iso : null,
+    };
+  });
+}

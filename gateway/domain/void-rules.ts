@@ -1,0 +1,88 @@
+import { ResponseCode } from '../contract/response-codes';
+import type { Queryable } from '../storage/queryable';
+import type { RequestContext, Services } from './context';
+import { DomainError } from './outcome';
+import { findByReference } from './refund-rules';
+import type { PaymentRow } from './sale-response';
+import { reserveTransactionNumber, settleTransactionNumber } from './transaction-numbers';
+
+async function batchIsOpen(q: Queryable, batchId: number | null): Promise<boolean> {
+  if (batchId === null) return true;
+  const b = await q.first(q.qb.selectFrom('batches').select('status').where('id', '=', batchId));
+  return b?.status === 'open';
+}
+
+/**
+ * Cancels an approved payment inside a unit of work: a cancelled refund gives its amount back to the
+ * original's refundable balance. The caller reverses it at the processor after the commit.
+ */
+export async function cancelPayment(
+  tx: Queryable,
+  target: PaymentRow,
+  status: 'voided' | 'reversed',
+  now: string,
+): Promise<void> {
+  await tx.run(tx.qb.updateTable('payments').set({ status, updated_at: now }).where('id', '=', target.id));
+  if (target.operation === 'refund' && target.parent_id !== null) {
+    const parent = await tx.first(
+      tx.qb.selectFrom('payments').select(['id', 'refunded_cents']).where('id', '=', target.parent_id),
+    );
+    if (parent) {
+      await tx.run(
+        tx.qb
+          .updateTable('payments')
+          .set({ refunded_cents: parent.refunded_cents - target.amount_cents, updated_at: now })
+          .where('id', '=', parent.id),
+      );
+    }
+  }
+}
+
+/** Why a payment cannot be voided or reversed, or null. */
+export async function cancelBlocker(q: Queryable, target: PaymentRow): Promise<DomainError | null> {
+  if (target.status === 'voided' || target.status === 'reversed') {
+    return new DomainError(ResponseCode.AlreadyVoidedOrRefunded, ['The transaction is already voided']);
+  }
+  if (target.status !== 'approved') {
+    return new DomainError(ResponseCode.NotEligible, ['Only an approved transaction can be voided']);
+  }
+  if (target.refunded_cents > 0 || target.pending_refund_cents > 0) {
+    return new DomainError(ResponseCode.AlreadyVoidedOrRefunded, [
+      'The transaction is refunded: it cannot be voided',
+    ]);
+  }
+  if (target.operation === 'preauth' && target.preauth_state === 'closed') {
+    return new DomainError(ResponseCode.PreauthAlreadyClosed, [
+      'The preauthorization is closed: void its completion',
+    ]);
+  }
+  if (!(await batchIsOpen(q, target.batch_id))) {
+    return new DomainError(ResponseCode.AlreadySettled, ['The transaction is settled: refund it instead']);
+  }
+  return null;
+}
+
+export async function runVoid(
+  svc: Services,
+  ctx: RequestContext,
+  srn: string,
+  utn: string,
+): Promise<PaymentRow> {
+  const { mid } = ctx.principal;
+  const target = await svc.storage.write(async (tx) => {
+    const now = svc.clock.now().toISOString();
+    await reserveTransactionNumber(tx, mid, utn, 'void', now);
+    const row = await findByReference(tx, mid, srn);
+    if (!row) throw new DomainError(ResponseCode.NotFound, ['ServiceTransactionNumber not found']);
+    const blocker = await cancelBlocker(tx, row);
+    if (blocker) throw blocker;
+    await cancelPayment(tx, row, 'voided', now);
+    if (row.operation === 'preauth') {
+      await tx.run(tx.qb.updateTable('payments').set({ preauth_state: 'closed' }).where('id', '=', row.id));
+    }
+    await settleTransactionNumber(tx, mid, utn, row.id);
+    return row;
+  });
+  await svc.processor.reverse({ mid, amountCents: target.amount_cents, authCode: target.auth_code });
+  return target;
+}

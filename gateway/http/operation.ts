@@ -1,0 +1,280 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Static } from 'typebox';
+import { envelopeFieldNames } from '../contract/common';
+import type { EndpointSpec, ResponseOf } from '../contract/endpoint';
+import { ResponseCode } from '../contract/response-codes';
+import type { RequestContext } from '../domain/context';
+import { DomainError, outcome, type BaseOutcome } from '../domain/outcome';
+import { Problems } from '../domain/problems';
+import { findTransactionNumber, refusalFor } from '../domain/transaction-numbers';
+import type { Credentials, Principal } from '../security/authenticator';
+import { verifyToken } from '../security/bearer-token';
+import { UniqueViolation } from '../storage/queryable';
+import { bindFields, isFormRequest } from './form-binding';
+import type { GatewayServices } from './services';
+
+/** A request body before we trust it: any field may be missing or of the wrong type. */
+export type Loose = Readonly<Record<string, unknown>>;
+
+export type OperationContext = RequestContext & {
+  services: GatewayServices;
+  request: FastifyRequest;
+  reply: FastifyReply;
+  now: Date;
+};
+
+/**
+ * An operation's behaviour for its declared endpoint. `check` turns the loose body into a command and
+ * reports every problem (the pipeline has already added the schema's); `handle` runs only with no problem.
+ */
+export type Operation<E extends EndpointSpec, C> = {
+  /** The body field naming a UserTransactionNumber: a used one is refused before validation (the interface's replay lookup). */
+  replayField?: string;
+  check?: (body: Loose, problems: Problems, ctx: OperationContext) => C | undefined;
+  handle: (command: C, ctx: OperationContext) => Promise<ResponseOf<E> | BaseOutcome>;
+};
+
+/** Money fields answer 506 and TransactionType 501 (codes the interface fixes); Token missing is 3. */
+function codeForField(field: string, schemaType: string | undefined, keyword: string): number {
+  if (field === 'TransactionType') return ResponseCode.InvalidTransactionType;
+  if (field === 'Token' && keyword === 'required') return ResponseCode.MissingToken;
+  if (schemaType === 'number') return ResponseCode.InvalidAmount;
+  return ResponseCode.InvalidRequest;
+}
+
+type AjvIssue = {
+  instancePath?: string;
+  keyword?: string;
+  message?: string;
+  params?: Record<string, unknown>;
+};
+
+function propertyType(schema: unknown, path: string[]): string | undefined {
+  let node = schema as { properties?: Record<string, unknown>; type?: unknown } | undefined;
+  for (const p of path) node = node?.properties?.[p] as typeof node;
+  return typeof node?.type === 'string' ? node.type : undefined;
+}
+
+/** Schema validation errors as problems, one readable sentence each, never echoing the value. */
+export function addSchemaProblems(problems: Problems, issues: readonly AjvIssue[], schema: unknown): void {
+  for (const issue of issues) {
+    const path = (issue.instancePath ?? '')
+      .split('/')
+      .filter(Boolean)
+      .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+    const missingProperty = issue.params?.missingProperty;
+    const missing =
+      issue.keyword === 'required' && typeof missingProperty === 'string' ? missingProperty : null;
+    if (missing) path.push(missing);
+    const field = path.join('.') || 'body';
+    const type = propertyType(schema, path);
+    const code = codeForField(path[path.length - 1] ?? '', type, issue.keyword ?? '');
+    let text: string;
+    if (missing) text = `${field} is required`;
+    else if (issue.keyword === 'type') {
+      const expected = issue.params?.type;
+      text = `${field} must be ${typeof expected === 'string' ? expected : 'of the declared type'}`;
+    } else if (issue.keyword === 'enum' || issue.keyword === 'const')
+      text = `${field} is not one of the allowed values`;
+    else text = `${field} ${issue.message ?? 'is invalid'}`;
+    problems.add(code, text, field);
+  }
+}
+
+const credentialQueryNames: Record<string, keyof Credentials | 'IsTest' | 'Source'> = {
+  'request.appkey': 'AppKey',
+  'request.apptype': 'AppType',
+  'request.mid': 'mid',
+  'request.cid': 'cid',
+  'request.username': 'UserName',
+  'request.password': 'Password',
+  'request.istest': 'IsTest',
+  'request.source': 'Source',
+};
+
+function credentialsFrom(source: Loose, problems: Problems): Credentials | null {
+  const local = new Problems();
+  const text = (name: keyof Credentials) => {
+    const v = source[name];
+    if (typeof v !== 'string' || v.length === 0)
+      local.add(ResponseCode.AuthenticationFailed, `${name} is required (string)`, name);
+    return typeof v === 'string' ? v : '';
+  };
+  const int = (name: keyof Credentials) => {
+    const v = source[name];
+    if (typeof v !== 'number' || !Number.isInteger(v))
+      local.add(ResponseCode.AuthenticationFailed, `${name} is required (int32)`, name);
+    return typeof v === 'number' ? v : 0;
+  };
+  const c: Credentials = {
+    AppKey: text('AppKey'),
+    AppType: int('AppType'),
+    mid: int('mid'),
+    cid: int('cid'),
+    UserName: text('UserName'),
+    Password: text('Password'),
+  };
+  if (!local.empty) {
+    for (const m of local.messages()) problems.add(ResponseCode.AuthenticationFailed, m);
+    return null;
+  }
+  return c;
+}
+
+function envelopeFromQuery(query: Loose): Loose {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(query)) {
+    const name = credentialQueryNames[k.toLowerCase()];
+    if (name) out[name] = v;
+  }
+  return out;
+}
+
+type Authorized =
+  | { ok: true; principal: Principal; isTest: boolean; source: string | null }
+  | { ok: false; answer: BaseOutcome };
+
+async function authorize(
+  spec: EndpointSpec,
+  input: Loose,
+  request: FastifyRequest,
+  services: GatewayServices,
+): Promise<Authorized> {
+  if (spec.auth === 'public') {
+    return {
+      ok: true,
+      principal: { userId: 0, userName: '', mid: 0, cid: 0, appKey: '', appType: 0 },
+      isTest: false,
+      source: null,
+    };
+  }
+  if (spec.auth === 'bearer') {
+    const header = request.headers.authorization ?? '';
+    const m = /^Bearer\s+(\S+)$/i.exec(header);
+    if (!m?.[1]) {
+      return {
+        ok: false,
+        answer: outcome(ResponseCode.AuthenticationFailed, [
+          'Authorization: Bearer <Token> from /api/Auth is required',
+        ]),
+      };
+    }
+    const check = verifyToken(services.keys.tokenKey, m[1], services.clock.now(), 'reporting');
+    if (!check.ok)
+      return {
+        ok: false,
+        answer: outcome(ResponseCode.AuthenticationFailed, [`Bearer token rejected: ${check.reason}`]),
+      };
+    const c = check.claims;
+    return {
+      ok: true,
+      principal: { userId: c.uid, userName: '', mid: c.mid, cid: c.cid, appKey: '', appType: 0 },
+      isTest: false,
+      source: null,
+    };
+  }
+  const envelope = spec.auth === 'query-envelope' ? envelopeFromQuery(input) : input;
+  const problems = new Problems();
+  const credentials = credentialsFrom(envelope, problems);
+  if (!credentials)
+    return { ok: false, answer: outcome(ResponseCode.AuthenticationFailed, problems.messages()) };
+  const result = await services.authenticator.authenticate(credentials, request.ip);
+  if (!result.ok) return { ok: false, answer: outcome(result.code, result.messages) };
+  return {
+    ok: true,
+    principal: result.principal,
+    isTest: envelope.IsTest === true,
+    source: typeof envelope.Source === 'string' ? envelope.Source : null,
+  };
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * Registers one declared endpoint. The pipeline is the same for every operation, in the interface's order:
+ * bind form/query fields → authenticate (envelope, query envelope or bearer) → replay lookup of the
+ * UserTransactionNumber → schema problems + the operation's own checks, all reported together → handle.
+ */
+export function implement<E extends EndpointSpec, C>(
+  app: FastifyInstance,
+  services: GatewayServices,
+  spec: E,
+  operation: Operation<E, C>,
+): void {
+  const inputSchema = spec.method === 'GET' ? spec.querystring : spec.body;
+  app.route({
+    method: spec.method,
+    url: spec.path,
+    ...(spec.bodyLimit ? { bodyLimit: spec.bodyLimit } : {}),
+    attachValidation: true,
+    schema: {
+      ...(spec.body ? { body: spec.body } : {}),
+      ...(spec.querystring ? { querystring: spec.querystring } : {}),
+      response: { 200: spec.response },
+      tags: [spec.group],
+      summary: spec.summary,
+      operationId: `${spec.method.toLowerCase()}${spec.path.replace(/[^A-Za-z0-9]+/g, '_')}`,
+    },
+    preValidation: (request, _reply, done) => {
+      if (spec.body && isObject(request.body) && isFormRequest(request.headers['content-type'])) {
+        request.body = bindFields(request.body, spec.body);
+      }
+      if (spec.querystring && isObject(request.query))
+        request.query = bindFields(request.query, spec.querystring);
+      done();
+    },
+    handler: async (request, reply) => {
+      const raw = spec.method === 'GET' ? request.query : request.body;
+      if (inputSchema && !isObject(raw)) {
+        return outcome(ResponseCode.InvalidRequest, ['The body must be a JSON object or a form']);
+      }
+      const input: Loose = isObject(raw) ? raw : {};
+      const auth = await authorize(spec, input, request, services);
+      if (!auth.ok) return auth.answer;
+      const ctx: OperationContext = {
+        principal: auth.principal,
+        isTest: auth.isTest,
+        source: auth.source,
+        services,
+        request,
+        reply,
+        now: services.clock.now(),
+      };
+      const replay = operation.replayField ? input[operation.replayField] : undefined;
+      if (typeof replay === 'string' && replay.length > 0) {
+        const used = await findTransactionNumber(services.storage.read, auth.principal.mid, replay);
+        if (used) {
+          const refusal = refusalFor(used);
+          return outcome(refusal.code, refusal.messages);
+        }
+      }
+      const problems = new Problems();
+      if (request.validationError) {
+        addSchemaProblems(problems, (request.validationError.validation ?? []) as AjvIssue[], inputSchema);
+      }
+      const command = operation.check ? operation.check(input, problems, ctx) : (undefined as C);
+      if (!problems.empty) return outcome(problems.code(), problems.messages());
+      try {
+        return await operation.handle(command as C, ctx);
+      } catch (error) {
+        if (error instanceof DomainError) return outcome(error.code, error.messages);
+        if (error instanceof UniqueViolation && error.constraint.includes('transaction_numbers')) {
+          return outcome(ResponseCode.DuplicateTransactionNumber, [
+            'UserTransactionNumber was already used; send a new one',
+          ]);
+        }
+        throw error;
+      }
+    },
+  });
+}
+
+/** For operations whose body has nothing past the envelope. */
+export function typed<T>(body: Loose): T {
+  return body as unknown as T;
+}
+
+export type { Static };
+export { envelopeFieldNames };

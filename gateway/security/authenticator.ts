@@ -1,0 +1,146 @@
+import { createHmac } from 'node:crypto';
+import type { Storage } from '../storage/queryable';
+import type { Clock } from '../domain/clock';
+import { ResponseCode } from '../contract/response-codes';
+import { decoyHash, verifyPassword } from './password';
+import type { LoginThrottle } from './login-throttle';
+
+export type Credentials = {
+  AppKey: string;
+  AppType: number;
+  mid: number;
+  cid: number;
+  UserName: string;
+  Password: string;
+};
+
+/** Who is calling, once the envelope checked out. */
+export type Principal = {
+  userId: number;
+  userName: string;
+  mid: number;
+  cid: number;
+  appKey: string;
+  appType: number;
+};
+
+export type AuthOutcome =
+  { ok: true; principal: Principal } | { ok: false; code: number; messages: string[]; retryAfterMs?: number };
+
+type CachedPrincipal = { principal: Principal; expiresAt: number };
+
+export type AuthenticatorOptions = {
+  /** How long a verified credential is trusted without running scrypt again. */
+  cacheTtlMs: number;
+  cacheMaxEntries: number;
+};
+
+/**
+ * Checks every envelope: known AppKey/AppType, user exists and is enabled, password matches its scrypt
+ * hash, the user belongs to mid, cid is an enabled cashier of mid. A verified credential is cached under a
+ * keyed hash for a short time, so a sale pays no key stretching; failures are throttled per user and address.
+ */
+export class Authenticator {
+  private readonly cache = new Map<string, CachedPrincipal>();
+
+  constructor(
+    private readonly storage: Storage,
+    private readonly cacheKey: Buffer,
+    private readonly clock: Clock,
+    private readonly throttle: LoginThrottle,
+    private readonly options: AuthenticatorOptions = { cacheTtlMs: 60_000, cacheMaxEntries: 10_000 },
+  ) {}
+
+  async authenticate(c: Credentials, address: string): Promise<AuthOutcome> {
+    const now = this.clock.now().getTime();
+    const wait = this.throttle.retryAfter(c.UserName, address, now);
+    if (wait > 0) {
+      return {
+        ok: false,
+        code: ResponseCode.TooManyAttempts,
+        messages: [`Too many failed logins; retry in ${Math.ceil(wait / 1000)} s`],
+        retryAfterMs: wait,
+      };
+    }
+    const key = this.keyOf(c);
+    const hit = this.cache.get(key);
+    if (hit && hit.expiresAt > now) return { ok: true, principal: hit.principal };
+
+    const outcome = await this.verify(c);
+    if (!outcome.ok) {
+      if (outcome.code === ResponseCode.AuthenticationFailed)
+        this.throttle.recordFailure(c.UserName, address, now);
+      return outcome;
+    }
+    this.throttle.recordSuccess(c.UserName);
+    if (this.cache.size >= this.options.cacheMaxEntries) this.cache.clear();
+    this.cache.set(key, { principal: outcome.principal, expiresAt: now + this.options.cacheTtlMs });
+    return outcome;
+  }
+
+  /** Drops cached credentials, e.g. after a password change. */
+  forget(): void {
+    this.cache.clear();
+  }
+
+  private keyOf(c: Credentials): string {
+    return createHmac('sha256', this.cacheKey)
+      .update(JSON.stringify([c.AppKey, c.AppType, c.mid, c.cid, c.UserName, c.Password]))
+      .digest('base64url');
+  }
+
+  private async verify(c: Credentials): Promise<AuthOutcome> {
+    const q = this.storage.read;
+    const failed: AuthOutcome = {
+      ok: false,
+      code: ResponseCode.AuthenticationFailed,
+      messages: ['Authentication failed: AppKey, AppType, UserName or Password is wrong'],
+    };
+    const [app, user] = await Promise.all([
+      q.first(
+        q.qb
+          .selectFrom('applications')
+          .select('name')
+          .where('app_key', '=', c.AppKey)
+          .where('app_type', '=', c.AppType),
+      ),
+      q.first(
+        q.qb
+          .selectFrom('users')
+          .select(['id', 'user_name', 'password_hash', 'mid', 'disabled'])
+          .where('user_name', '=', c.UserName),
+      ),
+    ]);
+    // Run scrypt even for an unknown user, so response time does not reveal which user names exist.
+    const passwordOk = await verifyPassword(c.Password, user?.password_hash ?? (await decoyHash()));
+    if (!app || !user || user.disabled || !passwordOk) return failed;
+    if (user.mid !== c.mid) {
+      return {
+        ok: false,
+        code: ResponseCode.MerchantAccessDenied,
+        messages: ['The user does not belong to mid'],
+      };
+    }
+    const cashier = await q.first(
+      q.qb.selectFrom('cashiers').select(['is_enable']).where('mid', '=', c.mid).where('cid', '=', c.cid),
+    );
+    if (!cashier || !cashier.is_enable) {
+      return {
+        ok: false,
+        code: ResponseCode.MerchantAccessDenied,
+        messages: ['cid is not a cashier of mid'],
+      };
+    }
+    return {
+      ok: true,
+      principal: {
+        userId: user.id,
+        userName: user.user_name,
+        mid: c.mid,
+        cid: c.cid,
+        appKey: c.AppKey,
+        appType: c.AppType,
+      },
+    };
+  }
+}

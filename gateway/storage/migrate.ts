@@ -1,0 +1,73 @@
+import { sql, type Kysely, type RawBuilder } from 'kysely';
+import type { Database } from './schema';
+import type { Dialect, Queryable } from './queryable';
+import { migrations } from './migrations/index';
+
+export type MigrationContext = {
+  dialect: Dialect;
+  schema: Kysely<Database>['schema'];
+  /** Executes DDL built with `schema` (or raw SQL for dialect-specific statements). */
+  exec(statement: { compile(): { sql: string } } | string): Promise<void>;
+  /** A raw SQL fragment (check constraints, partial indexes), the same text in both dialects. */
+  raw(fragment: string): RawBuilder<unknown>;
+};
+
+export type Migration = {
+  version: number;
+  name: string;
+  up(ctx: MigrationContext): Promise<void>;
+};
+
+export class SchemaTooNewError extends Error {
+  constructor(found: number, known: number) {
+    super(`database schema version ${found} is newer than this build knows (${known}); refusing to open it`);
+    this.name = 'SchemaTooNewError';
+  }
+}
+
+/**
+ * Applies the numbered migrations that have not run yet, each in its own transaction, and refuses a
+ * database written by a newer build (Signal's rule: never guess at a schema you do not know).
+ */
+export async function migrate(
+  q: Queryable,
+  execRaw: (sql: string) => void | Promise<void>,
+  list: readonly Migration[] = migrations,
+): Promise<number> {
+  await execRaw(
+    'CREATE TABLE IF NOT EXISTS schema_migrations (version integer PRIMARY KEY, name text NOT NULL, applied_at text NOT NULL)',
+  );
+  const rows = await q.all(q.qb.selectFrom('schema_migrations').select(['version']).orderBy('version'));
+  const applied = new Set(rows.map((r) => Number(r.version)));
+  const known = Math.max(0, ...list.map((m) => m.version));
+  const newest = Math.max(0, ...applied);
+  if (newest > known) throw new SchemaTooNewError(newest, known);
+
+  const ctx: MigrationContext = {
+    dialect: q.dialect,
+    schema: q.qb.schema,
+    raw: (fragment) => sql.raw(fragment),
+    exec: async (statement) => {
+      await execRaw(typeof statement === 'string' ? statement : statement.compile().sql);
+    },
+  };
+  let count = 0;
+  for (const m of [...list].sort((a, b) => a.version - b.version)) {
+    if (applied.has(m.version)) continue;
+    await execRaw('BEGIN');
+    try {
+      await m.up(ctx);
+      await q.run(
+        q.qb
+          .insertInto('schema_migrations')
+          .values({ version: m.version, name: m.name, applied_at: new Date().toISOString() }),
+      );
+      await execRaw('COMMIT');
+    } catch (error) {
+      await execRaw('ROLLBACK');
+      throw error;
+    }
+    count += 1;
+  }
+  return count;
+}

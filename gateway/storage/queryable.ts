@@ -1,0 +1,41 @@
+import type { Compilable, Kysely } from 'kysely';
+import type { Database } from './schema';
+
+export type Dialect = 'sqlite' | 'postgres';
+
+export type RunResult = { changes: number };
+
+/**
+ * What the domain sees of the database: a Kysely query builder used only to BUILD queries (so one query
+ * serves both dialects), and three executors. The SQLite side runs compiled SQL through cached
+ * better-sqlite3 statements (Kysely's own async driver costs ~30 µs a query, too much for the sale path).
+ */
+export type Queryable = {
+  readonly dialect: Dialect;
+  readonly qb: Kysely<Database>;
+  all<R>(query: Compilable<R>): Promise<R[]>;
+  first<R>(query: Compilable<R>): Promise<R | undefined>;
+  run(query: Compilable<unknown>): Promise<RunResult>;
+};
+
+export type Storage = {
+  readonly dialect: Dialect;
+  /** Reads that need no consistency with a concurrent write (reports, lookups). */
+  readonly read: Queryable;
+  /**
+   * Runs `work` in a transaction. SQLite: concurrent calls are grouped into one transaction with one
+   * savepoint each, committed with one fsync, and each caller is answered only after that commit (group
+   * commit); the work of one call is isolated from the others and sees their effects in order. `work` must
+   * only touch the database: no network or timers inside.
+   */
+  write<T>(work: (tx: Queryable) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+};
+
+/** Thrown by `run`/`all` when a unique constraint rejects a row: the domain maps it to its own code. */
+export class UniqueViolation extends Error {
+  constructor(readonly constraint: string) {
+    super(`unique constraint violated: ${constraint}`);
+    this.name = 'UniqueViolation';
+  }
+}

@@ -1,0 +1,187 @@
+import type { Generated } from 'kysely';
+
+/**
+ * Table shapes, dialect-neutral: money in integer cents, times as ISO-8601 UTC text (sorts and compares
+ * the same in SQLite and PostgreSQL), booleans as 0/1 integers.
+ */
+export type Flag = 0 | 1;
+
+export type SchemaMigrationsTable = { version: number; name: string; applied_at: string };
+
+export type MerchantsTable = {
+  mid: number;
+  name: string;
+  time_zone: string;
+  credit_processor: string;
+  /** Whether the configured credit processor supports the token lookups (else 300 / OPERATION_NOT_SUPPORTED). */
+  token_lookup_supported: Flag;
+  created_at: string;
+};
+
+export type BusinessSettingsTable = {
+  mid: number;
+  card_difference_enabled: Flag;
+  /** Hundredths of a percent: 350 = 3.50 %. */
+  card_difference_percent_bp: number;
+  surcharge_enabled: Flag;
+  surcharge_percent_bp: number;
+  three_ds_enabled: Flag;
+};
+
+export type ApplicationsTable = { app_key: string; app_type: number; name: string };
+
+export type UsersTable = {
+  id: Generated<number>;
+  user_name: string;
+  password_hash: string;
+  mid: number;
+  disabled: Flag;
+  created_at: string;
+};
+
+export type CashiersTable = {
+  mid: number;
+  cid: number;
+  first_name: string;
+  last_name: string;
+  description: string;
+  is_enable: Flag;
+  can_sale: Flag;
+  created_at: string;
+};
+
+export type BatchStatus = 'open' | 'settled' | 'closed';
+export type BatchesTable = {
+  id: Generated<number>;
+  mid: number;
+  batch_number: string;
+  status: BatchStatus;
+  opened_at: string;
+  settled_at: string | null;
+  closed_at: string | null;
+  settlement_id: number | null;
+};
+
+export type SettlementsTable = {
+  id: Generated<number>;
+  mid: number;
+  amount_settled_cents: number;
+  batch_numbers: string;
+  completed_on: string;
+};
+
+export type TransactionNumberState = 'reserved' | 'used' | 'blocked';
+export type TransactionNumbersTable = {
+  mid: number;
+  utn: string;
+  operation: string;
+  payment_id: number | null;
+  state: TransactionNumberState;
+  created_at: string;
+};
+
+export type PaymentStatus = 'pending' | 'approved' | 'declined' | 'voided' | 'reversed' | 'failed';
+export type PaymentsTable = {
+  id: Generated<number>;
+  srn: string;
+  mid: number;
+  cid: number;
+  user_id: number;
+  utn: string;
+  operation: string;
+  transaction_type: number;
+  status: PaymentStatus;
+  /** 'open' | 'closed' for preauthorizations, null otherwise. */
+  preauth_state: string | null;
+  requested_cents: number;
+  amount_cents: number;
+  tax_cents: number;
+  tip_cents: number;
+  surcharge_cents: number;
+  card_difference_cents: number;
+  cashback_cents: number;
+  currency: string;
+  card_type: string;
+  first6: string;
+  last4: string;
+  fingerprint: string;
+  entry_mode: string;
+  pos_code: string;
+  auth_code: string;
+  avs_result: string;
+  cvn_result: string;
+  response_code: number;
+  response_msg: string;
+  parent_id: number | null;
+  refunded_cents: number;
+  pending_refund_cents: number;
+  batch_id: number | null;
+  reversal_requested: Flag;
+  is_test: Flag;
+  invoice: string | null;
+  order_ref: string | null;
+  customer_id: number | null;
+  token_id: number | null;
+  payment_link_id: string | null;
+  source: string | null;
+  balance_cents: number | null;
+  created_at: string;
+  updated_at: string;
+};
+
+export type VaultTokensTable = {
+  id: Generated<number>;
+  mid: number;
+  user_id: number;
+  processor: string;
+  token: string;
+  identifier: string;
+  fingerprint: string;
+  pan_ciphertext: string;
+  first6: string;
+  last4: string;
+  exp_mmyy: string;
+  card_type: string;
+  holder_name: string;
+  street: string;
+  zip: string;
+  client_ref: string;
+  description: string;
+  active: Flag;
+  created_at: string;
+};
+
+export type CustomersTable = {
+  id: Generated<number>;
+  mid: number;
+  customer_ref: string;
+  first_name: string;
+  last_name: string;
+  email: string;
+  phone: string;
+  address: string;
+  city: string;
+  state: string;
+  country: string;
+  zip: string;
+  source: string;
+  status: number;
+  invoice: string;
+  po: string;
+  added_on: string;
+};
+
+export type Database = {
+  schema_migrations: SchemaMigrationsTable;
+  merchants: MerchantsTable;
+  business_settings: BusinessSettingsTable;
+  applications: ApplicationsTable;
+  users: UsersTable;
+  cashiers: CashiersTable;
+  batches: BatchesTable;
+  settlements: SettlementsTable;
+  transaction_numbers: TransactionNumbersTable;
+  payments: PaymentsTable;
+  vault_tokens: VaultTokensTable;
+  customers: CustomersTable;
+};
