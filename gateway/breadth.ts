@@ -1,10 +1,8 @@
 import type { RouteGroup } from './app';
-import { noFraudScreen, type FraudScreen } from './domain/payments';
+import { commerceGroups } from './commerce-groups';
+import { tenderFraudScreen, tenderGroups } from './tender-groups';
 
-/**
- * The route groups beyond the core (payment links, recurring billing, gift, EBT, checks, ACH, admin,
- * reporting, ...) and the fraud screen that acts on sales. Each group registers itself here.
- */
-export const breadthGroups: RouteGroup[] = [];
+/** The route groups beyond the core, and the fraud screen that acts on sales. */
+export const breadthGroups: RouteGroup[] = [...commerceGroups, ...tenderGroups];
 
-export const breadthFraudScreen: FraudScreen = noFraudScreen;
+export const breadthFraudScreen = tenderFraudScreen;

@@ -3,7 +3,10 @@
  * 200, 506, 501, 3, 404 and 300; every other distinct condition has its own number here, and a
  * number never changes meaning once shipped.
  */
-export const ResponseCode = {
+import { commerceCatalog, commerceCodes } from './response-codes-commerce';
+import { tenderCatalog, tenderCodes } from './response-codes-tenders';
+
+const coreCodes = {
   Success: 200,
   PartialApproval: 210,
 
@@ -55,13 +58,15 @@ export const ResponseCode = {
   InternalError: 500,
 } as const;
 
+export const ResponseCode = { ...coreCodes, ...commerceCodes, ...tenderCodes } as const;
+
 export type ResponseCodeName = keyof typeof ResponseCode;
 export type ResponseCodeValue = (typeof ResponseCode)[ResponseCodeName];
 
 type CatalogEntry = { meaning: string; verbiage: string };
 
 /** What each code means, for the documentation page and for `displayMessage` defaults. */
-export const responseCatalog: Record<ResponseCodeValue, CatalogEntry> = {
+const coreCatalog: Record<(typeof coreCodes)[keyof typeof coreCodes], CatalogEntry> = {
   200: { verbiage: 'APPROVED', meaning: 'Success: the operation was carried out (a payment was approved).' },
   210: {
     verbiage: 'PARTIAL APPROVAL',
@@ -171,4 +176,10 @@ export const responseCatalog: Record<ResponseCodeValue, CatalogEntry> = {
     verbiage: 'INTERNAL ERROR',
     meaning: 'An unexpected error; nothing was changed. The log has a reference.',
   },
+};
+
+export const responseCatalog: Record<number, CatalogEntry> = {
+  ...coreCatalog,
+  ...commerceCatalog,
+  ...tenderCatalog,
 };

@@ -1,4 +1,6 @@
 import type { Generated } from 'kysely';
+import type { CommerceTables } from './schema-commerce';
+import type { TenderTables } from './schema-tenders';
 
 /**
  * Table shapes, dialect-neutral: money in integer cents, times as ISO-8601 UTC text (sorts and compares
@@ -171,7 +173,7 @@ export type CustomersTable = {
   added_on: string;
 };
 
-export type Database = {
+export type CoreTables = {
   schema_migrations: SchemaMigrationsTable;
   merchants: MerchantsTable;
   business_settings: BusinessSettingsTable;
@@ -185,3 +187,5 @@ export type Database = {
   vault_tokens: VaultTokensTable;
   customers: CustomersTable;
 };
+
+export type Database = CoreTables & CommerceTables & TenderTables;
