@@ -1,0 +1,122 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { buildGateway, type Gateway, type GatewayOptions } from '../../gateway/app';
+import { breadthFraudScreen, breadthGroups } from '../../gateway/breadth';
+import type { Clock } from '../../gateway/domain/clock';
+
+export const merchant1 = {
+  AppKey: 'sandbox-app-key',
+  AppType: 1,
+  mid: 1001,
+  cid: 1,
+  UserName: 'sandbox',
+  Password: 'sandbox-pass',
+} as const;
+
+export const merchant2 = {
+  AppKey: 'sandbox-app-key',
+  AppType: 1,
+  mid: 1002,
+  cid: 2,
+  UserName: 'sandbox2',
+  Password: 'sandbox2-pass',
+} as const;
+
+/** A clock tests move by hand. */
+export class ManualClock implements Clock {
+  constructor(private current: Date = new Date()) {}
+  now(): Date {
+    return new Date(this.current);
+  }
+  set(d: Date): void {
+    this.current = new Date(d);
+  }
+  advance(ms: number): void {
+    this.current = new Date(this.current.getTime() + ms);
+  }
+}
+
+export type Json = Record<string, unknown>;
+
+export type TestGateway = {
+  gateway: Gateway;
+  baseUrl: string;
+  dataDir: string;
+  /** POST a JSON body (or raw text with a content type) and parse the JSON answer. */
+  post(
+    path: string,
+    body: unknown,
+    init?: { contentType?: string; raw?: string; headers?: Record<string, string> },
+  ): Promise<{ status: number; body: Json }>;
+  get(path: string, headers?: Record<string, string>): Promise<{ status: number; body: Json }>;
+  close(): Promise<void>;
+};
+
+let counter = 0;
+/** A UserTransactionNumber no other test uses. */
+export function utn(prefix = 'T'): string {
+  counter += 1;
+  return `${prefix}-${process.pid}-${Date.now().toString(36)}-${counter}`;
+}
+
+/**
+ * A sandbox gateway on a real SQLite file in a temp folder, listening on loopback port 0; tests talk to it
+ * over real HTTP, as a client would.
+ */
+export async function startGateway(options: Partial<GatewayOptions> = {}): Promise<TestGateway> {
+  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'tillpoint-gw-'));
+  const gateway = await buildGateway(
+    { dataDir, sandbox: true, logger: false, sandboxSlowMs: 1_500, ...options },
+    breadthGroups,
+    breadthFraudScreen,
+  );
+  const baseUrl = await gateway.app.listen({ port: 0, host: '127.0.0.1' });
+  gateway.services.config.publicUrl ||= baseUrl;
+  const request = async (
+    method: string,
+    path: string,
+    body: string | undefined,
+    headers: Record<string, string>,
+  ) => {
+    const res = await fetch(baseUrl + path, { method, headers, ...(body !== undefined ? { body } : {}) });
+    const text = await res.text();
+    let parsed: Json;
+    try {
+      parsed = JSON.parse(text) as Json;
+    } catch {
+      parsed = { raw: text };
+    }
+    return { status: res.status, body: parsed };
+  };
+  return {
+    gateway,
+    baseUrl,
+    dataDir,
+    post: (path, body, init = {}) =>
+      request('POST', path, init.raw ?? JSON.stringify(body), {
+        'content-type': init.contentType ?? 'application/json',
+        ...(init.headers ?? {}),
+      }),
+    get: (path, headers = {}) => request('GET', path, undefined, headers),
+    async close() {
+      await gateway.close();
+      if (!options.dataDir) rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A keyed credit sale body for merchant 1 (override anything). */
+export function keyedSale(overrides: Json = {}): Json {
+  return {
+    ...merchant1,
+    Amount: 10,
+    TransactionType: 1,
+    UserTransactionNumber: utn('sale'),
+    CardNumber: '4111111111111111',
+    ExpDate: '1230',
+    CVN: '123',
+    ForceDuplication: true,
+    ...overrides,
+  };
+}
