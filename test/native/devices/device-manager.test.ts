@@ -1,0 +1,216 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  emptyLaneConfig,
+  serialConnection,
+  type LaneDeviceConfig,
+} from '../../../native/devices/device-config';
+import {
+  backoffDelay,
+  createDeviceManager,
+  type DeviceManager,
+} from '../../../native/devices/device-manager';
+import { PrinterSimulator } from '../../../native/simulators/printer-simulator';
+import { SwipeReaderSimulator } from '../../../native/simulators/swipe-reader-simulator';
+import { TEST_CARDS } from '../../../native/simulators/test-cards';
+import type { ByteStream } from '../../../native/transports/byte-stream';
+import { openSerialStream } from '../../../native/transports/serial-transport';
+import { createManualTimers } from '../support/manual-timers';
+import { ReplugablePty, sleep, until } from '../support/pty-streams';
+
+const line = { baudRate: 9600, dataBits: 8, parity: 'none', stopBits: 1 } as const;
+
+describe('backoffDelay', () => {
+  it('doubles from the initial delay up to the cap, with symmetric jitter', () => {
+    const p = { initialMs: 500, maxMs: 30_000, multiplier: 2, jitter: 0.2 };
+    expect([0, 1, 2, 3, 10].map((a) => backoffDelay(p, a, () => 0.5))).toEqual([
+      500, 1000, 2000, 4000, 30_000,
+    ]);
+    expect(backoffDelay(p, 1, () => 0)).toBe(800);
+    expect(backoffDelay(p, 1, () => 0.999999)).toBe(1200);
+  });
+});
+
+describe('DeviceManager on a machine with no udev, no libusb and no device', () => {
+  let manager: DeviceManager | undefined;
+  afterEach(async () => {
+    await manager?.stop();
+    manager = undefined;
+  });
+
+  it('starts cleanly and reports every device as missing', async () => {
+    const config: LaneDeviceConfig = {
+      ...emptyLaneConfig(),
+      cardReader: { kind: 'hid', vendorId: 0x0801, productId: 0x0002 },
+      pinPad: serialConnection('pinPad', '/dev/ttyUSB97'),
+      receiptPrinter: serialConnection('receiptPrinter', '/nonexistent/printer'),
+    };
+    manager = createDeviceManager({ config, rediscoveryMs: 0 });
+    await manager.start();
+    const status = manager.status();
+    expect(status.map((s) => [s.role, s.health.state])).toEqual([
+      ['cardReader', 'missing'],
+      ['pinPad', 'missing'],
+      ['contactless', 'missing'],
+      ['signaturePad', 'missing'],
+      ['receiptPrinter', 'missing'],
+    ]);
+    expect(status[0]?.health.lastError).toMatch(/HID unavailable|no HID device/);
+    expect(status[1]?.health.lastError).toMatch(/cannot open \/dev\/ttyUSB97/);
+    expect(status[2]?.health.detail).toEqual({ configured: false });
+    // The role objects answer instead of throwing into the sale flow.
+    expect(
+      await manager.devices.pinPad.requestPin({ pan: '4111111111111111', amountCents: 1, timeoutMs: 10 }),
+    ).toEqual({ kind: 'failed', reason: 'PIN pad not connected' });
+    expect(await manager.runTest({ role: 'receiptPrinter', action: 'print-test-receipt' })).toMatchObject({
+      ok: false,
+    });
+    const discovery = await manager.discover();
+    expect(discovery.hid).toBeDefined();
+    expect(Array.isArray(discovery.devices)).toBe(true);
+  });
+});
+
+describe('DeviceManager with a pty device that disappears and comes back', () => {
+  let manager: DeviceManager | undefined;
+  let pty: ReplugablePty | undefined;
+  let deviceEnd: ByteStream | undefined;
+  afterEach(async () => {
+    await manager?.stop();
+    await deviceEnd?.close().catch(() => undefined);
+    await pty?.dispose();
+    manager = undefined;
+  });
+
+  async function plugPrinter(p: ReplugablePty): Promise<PrinterSimulator> {
+    await p.plug();
+    deviceEnd = await openSerialStream({ path: p.devicePath, ...line });
+    return new PrinterSimulator(deviceEnd);
+  }
+
+  it('reconnects with exponential backoff, heartbeats, and prints again after the replug', async () => {
+    pty = new ReplugablePty();
+    await plugPrinter(pty);
+    const clock = createManualTimers();
+    manager = createDeviceManager({
+      config: { ...emptyLaneConfig(), receiptPrinter: serialConnection('receiptPrinter', pty.hostPath) },
+      timers: clock.timers,
+      random: () => 0.5,
+      heartbeatMs: 1000,
+      rediscoveryMs: 0,
+      backoff: { initialMs: 500, maxMs: 4000 },
+    });
+    const states: string[] = [];
+    manager.onStatus((s) => states.push(`${s.health.state}:${s.attempts}`));
+    await manager.start();
+    expect(manager.statusOf('receiptPrinter').health.state).toBe('connected');
+
+    // Heartbeat: a DLE EOT round trip over the pty fills in the paper state.
+    clock.advance(1000);
+    await until(
+      () => manager!.statusOf('receiptPrinter').health.detail?.paper === 'ok',
+      3000,
+      'heartbeat answer',
+    );
+
+    // Unplug: socat goes away with both ends.
+    await pty.unplug();
+    await until(
+      () => manager!.statusOf('receiptPrinter').health.state === 'reconnecting',
+      3000,
+      'disconnect',
+    );
+
+    // Each failed attempt doubles the wait: 500, 1000, 2000, then the 4000 cap.
+    const waits: number[] = [];
+    for (let i = 0; i < 4; i += 1) {
+      const s = manager.statusOf('receiptPrinter');
+      waits.push(s.nextAttemptAt! - clock.now());
+      clock.advance(s.nextAttemptAt! - clock.now());
+      await until(() => manager!.statusOf('receiptPrinter').attempts === i + 2, 3000, `attempt ${i + 2}`);
+    }
+    expect(waits).toEqual([500, 1000, 2000, 4000]);
+    expect(manager.statusOf('receiptPrinter').health.state).toBe('reconnecting');
+    expect(manager.statusOf('receiptPrinter').health.lastError).toMatch(/cannot open/);
+
+    // Plug back in at the same path; the next attempt opens it.
+    await deviceEnd?.close().catch(() => undefined);
+    const printer2 = await plugPrinter(pty);
+    clock.advance(manager.statusOf('receiptPrinter').nextAttemptAt! - clock.now());
+    await until(() => manager!.statusOf('receiptPrinter').health.state === 'connected', 3000, 'reconnect');
+    expect(manager.statusOf('receiptPrinter').attempts).toBe(0);
+    expect(states[0]).toBe('connected:0');
+    expect(states).toContain('reconnecting:1');
+    expect(states.at(-1)).toBe('connected:0');
+
+    const printed = await manager.devices.receiptPrinter.print({
+      lines: [{ kind: 'text', text: 'AFTER REPLUG' }],
+    });
+    expect(printed).toEqual({ ok: true });
+    await until(() => printer2.receipts.length === 1, 3000, 'receipt');
+    expect(printer2.receipts[0]?.lines.map((l) => l.text.trim())).toContain('AFTER REPLUG');
+  });
+
+  it('marks a device that stops answering heartbeats as error, then reopens it', async () => {
+    pty = new ReplugablePty();
+    const printer = await plugPrinter(pty);
+    const clock = createManualTimers();
+    manager = createDeviceManager({
+      config: { ...emptyLaneConfig(), receiptPrinter: serialConnection('receiptPrinter', pty.hostPath) },
+      timers: clock.timers,
+      random: () => 0.5,
+      heartbeatMs: 1000,
+      heartbeatFailuresBeforeReconnect: 2,
+      rediscoveryMs: 0,
+      drivers: { receiptPrinter: { statusTimeoutMs: 200 } },
+    });
+    await manager.start();
+    printer.stop(); // the printer hangs: the port stays open, nothing answers
+    clock.advance(1000);
+    await sleep(50);
+    clock.advance(200);
+    await until(
+      () => /no heartbeat answer \(1\)/.test(manager!.statusOf('receiptPrinter').health.lastError ?? ''),
+      3000,
+      'first miss',
+    );
+    expect(manager.statusOf('receiptPrinter').health.state).toBe('error');
+    clock.advance(1000);
+    await sleep(50);
+    clock.advance(200);
+    await until(() => manager!.statusOf('receiptPrinter').health.state === 'reconnecting', 3000, 'reopen');
+    // The port itself is fine, so the reopen succeeds; a fresh printer answers this time.
+    const fresh = new PrinterSimulator(deviceEnd!);
+    clock.advance(manager.statusOf('receiptPrinter').nextAttemptAt! - clock.now());
+    await until(() => manager!.statusOf('receiptPrinter').health.state === 'connected', 3000, 'reopened');
+    const test = manager.runTest({ role: 'receiptPrinter', action: 'status' });
+    expect(await test).toMatchObject({ ok: true, detail: 'paper ok, cover closed, online' });
+    expect(fresh.condition).toEqual({});
+  });
+
+  it('hot-plug: a device missing at start is opened as soon as rediscovery sees it', async () => {
+    pty = new ReplugablePty();
+    const clock = createManualTimers();
+    manager = createDeviceManager({
+      config: { ...emptyLaneConfig(), cardReader: serialConnection('cardReader', pty.hostPath) },
+      timers: clock.timers,
+      random: () => 0.5,
+      rediscoveryMs: 300,
+      backoff: { initialMs: 60_000, maxMs: 60_000 },
+    });
+    const swipes: string[] = [];
+    manager.devices.cardReader.onCard((e) => swipes.push(e.kind === 'swipe' ? e.maskedPan : e.kind));
+    await manager.start();
+    expect(manager.statusOf('cardReader').health.state).toBe('missing');
+    await pty.plug();
+    deviceEnd = await openSerialStream({ path: pty.devicePath, ...line });
+    clock.advance(300);
+    await until(() => manager!.statusOf('cardReader').health.state === 'connected', 3000, 'hot-plug');
+    // Far earlier than the 60 s backoff: rediscovery found it.
+    expect(clock.now() - Date.UTC(2030, 0, 1)).toBeLessThan(1000);
+    await new SwipeReaderSimulator(deviceEnd).swipe(TEST_CARDS[0]);
+    await until(() => swipes.length === 1, 3000, 'swipe');
+    expect(swipes).toEqual(['411111******1111']);
+    const ports = await manager.discover();
+    expect(ports.devices.some((d) => d.path === pty!.hostPath)).toBe(true);
+  });
+});
