@@ -1,0 +1,7 @@
+import type { AdminCommand } from './command';
+import { onboardingCommands } from './onboarding';
+
+/** Every admin command by name. Groups add theirs here. */
+export const adminCommands: Record<string, AdminCommand> = {
+  ...onboardingCommands,
+};
