@@ -40,17 +40,45 @@ export type GatewayOptions = {
   credentialCacheTtlMs?: number;
   /** Pino logger options, or false for none. */
   logger?: boolean | { level: string; stream?: NodeJS.WritableStream };
+  /**
+   * Start the groups' background tasks (schedulers) on their timers; true by default. Tests that drive a
+   * ManualClock turn it off and call `gateway.tasks.get(name)?.runOnce()` themselves.
+   */
+  backgroundTasks?: boolean;
+};
+
+/**
+ * Work a route group runs in the background (recurring billing charges, automatic batch close). buildGateway
+ * starts it once the routes are ready and stops it before storage closes, so a run never writes to a closed
+ * database.
+ */
+export type BackgroundTask = {
+  readonly name: string;
+  /** Starts the task's timer. */
+  start(): void;
+  /** Stops the timer and waits for a run in progress. */
+  stop(): Promise<void>;
+  /** One pass now, at the services' clock (tests drive it with a ManualClock). */
+  runOnce(): Promise<void>;
 };
 
 export type Gateway = {
   app: FastifyInstance;
   services: GatewayServices;
   storage: Storage;
+  /** The groups' background tasks by name. */
+  tasks: ReadonlyMap<string, BackgroundTask>;
   close(): Promise<void>;
 };
 
-/** A plugin hook for the route groups that other modules add (gateway breadth). */
-export type RouteGroup = (app: FastifyInstance, services: GatewayServices) => void;
+/**
+ * A plugin hook for the route groups that other modules add (gateway breadth). A group that owns
+ * background work returns its tasks.
+ */
+export type RouteGroup = (
+  app: FastifyInstance,
+  services: GatewayServices,
+) => void | readonly BackgroundTask[];
 
 const coreGroups: RouteGroup[] = [
   registerAuthRoutes,
@@ -158,20 +186,27 @@ export async function buildGateway(
   app.get('/openapi.json', { schema: { hide: true } }, () => app.swagger());
   app.get('/health', { schema: { hide: true } }, () => ({ status: 'ok' }));
 
+  const tasks = new Map<string, BackgroundTask>();
   await app.register(
     (scoped, _opts, done) => {
-      for (const group of [...coreGroups, ...extraGroups]) group(scoped, services);
+      for (const group of [...coreGroups, ...extraGroups]) {
+        for (const task of group(scoped, services) ?? []) tasks.set(task.name, task);
+      }
       done();
     },
     { prefix: config.basePath },
   );
   await app.ready();
+  if (options.backgroundTasks !== false) for (const task of tasks.values()) task.start();
 
   return {
     app,
     services,
     storage,
+    tasks,
     async close() {
+      // Tasks first: a charge in progress finishes and commits before the listener and storage go away.
+      for (const task of tasks.values()) await task.stop();
       await app.close();
       await storage.close();
     },
