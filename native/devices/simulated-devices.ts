@@ -1,0 +1,305 @@
+import type { DeviceRole } from '../drivers/roles';
+import type { PrinterCondition } from '../protocols/escpos';
+import { ContactlessSimulator, type ContactlessFaults } from '../simulators/contactless-simulator';
+import { PinPadSimulator, type PinPadFaults } from '../simulators/pinpad-simulator';
+import { PrinterSimulator, type PrinterFaults } from '../simulators/printer-simulator';
+import {
+  SignaturePadSimulator,
+  type LogicalPoint,
+  type SignaturePadFaults,
+} from '../simulators/signature-pad-simulator';
+import { SwipeReaderSimulator, type SwipeReaderFaults } from '../simulators/swipe-reader-simulator';
+import { DEFAULT_TEST_CARD, findTestCard, type TestCard } from '../simulators/test-cards';
+import { createMemoryPair, type ByteStream } from '../transports/byte-stream';
+import type { SimulatedDeviceSource } from './device-manager';
+
+/**
+ * The sandbox's devices: helper simulators that speak the real protocols, each connected to the real
+ * driver through an in-memory ByteStream pair, so a sale in the sandbox runs the same driver code as at a
+ * counter. The controls are what the UI's simulator panel and the e2e tests press.
+ */
+
+export type SimulatorFaults = {
+  cardReader?: SwipeReaderFaults;
+  pinPad?: PinPadFaults;
+  contactless?: ContactlessFaults;
+  signaturePad?: SignaturePadFaults;
+  receiptPrinter?: PrinterFaults;
+};
+
+/** What the simulator panel shows. Never holds a PIN; PANs appear masked only. */
+export type SimulatorState = {
+  /** Roles the tech "unplugged" in the panel. */
+  unplugged: DeviceRole[];
+  pinPad: { display: string; awaitingPin: boolean };
+  contactless: { waitingForCard: boolean; beeps: number };
+  receiptPrinter: {
+    paper: 'ok' | 'near-end' | 'out';
+    coverOpen: boolean;
+    drawerKicks: number;
+    /** The last printed receipts, newest last, as text lines. */
+    receipts: string[][];
+  };
+};
+
+export type SimulatorControls = {
+  /** Swipes a sandbox test card (default 4111…1111) on the magstripe reader; `badRead` sends `E` tracks. */
+  swipe(pan?: string, options?: { badRead?: boolean }): Promise<void>;
+  /**
+   * Presents a test card to the EMV reader while a transaction waits for one. Insert and tap both go
+   * through the ViVOpay-class reader's Activate Transaction (contact+contactless readers answer both the
+   * same way); false when no transaction is waiting.
+   */
+  tap(pan?: string): boolean;
+  insert(pan?: string): boolean;
+  /** Types the PIN on the simulated pad and presses Enter; false when the pad is not asking. */
+  typePin(pin: string): boolean;
+  /** The cardholder's Cancel key on the pad. */
+  cancelOnPad(): void;
+  /** Draws strokes (logical 2150 x 1400 units; default a scripted signature) on the signature pad. */
+  sign(strokes?: readonly (readonly LogicalPoint[])[]): Promise<void>;
+  setPaper(state: 'ok' | 'near-end' | 'out'): void;
+  setCoverOpen(open: boolean): void;
+  /** Pulls the device's cable: the manager sees the disconnect and retries until `replug`. */
+  unplug(role: DeviceRole): Promise<void>;
+  replug(role: DeviceRole): void;
+  setFaults(faults: SimulatorFaults): void;
+  state(): SimulatorState;
+  /** Fires whenever something the panel shows changed. */
+  onChange(listener: () => void): () => void;
+};
+
+export type SimulatedDevices = SimulatedDeviceSource & {
+  readonly controls: SimulatorControls;
+  /** Detaches every simulator and closes their streams. */
+  stop(): Promise<void>;
+};
+
+export type SimulatedDevicesOptions = {
+  /** Card for swipes/taps when none is named. Default: the sandbox Visa 4111…1111. */
+  card?: TestCard;
+  /** A PIN typed automatically after each request (e2e tests); default none: the panel types it. */
+  autoPin?: string;
+  /** Tap the card automatically after each contactless activation; default false (the panel taps). */
+  autoTap?: boolean;
+  faults?: SimulatorFaults;
+};
+
+type Attached = {
+  device: ByteStream;
+  detach: () => void;
+};
+
+export function createSimulatedDevices(options: SimulatedDevicesOptions = {}): SimulatedDevices {
+  const defaultCard = options.card ?? DEFAULT_TEST_CARD;
+  let faults: SimulatorFaults = { ...options.faults };
+  const unplugged = new Set<DeviceRole>();
+  const attached = new Map<DeviceRole, Attached>();
+  const changeListeners = new Set<() => void>();
+  const changed = (): void => {
+    for (const l of changeListeners) l();
+  };
+
+  // The simulators of the current connection; replaced on every (re)connect, with their state carried over.
+  let swipeReader: SwipeReaderSimulator | undefined;
+  let pinPad: PinPadSimulator | undefined;
+  let contactless: ContactlessSimulator | undefined;
+  let signaturePad: SignaturePadSimulator | undefined;
+  let printer: PrinterSimulator | undefined;
+  let pinPadKsn: string | undefined;
+  let printerCondition: PrinterCondition = {};
+  const receipts: string[][] = [];
+  let drawerKicks = 0;
+
+  const cardFor = (pan: string | undefined): TestCard => {
+    if (pan === undefined) return defaultCard;
+    const card = findTestCard(pan);
+    // Simulators take only published test PANs: a real card number must never be typed in here.
+    if (!card) throw new Error('not a sandbox test card');
+    return card;
+  };
+
+  function attach(role: DeviceRole, device: ByteStream): () => void {
+    switch (role) {
+      case 'cardReader': {
+        const sim = new SwipeReaderSimulator(device, { card: defaultCard, faults: { ...faults.cardReader } });
+        swipeReader = sim;
+        return () => sim.stop();
+      }
+      case 'pinPad': {
+        const sim = new PinPadSimulator(device, {
+          faults: { ...faults.pinPad },
+          ...(options.autoPin !== undefined ? { pin: options.autoPin, pinDelayMs: 50 } : {}),
+          // A replugged pad keeps its key set: the KSN counter never goes back (X9.24-1).
+          ...(pinPadKsn !== undefined ? { initialKsn: pinPadKsn } : {}),
+        });
+        pinPad = sim;
+        const off = sim.on((e) => {
+          if (e.type === 'pin-sent') pinPadKsn = sim.ksn;
+          changed();
+        });
+        return () => {
+          pinPadKsn = sim.ksn;
+          off();
+          sim.stop();
+        };
+      }
+      case 'contactless': {
+        const sim = new ContactlessSimulator(device, {
+          card: defaultCard,
+          autoTap: options.autoTap ?? false,
+          faults: { ...faults.contactless },
+        });
+        contactless = sim;
+        const off = sim.on(() => changed());
+        return () => {
+          off();
+          sim.stop();
+        };
+      }
+      case 'signaturePad': {
+        const sim = new SignaturePadSimulator(device, { faults: { ...faults.signaturePad } });
+        signaturePad = sim;
+        return () => sim.stop();
+      }
+      case 'receiptPrinter': {
+        const sim = new PrinterSimulator(device, {
+          condition: printerCondition,
+          faults: { ...faults.receiptPrinter },
+        });
+        printer = sim;
+        const off = sim.on((e) => {
+          if (e.type === 'cut') {
+            const last = sim.receipts.at(-1);
+            if (last) receipts.push(last.lines.map((l) => l.text));
+            if (receipts.length > 20) receipts.shift();
+            changed();
+          } else if (e.type === 'drawer') {
+            drawerKicks += 1;
+            changed();
+          }
+        });
+        return () => {
+          off();
+          sim.stop();
+        };
+      }
+    }
+  }
+
+  const source: SimulatedDeviceSource = {
+    open(role) {
+      if (unplugged.has(role)) return Promise.reject(new Error(`simulated ${role} is unplugged`));
+      attached.get(role)?.detach();
+      const [host, device] = createMemoryPair(`simulated-${role}`, `simulator-${role}`);
+      const detach = attach(role, device);
+      attached.set(role, { device, detach });
+      device.onClose(() => {
+        if (attached.get(role)?.device === device) {
+          attached.delete(role);
+          detach();
+        }
+      });
+      changed();
+      return Promise.resolve(host);
+    },
+  };
+
+  const need = <T>(sim: T | undefined, role: DeviceRole): T => {
+    if (!sim || !attached.has(role)) throw new Error(`simulated ${role} is not connected`);
+    return sim;
+  };
+
+  const paperState = (): 'ok' | 'near-end' | 'out' =>
+    printerCondition.paperEnd ? 'out' : printerCondition.paperNearEnd ? 'near-end' : 'ok';
+
+  const controls: SimulatorControls = {
+    async swipe(pan, opts = {}) {
+      const sim = need(swipeReader, 'cardReader');
+      const card = cardFor(pan);
+      await (opts.badRead ? sim.swipe(card, { track1: 'error', track2: 'error' }) : sim.swipe(card));
+    },
+    tap(pan) {
+      return need(contactless, 'contactless').tap(cardFor(pan));
+    },
+    insert(pan) {
+      return need(contactless, 'contactless').tap(cardFor(pan));
+    },
+    typePin(pin) {
+      return need(pinPad, 'pinPad').enterPin(pin);
+    },
+    cancelOnPad() {
+      need(pinPad, 'pinPad').pressCancel();
+    },
+    async sign(strokes) {
+      await need(signaturePad, 'signaturePad').sign(strokes);
+    },
+    setPaper(state) {
+      printerCondition = {
+        ...printerCondition,
+        paperEnd: state === 'out',
+        paperNearEnd: state === 'near-end',
+      };
+      printer?.setCondition(printerCondition);
+      changed();
+    },
+    setCoverOpen(open) {
+      printerCondition = { ...printerCondition, coverOpen: open };
+      printer?.setCondition(printerCondition);
+      changed();
+    },
+    async unplug(role) {
+      unplugged.add(role);
+      const a = attached.get(role);
+      changed();
+      if (a) await a.device.close();
+    },
+    replug(role) {
+      unplugged.delete(role);
+      changed();
+    },
+    setFaults(next) {
+      faults = { ...next };
+      swipeReader?.setFaults({ ...faults.cardReader });
+      pinPad?.setFaults({ ...faults.pinPad });
+      contactless?.setFaults({ ...faults.contactless });
+      signaturePad?.setFaults({ ...faults.signaturePad });
+      printer?.setFaults({ ...faults.receiptPrinter });
+    },
+    state() {
+      return {
+        unplugged: [...unplugged],
+        pinPad: {
+          display: attached.has('pinPad') ? (pinPad?.display ?? '') : '',
+          awaitingPin: attached.has('pinPad') && pinPad?.state === 'awaiting-pin',
+        },
+        contactless: {
+          waitingForCard: attached.has('contactless') && (contactless?.waitingForCard ?? false),
+          beeps: contactless?.beeps ?? 0,
+        },
+        receiptPrinter: {
+          paper: paperState(),
+          coverOpen: printerCondition.coverOpen ?? false,
+          drawerKicks,
+          receipts: receipts.map((r) => [...r]),
+        },
+      };
+    },
+    onChange(listener) {
+      changeListeners.add(listener);
+      return () => changeListeners.delete(listener);
+    },
+  };
+
+  return {
+    open: source.open,
+    controls,
+    async stop() {
+      const all = [...attached.values()];
+      attached.clear();
+      for (const a of all) a.detach();
+      await Promise.all(all.map((a) => a.device.close()));
+      changeListeners.clear();
+    },
+  };
+}
