@@ -187,22 +187,20 @@ export function createSimulatedDevices(options: SimulatedDevicesOptions = {}): S
     }
   }
 
-  const source: SimulatedDeviceSource = {
-    open(role) {
-      if (unplugged.has(role)) return Promise.reject(new Error(`simulated ${role} is unplugged`));
-      attached.get(role)?.detach();
-      const [host, device] = createMemoryPair(`simulated-${role}`, `simulator-${role}`);
-      const detach = attach(role, device);
-      attached.set(role, { device, detach });
-      device.onClose(() => {
-        if (attached.get(role)?.device === device) {
-          attached.delete(role);
-          detach();
-        }
-      });
-      changed();
-      return Promise.resolve(host);
-    },
+  const open: SimulatedDeviceSource['open'] = (role) => {
+    if (unplugged.has(role)) return Promise.reject(new Error(`simulated ${role} is unplugged`));
+    attached.get(role)?.detach();
+    const [host, device] = createMemoryPair(`simulated-${role}`, `simulator-${role}`);
+    const detach = attach(role, device);
+    attached.set(role, { device, detach });
+    device.onClose(() => {
+      if (attached.get(role)?.device === device) {
+        attached.delete(role);
+        detach();
+      }
+    });
+    changed();
+    return Promise.resolve(host);
   };
 
   const need = <T>(sim: T | undefined, role: DeviceRole): T => {
@@ -292,7 +290,7 @@ export function createSimulatedDevices(options: SimulatedDevicesOptions = {}): S
   };
 
   return {
-    open: source.open,
+    open,
     controls,
     async stop() {
       const all = [...attached.values()];
