@@ -41,6 +41,12 @@ export const TransactionReportRecord = Type.Object({
   OriginalServiceReferenceNumber: Type.Union([Type.String(), Type.Null()]),
   InvoiceNumber: Type.Union([Type.String(), Type.Null()]),
   IsTest: Type.Boolean(),
+  PaymentLinkId: Type.Union([Type.String(), Type.Null()], {
+    description: 'the payment link the sale paid (hosted checkout), null otherwise',
+  }),
+  Source: Type.Union([Type.String(), Type.Null()], {
+    description: 'origin of the payment, e.g. RecurringBillingTask for a scheduled recurring charge',
+  }),
 });
 export type TransactionReportRecord = Static<typeof TransactionReportRecord>;
 

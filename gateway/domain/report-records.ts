@@ -51,6 +51,8 @@ export function reportRecord(p: Joined): TransactionReportRecord {
     OriginalServiceReferenceNumber: p.parent_srn,
     InvoiceNumber: p.invoice,
     IsTest: p.is_test === 1,
+    PaymentLinkId: p.payment_link_id,
+    Source: p.source,
   };
 }
 
