@@ -294,7 +294,8 @@ export async function runPayment(
       reverseAfterCommit = true;
     } else if (result.approved) {
       const partial = result.approvedCents < requested;
-      const batchId = await openBatchId(tx, mid, now);
+      // A preauthorization holds funds but moves none: only its completion joins the batch.
+      const batchId = req.preauth ? null : await openBatchId(tx, mid, now);
       set.status = 'approved';
       set.auth_code = result.authCode;
       set.batch_id = batchId;

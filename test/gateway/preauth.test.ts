@@ -1,0 +1,61 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { keyedSale, merchant1, startGateway, utn, type TestGateway } from '../support/gateway-harness';
+
+describe('preauthorization and ClosePreauth', () => {
+  let gw: TestGateway;
+  beforeAll(async () => {
+    gw = await startGateway();
+  });
+  afterAll(async () => {
+    await gw.close();
+  });
+  const preauth = (amount: number) =>
+    gw.post('/api/Transactions/PreAuthorization', keyedSale({ TransactionType: 3, Amount: amount }));
+  const close = (srn: unknown, overrides: Record<string, unknown> = {}) =>
+    gw.post('/api/Transactions/ClosePreauth', {
+      ...merchant1,
+      ServiceReferenceNumber: srn,
+      UserTransactionNumber: utn('close'),
+      Amount: 50,
+      ...overrides,
+    });
+
+  it('closes once, with an additional tip, and only the completion joins the batch', async () => {
+    const pre = await preauth(60);
+    expect(pre.body.ResponseCode).toBe(200);
+    const unsettledBefore = (await gw.post('/api/Report/GetUnsettledTransactions', merchant1)).body
+      .UnsettledTransactions as unknown[];
+    const done = await close(pre.body.ServiceReferenceNumber, { AdditionalTip: 9.5 });
+    expect(done.body).toMatchObject({
+      ResponseCode: 200,
+      Amount: 50,
+      TipAmount: 9.5,
+      AuthorizationNumber: pre.body.AuthorizationNumber,
+    });
+    expect(done.body.ServiceReferenceNumber).not.toBe(pre.body.ServiceReferenceNumber);
+    const unsettled = (await gw.post('/api/Report/GetUnsettledTransactions', merchant1)).body
+      .UnsettledTransactions as Record<string, unknown>[];
+    expect(unsettled.length).toBe(unsettledBefore.length + 1);
+    expect(unsettled.some((u) => u.ServiceReferenceNumber === pre.body.ServiceReferenceNumber)).toBe(false);
+    expect((await close(pre.body.ServiceReferenceNumber)).body.ResponseCode).toBe(422);
+  });
+
+  it('refuses more than the authorized amount, an unknown reference and a non-preauth', async () => {
+    const pre = await preauth(30);
+    expect((await close(pre.body.ServiceReferenceNumber, { Amount: 30.01 })).body.ResponseCode).toBe(506);
+    expect((await close('000000000000')).body.ResponseCode).toBe(404);
+    const sale = await gw.post('/api/Transactions/Sale', keyedSale());
+    expect((await close(sale.body.ServiceReferenceNumber)).body.ResponseCode).toBe(423);
+  });
+
+  it('a voided preauthorization cannot be closed', async () => {
+    const pre = await preauth(25);
+    const v = await gw.post('/api/Transactions/DoVoid', {
+      ...merchant1,
+      ServiceTransactionNumber: pre.body.ServiceReferenceNumber,
+      UserTransactionNumber: utn('v'),
+    });
+    expect(v.body.ResponseCode).toBe(200);
+    expect((await close(pre.body.ServiceReferenceNumber, { Amount: 20 })).body.ResponseCode).toBe(422);
+  });
+});
