@@ -42,7 +42,11 @@ export async function runReversal(svc: Services, ctx: RequestContext, utn: strin
         },
       };
     }
-    if (use.paymentId === null || use.operation === 'void') {
+    // The payment carries the number too (unique per merchant): found even while it is still pending.
+    const row = await tx.first(
+      tx.qb.selectFrom('payments').selectAll().where('mid', '=', mid).where('utn', '=', utn),
+    );
+    if (!row) {
       return {
         kind: 'answer',
         response: outcome(ResponseCode.NotEligible, [
@@ -50,8 +54,6 @@ export async function runReversal(svc: Services, ctx: RequestContext, utn: strin
         ]),
       };
     }
-    const row = await tx.first(tx.qb.selectFrom('payments').selectAll().where('id', '=', use.paymentId));
-    if (!row) return { kind: 'answer', response: outcome(ResponseCode.NotFound, ['Payment not found']) };
     switch (row.status) {
       case 'pending':
         await tx.run(
