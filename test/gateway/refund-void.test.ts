@@ -1,5 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { keyedSale, merchant1, merchant2, startGateway, utn, type TestGateway } from '../support/gateway-harness';
+import {
+  keyedSale,
+  merchant1,
+  merchant2,
+  startGateway,
+  utn,
+  type TestGateway,
+} from '../support/gateway-harness';
 
 type Row = Record<string, unknown>;
 
@@ -17,11 +24,27 @@ describe('refunds and voids', () => {
     return r.body.ServiceReferenceNumber as string;
   };
   const refund = (srn: string, Amount: number | undefined, overrides: Row = {}) =>
-    gw.post('/api/Transactions/DoRefund', { ...merchant1, ServiceTransactionNumber: srn, Amount, UserTransactionNumber: utn('ref'), ...overrides });
+    gw.post('/api/Transactions/DoRefund', {
+      ...merchant1,
+      ServiceTransactionNumber: srn,
+      Amount,
+      UserTransactionNumber: utn('ref'),
+      ...overrides,
+    });
   const fullRefund = (srn: string, overrides: Row = {}) =>
-    gw.post('/api/Transactions/DoFullRefund', { ...merchant1, ServiceTransactionNumber: srn, UserTransactionNumber: utn('full'), ...overrides });
+    gw.post('/api/Transactions/DoFullRefund', {
+      ...merchant1,
+      ServiceTransactionNumber: srn,
+      UserTransactionNumber: utn('full'),
+      ...overrides,
+    });
   const voidIt = (srn: string, overrides: Row = {}) =>
-    gw.post('/api/Transactions/DoVoid', { ...merchant1, ServiceTransactionNumber: srn, UserTransactionNumber: utn('void'), ...overrides });
+    gw.post('/api/Transactions/DoVoid', {
+      ...merchant1,
+      ServiceTransactionNumber: srn,
+      UserTransactionNumber: utn('void'),
+      ...overrides,
+    });
   const record = async (srn: string) => {
     const rows = (await gw.post('/api/Report/GetReportByMerchant', merchant1)).body.Transactions as Row[];
     return rows.find((r) => r.ServiceReferenceNumber === srn);
@@ -29,15 +52,28 @@ describe('refunds and voids', () => {
 
   it('applies partial refunds exactly and never past the original total', async () => {
     const srn = await sale({ Amount: 100, TaxAmount: 8.25, TipAmount: 0.1 });
-    expect(await record(srn)).toMatchObject({ TotalAmount: 108.35, RefundedAmount: null, RemainingRefundableAmount: 108.35, TotalRefundedAmount: 0 });
+    expect(await record(srn)).toMatchObject({
+      TotalAmount: 108.35,
+      RefundedAmount: null,
+      RemainingRefundableAmount: 108.35,
+      TotalRefundedAmount: 0,
+    });
     // Three refunds whose float sum is not exact (0.1 + 0.2): cents keep it exact.
     for (const a of [0.1, 0.2, 8.05]) expect((await refund(srn, a)).body.ResponseCode).toBe(200);
-    expect(await record(srn)).toMatchObject({ RefundedAmount: 100, RemainingRefundableAmount: 100, TotalRefundedAmount: 8.35 });
+    expect(await record(srn)).toMatchObject({
+      RefundedAmount: 100,
+      RemainingRefundableAmount: 100,
+      TotalRefundedAmount: 8.35,
+    });
     const over = await refund(srn, 100.01);
     expect(over.body.ResponseCode).toBe(420);
     expect(over.body.Msg).toEqual(['Refund exceeds the remaining refundable balance (100.00)']);
     expect((await refund(srn, 100)).body.ResponseCode).toBe(200);
-    expect(await record(srn)).toMatchObject({ RefundedAmount: 0, RemainingRefundableAmount: 0, TotalRefundedAmount: 108.35 });
+    expect(await record(srn)).toMatchObject({
+      RefundedAmount: 0,
+      RemainingRefundableAmount: 0,
+      TotalRefundedAmount: 108.35,
+    });
     expect((await refund(srn, 0.01)).body.ResponseCode).toBe(421);
     expect((await voidIt(srn)).body.ResponseCode).toBe(421);
   });

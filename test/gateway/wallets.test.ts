@@ -1,0 +1,108 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { merchant1, startGateway, utn, type TestGateway } from '../support/gateway-harness';
+
+const b64 = (v: unknown) => Buffer.from(typeof v === 'string' ? v : JSON.stringify(v)).toString('base64');
+
+/** The decrypted payload the sandbox convention puts (base64) in `data`. */
+function paymentData(pan = '4111111111111111') {
+  return {
+    data: b64({
+      applicationPrimaryAccountNumber: pan,
+      applicationExpirationDate: '301231',
+      paymentData: { onlinePaymentCryptogram: 'AgAAAAAABk4DWZ4C28yUQAAAAAA=' },
+    }),
+    signature: 'MIAGCSqGSIb3DQEHAqCAMIACAQE',
+    version: 'EC_v1',
+    header: {
+      ephemeralPublicKey: 'MFkwEwYHKoZIzj0CAQY',
+      publicKeyHash: 'LbsUwAT6w1JV9tFXocU813TCHks=',
+      transactionId: 'aabbcc',
+    },
+  };
+}
+
+function walletB(pan = '5555555555554444') {
+  const signedMessage = JSON.stringify({
+    encryptedMessage: b64({
+      paymentMethod: 'CARD',
+      paymentMethodDetails: {
+        pan,
+        expirationMonth: 12,
+        expirationYear: 2030,
+        authMethod: 'CRYPTOGRAM_3DS',
+        cryptogram: 'AAAAAA',
+      },
+    }),
+    ephemeralPublicKey: 'BOdoXP+9Aq473SnGwg3J',
+    tag: 'ZVwlJt7dU8Plk0+r8rPF8DmPTvDiOA1UAoNjDV+SqY=',
+  });
+  return JSON.stringify({ signature: 'MEYCIQCbtFh9UIf1Ty3', protocolVersion: 'ECv2', signedMessage });
+}
+
+describe('device wallet sales', () => {
+  let gw: TestGateway;
+  beforeAll(async () => {
+    gw = await startGateway();
+  });
+  afterAll(async () => {
+    await gw.close();
+  });
+  const walletA = (token: string | undefined, overrides: Record<string, unknown> = {}) =>
+    gw.post('/api/Transactions/SaleWithDeviceWalletA', {
+      ...merchant1,
+      Amount: 7.5,
+      UserTransactionNumber: utn('wa'),
+      Token: token,
+      ForceDuplication: true,
+      ...overrides,
+    });
+
+  it('accepts every token shape of wallet A', async () => {
+    const pd = paymentData();
+    const shapes: [string, unknown][] = [
+      ['object with paymentData', { paymentData: pd }],
+      ['object with token', { token: { paymentData: pd, transactionIdentifier: 'x' } }],
+      ['object with token holding payment data', { token: pd }],
+      ['bare payment data', pd],
+      ['paymentData as a JSON string', { paymentData: JSON.stringify(pd) }],
+      ['token as a JSON string', { token: JSON.stringify({ paymentData: pd }) }],
+    ];
+    for (const [name, shape] of shapes) {
+      const r = await walletA(b64(shape));
+      expect(r.body.ResponseCode, name).toBe(200);
+      expect(r.body.LastFour, name).toBe('1111');
+    }
+  });
+
+  it('refuses a wallet A token that is missing, not base64 JSON, or lacks its header', async () => {
+    expect((await walletA(undefined)).body.ResponseCode).toBe(3);
+    expect((await walletA('not base64 json!')).body.ResponseCode).toBe(115);
+    const { header: _h, ...noHeader } = paymentData();
+    expect((await walletA(b64(noHeader))).body.ResponseCode).toBe(115);
+    expect(
+      (await walletA(b64({ paymentData: { ...paymentData(), data: b64({ nothing: true }) } }))).body
+        .ResponseCode,
+    ).toBe(115);
+  });
+
+  it('accepts a wallet B token as JSON text or base64, and declines per the sandbox card', async () => {
+    const post = (token: string | undefined) =>
+      gw.post('/api/Transactions/SaleWithDeviceWalletB', {
+        ...merchant1,
+        Amount: 3,
+        UserTransactionNumber: utn('wb'),
+        Token: token,
+        ForceDuplication: true,
+        PosEntryMode: 'NetworkADigitalWallet',
+      });
+    expect((await post(walletB())).body).toMatchObject({
+      ResponseCode: 200,
+      LastFour: '4444',
+      CardType: 'Mastercard',
+    });
+    expect((await post(b64(walletB()))).body.ResponseCode).toBe(200);
+    expect((await post(walletB('4000000000000002'))).body.ResponseCode).toBe(100);
+    expect((await post(undefined)).body.ResponseCode).toBe(3);
+    expect((await post('{"signature":"x"}')).body.ResponseCode).toBe(115);
+  });
+});
