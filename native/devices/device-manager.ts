@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { CardReaderDriver, type CardReaderDriverOptions } from '../drivers/card-reader';
 import { ContactlessReaderDriver, type ContactlessReaderDriverOptions } from '../drivers/contactless-reader';
 import type { DriverLifecycle } from '../drivers/driver-lifecycle';
@@ -47,6 +48,7 @@ import {
   type LaneDeviceConfig,
 } from './device-config';
 import { discoverDevices, hidDiscoveryFilters, type DiscoveryResult } from './discovery';
+import { fileSink, recordHidPort, recordStream } from './frame-recorder';
 
 /** How the manager reaches hardware; replaced in tests (pty paths, recorded HID, no HID at all). */
 export type TransportFactory = {
@@ -95,7 +97,10 @@ export type DeviceManagerOptions = {
   heartbeatFailuresBeforeReconnect?: number;
   /** Hot-plug: how often missing devices are looked for. Default 5 s; 0 disables. */
   rediscoveryMs?: number;
-  /** Wraps every opened byte stream, e.g. with the frame recorder. */
+  /**
+   * Wraps every opened byte stream. Default: the frame recorder when the configuration names a
+   * `recordFramesTo` folder, else nothing.
+   */
   wrapStream?: (role: DeviceRole, stream: ByteStream) => ByteStream;
   drivers?: {
     cardReader?: Omit<CardReaderDriverOptions, 'timers'>;
@@ -225,7 +230,23 @@ export function createDeviceManager(options: DeviceManagerOptions = {}): DeviceM
   const heartbeatMs = options.heartbeatMs ?? 10_000;
   const heartbeatLimit = options.heartbeatFailuresBeforeReconnect ?? 3;
   const rediscoveryMs = options.rediscoveryMs ?? 5000;
-  const wrap = options.wrapStream ?? ((_role: DeviceRole, s: ByteStream) => s);
+  const recordingPath = (role: DeviceRole): string | undefined =>
+    config.recordFramesTo === undefined
+      ? undefined
+      : join(
+          config.recordFramesTo,
+          `${role}-${new Date(timers.now()).toISOString().replace(/[:.]/g, '-')}.jsonl`,
+        );
+  const wrap =
+    options.wrapStream ??
+    ((role: DeviceRole, s: ByteStream): ByteStream => {
+      const path = recordingPath(role);
+      return path === undefined ? s : recordStream(s, fileSink(path), { timers });
+    });
+  const wrapHid = (role: DeviceRole, port: HidDevicePort): HidDevicePort => {
+    const path = recordingPath(role);
+    return path === undefined ? port : recordHidPort(port, fileSink(path), { timers });
+  };
 
   let config: LaneDeviceConfig = options.config ?? emptyLaneConfig();
   let running = false;
@@ -331,7 +352,13 @@ export function createDeviceManager(options: DeviceManagerOptions = {}): DeviceM
         const o = { ...options.drivers?.cardReader, ...t };
         if (c.kind === 'hid') {
           return new CardReaderDriver(
-            { kind: 'hid', port: await transports.openHid({ vendorId: c.vendorId, productId: c.productId }) },
+            {
+              kind: 'hid',
+              port: wrapHid(
+                s.role,
+                await transports.openHid({ vendorId: c.vendorId, productId: c.productId }),
+              ),
+            },
             o,
           );
         }

@@ -1,3 +1,6 @@
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { simulatedLaneConfig } from '../../../native/devices/device-config';
 import { createDeviceManager, type DeviceManager } from '../../../native/devices/device-manager';
@@ -18,10 +21,10 @@ describe('simulated devices behind the real drivers (the sandbox set)', () => {
     sims = undefined;
   });
 
-  async function setup(): Promise<{ sims: SimulatedDevices; manager: DeviceManager }> {
+  async function setup(recordFramesTo?: string): Promise<{ sims: SimulatedDevices; manager: DeviceManager }> {
     sims = createSimulatedDevices();
     manager = createDeviceManager({
-      config: simulatedLaneConfig(),
+      config: { ...simulatedLaneConfig(), ...(recordFramesTo ? { recordFramesTo } : {}) },
       simulated: sims,
       backoff: { initialMs: 20, maxMs: 100 },
       rediscoveryMs: 0,
@@ -124,6 +127,42 @@ describe('simulated devices behind the real drivers (the sandbox set)', () => {
     await until(() => sims.controls.state().pinPad.awaitingPin, 2000, 'pad asking again');
     sims.controls.typePin(SANDBOX_PIN);
     expect(await second).toMatchObject({ kind: 'pin', ksn: 'FFFF9876543210E00002' });
+  });
+
+  it('records every frame of every device to support files with no PAN or PIN block in clear', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'tillpoint-recordings-'));
+    try {
+      const { sims, manager } = await setup(dir);
+      const cards: CardReaderEvent[] = [];
+      manager.devices.cardReader.onCard((e) => cards.push(e));
+      await sims.controls.swipe('4111111111111111');
+      await sims.controls.swipe('5555555555554444');
+      await until(() => cards.length === 2, 2000, 'swipes');
+      const pin = manager.devices.pinPad.requestPin({
+        pan: '4111111111111111',
+        amountCents: 100,
+        timeoutMs: 5000,
+      });
+      await until(() => sims.controls.state().pinPad.awaitingPin, 2000, 'pad asking');
+      sims.controls.typePin(SANDBOX_PIN);
+      const r = await pin;
+      const tap = manager.devices.contactless.activateTransaction({ amountCents: 100, timeoutMs: 5000 });
+      await until(() => sims.controls.state().contactless.waitingForCard, 2000, 'reader waiting');
+      sims.controls.tap('4242424242424242');
+      expect(await tap).toMatchObject({ kind: 'emv' });
+      await manager.stop();
+      const files = await readdir(dir);
+      expect(files.filter((f) => f.startsWith('cardReader-'))).toHaveLength(1);
+      const all = (await Promise.all(files.map((f) => readFile(join(dir, f), 'utf8')))).join('\n');
+      const hex = (s: string): string => Buffer.from(s, 'latin1').toString('hex').toUpperCase();
+      for (const pan of ['4111111111111111', '5555555555554444', '4242424242424242']) {
+        expect(all).not.toContain(pan); // also the BCD form inside EMV TLV hex
+        expect(all).not.toContain(hex(pan));
+      }
+      if (r.kind === 'pin') expect(all).not.toContain(hex(r.pinBlock));
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it('refuses card numbers that are not sandbox test cards', async () => {
