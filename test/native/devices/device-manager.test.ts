@@ -13,7 +13,7 @@ import { PrinterSimulator } from '../../../native/simulators/printer-simulator';
 import { SwipeReaderSimulator } from '../../../native/simulators/swipe-reader-simulator';
 import { TEST_CARDS } from '../../../native/simulators/test-cards';
 import type { ByteStream } from '../../../native/transports/byte-stream';
-import { openSerialStream } from '../../../native/transports/serial-transport';
+import { listSerialPorts, openSerialStream } from '../../../native/transports/serial-transport';
 import { createManualTimers } from '../support/manual-timers';
 import { ReplugablePty, sleep, until } from '../support/pty-streams';
 
@@ -37,14 +37,25 @@ describe('DeviceManager on a machine with no udev, no libusb and no device', () 
     manager = undefined;
   });
 
-  it('starts cleanly and reports every device as missing', async () => {
-    const config: LaneDeviceConfig = {
-      ...emptyLaneConfig(),
-      cardReader: { kind: 'hid', vendorId: 0x0801, productId: 0x0002 },
-      pinPad: serialConnection('pinPad', '/dev/ttyUSB97'),
-      receiptPrinter: serialConnection('receiptPrinter', '/nonexistent/printer'),
-    };
-    manager = createDeviceManager({ config, rediscoveryMs: 0 });
+  const config: LaneDeviceConfig = {
+    ...emptyLaneConfig(),
+    cardReader: { kind: 'hid', vendorId: 0x0801, productId: 0x0002 },
+    pinPad: serialConnection('pinPad', '/dev/ttyUSB97'),
+    receiptPrinter: serialConnection('receiptPrinter', '/nonexistent/printer'),
+  };
+  const libusbMissing = 'HID unavailable: libusb-1.0.so.0: cannot open shared object file';
+
+  it('starts cleanly and reports every device as missing (udevadm off PATH, libusb absent)', async () => {
+    manager = createDeviceManager({
+      config,
+      rediscoveryMs: 50,
+      transports: {
+        // What this machine looks like without udev and libusb, whatever it has installed today.
+        listSerial: (o) => listSerialPorts({ ...o, searchPath: '/nonexistent-bin' }),
+        listHid: () => Promise.resolve({ available: false, reason: libusbMissing, devices: [] }),
+        openHid: () => Promise.reject(new Error(libusbMissing)),
+      },
+    });
     await manager.start();
     const status = manager.status();
     expect(status.map((s) => [s.role, s.health.state])).toEqual([
@@ -65,8 +76,21 @@ describe('DeviceManager on a machine with no udev, no libusb and no device', () 
       ok: false,
     });
     const discovery = await manager.discover();
-    expect(discovery.hid).toBeDefined();
-    expect(Array.isArray(discovery.devices)).toBe(true);
+    expect(discovery.hid).toEqual({ available: false, reason: libusbMissing });
+    expect(discovery.serial).toMatchObject({
+      method: 'scan',
+      note: expect.stringMatching(/udevadm not found/) as string,
+    });
+    await sleep(120); // a couple of rediscovery rounds: still nothing, still no crash
+    expect(manager.status().every((s) => s.health.state === 'missing')).toBe(true);
+  });
+
+  it('starts cleanly with the real system transports of this machine', async () => {
+    manager = createDeviceManager({ config, rediscoveryMs: 0 });
+    await manager.start();
+    expect(manager.status().every((s) => s.health.state === 'missing')).toBe(true);
+    const discovery = await manager.discover();
+    expect(['udev', 'scan']).toContain(discovery.serial.method);
   });
 });
 
