@@ -59,7 +59,14 @@ export async function createPtyPair(opts: PtyPairOptions = {}): Promise<PtyPair>
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   let log = '';
+  // socat outlives a parent that exits without closing the pair; take it down with us.
+  const killOnExit = (): void => {
+    child.kill('SIGTERM');
+    rmSync(dir, { recursive: true, force: true });
+  };
+  process.once('exit', killOnExit);
   const cleanup = async (): Promise<void> => {
+    process.removeListener('exit', killOnExit);
     child.kill('SIGTERM');
     await waitForExit(child, 2000);
     rmSync(dir, { recursive: true, force: true });
