@@ -249,7 +249,9 @@ export async function runPayment(
     }
   }
 
-  if (result.approved) {
+  // A decline for the CVN mismatch itself is screened too: with the merchant's Cvv auto-deny check on, the
+  // sale is denied by that rule and answers its code (112) rather than the issuer's (103).
+  if (result.approved || result.code === ResponseCode.CvnMismatch) {
     const fraud = await svc.fraud.afterAuthorization(svc.storage.read, mid, {
       avs: result.avs,
       cvn: result.cvn,
@@ -258,7 +260,9 @@ export async function runPayment(
       zipGiven: req.zip !== undefined,
     });
     if (fraud) {
-      await svc.processor.reverse({ mid, amountCents: result.approvedCents, authCode: result.authCode });
+      if (result.approved) {
+        await svc.processor.reverse({ mid, amountCents: result.approvedCents, authCode: result.authCode });
+      }
       result = {
         approved: false,
         code: fraud.code,
