@@ -9,9 +9,10 @@ import {
   createDeviceManager,
   type DeviceManager,
 } from '../../../native/devices/device-manager';
+import { PinPadSimulator } from '../../../native/simulators/pinpad-simulator';
 import { PrinterSimulator } from '../../../native/simulators/printer-simulator';
 import { SwipeReaderSimulator } from '../../../native/simulators/swipe-reader-simulator';
-import { TEST_CARDS } from '../../../native/simulators/test-cards';
+import { SANDBOX_PIN, TEST_CARDS } from '../../../native/simulators/test-cards';
 import type { ByteStream } from '../../../native/transports/byte-stream';
 import { listSerialPorts, openSerialStream } from '../../../native/transports/serial-transport';
 import { createManualTimers } from '../support/manual-timers';
@@ -236,5 +237,37 @@ describe('DeviceManager with a pty device that disappears and comes back', () =>
     expect(swipes).toEqual(['411111******1111']);
     const ports = await manager.discover();
     expect(ports.devices.some((d) => d.path === pty!.hostPath)).toBe(true);
+  });
+
+  it('PIN pad unplugged mid-transaction: the request fails once, the pad comes back, the retry yields one PIN block', async () => {
+    pty = new ReplugablePty();
+    await pty.plug();
+    deviceEnd = await openSerialStream({ path: pty.devicePath, ...line });
+    const first = new PinPadSimulator(deviceEnd, { pin: SANDBOX_PIN, faults: { unplugOnPinRequest: true } });
+    first.on((e) => {
+      if (e.type === 'unplugged') void pty!.unplug();
+    });
+    manager = createDeviceManager({
+      config: { ...emptyLaneConfig(), pinPad: serialConnection('pinPad', pty.hostPath) },
+      backoff: { initialMs: 30, maxMs: 120 },
+      rediscoveryMs: 0,
+      drivers: { pinPad: { ackTimeoutMs: 300 } },
+    });
+    await manager.start();
+    const pan = TEST_CARDS[0]!.pan;
+    const results = [await manager.devices.pinPad.requestPin({ pan, amountCents: 100, timeoutMs: 5000 })];
+    expect(results[0]).toEqual({ kind: 'failed', reason: 'PIN pad disconnected' });
+    await until(() => manager!.statusOf('pinPad').attempts >= 3, 3000, 'retries while unplugged');
+    expect(manager.statusOf('pinPad').health.state).toBe('reconnecting');
+
+    await deviceEnd.close().catch(() => undefined);
+    await pty.plug();
+    deviceEnd = await openSerialStream({ path: pty.devicePath, ...line });
+    new PinPadSimulator(deviceEnd, { pin: SANDBOX_PIN, initialKsn: first.ksn });
+    await until(() => manager!.statusOf('pinPad').health.state === 'connected', 3000, 'reconnected');
+    results.push(await manager.devices.pinPad.requestPin({ pan, amountCents: 100, timeoutMs: 5000 }));
+    // The unplugged request never produced a PIN block; the retry produced exactly one.
+    expect(results.filter((r) => r.kind === 'pin')).toHaveLength(1);
+    expect(results[1]).toMatchObject({ kind: 'pin', ksn: 'FFFF9876543210E00001' });
   });
 });
