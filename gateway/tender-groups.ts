@@ -1,8 +1,12 @@
 import type { RouteGroup } from './app';
-import { noFraudScreen, type FraudScreen } from './domain/payments';
+import type { FraudScreen } from './domain/payments';
+import { tenderFraudScreen as screen } from './domain/fraud-options';
+import { registerEbtRoutes } from './routes/ebt';
+import { registerFraudRoutes } from './routes/fraud';
+import { registerGiftCardRoutes } from './routes/gift-card';
 
 /** Gift card, EBT, check, ACH, fraud auto-deny, gateway admin, administration, reporting. */
-export const tenderGroups: RouteGroup[] = [];
+export const tenderGroups: RouteGroup[] = [registerFraudRoutes, registerGiftCardRoutes, registerEbtRoutes];
 
-/** The fraud auto-deny checks that act on sales. */
-export const tenderFraudScreen: FraudScreen = noFraudScreen;
+/** The fraud auto-deny checks that act on sales (domain/fraud-options.ts). */
+export const tenderFraudScreen: FraudScreen = screen;

@@ -1,0 +1,166 @@
+import type { Selectable } from 'kysely';
+import { decryptTdesDukptPinBlock } from '../../native/protocols/dukpt-tdes';
+import { ResponseCode } from '../contract/response-codes';
+import { SANDBOX_BDK, SANDBOX_PIN } from '../sandbox/test-cards';
+import { sandboxEbtCards } from '../sandbox/tender-test-data';
+import { cardFingerprint } from '../security/vault-cipher';
+import type { Queryable } from '../storage/queryable';
+import type { EbtAccountsTable, StoredValueProgram } from '../storage/schema-tenders';
+import type { RequestContext, Services } from './context';
+import { formatCents, type Cents } from './money';
+import { DomainError, outcome } from './outcome';
+import { saleResponse } from './sale-response';
+import { balanceOf, runMovement, type StoredValueCard, type TenderAmounts } from './stored-value';
+
+/** Card type of EBT payments in reports. */
+export const EBT_CARD_TYPE = 'EBT';
+
+/** TransactionType of every EBT payment (interface enumeration: EBT=6). */
+export const EBT_TRANSACTION_TYPE = 6;
+
+type EbtRow = Selectable<EbtAccountsTable>;
+
+export type PinData = { ksn: string; pinBlock: string };
+
+const sandboxByPan = new Map(sandboxEbtCards.map((c) => [c.pan, c]));
+
+/**
+ * The sandbox EBT issuer's PIN check: TDES DUKPT under the sandbox BDK, ISO 9564 format 0, the sandbox
+ * PIN — the same check the sandbox card processor makes for PIN debit. The PIN never leaves this function.
+ */
+export function pinVerifies(pan: string, pin: PinData): boolean {
+  try {
+    return (
+      decryptTdesDukptPinBlock({ bdk: SANDBOX_BDK, ksn: pin.ksn, pinBlock: pin.pinBlock, pan }) ===
+      SANDBOX_PIN
+    );
+  } catch {
+    // A block that does not decrypt to a format-0 PIN is what a wrong key or a forged block looks like.
+    return false;
+  }
+}
+
+const unknownCard = () =>
+  new DomainError(ResponseCode.CardNotSupported, ['The card is not an EBT card of the sandbox EBT issuer']);
+
+/** The issuer's account for a card, opening a sandbox account (documented balances) on first use. */
+async function accountInUnit(
+  tx: Queryable,
+  card: StoredValueCard,
+  fingerprint: string,
+  now: string,
+): Promise<EbtRow> {
+  const query = tx.qb.selectFrom('ebt_accounts').selectAll().where('fingerprint', '=', fingerprint);
+  const found = await tx.first(tx.dialect === 'postgres' ? query.forUpdate() : query);
+  if (found) return found;
+  const preset = sandboxByPan.get(card.pan);
+  if (!preset) throw unknownCard();
+  const values = {
+    fingerprint,
+    first6: card.first6,
+    last4: card.last4,
+    food_opening_cents: preset.foodCents,
+    cash_opening_cents: preset.cashCents,
+    created_at: now,
+  };
+  const inserted = await tx.first(tx.qb.insertInto('ebt_accounts').values(values).returning('id'));
+  if (!inserted) throw new Error('EBT account insert returned no id');
+  return { ...values, id: inserted.id };
+}
+
+async function balances(q: Queryable, row: EbtRow): Promise<{ food: Cents; cash: Cents }> {
+  return {
+    food: await balanceOf(q, 'ebt', row.id, 'food', row.food_opening_cents),
+    cash: await balanceOf(q, 'ebt', row.id, 'cash', row.cash_opening_cents),
+  };
+}
+
+function balanceFields(b: { food: Cents; cash: Cents }) {
+  return { FoodStampBalance: formatCents(b.food), CashBenefitsBalance: formatCents(b.cash) };
+}
+
+/** Balance inquiry of one program (PIN required); both balances are returned, Balance is the program's. */
+export async function ebtBalance(
+  svc: Services,
+  card: StoredValueCard,
+  pin: PinData,
+  program: 'food' | 'cash',
+) {
+  const base = { CardType: EBT_CARD_TYPE, LastFour: card.last4 };
+  if (!pinVerifies(card.pan, pin))
+    return { ...outcome(ResponseCode.IncorrectPin, ['Incorrect PIN']), ...base };
+  const q = svc.storage.read;
+  const fingerprint = cardFingerprint(svc.keys.fingerprintKey, card.pan);
+  const row = await q.first(
+    q.qb.selectFrom('ebt_accounts').selectAll().where('fingerprint', '=', fingerprint),
+  );
+  let b: { food: Cents; cash: Cents };
+  if (row) b = await balances(q, row);
+  else {
+    const preset = sandboxByPan.get(card.pan);
+    if (!preset) throw unknownCard();
+    b = { food: preset.foodCents, cash: preset.cashCents };
+  }
+  return {
+    ...outcome(ResponseCode.Success, ['Balance']),
+    ...base,
+    Balance: formatCents(program === 'food' ? b.food : b.cash),
+    ...balanceFields(b),
+  };
+}
+
+export type EbtMovement = {
+  operation: 'ebt_food_sale' | 'ebt_cash_sale' | 'ebt_cash_withdrawal' | 'refund';
+  program: StoredValueProgram & ('food' | 'cash');
+  utn: string;
+  amounts: TenderAmounts;
+  card: StoredValueCard;
+  pin: PinData;
+  forceDuplication: boolean;
+  invoice?: string | undefined;
+  orderRef?: string | undefined;
+};
+
+/**
+ * Food and cash purchases (partial approval on a short balance, but never with cash back), cash
+ * withdrawals (all or nothing) and food returns (a credit, recorded as the operation `refund` so the batch
+ * nets it). A wrong PIN is a declined payment (105): the number is used, as with a processor decline.
+ */
+export async function ebtMovement(svc: Services, ctx: RequestContext, m: EbtMovement) {
+  const pinOk = pinVerifies(m.card.pan, m.pin);
+  let accountRow: EbtRow | undefined;
+  const result = await runMovement(
+    svc,
+    ctx,
+    {
+      operation: m.operation,
+      transactionType: EBT_TRANSACTION_TYPE,
+      cardType: EBT_CARD_TYPE,
+      utn: m.utn,
+      amounts: m.amounts,
+      card: m.card,
+      direction: m.operation === 'refund' ? 'credit' : 'debit',
+      allowPartial: m.operation !== 'ebt_cash_withdrawal',
+      forceDuplication: m.forceDuplication,
+      invoice: m.invoice,
+      orderRef: m.orderRef,
+    },
+    async (tx, fingerprint, now) => {
+      const row = await accountInUnit(tx, m.card, fingerprint, now);
+      accountRow = row;
+      return {
+        kind: 'ebt',
+        accountId: row.id,
+        program: m.program,
+        openingCents: m.program === 'food' ? row.food_opening_cents : row.cash_opening_cents,
+        decline: pinOk ? undefined : { code: ResponseCode.IncorrectPin, message: 'Incorrect PIN' },
+      };
+    },
+  );
+  const response = saleResponse(result.row, result.code, result.messages);
+  if (!pinOk || !accountRow) {
+    const { Balance: _hidden, ...rest } = response;
+    return rest;
+  }
+  return { ...response, ...balanceFields(await balances(svc.storage.read, accountRow)) };
+}

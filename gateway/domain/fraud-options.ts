@@ -1,0 +1,136 @@
+import { ResponseCode } from '../contract/response-codes';
+import type { Queryable } from '../storage/queryable';
+import type { FraudScreen } from './payments';
+
+/** The four auto-deny checks of the interface, in its order. */
+export const FRAUD_CHECKS = ['Account', 'Address', 'Cvv', 'ZipCode'] as const;
+export type FraudCheck = (typeof FRAUD_CHECKS)[number];
+
+/**
+ * The integers of GatewayAdmin Add/RemoveFraudAutoDenyOptions (`Options: "1,3"`); the interface leaves the
+ * mapping open, so it follows the order of the eight /api/FraudAutoDenyOptions operations.
+ */
+export const FRAUD_OPTION_NUMBERS: Readonly<Record<number, FraudCheck>> = {
+  1: 'Account',
+  2: 'Address',
+  3: 'Cvv',
+  4: 'ZipCode',
+};
+
+export type FraudState = Record<FraudCheck, boolean>;
+
+export type ParsedOptions = { ok: true; checks: FraudCheck[] } | { ok: false; reason: string };
+
+/** `"1, 3"` → Account, Cvv. Strict: integers of the table only, comma-separated, at least one. */
+export function parseFraudOptions(text: string): ParsedOptions {
+  const parts = text.split(',').map((p) => p.trim());
+  if (parts.length === 0 || parts.every((p) => p === '')) {
+    return { ok: false, reason: 'Options must list at least one option number (1-4), comma-separated' };
+  }
+  const checks: FraudCheck[] = [];
+  const bad: string[] = [];
+  for (const p of parts) {
+    const check = /^\d{1,2}$/.test(p) ? FRAUD_OPTION_NUMBERS[Number(p)] : undefined;
+    if (!check) bad.push(p === '' ? '(empty)' : p.slice(0, 12));
+    else if (!checks.includes(check)) checks.push(check);
+  }
+  if (bad.length > 0) {
+    return {
+      ok: false,
+      reason: `Options holds ${bad.length === 1 ? 'a value' : 'values'} that ${bad.length === 1 ? 'is' : 'are'} not an option number (1 Account, 2 Address, 3 Cvv, 4 ZipCode): ${bad.map((b) => JSON.stringify(b)).join(', ')}`,
+    };
+  }
+  return { ok: true, checks };
+}
+
+export function optionsText(state: FraudState): string {
+  return Object.entries(FRAUD_OPTION_NUMBERS)
+    .filter(([, check]) => state[check])
+    .map(([n]) => n)
+    .join(',');
+}
+
+export async function readFraudState(q: Queryable, mid: number): Promise<FraudState> {
+  const row = await q.first(q.qb.selectFrom('fraud_options').selectAll().where('mid', '=', mid));
+  return {
+    Account: row?.account === 1,
+    Address: row?.address === 1,
+    Cvv: row?.cvv === 1,
+    ZipCode: row?.zip_code === 1,
+  };
+}
+
+/** Turns checks on or off inside a unit of work; the others keep their state. */
+export async function setFraudChecks(
+  tx: Queryable,
+  mid: number,
+  checks: readonly FraudCheck[],
+  enabled: boolean,
+  now: string,
+): Promise<FraudState> {
+  const state = await readFraudState(tx, mid);
+  for (const c of checks) state[c] = enabled;
+  const values = {
+    account: state.Account ? 1 : 0,
+    address: state.Address ? 1 : 0,
+    cvv: state.Cvv ? 1 : 0,
+    zip_code: state.ZipCode ? 1 : 0,
+    updated_at: now,
+  } as const;
+  const updated = await tx.run(tx.qb.updateTable('fraud_options').set(values).where('mid', '=', mid));
+  if (updated.changes === 0) await tx.run(tx.qb.insertInto('fraud_options').values({ mid, ...values }));
+  return state;
+}
+
+type Denial = { code: number; message: string };
+
+/**
+ * The auto-deny checks acting on card sales (runPayment calls this hook). Account: the card's fingerprint
+ * is on the merchant's blacklist, refused before the processor is asked. Address / ZipCode: the AVS answer
+ * says the street / zip given did not match. Cvv: the CVN given did not match. A field the caller did not
+ * send is not checked (AVS and CVN results are then "unavailable", not "failed").
+ */
+export const tenderFraudScreen: FraudScreen = {
+  async beforeAuthorization(tx, mid, fingerprint) {
+    const state = await readFraudState(tx, mid);
+    if (!state.Account) return null;
+    const listed = await tx.first(
+      tx.qb
+        .selectFrom('fraud_blacklist')
+        .select('id')
+        .where('mid', '=', mid)
+        .where('fingerprint', '=', fingerprint),
+    );
+    return listed
+      ? { code: ResponseCode.FraudDeniedAccount, message: 'Auto-denied: the account is on the blacklist' }
+      : null;
+  },
+  async afterAuthorization(q, mid, result) {
+    const state = await readFraudState(q, mid);
+    const denials: Denial[] = [];
+    const streetFailed = result.avs === 'Z' || result.avs === 'N';
+    const zipFailed = result.avs === 'A' || result.avs === 'N';
+    if (state.Address && result.addressGiven && streetFailed) {
+      denials.push({
+        code: ResponseCode.FraudDeniedAddress,
+        message: 'Auto-denied: the street address did not match (AVS)',
+      });
+    }
+    if (state.ZipCode && result.zipGiven && zipFailed) {
+      denials.push({
+        code: ResponseCode.FraudDeniedZipCode,
+        message: 'Auto-denied: the zip code did not match (AVS)',
+      });
+    }
+    if (state.Cvv && result.cvnGiven && result.cvn === 'N') {
+      denials.push({
+        code: ResponseCode.FraudDeniedCvn,
+        message: 'Auto-denied: the security code did not match',
+      });
+    }
+    const first = denials[0];
+    if (!first) return null;
+    // The first failed check names the code; the message lists every check that failed.
+    return { code: first.code, message: denials.map((d) => d.message).join('; ') };
+  },
+};
