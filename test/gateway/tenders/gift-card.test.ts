@@ -11,7 +11,7 @@ describe('gift cards', () => {
     await gw.close();
   });
 
-  const balance = async (card: string, envelope = merchant1) =>
+  const balance = async (card: string, envelope: Json = merchant1) =>
     gw.post('/api/GiftCard/GetBalance', { ...envelope, CardNumber: card });
 
   it('shows the sandbox starting balances, per merchant', async () => {
