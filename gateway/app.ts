@@ -160,6 +160,14 @@ export async function buildGateway(
     },
   });
 
+  // While closing, every answer tells the client to drop its keep-alive connection, so the server
+  // stops as soon as the last in-flight request is answered instead of waiting out keepAliveTimeout.
+  let closing = false;
+  app.addHook('onSend', (_request, reply, payload, done) => {
+    if (closing) void reply.header('connection', 'close');
+    done(null, payload);
+  });
+
   const known = new Map<string, Set<string>>();
   app.addHook('onRoute', (route) => {
     const methods = Array.isArray(route.method) ? route.method : [route.method];
@@ -207,6 +215,8 @@ export async function buildGateway(
     async close() {
       // Tasks first: a charge in progress finishes and commits before the listener and storage go away.
       for (const task of tasks.values()) await task.stop();
+      closing = true;
+      app.server.closeIdleConnections();
       await app.close();
       await storage.close();
     },
