@@ -1,5 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { merchant1, merchant2, startGateway, utn, type TestGateway } from '../../support/gateway-harness';
+import {
+  merchant1,
+  merchant2,
+  startGateway,
+  utn,
+  type Json,
+  type TestGateway,
+} from '../../support/gateway-harness';
 import { allText, gift, giftBody } from './helpers';
 
 describe('gift cards', () => {
