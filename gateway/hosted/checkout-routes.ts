@@ -1,0 +1,197 @@
+import { randomBytes } from 'node:crypto';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { PaymentScheduleValues, type PaymentSchedule } from '../contract/payment-links';
+import { ResponseCode } from '../contract/response-codes';
+import { resolveCard } from '../domain/card-input';
+import { payLink, refusalOf, type CheckoutOutcome } from '../domain/link-checkout';
+import { formatCents } from '../domain/money';
+import { DomainError, outcome } from '../domain/outcome';
+import { findLink, parseLinkAmount } from '../domain/payment-links';
+import { Problems } from '../domain/problems';
+import type { GatewayServices } from '../http/services';
+import { CheckoutThrottle } from './checkout-throttle';
+import { checkoutPage, noticePage } from './checkout-page';
+import { securityHeaders } from './html';
+
+type Params = { id: string };
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** A field of the posted form or JSON as text; numbers from JSON are accepted where the form sends text. */
+function textOf(body: Record<string, unknown>, name: string): string | undefined {
+  const v = body[name];
+  if (typeof v === 'string') return v.trim() === '' ? undefined : v.trim();
+  if (typeof v === 'number' && Number.isFinite(v)) return String(v);
+  return undefined;
+}
+
+function intOf(body: Record<string, unknown>, name: string): number | null {
+  const t = textOf(body, name);
+  return t !== undefined && /^\d{1,4}$/.test(t) ? Number(t) : null;
+}
+
+async function merchantName(services: GatewayServices, mid: number): Promise<string> {
+  const q = services.storage.read;
+  const m = await q.first(q.qb.selectFrom('merchants').select('name').where('mid', '=', mid));
+  return m?.name ?? 'Merchant';
+}
+
+/** What the page's script (or a form POST) gets back: never the card number, only last four. */
+function pageAnswer(r: CheckoutOutcome) {
+  return {
+    ...outcome(r.sale.ResponseCode, r.sale.Msg),
+    Approved: r.approved,
+    Amount: formatCents(r.chargedCents),
+    TotalAmount: formatCents(r.totalCents),
+    AuthorizationNumber: r.approved ? (r.sale.AuthorizationNumber ?? '') : '',
+    ServiceReferenceNumber: r.sale.ServiceReferenceNumber ?? '',
+    CardType: r.sale.CardType ?? '',
+    LastFour: r.sale.LastFour ?? '',
+    PaymentSchedule: r.link.payment_schedule,
+    RecurringBillingId: r.billingId,
+    NextPaymentDate: r.nextPaymentDate,
+  };
+}
+
+type PageAnswer = ReturnType<typeof pageAnswer> | (ReturnType<typeof outcome> & { Approved: false });
+
+function wantsHtml(request: FastifyRequest): boolean {
+  const type = (request.headers['content-type'] ?? '').toLowerCase();
+  return !type.startsWith('application/json');
+}
+
+/**
+ * The hosted checkout of payment links, public (the link's UUID is the capability): GET shows the page,
+ * POST pays. The POST answers JSON to the page's script and a result page to a plain form post. Logs
+ * carry paths only (buildGateway's serializer); no answer or message repeats what the payer typed.
+ */
+export function registerCheckoutRoutes(app: FastifyInstance, services: GatewayServices): void {
+  const throttle = new CheckoutThrottle();
+
+  const send = (reply: FastifyReply, status: number, html: string, nonce: string) =>
+    reply.code(status).headers(securityHeaders(nonce)).send(html);
+
+  app.get<{ Params: Params }>('/pay/:id', { schema: { hide: true } }, async (request, reply) => {
+    const nonce = randomBytes(16).toString('base64');
+    const link = await findLink(services.storage.read, null, request.params.id);
+    if (!link) {
+      return send(
+        reply,
+        404,
+        noticePage(nonce, {
+          title: 'Payment link not found',
+          message: 'This payment link does not exist. Check the address or ask the merchant for a new link.',
+          tone: 'refused',
+        }),
+        nonce,
+      );
+    }
+    const merchant = await merchantName(services, link.mid);
+    const refused = refusalOf(link);
+    if (refused) {
+      const title =
+        refused.code === ResponseCode.PaymentLinkPaid
+          ? 'Already paid'
+          : refused.code === ResponseCode.PaymentLinkDisabled
+            ? 'Payment link disabled'
+            : 'Payment method not offered';
+      const message =
+        refused.code === ResponseCode.PaymentLinkPaid
+          ? 'This payment link has already been paid. Nothing more is due.'
+          : refused.code === ResponseCode.PaymentLinkDisabled
+            ? 'This payment link is disabled and cannot be paid. Contact the merchant.'
+            : (refused.messages[0] ?? '');
+      return send(reply, 200, noticePage(nonce, { title, message, merchant, tone: 'refused' }), nonce);
+    }
+    const action = `${services.config.basePath}/pay/${link.link_id}`;
+    return send(reply, 200, checkoutPage(nonce, { link, merchant, action }), nonce);
+  });
+
+  app.post<{ Params: Params }>('/pay/:id', { schema: { hide: true } }, async (request, reply) => {
+    const body = isObject(request.body) ? request.body : {};
+    const now = services.clock.now().getTime();
+    const key = `${request.params.id}|${request.ip}`;
+    let answer: PageAnswer;
+    if (!throttle.allowed(key, now)) {
+      answer = {
+        ...outcome(ResponseCode.TooManyAttempts, [
+          'Too many declined attempts; wait a few minutes and try again',
+        ]),
+        Approved: false,
+      };
+    } else {
+      answer = await pay(services, request.params.id, body);
+      if (!answer.Approved) throttle.failed(key, now);
+    }
+    if (!wantsHtml(request)) return reply.header('cache-control', 'no-store').send(answer);
+    const nonce = randomBytes(16).toString('base64');
+    const html = answer.Approved
+      ? noticePage(nonce, {
+          title: 'Payment approved',
+          message: 'Thank you: your payment was approved.',
+          tone: 'approved',
+          details: [
+            ['Amount paid', `$${'Amount' in answer ? answer.Amount : ''}`],
+            ['Authorization', 'AuthorizationNumber' in answer ? answer.AuthorizationNumber : ''],
+            ['Reference', 'ServiceReferenceNumber' in answer ? answer.ServiceReferenceNumber : ''],
+          ],
+        })
+      : noticePage(nonce, {
+          title: 'Payment not approved',
+          message: answer.Msg.join(' '),
+          tone: 'refused',
+        });
+    return send(reply, 200, html, nonce);
+  });
+}
+
+async function pay(
+  services: GatewayServices,
+  linkId: string,
+  body: Record<string, unknown>,
+): Promise<PageAnswer> {
+  const problems = new Problems();
+  const amountText = textOf(body, 'Amount');
+  let amountCents: number | null = null;
+  if (amountText !== undefined) {
+    const parsed = parseLinkAmount(amountText, services.rules.amountCeilingCents);
+    if (parsed.ok) amountCents = parsed.cents;
+    else problems.add(ResponseCode.InvalidAmount, `Amount ${parsed.reason}`, 'Amount');
+  }
+  const scheduleText = textOf(body, 'PaymentSchedule') ?? 'Single';
+  const schedule: PaymentSchedule = (PaymentScheduleValues as readonly string[]).includes(scheduleText)
+    ? (scheduleText as PaymentSchedule)
+    : 'Single';
+  // The card is read once, here, and only its resolved form travels on (to runPayment and the processor).
+  const card = resolveCard(
+    {
+      CardNumber: textOf(body, 'CardNumber'),
+      ExpDate: textOf(body, 'ExpDate'),
+      CVN: textOf(body, 'CVN'),
+      NameOnCard: textOf(body, 'NameOnCard')?.slice(0, 64),
+    },
+    problems,
+    { allowSlashExpiry: true },
+  );
+  if (!card || !problems.empty) return { ...outcome(problems.code(), problems.messages()), Approved: false };
+  try {
+    const r = await payLink(services, {
+      linkId,
+      amountCents,
+      card,
+      zip: textOf(body, 'ZipCode')?.slice(0, 16),
+      street: textOf(body, 'Street')?.slice(0, 128),
+      choice: {
+        schedule,
+        frequencyId: intOf(body, 'FrequencyId'),
+        installments: intOf(body, 'InstallmentTotal'),
+      },
+    });
+    return pageAnswer(r);
+  } catch (error) {
+    if (error instanceof DomainError) return { ...outcome(error.code, error.messages), Approved: false };
+    throw error;
+  }
+}

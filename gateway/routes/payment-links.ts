@@ -1,0 +1,352 @@
+import type { FastifyInstance } from 'fastify';
+import {
+  paymentLinkEndpoints as ep,
+  type PaymentLinkFilterName,
+  type PaymentLinkRecord,
+} from '../contract/payment-links';
+import { ResponseCode } from '../contract/response-codes';
+import { DomainError, success } from '../domain/outcome';
+import {
+  defaultLinkSettings,
+  isLinkId,
+  linkRecord,
+  newLinkRow,
+  parseLinkAmount,
+  paymentInProgress,
+  requireLink,
+  resolveLinkSettings,
+  type LinkRow,
+} from '../domain/payment-links';
+import { Problems } from '../domain/problems';
+import { merchantToday } from '../domain/recurring-billing';
+import { implement, type Loose, type OperationContext } from '../http/operation';
+import type { GatewayServices } from '../http/services';
+import type { Queryable } from '../storage/queryable';
+
+function isObject(v: unknown): v is Loose {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** The nested PaymentLink object; the schema already reported it when it is missing or not an object. */
+function linkInput(body: Loose, problems: Problems, ctx: OperationContext): Loose | undefined {
+  const input = body.PaymentLink;
+  if (!isObject(input)) {
+    if (!problems.has('PaymentLink'))
+      problems.add(ResponseCode.InvalidRequest, 'PaymentLink is required (an object)', 'PaymentLink');
+    return undefined;
+  }
+  const amount = input.Amount;
+  if (amount !== undefined && amount !== null && typeof amount !== 'string') {
+    // The schema reports the type too; the amount rule's own code (506) leads the answer.
+    problems.add(
+      ResponseCode.InvalidAmount,
+      'PaymentLink.Amount must be en-US currency text such as "12.50" (a string, not a JSON number)',
+      'PaymentLink.Amount',
+    );
+  }
+  if (typeof input.MerchantId === 'number' && input.MerchantId !== ctx.principal.mid) {
+    problems.add(
+      ResponseCode.MerchantAccessDenied,
+      'PaymentLink.MerchantId must be the envelope mid: a link belongs to the authenticated merchant',
+      'PaymentLink.MerchantId',
+    );
+  }
+  return input;
+}
+
+/** PaymentLink.Id of the operations that act on one link. */
+function linkIdOf(input: Loose | undefined, problems: Problems): string | undefined {
+  if (!input) return undefined;
+  const id = input.Id;
+  if (typeof id !== 'string' || id.length === 0) {
+    if (!problems.has('PaymentLink.Id'))
+      problems.add(ResponseCode.InvalidRequest, 'PaymentLink.Id is required', 'PaymentLink.Id');
+    return undefined;
+  }
+  if (!isLinkId(id)) {
+    problems.add(
+      ResponseCode.InvalidRequest,
+      'PaymentLink.Id must be the UUID the link was created with',
+      'PaymentLink.Id',
+    );
+    return undefined;
+  }
+  return id;
+}
+
+function answer(ctx: OperationContext, link: LinkRow, message: string) {
+  return { ...success([message]), PaymentLink: linkRecord(link, ctx.services.config) };
+}
+
+async function reload(ctx: OperationContext, id: number): Promise<LinkRow> {
+  const q = ctx.services.storage.read;
+  const row = await q.first(q.qb.selectFrom('payment_links').selectAll().where('id', '=', id));
+  if (!row) throw new DomainError(ResponseCode.NotFound, ['The payment link vanished']);
+  return row;
+}
+
+/** Runs `change` on the merchant's link in one unit of work, refusing while a checkout payment is in progress. */
+async function changeLink(
+  ctx: OperationContext,
+  linkId: string,
+  change: (link: LinkRow, tx: Queryable) => Promise<void>,
+): Promise<LinkRow> {
+  const { storage } = ctx.services;
+  const row = await storage.write(async (tx) => {
+    const link = await requireLink(tx, ctx.principal.mid, linkId);
+    if (await paymentInProgress(tx, link, ctx.now)) {
+      throw new DomainError(ResponseCode.PaymentLinkBusy, [
+        'A payment of this link is in progress; try again once it has finished',
+      ]);
+    }
+    await change(link, tx);
+    return link;
+  });
+  return reload(ctx, row.id);
+}
+
+/** The UTC day a date or date-time filter names. */
+function dayOf(value: string): string | null {
+  const t = Date.parse(value);
+  if (Number.isNaN(t)) return null;
+  return new Date(t).toISOString().slice(0, 10);
+}
+
+const dateColumns = {
+  'request.paymentLink.createdOn': 'created_on',
+  'request.paymentLink.paidOn': 'paid_on',
+  'request.paymentLink.disabledOn': 'disabled_on',
+  'request.paymentLink.startDate': 'start_date',
+  'request.paymentLink.endDate': 'end_date',
+} as const;
+
+const equalColumns = {
+  'request.paymentLink.description': 'description',
+  'request.paymentLink.type': 'type',
+  'request.paymentLink.status': 'status',
+  'request.paymentLink.serviceReferenceNumber': 'srn',
+  'request.paymentLink.invoiceNumber': 'invoice',
+  'request.paymentLink.forcedPaymentMethod': 'forced_payment_method',
+  'request.paymentLink.allowedPaymentSchedule': 'allowed_payment_schedule',
+  'request.paymentLink.paymentSchedule': 'payment_schedule',
+  'request.paymentLink.frequencyId': 'frequency_id',
+  'request.paymentLink.recurringDescription': 'recurring_description',
+  'request.paymentLink.installmentTotal': 'installment_total',
+} as const;
+
+type Filters = Partial<Record<PaymentLinkFilterName, unknown>>;
+
+/** Filters that need the answer's computed fields (Link, AllowRecurringPayment) or a parsed value. */
+function matchesComputed(record: PaymentLinkRecord, f: Filters): boolean {
+  if (typeof f['request.paymentLink.link'] === 'string' && record.Link !== f['request.paymentLink.link'])
+    return false;
+  const allow = f['request.paymentLink.allowRecurringPayment'];
+  if (typeof allow === 'boolean' && record.AllowRecurringPayment !== allow) return false;
+  return true;
+}
+
+export function registerPaymentLinkRoutes(app: FastifyInstance, services: GatewayServices): void {
+  const create = {
+    check(body: Loose, problems: Problems, ctx: OperationContext) {
+      const input = linkInput(body, problems, ctx);
+      return input ? { input } : undefined;
+    },
+    async handle(c: { input: Loose }, ctx: OperationContext) {
+      const q = ctx.services.storage.read;
+      const today = await merchantToday(q, ctx.principal.mid, ctx.now);
+      const problems = new Problems();
+      const settings = resolveLinkSettings(c.input, defaultLinkSettings, problems, {
+        ceilingCents: ctx.services.rules.amountCeilingCents,
+        today,
+      });
+      if (!problems.empty) throw new DomainError(problems.code(), problems.messages());
+      const { mid, userId, cid } = ctx.principal;
+      const row = newLinkRow({ mid, userId, cid }, settings, ctx.now.toISOString());
+      const inserted = await ctx.services.storage.write(async (tx) =>
+        tx.first(tx.qb.insertInto('payment_links').values(row).returningAll()),
+      );
+      if (!inserted) throw new Error('payment link insert returned nothing');
+      return answer(ctx, inserted, 'Payment link created');
+    },
+  };
+  implement(app, services, ep.create, create);
+  implement(app, services, ep.add, create);
+
+  implement(app, services, ep.edit, {
+    check(body, problems, ctx) {
+      const input = linkInput(body, problems, ctx);
+      const id = linkIdOf(input, problems);
+      return input && id ? { input, id } : undefined;
+    },
+    async handle(c, ctx) {
+      const today = await merchantToday(ctx.services.storage.read, ctx.principal.mid, ctx.now);
+      const link = await changeLink(ctx, c.id, async (current, tx) => {
+        if (current.status === 'Paid')
+          throw new DomainError(ResponseCode.PaymentLinkPaid, ['A paid link cannot be edited']);
+        const problems = new Problems();
+        const settings = resolveLinkSettings(c.input, current, problems, {
+          ceilingCents: ctx.services.rules.amountCeilingCents,
+          today,
+        });
+        if (!problems.empty) throw new DomainError(problems.code(), problems.messages());
+        await tx.run(
+          tx.qb
+            .updateTable('payment_links')
+            .set({
+              ...settings,
+              type: settings.amount_cents === null ? 'Open' : 'Fixed',
+              updated_at: ctx.now.toISOString(),
+            })
+            .where('id', '=', current.id),
+        );
+      });
+      return answer(ctx, link, 'Payment link updated');
+    },
+  });
+
+  const byId = {
+    check(body: Loose, problems: Problems, ctx: OperationContext) {
+      return linkIdOf(linkInput(body, problems, ctx), problems);
+    },
+  };
+
+  implement(app, services, ep.disable, {
+    ...byId,
+    async handle(id, ctx) {
+      const link = await changeLink(ctx, id, async (current, tx) => {
+        if (current.active === 0) return;
+        const at = ctx.now.toISOString();
+        await tx.run(
+          tx.qb
+            .updateTable('payment_links')
+            .set({ active: 0, disabled_on: at, updated_at: at })
+            .where('id', '=', current.id),
+        );
+      });
+      return answer(ctx, link, 'Payment link disabled');
+    },
+  });
+
+  implement(app, services, ep.enable, {
+    ...byId,
+    async handle(id, ctx) {
+      const link = await changeLink(ctx, id, async (current, tx) => {
+        if (current.active === 1) return;
+        await tx.run(
+          tx.qb
+            .updateTable('payment_links')
+            .set({ active: 1, disabled_on: null, updated_at: ctx.now.toISOString() })
+            .where('id', '=', current.id),
+        );
+      });
+      return answer(
+        ctx,
+        link,
+        link.status === 'Paid' ? 'Payment link enabled (it stays paid)' : 'Payment link enabled',
+      );
+    },
+  });
+
+  implement(app, services, ep.delete, {
+    ...byId,
+    async handle(id, ctx) {
+      const link = await changeLink(ctx, id, async (current, tx) => {
+        const at = ctx.now.toISOString();
+        await tx.run(
+          tx.qb
+            .updateTable('payment_links')
+            .set({ deleted_on: at, active: 0, updated_at: at })
+            .where('id', '=', current.id),
+        );
+      });
+      return answer(ctx, link, 'Payment link deleted');
+    },
+  });
+
+  implement(app, services, ep.get, {
+    ...byId,
+    async handle(id, ctx) {
+      const link = await requireLink(ctx.services.storage.read, ctx.principal.mid, id);
+      return answer(ctx, link, 'Success');
+    },
+  });
+
+  implement(app, services, ep.list, {
+    check(query, problems) {
+      const f = query as Filters;
+      const amount = f['request.paymentLink.amount'];
+      let amountCents: number | null | undefined;
+      if (typeof amount === 'string') {
+        const parsed = parseLinkAmount(amount);
+        if (parsed.ok) amountCents = parsed.cents;
+        else
+          problems.add(
+            ResponseCode.InvalidAmount,
+            `request.paymentLink.amount ${parsed.reason}`,
+            'request.paymentLink.amount',
+          );
+      }
+      for (const name of Object.keys(dateColumns) as (keyof typeof dateColumns)[]) {
+        const v = f[name];
+        if (typeof v === 'string' && dayOf(v) === null)
+          problems.add(ResponseCode.InvalidRequest, `${name} must be a date or date-time`, name);
+      }
+      const id = f['request.paymentLink.id'];
+      if (typeof id === 'string' && !isLinkId(id))
+        problems.add(
+          ResponseCode.InvalidRequest,
+          'request.paymentLink.id must be a UUID',
+          'request.paymentLink.id',
+        );
+      return { filters: f, amountCents };
+    },
+    async handle(c, ctx) {
+      const f = c.filters;
+      const mid = ctx.principal.mid;
+      // A merchantId filter naming another merchant matches nothing: a merchant only ever sees its own links.
+      const merchantFilter = f['request.paymentLink.merchantId'];
+      if (typeof merchantFilter === 'number' && merchantFilter !== mid)
+        return { ...success(), PaymentLinks: [] };
+      const q = ctx.services.storage.read;
+      let query = q.qb
+        .selectFrom('payment_links')
+        .selectAll()
+        .where('mid', '=', mid)
+        .where('deleted_on', 'is', null);
+      const id = f['request.paymentLink.id'];
+      if (typeof id === 'string') query = query.where('link_id', '=', id.toLowerCase());
+      const amountCents = c.amountCents;
+      if (amountCents === null) query = query.where('amount_cents', 'is', null);
+      else if (amountCents !== undefined) query = query.where('amount_cents', '=', amountCents);
+      for (const [name, column] of Object.entries(equalColumns) as [
+        keyof typeof equalColumns,
+        (typeof equalColumns)[keyof typeof equalColumns],
+      ][]) {
+        const v = f[name];
+        if (typeof v === 'string' || typeof v === 'number') query = query.where(column, '=', v as never);
+      }
+      const active = f['request.paymentLink.active'];
+      if (typeof active === 'boolean') query = query.where('active', '=', active ? 1 : 0);
+      const open = f['request.paymentLink.isOpenPaymentSchedule'];
+      if (typeof open === 'boolean') query = query.where('is_open_payment_schedule', '=', open ? 1 : 0);
+      const rows = await q.all(query.orderBy('id'));
+      const records = rows
+        .filter((r) =>
+          (
+            Object.entries(dateColumns) as [
+              keyof typeof dateColumns,
+              (typeof dateColumns)[keyof typeof dateColumns],
+            ][]
+          ).every(([name, column]) => {
+            const v = f[name];
+            if (typeof v !== 'string') return true;
+            const stored = r[column];
+            return stored !== null && dayOf(stored) === dayOf(v);
+          }),
+        )
+        .map((r) => linkRecord(r, ctx.services.config))
+        .filter((r) => matchesComputed(r, f));
+      return { ...success(), PaymentLinks: records };
+    },
+  });
+}

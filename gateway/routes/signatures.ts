@@ -1,0 +1,93 @@
+import type { FastifyInstance } from 'fastify';
+import type { Selectable } from 'kysely';
+import { ResponseCode } from '../contract/response-codes';
+import { signatureEndpoints as ep, type SignatureRecord } from '../contract/signatures';
+import { DomainError, success } from '../domain/outcome';
+import { checkSignatureData } from '../domain/signature-image';
+import { requiredText, text } from '../http/checks';
+import { implement } from '../http/operation';
+import type { GatewayServices } from '../http/services';
+import type { SignaturesTable } from '../storage/schema-commerce';
+
+function signatureRecord(s: Selectable<SignaturesTable>): SignatureRecord {
+  return {
+    Id: s.id,
+    ServiceTransactionNumber: s.srn,
+    Format: s.format,
+    SignatureData: s.data,
+    Size: s.size_bytes,
+    AddedOn: s.created_at,
+  };
+}
+
+const notFound = () =>
+  new DomainError(ResponseCode.NotFound, ['ServiceTransactionNumber is not a transaction of this merchant']);
+
+export function registerSignatureRoutes(app: FastifyInstance, services: GatewayServices): void {
+  implement(app, services, ep.add, {
+    check(body, problems) {
+      const srn = requiredText(problems, body, 'ServiceTransactionNumber');
+      const data = requiredText(problems, body, 'SignatureData');
+      if (data === undefined) return undefined;
+      const image = checkSignatureData(data);
+      if (!image.ok) problems.add(image.code, image.reason, 'SignatureData');
+      return srn && image.ok ? { srn, image } : undefined;
+    },
+    async handle(c, ctx) {
+      const { mid, userId } = ctx.principal;
+      const row = await ctx.services.storage.write(async (tx) => {
+        const payment = await tx.first(
+          tx.qb.selectFrom('payments').select('id').where('mid', '=', mid).where('srn', '=', c.srn),
+        );
+        if (!payment) throw notFound();
+        const existing = await tx.first(
+          tx.qb.selectFrom('signatures').selectAll().where('payment_id', '=', payment.id),
+        );
+        if (existing) {
+          // A terminal retrying a lost answer sends the same image: answer it again; a different one is refused.
+          if (existing.sha256 === c.image.sha256) return existing;
+          throw new DomainError(ResponseCode.AlreadyExists, [
+            'This transaction already has a different signature',
+          ]);
+        }
+        const inserted = await tx.first(
+          tx.qb
+            .insertInto('signatures')
+            .values({
+              mid,
+              payment_id: payment.id,
+              srn: c.srn,
+              user_id: userId,
+              format: c.image.format,
+              data: c.image.stored,
+              size_bytes: c.image.size,
+              sha256: c.image.sha256,
+              created_at: ctx.now.toISOString(),
+            })
+            .returningAll(),
+        );
+        if (!inserted) throw new Error('signature insert returned nothing');
+        return inserted;
+      });
+      return { ...success(['Signature stored']), Signature: signatureRecord(row) };
+    },
+  });
+
+  implement(app, services, ep.getSignatures, {
+    check: (body) => text(body, 'ServiceTransactionNumber'),
+    async handle(srn, ctx) {
+      const q = ctx.services.storage.read;
+      const mid = ctx.principal.mid;
+      if (srn !== undefined) {
+        const payment = await q.first(
+          q.qb.selectFrom('payments').select('id').where('mid', '=', mid).where('srn', '=', srn),
+        );
+        if (!payment) throw notFound();
+      }
+      let query = q.qb.selectFrom('signatures').selectAll().where('mid', '=', mid);
+      if (srn !== undefined) query = query.where('srn', '=', srn);
+      const rows = await q.all(query.orderBy('id'));
+      return { ...success(), Signatures: rows.map(signatureRecord) };
+    },
+  });
+}

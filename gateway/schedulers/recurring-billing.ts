@@ -1,0 +1,272 @@
+import type { BackgroundTask } from '../app';
+import { TransactionType } from '../contract/card-sale';
+import { ResponseCode } from '../contract/response-codes';
+import { checkMerchantAmountRules } from '../domain/business-settings';
+import type { ResolvedCard } from '../domain/card-input';
+import type { RequestContext } from '../domain/context';
+import { localDate } from '../domain/frequency';
+import { DomainError } from '../domain/outcome';
+import { runPayment } from '../domain/payments';
+import { chargeAmounts, finishRun, runUtn, type RunRow } from '../domain/recurring-billing';
+import { findTransactionNumber } from '../domain/transaction-numbers';
+import { loadCard } from '../domain/vault';
+import type { GatewayServices } from '../http/services';
+
+export type RecurringSchedulerOptions = {
+  /** How often a pass looks for due billings (one minute by default). */
+  intervalMs?: number;
+  /** Most billings charged in one pass; the next pass takes the rest. */
+  batchSize?: number;
+  /** Where a failed pass is reported; never given card data. */
+  onError?: (message: string, error: unknown) => void;
+};
+
+export const RECURRING_BILLING_TASK = 'recurring-billing';
+
+/**
+ * Charges the stored card of every billing that is due on its merchant's calendar.
+ *
+ * Never twice for one due date, even across restarts and several gateway processes on one database:
+ * 1. a unit of work claims the due date — a `recurring_runs` row, unique on (billing_id, due_date), with
+ *    the deterministic UserTransactionNumber `RB-<id>-<yyyymmdd>` — before the card is charged;
+ * 2. the charge is a normal payment (runPayment, Source RecurringBillingTask), which reserves that
+ *    number first: a second charger of the same claim is refused by the transaction-number key;
+ * 3. a unit of work records the outcome from the payment row and moves the schedule on, only once.
+ * A pass that finds a claim left by a crash resumes it at the step it reached.
+ */
+export function createRecurringBillingScheduler(
+  services: GatewayServices,
+  options: RecurringSchedulerOptions = {},
+): BackgroundTask {
+  const intervalMs = options.intervalMs ?? 60_000;
+  const batchSize = options.batchSize ?? 200;
+  const report = options.onError ?? (() => undefined);
+  const { storage, clock } = services;
+  let timer: NodeJS.Timeout | null = null;
+  // Passes never overlap in one process: each waits for the one before it.
+  let chain: Promise<void> = Promise.resolve();
+
+  const nowIso = () => clock.now().toISOString();
+
+  async function claim(billingId: number, due: string): Promise<RunRow | null> {
+    return storage.write(async (tx) => {
+      const b = await tx.first(
+        tx.qb
+          .selectFrom('recurring_billings')
+          .selectAll()
+          .where('id', '=', billingId)
+          .where('active', '=', 1),
+      );
+      // Edited, deactivated or already moved on since the candidate was read.
+      if (!b || b.next_due_date !== due) return null;
+      const existing = await tx.first(
+        tx.qb
+          .selectFrom('recurring_runs')
+          .selectAll()
+          .where('billing_id', '=', billingId)
+          .where('due_date', '=', due),
+      );
+      if (existing) return existing;
+      const at = nowIso();
+      return (
+        (await tx.first(
+          tx.qb
+            .insertInto('recurring_runs')
+            .values({
+              billing_id: b.id,
+              mid: b.mid,
+              due_date: due,
+              utn: runUtn(b.id, due),
+              state: 'claimed',
+              payment_id: null,
+              charged_cents: 0,
+              response_code: null,
+              created_at: at,
+              updated_at: at,
+            })
+            .returningAll(),
+        )) ?? null
+      );
+    });
+  }
+
+  async function cancel(run: RunRow): Promise<void> {
+    await storage.write((tx) =>
+      tx.run(
+        tx.qb
+          .updateTable('recurring_runs')
+          .set({ state: 'cancelled', updated_at: nowIso() })
+          .where('id', '=', run.id)
+          .where('state', '=', 'claimed'),
+      ),
+    );
+  }
+
+  /** Charges a claimed run whose number no payment holds yet; returns a failure code when none could be made. */
+  async function charge(run: RunRow): Promise<{ code: number } | undefined> {
+    const q = storage.read;
+    const b = await q.first(
+      q.qb.selectFrom('recurring_billings').selectAll().where('id', '=', run.billing_id),
+    );
+    if (!b) return { code: ResponseCode.NotFound };
+    const token = await q.first(
+      q.qb
+        .selectFrom('vault_tokens')
+        .select('token')
+        .where('id', '=', b.vault_token_id)
+        .where('mid', '=', b.mid),
+    );
+    const stored = token ? await loadCard(q, services.keys, b.mid, token.token) : null;
+    if (!stored) return { code: ResponseCode.NotFound };
+    const card: ResolvedCard = {
+      pan: stored.pan,
+      // The vault keeps MMYY (the interface's format); cards travel as YYMM.
+      expiryYYMM: stored.expMMYY.slice(2, 4) + stored.expMMYY.slice(0, 2),
+      entryMode: 'CredentialOnFile',
+      cardType: stored.cardType,
+      present: false,
+      first6: stored.pan.slice(0, 6),
+      last4: stored.pan.slice(-4),
+      ...(stored.holderName ? { name: stored.holderName } : {}),
+    };
+    const amounts = chargeAmounts(b);
+    const ctx: RequestContext = {
+      principal: { userId: b.user_id, userName: '', mid: b.mid, cid: b.cid, appKey: '', appType: 0 },
+      isTest: false,
+      source: 'RecurringBillingTask',
+    };
+    try {
+      await checkMerchantAmountRules(q, b.mid, amounts);
+      await runPayment(services, ctx, {
+        operation: 'token_sale',
+        authorizationKind: 'token_sale',
+        transactionType: TransactionType.CREDIT_WITH_TOKEN,
+        utn: run.utn,
+        amounts,
+        currency: 'USD',
+        card,
+        // The claim already makes the charge unique per due date; two billings of one card and amount
+        // falling due together are not duplicates of each other.
+        forceDuplication: true,
+        allowPartial: false,
+        posCode: 'RecurringBilling',
+        preauth: false,
+        saveToken: false,
+        tokenId: b.vault_token_id,
+        customerId: b.customer_id ?? undefined,
+        invoice: b.payment_link_id ? undefined : `RB-${b.id}`,
+        paymentLinkId: b.payment_link_id ?? undefined,
+        street: b.street || undefined,
+        zip: b.zip || undefined,
+      });
+      return undefined;
+    } catch (error) {
+      if (error instanceof DomainError) {
+        // Someone else holds the number: another process is charging this claim right now.
+        if (error.code === ResponseCode.DuplicateTransactionNumber) return undefined;
+        return { code: error.code };
+      }
+      throw error;
+    }
+  }
+
+  async function settle(run: RunRow): Promise<void> {
+    const q = storage.read;
+    const payment = await q.first(
+      q.qb
+        .selectFrom('payments')
+        .select(['id', 'source'])
+        .where('mid', '=', run.mid)
+        .where('utn', '=', run.utn),
+    );
+    let failure: { code: number } | undefined;
+    if (!payment) {
+      const use = await findTransactionNumber(q, run.mid, run.utn);
+      if (use?.state === 'blocked') failure = { code: ResponseCode.TransactionNumberBlocked };
+      else if (use)
+        return; // reserved by a charge in flight (this claim, charged elsewhere)
+      else {
+        const b = await q.first(
+          q.qb.selectFrom('recurring_billings').select('active').where('id', '=', run.billing_id),
+        );
+        if (!b || b.active !== 1) {
+          await cancel(run);
+          return;
+        }
+        failure = await charge(run);
+      }
+    } else if (payment.source !== 'RecurringBillingTask') {
+      // The merchant used this number for a payment of its own: this due date cannot be charged under it.
+      failure = { code: ResponseCode.DuplicateTransactionNumber };
+    }
+    await storage.write((tx) => finishRun(tx, run.id, nowIso(), failure));
+  }
+
+  async function pass(): Promise<void> {
+    const now = clock.now();
+    const q = storage.read;
+    // Claims a crash (or another process) left unfinished come first: finish or resume them.
+    const open = await q.all(
+      q.qb
+        .selectFrom('recurring_runs')
+        .selectAll()
+        .where('state', '=', 'claimed')
+        .orderBy('id')
+        .limit(batchSize),
+    );
+    for (const run of open) {
+      try {
+        await settle(run);
+      } catch (error) {
+        report(`recurring billing ${run.billing_id}: settling ${run.due_date} failed`, error);
+      }
+    }
+    // Time zones run from UTC-12 to UTC+14: nothing is due before UTC tomorrow anywhere.
+    const horizon = localDate(new Date(now.getTime() + 15 * 3_600_000), 'UTC');
+    const candidates = await q.all(
+      q.qb
+        .selectFrom('recurring_billings as b')
+        .innerJoin('merchants as m', 'm.mid', 'b.mid')
+        .select(['b.id', 'b.next_due_date', 'm.time_zone'])
+        .where('b.active', '=', 1)
+        .where('b.next_due_date', 'is not', null)
+        .where('b.next_due_date', '<=', horizon)
+        .orderBy('b.next_due_date')
+        .orderBy('b.id')
+        .limit(batchSize),
+    );
+    for (const c of candidates) {
+      const due = c.next_due_date;
+      if (due === null || due > localDate(now, c.time_zone)) continue;
+      try {
+        const run = await claim(c.id, due);
+        if (run) await settle(run);
+      } catch (error) {
+        report(`recurring billing ${c.id}: charging ${due} failed`, error);
+      }
+    }
+  }
+
+  const runOnce = (): Promise<void> => {
+    chain = chain.then(pass, pass);
+    return chain;
+  };
+
+  return {
+    name: RECURRING_BILLING_TASK,
+    start() {
+      if (timer) return;
+      timer = setInterval(() => {
+        runOnce().catch((error: unknown) => report('recurring billing pass failed', error));
+      }, intervalMs);
+      // A pending pass must not keep a stopping process alive.
+      timer.unref();
+    },
+    async stop() {
+      if (timer) clearInterval(timer);
+      timer = null;
+      await chain.catch(() => undefined);
+    },
+    runOnce,
+  };
+}
