@@ -67,6 +67,8 @@ export class PinPadDriver implements PinPad, DriverLifecycle {
   /** KSNs already delivered: a DUKPT KSN is never reused, so a second 73 with one is a retransmission. */
   private readonly deliveredKsns: string[] = [];
   private duplicates = 0;
+  /** After a 72 the pad ends its session with EOT (§4.3); until then that EOT belongs to the old session. */
+  private sessionEnding: { done: Promise<void>; finish: () => void } | undefined;
   private badPackets = 0;
   private readonly unsubscribe: Unsubscribe[] = [];
 
@@ -128,6 +130,12 @@ export class PinPadDriver implements PinPad, DriverLifecycle {
     if (this.pending) return { kind: 'failed', reason: 'a PIN request is already in progress' };
     if (!/^\d{8,19}$/.test(request.pan))
       return { kind: 'failed', reason: 'card number not usable for PIN entry' };
+    // A request sent before the pad's EOT for the previous (cancelled) session would be ended by it.
+    if (this.sessionEnding) {
+      await this.sessionEnding.done;
+      if (this.pending) return { kind: 'failed', reason: 'a PIN request is already in progress' };
+      if (!this.tracker.isOpen) return { kind: 'failed', reason: 'PIN pad not connected' };
+    }
     const message: VerifoneMessage =
       this.opts.request === '70'
         ? {
@@ -175,7 +183,7 @@ export class PinPadDriver implements PinPad, DriverLifecycle {
     if (!this.pending) return;
     this.settle({ kind: 'cancelled' });
     // 72 ends the pad's session (§4.3); whether it is ACKed or not, the request is over for the host.
-    await this.sendMessage({ type: '72' });
+    await this.sendCancel();
   }
 
   /**
@@ -237,6 +245,10 @@ export class PinPadDriver implements PinPad, DriverLifecycle {
 
   /** EOT while a PIN is awaited: the cardholder pressed Cancel, or the pad timed out (§4.3 flow). */
   private onPadEot(): void {
+    if (this.sessionEnding) {
+      this.sessionEnding.finish();
+      return;
+    }
     const p = this.pending;
     // While our request still waits for its ACK, the link itself turns this EOT into a send failure.
     if (!p || this.link.busy) return;
@@ -251,7 +263,24 @@ export class PinPadDriver implements PinPad, DriverLifecycle {
   private onPinTimeout(): void {
     if (!this.pending) return;
     this.settle({ kind: 'timeout' });
-    this.sendMessage({ type: '72' }).catch(() => undefined);
+    this.sendCancel().catch(() => undefined);
+  }
+
+  /** Sends 72 and expects the pad's closing EOT for a while (one ACK wait), so it is not misread. */
+  private async sendCancel(): Promise<void> {
+    this.sessionEnding?.finish();
+    let finish: () => void = () => undefined;
+    const done = new Promise<void>((resolve) => {
+      const timer = this.timers.setTimeout(() => finish(), this.opts.ackTimeoutMs);
+      finish = () => {
+        this.timers.clearTimeout(timer);
+        if (this.sessionEnding?.done === done) this.sessionEnding = undefined;
+        resolve();
+      };
+    });
+    this.sessionEnding = { done, finish };
+    const sent = await this.sendMessage({ type: '72' });
+    if (!sent.ok) finish();
   }
 
   private showIdle(): void {

@@ -80,6 +80,21 @@ describe('PinPadDriver against the PIN pad simulator over a socat pty', () => {
     expectPin(await next, 'FFFF9876543210E00001');
   });
 
+  it('a request sent right after a cancel is not ended by the pad’s closing EOT for the old session', async () => {
+    const driver = await setup();
+    for (let i = 1; i <= 3; i += 1) {
+      const pending = driver.requestPin({ pan, amountCents: 500, timeoutMs: 5000 });
+      await until(() => sim!.state === 'awaiting-pin', 2000, 'pad asking');
+      await driver.cancel();
+      expect(await pending).toEqual({ kind: 'cancelled' });
+    }
+    // No waiting for the pad to go idle: the driver itself holds the next request until that EOT.
+    const next = driver.requestPin({ pan, amountCents: 500, timeoutMs: 5000 });
+    await until(() => sim!.state === 'awaiting-pin', 2000, 'pad asking again');
+    expect(sim!.enterPin(SANDBOX_PIN)).toBe(true);
+    expectPin(await next, 'FFFF9876543210E00001');
+  });
+
   it('bad LRC from the pad: NAK x3, pad gives up with EOT, request fails cleanly; recovers after', async () => {
     const driver = await setup({ pin: SANDBOX_PIN, faults: { badLrc: true } });
     const r = await driver.requestPin({ pan, amountCents: 500, timeoutMs: 5000 });
