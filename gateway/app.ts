@@ -22,6 +22,8 @@ import { registerAuthRoutes } from './routes/auth';
 import { registerBusinessSettingsRoutes } from './routes/business-settings';
 import { registerTokenRoutes } from './routes/tokens';
 import { recoverInterruptedPayments } from './domain/recovery';
+import { outcome } from './domain/outcome';
+import { ResponseCode } from './contract/response-codes';
 
 export type GatewayOptions = {
   dataDir: string;
@@ -139,7 +141,8 @@ export async function buildGateway(
 
   const app = Fastify({
     bodyLimit: config.bodyLimitBytes,
-    return503OnClosing: true,
+    // Our own onRequest hook answers 503 while closing, in the interface's shape.
+    return503OnClosing: false,
     logger:
       options.logger === undefined || options.logger === false
         ? false
@@ -163,6 +166,17 @@ export async function buildGateway(
   // While closing, every answer tells the client to drop its keep-alive connection, so the server
   // stops as soon as the last in-flight request is answered instead of waiting out keepAliveTimeout.
   let closing = false;
+  app.addHook('onRequest', (_request, reply, done) => {
+    if (!closing) return done();
+    void reply
+      .code(503)
+      .header('connection', 'close')
+      .send(
+        outcome(ResponseCode.ProcessorUnavailable, [
+          'The gateway is shutting down; retry shortly (nothing was done)',
+        ]),
+      );
+  });
   app.addHook('onSend', (_request, reply, payload, done) => {
     if (closing) void reply.header('connection', 'close');
     done(null, payload);

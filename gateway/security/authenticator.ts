@@ -42,6 +42,8 @@ export type AuthenticatorOptions = {
  */
 export class Authenticator {
   private readonly cache = new Map<string, CachedPrincipal>();
+  /** Verifications in progress: a burst of requests with one credential runs scrypt once, not once each. */
+  private readonly inflight = new Map<string, Promise<AuthOutcome>>();
 
   constructor(
     private readonly storage: Storage,
@@ -66,7 +68,12 @@ export class Authenticator {
     const hit = this.cache.get(key);
     if (hit && hit.expiresAt > now) return { ok: true, principal: hit.principal };
 
-    const outcome = await this.verify(c);
+    let pending = this.inflight.get(key);
+    if (!pending) {
+      pending = this.verify(c).finally(() => this.inflight.delete(key));
+      this.inflight.set(key, pending);
+    }
+    const outcome = await pending;
     if (!outcome.ok) {
       if (outcome.code === ResponseCode.AuthenticationFailed)
         this.throttle.recordFailure(c.UserName, address, now);

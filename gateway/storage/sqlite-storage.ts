@@ -111,9 +111,14 @@ export async function openSqliteStorage(options: SqliteStorageOptions): Promise<
   const writer = openSqliteDatabase(options.file);
   const qb = sqliteQueryBuilder();
   const tx = sqliteQueryable(writer, qb);
-  await migrate(tx, (sql) => {
-    writer.exec(sql);
-  });
+  try {
+    await migrate(tx, (sql) => {
+      writer.exec(sql);
+    });
+  } catch (error) {
+    writer.close();
+    throw error;
+  }
   const reader = openSqliteDatabase(options.file, true);
   const read = sqliteQueryable(reader, qb);
 

@@ -77,3 +77,26 @@ export async function reportOf(gw: TestGateway, merchant: Credentials = merchant
   const r = await gw.post('/api/Report/GetReportByMerchant', merchant);
   return r.body.Transactions as Json[];
 }
+
+/** 2030-01-10 10:00 in New York (merchant 1001). */
+export const NOW = new Date('2030-01-10T15:00:00Z');
+
+/** A Create body for merchant 1 (override anything; undefined removes a field). */
+export function billing(overrides: Json = {}): Json {
+  return {
+    ...merchant1,
+    Amount: 19.99,
+    FrequencyId: 4,
+    InstallmentTotal: 0,
+    IsInstallment: false,
+    StartDate: '2030-01-15T00:00:00-05:00',
+    Account: '4111111111111111',
+    ExpDate: '12/35',
+    FirstName: 'Grace',
+    LastName: 'Hopper',
+    Email: 'grace@example.com',
+    City: 'Arlington',
+    Description: 'Gym membership',
+    ...overrides,
+  };
+}
