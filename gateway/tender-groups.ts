@@ -1,12 +1,18 @@
 import type { RouteGroup } from './app';
 import type { FraudScreen } from './domain/payments';
 import { tenderFraudScreen as screen } from './domain/fraud-options';
+import { registerBankRoutes } from './routes/bank';
 import { registerEbtRoutes } from './routes/ebt';
 import { registerFraudRoutes } from './routes/fraud';
 import { registerGiftCardRoutes } from './routes/gift-card';
 
 /** Gift card, EBT, check, ACH, fraud auto-deny, gateway admin, administration, reporting. */
-export const tenderGroups: RouteGroup[] = [registerFraudRoutes, registerGiftCardRoutes, registerEbtRoutes];
+export const tenderGroups: RouteGroup[] = [
+  registerFraudRoutes,
+  registerGiftCardRoutes,
+  registerEbtRoutes,
+  registerBankRoutes,
+];
 
 /** The fraud auto-deny checks that act on sales (domain/fraud-options.ts). */
 export const tenderFraudScreen: FraudScreen = screen;

@@ -1,3 +1,5 @@
+import type { Queryable } from '../storage/queryable';
+
 /**
  * Wall-clock time in a merchant's IANA time zone, with Intl only (no date library): the batch-close
  * schedule, the check void window ("same calendar day") and report dates are all local to the merchant.
@@ -105,4 +107,10 @@ export function addDays(date: string, days: number): string {
 /** The merchant's time zone, UTC when the row names one Intl does not know. */
 export function safeZone(timeZone: string | undefined): string {
   return timeZone && isTimeZone(timeZone) ? timeZone : 'UTC';
+}
+
+/** A merchant's time zone from its row (UTC when it has none Intl knows). */
+export async function merchantTimeZone(q: Queryable, mid: number): Promise<string> {
+  const row = await q.first(q.qb.selectFrom('merchants').select('time_zone').where('mid', '=', mid));
+  return safeZone(row?.time_zone);
 }
