@@ -1,0 +1,29 @@
+import type { BridgeError, BridgeErrorCode } from './contract';
+
+/** Thrown inside the core to answer a command with `{ ok: false, error }`; never crosses the bridge itself. */
+export class BridgeFailure extends Error {
+  readonly code: BridgeErrorCode;
+  readonly gatewayCode: number | undefined;
+  readonly problems: string[] | undefined;
+
+  constructor(
+    code: BridgeErrorCode,
+    message: string,
+    extra: { gatewayCode?: number; problems?: string[] } = {},
+  ) {
+    super(message);
+    this.name = 'BridgeFailure';
+    this.code = code;
+    this.gatewayCode = extra.gatewayCode;
+    this.problems = extra.problems;
+  }
+
+  toError(): BridgeError {
+    return {
+      code: this.code,
+      message: this.message,
+      ...(this.gatewayCode !== undefined ? { gatewayCode: this.gatewayCode } : {}),
+      ...(this.problems ? { problems: this.problems } : {}),
+    };
+  }
+}

@@ -1,0 +1,267 @@
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import type {
+  DeviceConfigView,
+  DeviceConnectionView,
+  DeviceRoleName,
+  DeviceStatusView,
+  DeviceTestRequest,
+  DeviceTestResultView,
+  DiscoveryView,
+  FrameRecorderView,
+  FrameView,
+  SimulatorStateView,
+} from '../bridge/contract';
+import { BridgeFailure } from '../bridge/failure';
+import {
+  createDeviceManager,
+  type DeviceManager,
+  type DeviceManagerOptions,
+  type DeviceStatus,
+} from '../../native/devices/device-manager';
+import {
+  emptyLaneConfig,
+  simulatedLaneConfig,
+  validateLaneDeviceConfig,
+  type DeviceConnection,
+  type LaneDeviceConfig,
+} from '../../native/devices/device-config';
+import { parseRecording } from '../../native/devices/frame-recorder';
+import {
+  createSimulatedDevices,
+  type SimulatedDevices,
+  type SimulatedDevicesOptions,
+} from '../../native/devices/simulated-devices';
+import type { DeviceRole, RoleApi } from '../../native/drivers/roles';
+import { maskPan } from '../../native/protocols/pan-mask';
+import { TEST_CARDS } from '../../native/simulators/test-cards';
+
+// The bridge's device shapes are declared in the contract (the renderer cannot import native/); these
+// lines make the compiler prove that they stay the same shapes as native's.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const sameConnection: Same<DeviceConnectionView, DeviceConnection> = true;
+const sameRole: Same<DeviceRoleName, DeviceRole> = true;
+void sameConnection;
+void sameRole;
+
+export type DeviceSetup =
+  | { kind: 'simulated'; options?: SimulatedDevicesOptions }
+  | { kind: 'configured'; config: LaneDeviceConfig }
+  | { kind: 'none' };
+
+export type DeviceHost = {
+  start(): Promise<void>;
+  stop(): Promise<void>;
+  readonly devices: RoleApi;
+  readonly manager: DeviceManager;
+  readonly simulated: SimulatedDevices | undefined;
+  connected(role: DeviceRoleName): boolean;
+  list(): DeviceStatusView[];
+  onStatus(listener: (s: DeviceStatusView) => void): () => void;
+  config(): DeviceConfigView;
+  setConfig(config: DeviceConfigView): Promise<DeviceConfigView>;
+  discover(): Promise<DiscoveryView>;
+  reconnect(role: DeviceRoleName): Promise<DeviceStatusView>;
+  test(t: DeviceTestRequest): Promise<DeviceTestResultView>;
+  recorder(limit: number): FrameRecorderView;
+  setRecorder(enabled: boolean): Promise<FrameRecorderView>;
+  simulatorState(): SimulatorStateView;
+};
+
+export function toStatusView(s: DeviceStatus): DeviceStatusView {
+  return {
+    role: s.role,
+    kind: s.kind,
+    attachment: s.attachment,
+    state: s.health.state,
+    ...(s.health.lastError !== undefined ? { lastError: s.health.lastError } : {}),
+    ...(s.health.lastSeenAt !== undefined ? { lastSeenAt: s.health.lastSeenAt } : {}),
+    attempts: s.attempts,
+    ...(s.nextAttemptAt !== undefined ? { nextAttemptAt: s.nextAttemptAt } : {}),
+    ...(s.health.detail ? { detail: { ...s.health.detail } } : {}),
+  };
+}
+
+function toConfigView(c: LaneDeviceConfig): DeviceConfigView {
+  return {
+    cardReader: c.cardReader,
+    pinPad: c.pinPad,
+    contactless: c.contactless,
+    signaturePad: c.signaturePad,
+    receiptPrinter: c.receiptPrinter,
+  };
+}
+
+/** What the sandbox cards do, for the simulator panel (from the gateway's published table). */
+const cardNotes: Record<string, string> = {
+  approve: 'approves',
+  decline: 'declines (100)',
+  'insufficient-funds': 'declines: insufficient funds (101)',
+  expired: 'expired card (102)',
+  'cvn-fail': 'fails the CVN check (103)',
+};
+
+/**
+ * The lane's devices for the core: native's device manager (discovery, reconnect, health, tests) over the
+ * configured hardware, or over the sandbox's simulated devices, plus the frame recorder switch and the
+ * views the bridge shows.
+ */
+export function createDeviceHost(options: {
+  setup: DeviceSetup;
+  dataDir: string;
+  /** A stored configuration from the tech's screen, overriding the setup's (not for simulated setups). */
+  stored: DeviceConfigView | null;
+  recorderEnabled: boolean;
+  manager?: Omit<DeviceManagerOptions, 'config' | 'simulated'>;
+}): DeviceHost {
+  const framesDir = join(options.dataDir, 'frames');
+  const simulated =
+    options.setup.kind === 'simulated' ? createSimulatedDevices(options.setup.options) : undefined;
+  let base: LaneDeviceConfig =
+    options.setup.kind === 'simulated'
+      ? simulatedLaneConfig()
+      : options.setup.kind === 'configured'
+        ? options.setup.config
+        : emptyLaneConfig();
+  if (options.stored) {
+    const v = validateLaneDeviceConfig(options.stored);
+    // A stored configuration that no longer validates (e.g. written by a newer build) is ignored.
+    if (
+      v.ok &&
+      (options.setup.kind !== 'simulated' ||
+        Object.values(options.stored).some((c) => c.kind !== 'simulated'))
+    )
+      base = v.value;
+  }
+  let recording = options.recorderEnabled;
+  const withRecorder = (c: LaneDeviceConfig): LaneDeviceConfig => {
+    const { recordFramesTo: _drop, ...rest } = c;
+    return recording ? { ...rest, recordFramesTo: framesDir } : rest;
+  };
+  const manager = createDeviceManager({
+    ...options.manager,
+    config: withRecorder(base),
+    ...(simulated ? { simulated } : {}),
+  });
+
+  const connected = (role: DeviceRoleName): boolean => manager.statusOf(role).health.state === 'connected';
+
+  const readFrames = (limit: number): FrameView[] => {
+    if (!existsSync(framesDir)) return [];
+    const files = readdirSync(framesDir)
+      .filter((f) => f.endsWith('.jsonl'))
+      .map((f) => ({ f, at: statSync(join(framesDir, f)).mtimeMs }))
+      .sort((a, b) => b.at - a.at)
+      .slice(0, 10);
+    const frames: FrameView[] = [];
+    for (const { f } of files) {
+      const role = f.split('-')[0] as DeviceRoleName;
+      try {
+        const rec = parseRecording(readFileSync(join(framesDir, f), 'utf8'));
+        const started = Date.parse(rec.header.startedAt);
+        for (const fr of rec.frames) {
+          frames.push({
+            at: (Number.isFinite(started) ? started : 0) + fr.t,
+            role,
+            direction: fr.dir,
+            length: fr.hex.length / 2,
+            hex: fr.hex,
+            ascii: Buffer.from(fr.hex, 'hex')
+              .toString('latin1')
+              .replace(/[^\x20-\x7e]/g, '.'),
+          });
+        }
+      } catch {
+        // A recording cut short by a crash: skip it rather than fail the whole view.
+      }
+    }
+    return frames.sort((a, b) => a.at - b.at).slice(-limit);
+  };
+
+  const emptySim: SimulatorStateView = {
+    available: false,
+    unplugged: [],
+    pinPad: { display: '', awaitingPin: false },
+    contactless: { waitingForCard: false, beeps: 0 },
+    receiptPrinter: { paper: 'ok', coverOpen: false, drawerKicks: 0, receipts: [] },
+    testCards: [],
+  };
+
+  return {
+    async start() {
+      await manager.start();
+    },
+    async stop() {
+      await manager.stop();
+      await simulated?.stop();
+    },
+    devices: manager.devices,
+    manager,
+    simulated,
+    connected,
+    list: () => manager.status().map(toStatusView),
+    onStatus: (listener) => manager.onStatus((s) => listener(toStatusView(s))),
+    config: () => toConfigView(manager.config),
+    async setConfig(config) {
+      const r = await manager.reconfigure(withRecorder({ ...(config as LaneDeviceConfig) }));
+      if (!r.ok) throw new BridgeFailure('invalid', r.errors.join('; '), { problems: r.errors });
+      return toConfigView(manager.config);
+    },
+    async discover() {
+      const d = await manager.discover();
+      return {
+        devices: d.devices.map((x) => ({
+          transport: x.transport,
+          path: x.path,
+          ...(x.vendorId !== undefined ? { vendorId: x.vendorId } : {}),
+          ...(x.productId !== undefined ? { productId: x.productId } : {}),
+          ...(x.manufacturer !== undefined ? { manufacturer: x.manufacturer } : {}),
+          ...(x.product !== undefined ? { product: x.product } : {}),
+          ...(x.guess ? { guess: x.guess } : {}),
+          ...(x.suggestion ? { suggestion: x.suggestion } : {}),
+        })),
+        serialMethod: d.serial.method,
+        ...(d.serial.note ? { serialNote: d.serial.note } : {}),
+        hid: d.hid.available ? { available: true } : { available: false, reason: d.hid.reason },
+      };
+    },
+    async reconnect(role) {
+      await manager.reconnect(role);
+      return toStatusView(manager.statusOf(role));
+    },
+    async test(t) {
+      const r = await manager.runTest(t);
+      return r.ok ? { ok: true, detail: r.detail } : { ok: false, detail: r.error };
+    },
+    recorder(limit) {
+      return { enabled: recording, frames: readFrames(limit), ...(recording ? { file: framesDir } : {}) };
+    },
+    async setRecorder(enabled) {
+      recording = enabled;
+      const r = await manager.reconfigure(withRecorder(manager.config));
+      if (!r.ok) throw new BridgeFailure('invalid', r.errors.join('; '));
+      // The recorder wraps a stream when it opens: reopen every device so recording starts now.
+      for (const role of ['cardReader', 'pinPad', 'contactless', 'signaturePad', 'receiptPrinter'] as const) {
+        if (manager.config[role].kind !== 'none') await manager.reconnect(role);
+      }
+      return { enabled: recording, frames: readFrames(50), ...(recording ? { file: framesDir } : {}) };
+    },
+    simulatorState() {
+      if (!simulated) return emptySim;
+      const s = simulated.controls.state();
+      return {
+        available: true,
+        unplugged: s.unplugged,
+        pinPad: s.pinPad,
+        contactless: s.contactless,
+        receiptPrinter: s.receiptPrinter,
+        testCards: TEST_CARDS.map((c) => ({
+          pan: c.pan,
+          maskedPan: maskPan(c.pan),
+          brand: c.brand,
+          note: cardNotes[c.outcome] ?? c.outcome,
+        })),
+      };
+    },
+  };
+}

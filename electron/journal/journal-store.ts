@@ -1,0 +1,750 @@
+import Database from 'better-sqlite3';
+import type { JournalOperation, JournalState } from '../bridge/contract';
+import { journalMigrations } from './migrations/index';
+import type { Migration } from './migrations/types';
+
+/**
+ * The journal's synchronous store. It runs inside the journal worker thread (journal-worker.ts), never on
+ * the core's event loop: better-sqlite3 blocks while SQLite fsyncs (DESIGN.md "Off the UI thread").
+ * Every query is a prepared statement with bound parameters; no value is ever spliced into SQL text.
+ */
+
+export class SchemaTooNewError extends Error {
+  constructor(found: number, known: number) {
+    super(`journal schema version ${found} is newer than this build knows (${known}); refusing to open it`);
+    this.name = 'SchemaTooNewError';
+  }
+}
+
+export type JournalRow = {
+  utn: string;
+  seq: number;
+  laneId: string;
+  ticketId: string | null;
+  tenderId: string | null;
+  operation: JournalOperation;
+  state: JournalState;
+  amountCents: number;
+  tipCents: number;
+  cashBackCents: number;
+  taxCents: number;
+  approvedCents: number;
+  refundedCents: number;
+  last4: string | null;
+  cardType: string | null;
+  entryMode: string | null;
+  authCode: string | null;
+  srn: string | null;
+  originalSrn: string | null;
+  gatewayCode: number | null;
+  message: string | null;
+  createdAt: number;
+  updatedAt: number;
+};
+
+/** What is known before the request leaves. Deliberately no field for a PAN, track or PIN block. */
+export type NewEntry = {
+  laneId: string;
+  operation: JournalOperation;
+  amountCents: number;
+  tipCents?: number;
+  cashBackCents?: number;
+  taxCents?: number;
+  last4?: string | null;
+  cardType?: string | null;
+  entryMode?: string | null;
+  ticketId?: string | null;
+  tenderId?: string | null;
+  originalSrn?: string | null;
+  /** Initial state; `sending` unless the entry never goes to the gateway (cash). */
+  state?: JournalState;
+  approvedCents?: number;
+  now: number;
+};
+
+export type EntryPatch = Partial<
+  Pick<
+    JournalRow,
+    | 'state'
+    | 'approvedCents'
+    | 'refundedCents'
+    | 'last4'
+    | 'cardType'
+    | 'entryMode'
+    | 'authCode'
+    | 'srn'
+    | 'gatewayCode'
+    | 'message'
+    | 'amountCents'
+    | 'tipCents'
+  >
+>;
+
+export type ReversalRow = {
+  utn: string;
+  state: 'pending' | 'done' | 'failed';
+  attempts: number;
+  nextAttemptAt: number;
+  lastError: string | null;
+  createdAt: number;
+  doneAt: number | null;
+  operation: JournalOperation;
+  amountCents: number;
+};
+
+export type JournalQuery = {
+  since?: number;
+  last4?: string;
+  amountCents?: number;
+  states?: JournalState[];
+  operations?: JournalOperation[];
+  limit?: number;
+};
+
+export type TicketRecord = {
+  ticketId: string;
+  status: string;
+  data: string;
+  openedAt: number;
+  closedAt: number | null;
+};
+
+export type AuditRow = {
+  id: number;
+  at: number;
+  role: string;
+  action: string;
+  detail: string;
+  approvedBy: string | null;
+};
+
+export type UserRow = { role: string; name: string; pinHash: string; updatedAt: number };
+
+export type SafRow = {
+  utn: string;
+  state: 'queued' | 'forwarding' | 'forwarded' | 'declined' | 'expired' | 'failed';
+  amountCents: number;
+  last4: string;
+  cardType: string | null;
+  storedAt: number;
+  forwardedAt: number | null;
+  message: string | null;
+};
+
+export type SafSealed = { ciphertext: Uint8Array; iv: Uint8Array; tag: Uint8Array };
+
+type SqlJournal = {
+  utn: string;
+  seq: number;
+  lane_id: string;
+  ticket_id: string | null;
+  tender_id: string | null;
+  operation: JournalOperation;
+  state: JournalState;
+  amount_cents: number;
+  tip_cents: number;
+  cashback_cents: number;
+  tax_cents: number;
+  approved_cents: number;
+  refunded_cents: number;
+  last4: string | null;
+  card_type: string | null;
+  entry_mode: string | null;
+  auth_code: string | null;
+  srn: string | null;
+  original_srn: string | null;
+  gateway_code: number | null;
+  message: string | null;
+  created_at: number;
+  updated_at: number;
+};
+
+function toRow(r: SqlJournal): JournalRow {
+  return {
+    utn: r.utn,
+    seq: r.seq,
+    laneId: r.lane_id,
+    ticketId: r.ticket_id,
+    tenderId: r.tender_id,
+    operation: r.operation,
+    state: r.state,
+    amountCents: r.amount_cents,
+    tipCents: r.tip_cents,
+    cashBackCents: r.cashback_cents,
+    taxCents: r.tax_cents,
+    approvedCents: r.approved_cents,
+    refundedCents: r.refunded_cents,
+    last4: r.last4,
+    cardType: r.card_type,
+    entryMode: r.entry_mode,
+    authCode: r.auth_code,
+    srn: r.srn,
+    originalSrn: r.original_srn,
+    gatewayCode: r.gateway_code,
+    message: r.message,
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
+  };
+}
+
+const PATCH_COLUMNS: Record<keyof EntryPatch, string> = {
+  state: 'state',
+  approvedCents: 'approved_cents',
+  refundedCents: 'refunded_cents',
+  last4: 'last4',
+  cardType: 'card_type',
+  entryMode: 'entry_mode',
+  authCode: 'auth_code',
+  srn: 'srn',
+  gatewayCode: 'gateway_code',
+  message: 'message',
+  amountCents: 'amount_cents',
+  tipCents: 'tip_cents',
+};
+
+/** `L1-k3x9q2-42`: lane, the journal's creation epoch (base 36), and the persisted counter. */
+export function formatUtn(laneId: string, epoch: string, seq: number): string {
+  return `${laneId}-${epoch}-${seq}`;
+}
+
+/** Opens (creating and migrating) a journal database with the durability pragmas DESIGN.md requires. */
+export function openJournalDatabase(
+  path: string,
+  migrations: readonly Migration[] = journalMigrations,
+): Database.Database {
+  const db = new Database(path);
+  db.pragma('journal_mode = WAL');
+  // better-sqlite3 opens an existing WAL database with synchronous=NORMAL, which can lose the last
+  // commits on power loss: the journal's promise needs every commit on disk before the request leaves.
+  db.pragma('synchronous = FULL');
+  db.pragma('foreign_keys = ON');
+  // Freed pages (forwarded store-and-forward ciphertext) are overwritten, not left on disk.
+  db.pragma('secure_delete = ON');
+  db.pragma('busy_timeout = 5000');
+  migrate(db, migrations);
+  return db;
+}
+
+/** Applies the pending migrations, each in its own transaction; refuses a database from a newer build. */
+export function migrate(db: Database.Database, migrations: readonly Migration[] = journalMigrations): number {
+  const current = Number(db.pragma('user_version', { simple: true }));
+  const known = Math.max(0, ...migrations.map((m) => m.version));
+  if (current > known) throw new SchemaTooNewError(current, known);
+  let applied = 0;
+  for (const m of [...migrations].sort((a, b) => a.version - b.version)) {
+    if (m.version <= current) continue;
+    db.transaction(() => {
+      m.up(db);
+      // user_version cannot take a bound parameter; the value is an integer from our own list.
+      db.pragma(`user_version = ${Math.trunc(m.version)}`);
+    })();
+    applied += 1;
+  }
+  return applied;
+}
+
+export class JournalStore {
+  readonly db: Database.Database;
+  private readonly stmt;
+  /** UPDATE statements by column set: preparing costs more than running. */
+  private readonly updates = new Map<string, Database.Statement>();
+
+  constructor(db: Database.Database) {
+    this.db = db;
+    this.stmt = {
+      counter: db.prepare<[], { last_seq: number; epoch: string }>(
+        'SELECT last_seq, epoch FROM lane_counter WHERE id = 1',
+      ),
+      initCounter: db.prepare<[string]>('INSERT INTO lane_counter (id, last_seq, epoch) VALUES (1, 0, ?)'),
+      bumpCounter: db.prepare<[number]>('UPDATE lane_counter SET last_seq = ? WHERE id = 1'),
+      insert: db.prepare(
+        `INSERT INTO journal (utn, seq, lane_id, ticket_id, tender_id, operation, state, amount_cents, tip_cents,
+           cashback_cents, tax_cents, approved_cents, last4, card_type, entry_mode, original_srn, created_at, updated_at)
+         VALUES (@utn, @seq, @lane_id, @ticket_id, @tender_id, @operation, @state, @amount_cents, @tip_cents,
+           @cashback_cents, @tax_cents, @approved_cents, @last4, @card_type, @entry_mode, @original_srn, @now, @now)`,
+      ),
+      get: db.prepare<[string], SqlJournal>('SELECT * FROM journal WHERE utn = ?'),
+      bySrn: db.prepare<[string], SqlJournal>(
+        "SELECT * FROM journal WHERE srn = ? AND operation NOT IN ('refund', 'void') ORDER BY seq LIMIT 1",
+      ),
+      inState: db.prepare<[string], SqlJournal>('SELECT * FROM journal WHERE state = ? ORDER BY seq'),
+      addReversal: db.prepare(
+        `INSERT INTO reversals (utn, state, attempts, next_attempt_at, created_at) VALUES (?, 'pending', 0, ?, ?)
+         ON CONFLICT (utn) DO UPDATE SET state = 'pending', next_attempt_at = excluded.next_attempt_at, done_at = NULL`,
+      ),
+      dueReversals: db.prepare<[number, number], SqlReversal>(
+        `SELECT r.*, j.operation, j.amount_cents FROM reversals r JOIN journal j ON j.utn = r.utn
+         WHERE r.state = 'pending' AND r.next_attempt_at <= ? ORDER BY r.next_attempt_at LIMIT ?`,
+      ),
+      pendingReversals: db.prepare<[], SqlReversal>(
+        `SELECT r.*, j.operation, j.amount_cents FROM reversals r JOIN journal j ON j.utn = r.utn
+         WHERE r.state = 'pending' ORDER BY r.created_at`,
+      ),
+      allReversals: db.prepare<[number], SqlReversal>(
+        `SELECT r.*, j.operation, j.amount_cents FROM reversals r JOIN journal j ON j.utn = r.utn
+         ORDER BY r.created_at DESC LIMIT ?`,
+      ),
+      reversalAttempt: db.prepare(
+        'UPDATE reversals SET attempts = attempts + 1, next_attempt_at = ?, last_error = ? WHERE utn = ?',
+      ),
+      reversalClose: db.prepare(
+        'UPDATE reversals SET state = ?, done_at = ?, last_error = ?, attempts = attempts + 1 WHERE utn = ?',
+      ),
+      retryAll: db.prepare("UPDATE reversals SET next_attempt_at = ? WHERE state = 'pending'"),
+      saveTicket: db.prepare(
+        `INSERT INTO tickets (ticket_id, status, data, opened_at, closed_at) VALUES (@ticketId, @status, @data, @openedAt, @closedAt)
+         ON CONFLICT (ticket_id) DO UPDATE SET status = excluded.status, data = excluded.data, closed_at = excluded.closed_at`,
+      ),
+      getTicket: db.prepare<[string], SqlTicket>('SELECT * FROM tickets WHERE ticket_id = ?'),
+      openTickets: db.prepare<[], SqlTicket>(
+        "SELECT * FROM tickets WHERE status = 'open' ORDER BY opened_at",
+      ),
+      getSetting: db.prepare<[string], { value: string }>('SELECT value FROM settings WHERE key = ?'),
+      setSetting: db.prepare(
+        `INSERT INTO settings (key, value, updated_at) VALUES (?, ?, ?)
+         ON CONFLICT (key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at`,
+      ),
+      audit: db.prepare('INSERT INTO audit (at, role, action, detail, approved_by) VALUES (?, ?, ?, ?, ?)'),
+      auditList: db.prepare<[number], SqlAudit>('SELECT * FROM audit ORDER BY id DESC LIMIT ?'),
+      users: db.prepare<[], SqlUser>('SELECT * FROM users'),
+      setUser: db.prepare(
+        `INSERT INTO users (role, name, pin_hash, updated_at) VALUES (?, ?, ?, ?)
+         ON CONFLICT (role) DO UPDATE SET name = excluded.name, pin_hash = excluded.pin_hash, updated_at = excluded.updated_at`,
+      ),
+      safInsert: db.prepare(
+        `INSERT INTO saf_queue (utn, state, amount_cents, last4, card_type, ciphertext, iv, tag, stored_at)
+         VALUES (?, 'queued', ?, ?, ?, ?, ?, ?, ?)`,
+      ),
+      safList: db.prepare<[number], SqlSaf>(
+        'SELECT utn, state, amount_cents, last4, card_type, stored_at, forwarded_at, message FROM saf_queue ORDER BY stored_at DESC LIMIT ?',
+      ),
+      safQueued: db.prepare<[], SqlSaf>(
+        "SELECT utn, state, amount_cents, last4, card_type, stored_at, forwarded_at, message FROM saf_queue WHERE state IN ('queued', 'forwarding') ORDER BY stored_at",
+      ),
+      safExposure: db.prepare<[], { total: number | null; n: number }>(
+        "SELECT SUM(amount_cents) AS total, COUNT(*) AS n FROM saf_queue WHERE state IN ('queued', 'forwarding')",
+      ),
+      safSealed: db.prepare<[string], { ciphertext: Buffer | null; iv: Buffer | null; tag: Buffer | null }>(
+        'SELECT ciphertext, iv, tag FROM saf_queue WHERE utn = ?',
+      ),
+      safState: db.prepare('UPDATE saf_queue SET state = ?, message = ? WHERE utn = ?'),
+      safFinish: db.prepare(
+        'UPDATE saf_queue SET state = ?, message = ?, forwarded_at = ?, ciphertext = NULL, iv = NULL, tag = NULL WHERE utn = ?',
+      ),
+    };
+  }
+
+  static open(path: string): JournalStore {
+    return new JournalStore(openJournalDatabase(path));
+  }
+
+  close(): void {
+    this.db.close();
+  }
+
+  // --- UserTransactionNumbers and entries
+
+  /** The counter's epoch, creating the counter row on first use. */
+  private counter(now: number): { lastSeq: number; epoch: string } {
+    const row = this.stmt.counter.get();
+    if (row) return { lastSeq: row.last_seq, epoch: row.epoch };
+    const epoch = Math.floor(now / 1000).toString(36);
+    this.stmt.initCounter.run(epoch);
+    return { lastSeq: 0, epoch };
+  }
+
+  /**
+   * Allocates the next UserTransactionNumber and inserts the entry, in one transaction: once this returns
+   * the row is on disk (synchronous=FULL) and the request may leave. A crash before commit loses both the
+   * number and the row, and that number was never sent.
+   */
+  allocate(entry: NewEntry): JournalRow {
+    return this.db.transaction(() => {
+      const { lastSeq, epoch } = this.counter(entry.now);
+      const seq = lastSeq + 1;
+      this.stmt.bumpCounter.run(seq);
+      const utn = formatUtn(entry.laneId, epoch, seq);
+      this.stmt.insert.run({
+        utn,
+        seq,
+        lane_id: entry.laneId,
+        ticket_id: entry.ticketId ?? null,
+        tender_id: entry.tenderId ?? null,
+        operation: entry.operation,
+        state: entry.state ?? 'sending',
+        amount_cents: entry.amountCents,
+        tip_cents: entry.tipCents ?? 0,
+        cashback_cents: entry.cashBackCents ?? 0,
+        tax_cents: entry.taxCents ?? 0,
+        approved_cents: entry.approvedCents ?? 0,
+        last4: entry.last4 ?? null,
+        card_type: entry.cardType ?? null,
+        entry_mode: entry.entryMode ?? null,
+        original_srn: entry.originalSrn ?? null,
+        now: entry.now,
+      });
+      return this.mustGet(utn);
+    })();
+  }
+
+  /** The highest sequence ever handed out (for tests and diagnostics). */
+  lastSequence(): number {
+    return this.stmt.counter.get()?.last_seq ?? 0;
+  }
+
+  get(utn: string): JournalRow | undefined {
+    const r = this.stmt.get.get(utn);
+    return r ? toRow(r) : undefined;
+  }
+
+  private mustGet(utn: string): JournalRow {
+    const r = this.get(utn);
+    if (!r) throw new Error(`journal entry ${utn} not found`);
+    return r;
+  }
+
+  /** The original payment with this gateway id (refunds and voids are excluded). */
+  bySrn(srn: string): JournalRow | undefined {
+    const r = this.stmt.bySrn.get(srn);
+    return r ? toRow(r) : undefined;
+  }
+
+  update(utn: string, patch: EntryPatch, now: number): JournalRow {
+    const sets: string[] = [];
+    const values: (string | number | null)[] = [];
+    for (const [key, column] of Object.entries(PATCH_COLUMNS) as [keyof EntryPatch, string][]) {
+      if (!(key in patch)) continue;
+      const v = patch[key];
+      if (v === undefined) continue;
+      // Column names come from PATCH_COLUMNS (a constant map), values are bound.
+      sets.push(`${column} = ?`);
+      values.push(v);
+    }
+    sets.push('updated_at = ?');
+    values.push(now, utn);
+    const sql = `UPDATE journal SET ${sets.join(', ')} WHERE utn = ?`;
+    let statement = this.updates.get(sql);
+    if (!statement) {
+      statement = this.db.prepare(sql);
+      this.updates.set(sql, statement);
+    }
+    statement.run(...values);
+    return this.mustGet(utn);
+  }
+
+  /**
+   * No answer: the entry becomes `unknown` and a reversal is queued, in one transaction, so a crash
+   * cannot leave an unknown entry that nothing will reverse.
+   */
+  markUnknown(utn: string, message: string, now: number, firstAttemptAt: number): JournalRow {
+    return this.db.transaction(() => {
+      const row = this.update(utn, { state: 'unknown', message }, now);
+      this.stmt.addReversal.run(utn, firstAttemptAt, now);
+      return row;
+    })();
+  }
+
+  /** Queues a reversal for an entry whose outcome we decided to undo (abandoned ticket, orphan). */
+  queueReversal(utn: string, message: string, now: number): JournalRow {
+    return this.db.transaction(() => {
+      const row = this.update(utn, { state: 'reversing', message }, now);
+      this.stmt.addReversal.run(utn, now, now);
+      return row;
+    })();
+  }
+
+  /**
+   * After a restart: entries still `sending` may or may not have reached the gateway (the process died
+   * between commit and answer). They are all unknown and get reversed; a reversal of a request that never
+   * arrived only blocks its number at the gateway.
+   */
+  recoverInFlight(now: number): string[] {
+    return this.db.transaction(() => {
+      const rows = this.stmt.inState.all('sending');
+      for (const r of rows) {
+        this.update(
+          r.utn,
+          { state: 'unknown', message: 'No answer recorded before the terminal stopped' },
+          now,
+        );
+        this.stmt.addReversal.run(r.utn, now, now);
+      }
+      return rows.map((r) => r.utn);
+    })();
+  }
+
+  list(query: JournalQuery = {}): JournalRow[] {
+    const where: string[] = [];
+    const values: (string | number)[] = [];
+    if (query.since !== undefined) {
+      where.push('created_at >= ?');
+      values.push(query.since);
+    }
+    if (query.last4 !== undefined) {
+      where.push('last4 = ?');
+      values.push(query.last4);
+    }
+    if (query.amountCents !== undefined) {
+      where.push('(amount_cents + tip_cents) = ? OR amount_cents = ?');
+      values.push(query.amountCents, query.amountCents);
+    }
+    if (query.states && query.states.length > 0) {
+      where.push(`state IN (${query.states.map(() => '?').join(', ')})`);
+      values.push(...query.states);
+    }
+    if (query.operations && query.operations.length > 0) {
+      where.push(`operation IN (${query.operations.map(() => '?').join(', ')})`);
+      values.push(...query.operations);
+    }
+    const sql = `SELECT * FROM journal ${where.length ? 'WHERE ' + where.map((w) => `(${w})`).join(' AND ') : ''}
+      ORDER BY seq DESC LIMIT ?`;
+    values.push(Math.max(1, Math.min(query.limit ?? 500, 10_000)));
+    return this.db
+      .prepare<(string | number)[], SqlJournal>(sql)
+      .all(...values)
+      .map(toRow);
+  }
+
+  // --- reversals
+
+  dueReversals(now: number, limit: number): ReversalRow[] {
+    return this.stmt.dueReversals.all(now, limit).map(toReversal);
+  }
+
+  pendingReversals(): ReversalRow[] {
+    return this.stmt.pendingReversals.all().map(toReversal);
+  }
+
+  recentReversals(limit: number): ReversalRow[] {
+    return this.stmt.allReversals.all(limit).map(toReversal);
+  }
+
+  reversalAttempt(utn: string, nextAttemptAt: number, error: string): void {
+    this.stmt.reversalAttempt.run(nextAttemptAt, error, utn);
+  }
+
+  /** The gateway acknowledged the reversal: the entry's final state is recorded with it. */
+  reversalDone(utn: string, finalState: JournalState, message: string, now: number): JournalRow {
+    return this.db.transaction(() => {
+      this.stmt.reversalClose.run('done', now, null, utn);
+      return this.update(utn, { state: finalState, message }, now);
+    })();
+  }
+
+  /** The gateway refused the reversal for a reason retrying cannot fix: a person must look at it. */
+  reversalFailed(utn: string, message: string, now: number): JournalRow {
+    return this.db.transaction(() => {
+      this.stmt.reversalClose.run('failed', now, message, utn);
+      return this.update(utn, { message }, now);
+    })();
+  }
+
+  retryReversalsNow(now: number): void {
+    this.stmt.retryAll.run(now);
+  }
+
+  // --- tickets
+
+  saveTicket(t: TicketRecord): void {
+    this.stmt.saveTicket.run(t);
+  }
+
+  getTicket(ticketId: string): TicketRecord | undefined {
+    const r = this.stmt.getTicket.get(ticketId);
+    return r ? toTicket(r) : undefined;
+  }
+
+  openTickets(): TicketRecord[] {
+    return this.stmt.openTickets.all().map(toTicket);
+  }
+
+  // --- settings, users, audit
+
+  getSetting(key: string): string | undefined {
+    return this.stmt.getSetting.get(key)?.value;
+  }
+
+  setSetting(key: string, value: string, now: number): void {
+    this.stmt.setSetting.run(key, value, now);
+  }
+
+  users(): UserRow[] {
+    return this.stmt.users
+      .all()
+      .map((u) => ({ role: u.role, name: u.name, pinHash: u.pin_hash, updatedAt: u.updated_at }));
+  }
+
+  setUser(role: string, name: string, pinHash: string, now: number): void {
+    this.stmt.setUser.run(role, name, pinHash, now);
+  }
+
+  audit(at: number, role: string, action: string, detail: string, approvedBy: string | null): void {
+    this.stmt.audit.run(at, role, action, detail, approvedBy);
+  }
+
+  auditList(limit: number): AuditRow[] {
+    return this.stmt.auditList
+      .all(Math.max(1, Math.min(limit, 5000)))
+      .map((a) => ({
+        id: a.id,
+        at: a.at,
+        role: a.role,
+        action: a.action,
+        detail: a.detail,
+        approvedBy: a.approved_by,
+      }));
+  }
+
+  // --- store-and-forward
+
+  /** The entry and its sealed card data, in one transaction: a stored sale is journaled and queued together. */
+  safStore(
+    utn: string,
+    amountCents: number,
+    last4: string,
+    cardType: string | null,
+    sealed: SafSealed,
+    now: number,
+  ): JournalRow {
+    return this.db.transaction(() => {
+      this.stmt.safInsert.run(
+        utn,
+        amountCents,
+        last4,
+        cardType,
+        Buffer.from(sealed.ciphertext),
+        Buffer.from(sealed.iv),
+        Buffer.from(sealed.tag),
+        now,
+      );
+      return this.update(
+        utn,
+        {
+          state: 'stored',
+          approvedCents: amountCents,
+          message: 'Stored offline; forwarded when the gateway returns',
+        },
+        now,
+      );
+    })();
+  }
+
+  safList(limit: number): SafRow[] {
+    return this.stmt.safList.all(limit).map(toSaf);
+  }
+
+  safQueued(): SafRow[] {
+    return this.stmt.safQueued.all().map(toSaf);
+  }
+
+  safExposure(): { exposureCents: number; count: number } {
+    const r = this.stmt.safExposure.get();
+    return { exposureCents: r?.total ?? 0, count: r?.n ?? 0 };
+  }
+
+  safSealed(utn: string): SafSealed | undefined {
+    const r = this.stmt.safSealed.get(utn);
+    if (!r?.ciphertext || !r.iv || !r.tag) return undefined;
+    return { ciphertext: r.ciphertext, iv: r.iv, tag: r.tag };
+  }
+
+  safMark(utn: string, state: SafRow['state'], message: string | null): void {
+    this.stmt.safState.run(state, message, utn);
+  }
+
+  /** Final state of a stored sale; its card data is deleted in the same statement. */
+  safFinish(
+    utn: string,
+    state: SafRow['state'],
+    message: string,
+    now: number,
+    journal: EntryPatch,
+  ): JournalRow {
+    return this.db.transaction(() => {
+      this.stmt.safFinish.run(state, message, now, utn);
+      return this.update(utn, journal, now);
+    })();
+  }
+
+  /** Moves freed pages out of the WAL too (after card data was deleted). */
+  checkpoint(): void {
+    this.db.pragma('wal_checkpoint(TRUNCATE)');
+  }
+}
+
+type SqlReversal = {
+  utn: string;
+  state: 'pending' | 'done' | 'failed';
+  attempts: number;
+  next_attempt_at: number;
+  last_error: string | null;
+  created_at: number;
+  done_at: number | null;
+  operation: JournalOperation;
+  amount_cents: number;
+};
+
+function toReversal(r: SqlReversal): ReversalRow {
+  return {
+    utn: r.utn,
+    state: r.state,
+    attempts: r.attempts,
+    nextAttemptAt: r.next_attempt_at,
+    lastError: r.last_error,
+    createdAt: r.created_at,
+    doneAt: r.done_at,
+    operation: r.operation,
+    amountCents: r.amount_cents,
+  };
+}
+
+type SqlTicket = {
+  ticket_id: string;
+  status: string;
+  data: string;
+  opened_at: number;
+  closed_at: number | null;
+};
+
+function toTicket(r: SqlTicket): TicketRecord {
+  return {
+    ticketId: r.ticket_id,
+    status: r.status,
+    data: r.data,
+    openedAt: r.opened_at,
+    closedAt: r.closed_at,
+  };
+}
+
+type SqlAudit = {
+  id: number;
+  at: number;
+  role: string;
+  action: string;
+  detail: string;
+  approved_by: string | null;
+};
+type SqlUser = { role: string; name: string; pin_hash: string; updated_at: number };
+type SqlSaf = {
+  utn: string;
+  state: SafRow['state'];
+  amount_cents: number;
+  last4: string;
+  card_type: string | null;
+  stored_at: number;
+  forwarded_at: number | null;
+  message: string | null;
+};
+
+function toSaf(r: SqlSaf): SafRow {
+  return {
+    utn: r.utn,
+    state: r.state,
+    amountCents: r.amount_cents,
+    last4: r.last4,
+    cardType: r.card_type,
+    storedAt: r.stored_at,
+    forwardedAt: r.forwarded_at,
+    message: r.message,
+  };
+}

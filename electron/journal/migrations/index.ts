@@ -1,0 +1,7 @@
+import { migration001 } from './001-journal';
+import { migration002 } from './002-audit-settings';
+import { migration003 } from './003-store-and-forward';
+import type { Migration } from './types';
+
+/** Every shipped migration, in order. A shipped migration is never edited: add a new one. */
+export const journalMigrations: readonly Migration[] = [migration001, migration002, migration003];

@@ -1,0 +1,142 @@
+import type { ReceiptLineView, ReceiptView, TenderView, TicketView } from '../bridge/contract';
+import type { Receipt, ReceiptLine } from '../../native/drivers/roles';
+import { formatCents } from '../util/money';
+
+export type ReceiptHeader = { merchantName: string; laneId: string; mid: number };
+
+const tenderLabel: Record<TenderView['kind'], string> = {
+  credit: 'CREDIT',
+  debit: 'DEBIT',
+  ebt: 'EBT',
+  gift: 'GIFT CARD',
+  check: 'CHECK',
+  token: 'CARD ON FILE',
+  cash: 'CASH',
+  preauth: 'PRE-AUTH',
+};
+
+const entryLabel: Record<string, string> = {
+  swipe: 'SWIPED',
+  chip: 'CHIP',
+  contactless: 'CONTACTLESS',
+  keyed: 'KEYED',
+  present: 'CARD PRESENT',
+};
+
+/**
+ * The receipt of a ticket, as lines both the printer and the screen render. Card numbers appear only as
+ * the masked PAN the reader produced (first six / last four), per PCI DSS 3.4.
+ */
+export function buildReceipt(
+  t: TicketView,
+  copy: 'customer' | 'merchant',
+  h: ReceiptHeader,
+  at: number,
+): ReceiptView {
+  const lines: ReceiptLineView[] = [
+    { kind: 'text', text: h.merchantName, align: 'center', bold: true, large: true },
+    { kind: 'text', text: `MID ${h.mid}  LANE ${h.laneId}`, align: 'center' },
+    {
+      kind: 'text',
+      text: new Date(t.closedAt ?? at).toISOString().replace('T', ' ').slice(0, 19) + ' UTC',
+      align: 'center',
+    },
+    { kind: 'text', text: `TICKET ${t.ticketId}`, align: 'center' },
+    { kind: 'rule' },
+    { kind: 'pair', left: 'SUBTOTAL', right: formatCents(t.subtotalCents) },
+  ];
+  if (t.taxCents > 0) lines.push({ kind: 'pair', left: 'TAX', right: formatCents(t.taxCents) });
+  if (t.tipCents > 0) lines.push({ kind: 'pair', left: 'TIP', right: formatCents(t.tipCents) });
+  lines.push({ kind: 'pair', left: 'TOTAL', right: formatCents(t.totalCents), bold: true }, { kind: 'rule' });
+
+  for (const tender of t.tenders) {
+    if (tender.status === 'in-progress' || tender.status === 'cancelled') continue;
+    const label = tenderLabel[tender.kind];
+    lines.push({
+      kind: 'pair',
+      left: `${label} ${tender.status.toUpperCase()}`,
+      right: formatCents(tender.approvedCents),
+      bold: true,
+    });
+    if (tender.card?.maskedPan || tender.card?.last4) {
+      lines.push({
+        kind: 'text',
+        text: `${tender.card.cardType ?? ''} ${tender.card.maskedPan ?? `****${tender.card.last4 ?? ''}`}`.trim(),
+      });
+    }
+    if (tender.card?.entry)
+      lines.push({ kind: 'text', text: `ENTRY ${entryLabel[tender.card.entry] ?? tender.card.entry}` });
+    if (tender.authCode) lines.push({ kind: 'pair', left: 'AUTH', right: tender.authCode });
+    if (tender.userTransactionNumber)
+      lines.push({ kind: 'pair', left: 'REF', right: tender.userTransactionNumber });
+    if (tender.cashBackCents > 0)
+      lines.push({ kind: 'pair', left: 'CASH BACK', right: formatCents(tender.cashBackCents) });
+    if (tender.changeCents !== undefined && tender.changeCents > 0)
+      lines.push({ kind: 'pair', left: 'CHANGE', right: formatCents(tender.changeCents) });
+    if (tender.balanceCents !== undefined)
+      lines.push({ kind: 'pair', left: 'BALANCE', right: formatCents(tender.balanceCents) });
+    if (tender.status === 'stored')
+      lines.push({ kind: 'text', text: 'APPROVED OFFLINE - SUBJECT TO AUTHORIZATION' });
+    if (copy === 'merchant' && tender.signature?.required) {
+      lines.push({
+        kind: 'text',
+        text: tender.signature.captured ? 'SIGNATURE CAPTURED' : 'X______________________',
+      });
+    }
+  }
+  lines.push({ kind: 'rule' });
+  if (t.remainingCents > 0)
+    lines.push({ kind: 'pair', left: 'BALANCE DUE', right: formatCents(t.remainingCents), bold: true });
+  lines.push({
+    kind: 'text',
+    text: copy === 'customer' ? 'CUSTOMER COPY' : 'MERCHANT COPY',
+    align: 'center',
+  });
+  const qrData = `tillpoint:receipt:${t.ticketId}:${formatCents(t.paidCents)}`;
+  lines.push({ kind: 'qr', data: qrData });
+
+  return { ticketId: t.ticketId, copy, lines, qrData, text: receiptText(lines) };
+}
+
+export function receiptText(lines: readonly ReceiptLineView[], width = 42): string {
+  return lines
+    .map((l) => {
+      switch (l.kind) {
+        case 'text':
+          return l.align === 'center' ? l.text.padStart(Math.floor((width + l.text.length) / 2)) : l.text;
+        case 'pair':
+          return l.left + ' '.repeat(Math.max(1, width - l.left.length - l.right.length)) + l.right;
+        case 'rule':
+          return '-'.repeat(width);
+        case 'qr':
+          return '';
+      }
+    })
+    .filter((s) => s.length > 0)
+    .join('\n');
+}
+
+/** The printer's form of a receipt view. */
+export function toPrinterReceipt(view: ReceiptView, openDrawer: boolean): Receipt {
+  const lines: ReceiptLine[] = view.lines.map((l): ReceiptLine => {
+    switch (l.kind) {
+      case 'text': {
+        const out: ReceiptLine = { kind: 'text', text: l.text };
+        if (l.align) out.align = l.align;
+        if (l.bold) out.bold = l.bold;
+        if (l.large) out.large = l.large;
+        return out;
+      }
+      case 'pair':
+        return l.bold
+          ? { kind: 'pair', left: l.left, right: l.right, bold: true }
+          : { kind: 'pair', left: l.left, right: l.right };
+      case 'rule':
+        return { kind: 'rule' };
+      case 'qr':
+        return { kind: 'qr', data: l.data };
+    }
+  });
+  lines.push({ kind: 'feed', lines: 3 });
+  return { lines, cut: true, openDrawer };
+}

@@ -1,0 +1,183 @@
+import type { AutoCloseView, DeviceConfigView, SafPolicy } from './bridge/contract';
+import type { GatewayCredentials, GatewayTimeouts } from './gateway-client/client';
+import { defaultGatewayTimeouts } from './gateway-client/client';
+import type { Journal } from './journal/journal-protocol';
+import type { Sealer } from './util/key-file';
+
+/**
+ * The lane's settings, kept in the journal database (one JSON value per key) so they share its
+ * durability and its one writer. Reads come from memory; writes go through the journal worker.
+ */
+
+export type SaleSettings = {
+  taxRatePercent: number;
+  tipPrompt: boolean;
+  tipPresetsPercent: number[];
+  /** Credit sales at or above this (after approval) need a signature. Default 50.00. */
+  signatureFloorCents: number;
+  /** How long the card readers wait for a card. */
+  cardWaitMs: number;
+  /** How long the cardholder has for the PIN. */
+  pinWaitMs: number;
+  /** Print the customer receipt automatically when a ticket is paid and a printer is connected. */
+  autoPrint: boolean;
+};
+
+export type GatewaySettings = {
+  /** `embedded`: the sandbox gateway the terminal starts itself (its address comes from the launcher). */
+  mode: 'embedded' | 'remote';
+  baseUrl: string;
+  mid: number;
+  cid: number;
+  userName: string;
+  appKey: string;
+  appType: number;
+  /** The password, sealed with the data folder's key (never stored in clear). */
+  sealedPassword?: { ciphertext: string; iv: string; tag: string };
+  timeouts: GatewayTimeouts;
+};
+
+export type RecorderSettings = { enabled: boolean };
+
+export type SettingsShape = {
+  laneId: string;
+  sale: SaleSettings;
+  gateway: GatewaySettings;
+  saf: SafPolicy;
+  autoClose: AutoCloseView;
+  devices: DeviceConfigView | null;
+  recorder: RecorderSettings;
+};
+
+export const defaultSaleSettings: SaleSettings = {
+  taxRatePercent: 0,
+  tipPrompt: false,
+  tipPresetsPercent: [15, 18, 20],
+  signatureFloorCents: 5_000,
+  cardWaitMs: 60_000,
+  pinWaitMs: 60_000,
+  autoPrint: true,
+};
+
+/** Store-and-forward is off until a manager turns it on (issue 5). */
+export const defaultSafPolicy: SafPolicy = {
+  enabled: false,
+  perTransactionLimitCents: 10_000,
+  totalLimitCents: 50_000,
+  maxAgeHours: 24,
+};
+
+export type Settings = {
+  readonly value: Readonly<SettingsShape>;
+  set<K extends keyof SettingsShape>(key: K, value: SettingsShape[K]): Promise<void>;
+  /** The gateway password (unsealed) or the launcher's. */
+  gatewayPassword(): string;
+  sealPassword(password: string): GatewaySettings['sealedPassword'];
+  credentials(): GatewayCredentials;
+};
+
+export type GatewayDefaults = {
+  baseUrl: string;
+  credentials: GatewayCredentials;
+  /** True when the launcher runs the embedded sandbox gateway: its address wins over a stored one. */
+  embedded: boolean;
+  timeouts?: Partial<GatewayTimeouts>;
+};
+
+export async function loadSettings(
+  journal: Journal,
+  sealer: Sealer,
+  defaults: { laneId: string; gateway: GatewayDefaults; devices: DeviceConfigView | null; now: () => number },
+): Promise<Settings> {
+  const read = async <T>(key: string): Promise<T | undefined> => {
+    const raw = await journal.getSetting(key);
+    if (raw === undefined) return undefined;
+    try {
+      return JSON.parse(raw) as T;
+    } catch {
+      return undefined;
+    }
+  };
+  const g = defaults.gateway;
+  const storedGateway = await read<GatewaySettings>('gateway');
+  const embeddedGateway: GatewaySettings = {
+    mode: 'embedded',
+    baseUrl: g.baseUrl,
+    mid: g.credentials.mid,
+    cid: g.credentials.cid,
+    userName: g.credentials.UserName,
+    appKey: g.credentials.AppKey,
+    appType: g.credentials.AppType,
+    timeouts: { ...defaultGatewayTimeouts, ...g.timeouts },
+  };
+  let gateway: GatewaySettings;
+  if (!storedGateway) gateway = { ...embeddedGateway, mode: g.embedded ? 'embedded' : 'remote' };
+  else if (storedGateway.mode === 'embedded' && g.embedded)
+    // The embedded gateway listens on a new port every launch; keep only the tech's timeouts.
+    gateway = {
+      ...embeddedGateway,
+      timeouts: { ...embeddedGateway.timeouts, ...storedGateway.timeouts, ...g.timeouts },
+    };
+  else
+    gateway = {
+      ...storedGateway,
+      timeouts: { ...defaultGatewayTimeouts, ...storedGateway.timeouts, ...g.timeouts },
+    };
+
+  const value: SettingsShape = {
+    laneId: (await read<string>('laneId')) ?? defaults.laneId,
+    sale: { ...defaultSaleSettings, ...(await read<Partial<SaleSettings>>('sale')) },
+    gateway,
+    saf: { ...defaultSafPolicy, ...(await read<Partial<SafPolicy>>('saf')) },
+    autoClose: (await read<AutoCloseView>('autoClose')) ?? { enrolled: false },
+    devices: (await read<DeviceConfigView>('devices')) ?? defaults.devices,
+    recorder: (await read<RecorderSettings>('recorder')) ?? { enabled: false },
+  };
+
+  const unseal = (s: NonNullable<GatewaySettings['sealedPassword']>): string =>
+    sealer.open(
+      {
+        ciphertext: Buffer.from(s.ciphertext, 'base64'),
+        iv: Buffer.from(s.iv, 'base64'),
+        tag: Buffer.from(s.tag, 'base64'),
+      },
+      'gateway-password',
+    );
+
+  const settings: Settings = {
+    value,
+    async set(key, next) {
+      await journal.setSetting(key, JSON.stringify(next), defaults.now());
+      value[key] = next;
+    },
+    gatewayPassword() {
+      const sealed = value.gateway.sealedPassword;
+      if (value.gateway.mode === 'embedded' || !sealed) return g.credentials.Password;
+      try {
+        return unseal(sealed);
+      } catch {
+        // The key file was replaced: the tech must enter the password again.
+        return '';
+      }
+    },
+    sealPassword(password) {
+      const s = sealer.seal(password, 'gateway-password');
+      return {
+        ciphertext: Buffer.from(s.ciphertext).toString('base64'),
+        iv: Buffer.from(s.iv).toString('base64'),
+        tag: Buffer.from(s.tag).toString('base64'),
+      };
+    },
+    credentials() {
+      return {
+        AppKey: value.gateway.appKey,
+        AppType: value.gateway.appType,
+        mid: value.gateway.mid,
+        cid: value.gateway.cid,
+        UserName: value.gateway.userName,
+        Password: settings.gatewayPassword(),
+      };
+    },
+  };
+  return settings;
+}
