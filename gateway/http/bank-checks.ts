@@ -124,8 +124,8 @@ export function bankInput(
   const amountCents = checkAmount(problems, body, ceilingCents);
   const number = checkNumber(problems, body);
 
-  const methodValue = body.Method === undefined ? 0 : body.Method;
-  const rules = typeof methodValue === 'number' ? methodRules[methodValue] : undefined;
+  const methodValue = body.Method === undefined ? 0 : typeof body.Method === 'number' ? body.Method : NaN;
+  const rules = methodRules[methodValue];
   if (!rules && !problems.has('Method')) {
     problems.add(
       ResponseCode.InvalidRequest,
@@ -151,7 +151,7 @@ export function bankInput(
   if (rules?.dlRequired && (text(body, 'DL_NUMBER') === undefined || text(body, 'DL_STATE') === undefined)) {
     problems.add(
       ResponseCode.DriverLicenseRequired,
-      `Method ${String(methodValue)} (${rules.name}) requires DL_NUMBER and DL_STATE`,
+      `Method ${methodValue} (${rules.name}) requires DL_NUMBER and DL_STATE`,
       'DL_NUMBER',
     );
   }
@@ -160,7 +160,7 @@ export function bankInput(
   if (rules?.verifyIdentity && (firstName.trim() === '' || lastName.trim() === '')) {
     problems.add(
       ResponseCode.IdentityDataRequired,
-      `Method ${String(methodValue)} (${rules.name}) verifies identity: FIRST_NAME and LAST_NAME are required`,
+      `Method ${methodValue} (${rules.name}) verifies identity: FIRST_NAME and LAST_NAME are required`,
       'FIRST_NAME',
     );
   }
@@ -181,7 +181,7 @@ export function bankInput(
     account,
     accountType,
     checkNumber: number,
-    method: methodValue as number,
+    method: methodValue,
     amountCents,
     dlNumber,
     dlState: states.DL_STATE,
