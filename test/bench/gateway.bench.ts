@@ -1,0 +1,114 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { keyedSale } from '../support/gateway-harness';
+import { repoRoot, spawnGateway, postJson, type SpawnedGateway } from '../support/spawn-gateway';
+import { closedLoop, fmt, openModel, type Target } from './load';
+
+const seconds = Number(process.env.BENCH_SECONDS ?? 10);
+const openSeconds = Number(process.env.BENCH_OPEN_SECONDS ?? 30);
+const openRate = Number(process.env.BENCH_OPEN_RATE ?? 2000);
+
+function saleTarget(url: string, prefix: string, onAnswer?: Target['onAnswer']): Target {
+  // One body template; only the UserTransactionNumber changes (ForceDuplication: the card and amount repeat).
+  const template = JSON.stringify(keyedSale({ UserTransactionNumber: '@@UTN@@', ForceDuplication: true }));
+  return {
+    url,
+    path: '/api/Transactions/Sale',
+    body: (i) => template.replace('@@UTN@@', `${prefix}-${i}`),
+    accept: (j) => j.ResponseCode === 200,
+    ...(onAnswer ? { onAnswer } : {}),
+  };
+}
+
+async function startBare(): Promise<{ url: string; stop: () => void }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'test/bench/bare-server.ts'], {
+    cwd: repoRoot,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const url = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    child.stdout.on('data', (c: Buffer) => {
+      out += c.toString();
+      const m = /bare listening on (\S+)/.exec(out);
+      if (m?.[1]) resolve(m[1]);
+    });
+    child.on('exit', () => reject(new Error('bare server exited')));
+  });
+  return { url, stop: () => child.kill('SIGTERM') };
+}
+
+async function stopGateway(gw: SpawnedGateway): Promise<void> {
+  gw.child.kill('SIGTERM');
+  await gw.exited;
+}
+
+export async function run(): Promise<void> {
+  console.log(`\n== gateway: approved sales over loopback (synchronous=FULL, group commit) ==`);
+  const bare = await startBare();
+  const bareResult = await closedLoop(
+    {
+      url: bare.url,
+      path: '/echo',
+      body: (i) => JSON.stringify({ UserTransactionNumber: `b-${i}`, Amount: 10 }),
+      accept: () => true,
+    },
+    64,
+    seconds,
+  );
+  bare.stop();
+  console.log(`reference  bare Fastify JSON endpoint, 64 clients: ${fmt(bareResult)}`);
+
+  const dir = mkdtempSync(join(tmpdir(), 'tillpoint-bench-'));
+  try {
+    let gw = await spawnGateway(['--port', '0', '--data', join(dir, 'ceiling'), '--log-level', 'silent']);
+    const ceiling = await closedLoop(saleTarget(gw.url, 'c'), 64, seconds);
+    console.log(`(a) ceiling  sales, 64 clients:                    ${fmt(ceiling)}`);
+    console.log(
+      `    ratio to the bare endpoint: ${(ceiling.rate / bareResult.rate).toFixed(2)} (target >= 0.25; target rate >= 4000/s)`,
+    );
+    await stopGateway(gw);
+
+    gw = await spawnGateway(['--port', '0', '--data', join(dir, 'open'), '--log-level', 'silent']);
+    const open = await openModel(saleTarget(gw.url, 'o'), openRate, openSeconds);
+    console.log(
+      `(b) open model ${openRate}/s arrival for ${openSeconds} s:      ${fmt(open)}  (target p99 < 25 ms)`,
+    );
+    await stopGateway(gw);
+
+    // (c) kill -9 in the middle of a run: every sale answered approved must be there after restart.
+    const data = join(dir, 'kill');
+    gw = await spawnGateway(['--port', '0', '--data', data, '--log-level', 'silent']);
+    const approved = new Set<string>();
+    const target = saleTarget(gw.url, 'k', (i, j) => {
+      if (j.ResponseCode === 200) approved.add(`k-${i}`);
+    });
+    const killer = setTimeout(() => gw.child.kill('SIGKILL'), 1_000 + Math.random() * 2_000);
+    await closedLoop(target, 64, 4, 0).catch(() => undefined);
+    clearTimeout(killer);
+    await gw.exited;
+    const after = await spawnGateway(['--port', '0', '--data', data, '--log-level', 'silent']);
+    const report = await postJson(`${after.url}/api/Report/GetReportByMerchant`, keyedSale());
+    const stored = new Set(
+      ((report.Transactions as { UserTransactionNumber: string; Status: string }[] | undefined) ?? [])
+        .filter((t) => t.Status === 'approved')
+        .map((t) => t.UserTransactionNumber),
+    );
+    const missing = [...approved].filter((u) => !stored.has(u));
+    console.log(
+      `(c) kill -9 mid-run: ${approved.size} answered approved, ${missing.length} missing after restart ${missing.length === 0 ? '(ok)' : '(LOST SALES)'}`,
+    );
+    await stopGateway(after);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  run().catch((e: unknown) => {
+    console.error(e);
+    process.exit(1);
+  });
+}
