@@ -1,0 +1,48 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { renderResponseCodes } from '../../gateway/docs/response-codes-doc';
+import { repoRoot } from '../support/spawn-gateway';
+import { startGateway, type TestGateway } from '../support/gateway-harness';
+
+describe('documentation generated from the code', () => {
+  it('docs/response-codes.md matches the catalog (run npm run docs:codes)', () => {
+    expect(readFileSync(join(repoRoot, 'docs/response-codes.md'), 'utf8')).toBe(renderResponseCodes());
+  });
+});
+
+describe('OpenAPI document and docs page', () => {
+  let gw: TestGateway;
+  beforeAll(async () => {
+    gw = await startGateway();
+  });
+  afterAll(async () => {
+    await gw.close();
+  });
+
+  it('serves /openapi.json with every declared operation and its schemas', async () => {
+    const r = await gw.get('/openapi.json');
+    expect(r.status).toBe(200);
+    const doc = r.body as {
+      openapi: string;
+      paths: Record<string, Record<string, { requestBody?: unknown; responses: Record<string, unknown> }>>;
+    };
+    expect(doc.openapi).toMatch(/^3\./);
+    for (const path of [
+      '/api/Transactions/Sale',
+      '/api/Transactions/DoReversal',
+      '/api/Report/GeTransactionNumbers',
+      '/api/GatewayAdmin/GetTokensByIdentifier',
+    ]) {
+      expect(doc.paths[path]?.post?.requestBody, path).toBeDefined();
+      expect(doc.paths[path]?.post?.responses['200'], path).toBeDefined();
+    }
+    expect(doc.paths['/health']).toBeUndefined();
+  });
+
+  it('serves a browsable page at /docs', async () => {
+    const res = await fetch(`${gw.baseUrl}/docs/`);
+    expect(res.status).toBe(200);
+    expect(await res.text()).toContain('<html');
+  });
+});
