@@ -2,6 +2,7 @@ import type { Queryable } from '../storage/queryable';
 
 /** The merchant's open batch, opened on first use. At most one is open (a partial unique index says so). */
 export async function openBatchId(tx: Queryable, mid: number, now: string): Promise<number> {
+  await tx.lock(`batch:${mid}`);
   const open = await tx.first(
     tx.qb.selectFrom('batches').select('id').where('mid', '=', mid).where('status', '=', 'open'),
   );

@@ -119,8 +119,10 @@ export async function runPayment(
   const requested = chargedCents(req.amounts);
 
   const pending = await svc.storage.write(async (tx) => {
+    await tx.lock(`utn:${mid}:${req.utn}`);
     await reserveTransactionNumber(tx, mid, req.utn, req.operation, startedIso);
     if (!req.forceDuplication) {
+      await tx.lock(`card:${mid}:${fingerprint}`);
       const since = new Date(started.getTime() - svc.rules.duplicateWindowMs).toISOString();
       const dup = await tx.first(
         tx.qb
@@ -275,6 +277,8 @@ export async function runPayment(
 
   const final = await svc.storage.write(async (tx) => {
     const now = svc.clock.now().toISOString();
+    // Held against DoReversal, which flags this payment under the same key.
+    await tx.lock(`utn:${mid}:${req.utn}`);
     const current = await loadPayment(tx, pending.id);
     const set: Partial<Omit<PaymentRow, 'id'>> = {
       updated_at: now,

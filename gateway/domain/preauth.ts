@@ -21,7 +21,9 @@ export async function closePreauth(
   const { mid, cid, userId } = ctx.principal;
   return svc.storage.write(async (tx) => {
     const now = svc.clock.now().toISOString();
+    await tx.lock(`utn:${mid}:${req.utn}`);
     await reserveTransactionNumber(tx, mid, req.utn, 'completion', now);
+    await tx.lock(`payment:${mid}:${req.srn}`);
     const pre = await findByReference(tx, mid, req.srn);
     if (!pre) throw new DomainError(ResponseCode.NotFound, ['ServiceReferenceNumber not found']);
     if (pre.operation !== 'preauth')

@@ -64,7 +64,9 @@ export async function runRefund(
   const { mid, cid, userId } = ctx.principal;
   const startedIso = svc.clock.now().toISOString();
   const reserved = await svc.storage.write(async (tx) => {
+    await tx.lock(`utn:${mid}:${req.utn}`);
     await reserveTransactionNumber(tx, mid, req.utn, 'refund', startedIso);
+    await tx.lock(`payment:${mid}:${req.srn}`);
     const original = await findByReference(tx, mid, req.srn);
     if (!original) throw new DomainError(ResponseCode.NotFound, ['ServiceTransactionNumber not found']);
     if (original.status === 'voided' || original.status === 'reversed') {
@@ -147,6 +149,8 @@ export async function runRefund(
 
   return svc.storage.write(async (tx) => {
     const now = svc.clock.now().toISOString();
+    await tx.lock(`utn:${mid}:${req.utn}`);
+    await tx.lock(`payment:${mid}:${req.srn}`);
     const original = await findByReference(tx, mid, req.srn);
     if (!original) throw new Error('original vanished');
     const refund = await tx.first(

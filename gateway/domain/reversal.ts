@@ -18,6 +18,7 @@ export async function runReversal(svc: Services, ctx: RequestContext, utn: strin
   const { mid } = ctx.principal;
   const decision = await svc.storage.write(async (tx): Promise<ReversalDecision> => {
     const now = svc.clock.now().toISOString();
+    await tx.lock(`utn:${mid}:${utn}`);
     const use = await findTransactionNumber(tx, mid, utn);
     if (!use) {
       await tx.run(
@@ -46,6 +47,7 @@ export async function runReversal(svc: Services, ctx: RequestContext, utn: strin
     const row = await tx.first(
       tx.qb.selectFrom('payments').selectAll().where('mid', '=', mid).where('utn', '=', utn),
     );
+    if (row) await tx.lock(`payment:${mid}:${row.srn}`);
     if (!row) {
       return {
         kind: 'answer',

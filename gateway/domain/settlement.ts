@@ -88,6 +88,7 @@ export type SettlementResult = {
 export async function settleOpenBatch(storage: Storage, mid: number, now: Date): Promise<SettlementResult> {
   return storage.write(async (tx) => {
     const iso = now.toISOString();
+    await tx.lock(`batch:${mid}`);
     const batch = await tx.first(
       tx.qb.selectFrom('batches').selectAll().where('mid', '=', mid).where('status', '=', 'open'),
     );

@@ -71,7 +71,9 @@ export async function runVoid(
   const { mid } = ctx.principal;
   const target = await svc.storage.write(async (tx) => {
     const now = svc.clock.now().toISOString();
+    await tx.lock(`utn:${mid}:${utn}`);
     await reserveTransactionNumber(tx, mid, utn, 'void', now);
+    await tx.lock(`payment:${mid}:${srn}`);
     const row = await findByReference(tx, mid, srn);
     if (!row) throw new DomainError(ResponseCode.NotFound, ['ServiceTransactionNumber not found']);
     const blocker = await cancelBlocker(tx, row);

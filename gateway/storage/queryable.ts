@@ -16,6 +16,12 @@ export type Queryable = {
   all<R>(query: Compilable<R>): Promise<R[]>;
   first<R>(query: Compilable<R>): Promise<R | undefined>;
   run(query: Compilable<unknown>): Promise<RunResult>;
+  /**
+   * Serializes units of work that touch the same thing (a payment's refundable balance, a card's duplicate
+   * window) until the end of the transaction. SQLite's single writer serializes everything already, so it
+   * is a no-op there; PostgreSQL takes a transaction-scoped advisory lock, across processes.
+   */
+  lock(key: string): Promise<void>;
 };
 
 export type Storage = {

@@ -70,6 +70,7 @@ export function sqliteQueryable(db: BetterSqlite3.Database, qb: Kysely<Database>
     qb,
     all: (query) => Promise.resolve().then(() => allSync(query)),
     first: (query) => Promise.resolve().then(() => allSync(query)[0]),
+    lock: () => Promise.resolve(),
     run: (query) =>
       Promise.resolve().then((): RunResult => {
         const compiled = query.compile();
