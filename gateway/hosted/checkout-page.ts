@@ -13,6 +13,7 @@ function page(title: string, nonce: string, body: string, script = ''): string {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex">
+<link rel="icon" href="data:,">
 <title>${e(title)}</title>
 <style nonce="${e(nonce)}">${checkoutStyle}</style>
 </head>
@@ -58,18 +59,23 @@ const scheduleLabels: Record<PaymentSchedule, string> = {
   Installment: 'Pay in installments',
 };
 
+/** What a plan does, in words; on an open schedule the payer's own choices below say how often. */
 function planText(link: LinkRow, schedule: PaymentSchedule): string {
-  const f = frequencyById(link.frequency_id ?? undefined);
-  const every = f ? f.name.toLowerCase() : 'on a schedule you choose';
-  if (schedule === 'Recurring')
-    return `Charged now, then ${every}${link.end_date ? ` until ${link.end_date.slice(0, 10)}` : ''}.`;
-  if (schedule === 'Installment') {
-    const n = link.installment_total;
-    return n
-      ? `${n} installments, the first now, then ${every}.`
-      : `Installments, the first now, then ${every}.`;
+  if (link.is_open_payment_schedule === 1) {
+    return schedule === 'Recurring'
+      ? 'Charged now, then again at the interval you choose below.'
+      : 'The first installment now, the others at the interval you choose below.';
   }
-  return '';
+  const every = (frequencyById(link.frequency_id ?? undefined)?.name ?? '').toLowerCase();
+  const until = link.end_date ? ` until ${link.end_date.slice(0, 10)}` : '';
+  if (schedule === 'Recurring') return `Charged now, then ${every}${until}.`;
+  const n = link.installment_total ?? 0;
+  if (link.amount_cents !== null && n > 0) {
+    const each = Math.floor(link.amount_cents / n);
+    const first = link.amount_cents - each * (n - 1);
+    return `${n} installments: $${formatCents(first)} now, then $${formatCents(each)} ${every}.`;
+  }
+  return `${n} installments, the first now, then ${every}.`;
 }
 
 /** The checkout form of a payable link. */
@@ -166,7 +172,11 @@ ${choices}
 <button type="submit" id="pay">${fixed ? `Pay $${e(formatCents(link.amount_cents ?? 0))}` : 'Pay'}</button>
 </form>
 <section id="result" role="status" aria-live="polite" tabindex="-1" hidden></section>
-<p class="secure">Card details go to the payment gateway only. A recurring or installment plan keeps the card, encrypted, for its later payments.</p>`,
+<p class="secure">Card details go to the payment gateway only.${
+      allowed.some((a) => a !== 'Single')
+        ? ' A recurring or installment plan keeps the card, encrypted, for its later payments.'
+        : ''
+    }</p>`,
     `<script type="application/json" id="checkout-data">${jsonForScript(data)}</script>
 <script nonce="${e(nonce)}">${checkoutScript}</script>`,
   );

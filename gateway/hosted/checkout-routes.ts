@@ -40,8 +40,12 @@ async function merchantName(services: GatewayServices, mid: number): Promise<str
 
 /** What the page's script (or a form POST) gets back: never the card number, only last four. */
 function pageAnswer(r: CheckoutOutcome) {
+  // A payer reads this: a decline says so in plain words before the issuer's reason.
+  const messages = r.approved
+    ? r.sale.Msg
+    : [`The payment was not approved: ${r.sale.Msg.join('; ')}. Check the details or try another card.`];
   return {
-    ...outcome(r.sale.ResponseCode, r.sale.Msg),
+    ...outcome(r.sale.ResponseCode, messages),
     Approved: r.approved,
     Amount: formatCents(r.chargedCents),
     TotalAmount: formatCents(r.totalCents),
