@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renderResponseCodes } from '../../gateway/docs/response-codes-doc';
 import { repoRoot } from '../support/spawn-gateway';
@@ -38,6 +39,17 @@ describe('OpenAPI document and docs page', () => {
       expect(doc.paths[path]?.post?.responses['200'], path).toBeDefined();
     }
     expect(doc.paths['/health']).toBeUndefined();
+  });
+
+  it('passes a standard OpenAPI validator', async () => {
+    const r = await gw.get('/openapi.json');
+    const validator = new Validator();
+    const result = await validator.validate(r.body);
+    expect(result.errors ?? []).toEqual([]);
+    expect(result.valid).toBe(true);
+    // Control: the same validator refuses a broken document.
+    const broken = await new Validator().validate({ ...(r.body as object), paths: 5 });
+    expect(broken.valid).toBe(false);
   });
 
   it('serves a browsable page at /docs', async () => {
