@@ -8,7 +8,7 @@ import { ETX, lrc, SI, SO, STX } from '../protocols/verifone-packet';
 import { VIVO2_HEADER, vivo2Crc } from '../protocols/vivotech2';
 import type { ByteStream } from '../transports/byte-stream';
 import type { HidDevicePort, RecordedHidDevice } from '../transports/hid-transport';
-import { systemTimers, type TimerHandle, type Timers } from '../drivers/timers';
+import { systemTimers, type Timers } from '../drivers/timers';
 
 /**
  * Support recordings: every frame in and out of a device, as JSON lines (`{"t","dir","hex"}` after a
@@ -269,12 +269,14 @@ export function maskFrameBytes(bytes: Uint8Array, mode: MaskMode = 'auto'): Uint
 export type FrameRecorderOptions = {
   timers?: Timers;
   mode?: MaskMode;
-  /**
-   * Received bytes are gathered until a frame is complete, so a PAN split across two reads is still
-   * masked; a partial frame is written after this much silence. Default 50 ms.
-   */
-  quietMs?: number;
 };
+
+/**
+ * Received bytes are gathered until a unit is complete (a frame with its check byte, a line, a control
+ * byte) and masked as a whole, never split by time: a PAN or a PIN block cut across two records would
+ * be masked in neither. Only a runaway unit is cut, at this size, and the rest is written on close.
+ */
+const MAX_PENDING = 8192;
 
 /** Bytes that complete a unit worth writing: end of a text line, a control byte, or a frame's check. */
 function completeUpTo(pending: Uint8Array): number {
@@ -319,7 +321,6 @@ type Recorder = {
 function createRecorder(label: string, sink: FrameSink, options: FrameRecorderOptions): Recorder {
   const timers = options.timers ?? systemTimers;
   const mode = options.mode ?? 'auto';
-  const quietMs = options.quietMs ?? 50;
   const started = timers.now();
   const header: RecordingHeader = {
     kind: 'tillpoint-frames',
@@ -330,7 +331,6 @@ function createRecorder(label: string, sink: FrameSink, options: FrameRecorderOp
   sink.writeLine(JSON.stringify(header));
   let pending = new Uint8Array(0);
   let pendingAt = 0;
-  let quietTimer: TimerHandle | undefined;
 
   const record = (
     dir: FrameDirection,
@@ -344,8 +344,6 @@ function createRecorder(label: string, sink: FrameSink, options: FrameRecorderOp
     sink.writeLine(JSON.stringify(frame));
   };
   const flush = (): void => {
-    if (quietTimer !== undefined) timers.clearTimeout(quietTimer);
-    quietTimer = undefined;
     record('in', pending, undefined, pendingAt);
     pending = new Uint8Array(0);
   };
@@ -361,10 +359,7 @@ function createRecorder(label: string, sink: FrameSink, options: FrameRecorderOp
       if (done > 0) record('in', joined.subarray(0, done), undefined, pendingAt);
       pending = joined.slice(done);
       if (done > 0) pendingAt = timers.now();
-      if (quietTimer !== undefined) timers.clearTimeout(quietTimer);
-      quietTimer = undefined;
-      if (pending.length > 4096) flush();
-      else if (pending.length > 0) quietTimer = timers.setTimeout(flush, quietMs);
+      if (pending.length > MAX_PENDING) flush();
     },
   };
 }

@@ -40,7 +40,20 @@ function describe(err: unknown): string {
  * cannot be opened; after that, any read/write error ends the stream with that error as the close reason,
  * so the device manager sees one signal for "the device went away" whatever the cause.
  */
-export async function openSerialStream(settings: SerialSettings): Promise<ByteStream> {
+export type SerialStreamOptions = {
+  /**
+   * How often the device node is checked while open. A pulled USB-serial adapter removes its /dev node,
+   * and a dead socat its pty link, but serialport does not always see the hang-up (its poller can miss
+   * it before the first read is armed); the node vanishing, or pointing at another device, is
+   * unambiguous. Default 1000 ms; 0 disables.
+   */
+  watchPathMs?: number;
+};
+
+export async function openSerialStream(
+  settings: SerialSettings,
+  options: SerialStreamOptions = {},
+): Promise<ByteStream> {
   const port = new SerialPort({
     path: settings.path,
     baudRate: settings.baudRate,
@@ -61,14 +74,40 @@ export async function openSerialStream(settings: SerialSettings): Promise<ByteSt
   const closeListeners = new Set<(reason: Error | undefined) => void>();
   let open = true;
   let pendingError: Error | undefined;
+  let watch: ReturnType<typeof setInterval> | undefined;
 
   const end = (reason: Error | undefined): void => {
     if (!open) return;
     open = false;
+    if (watch !== undefined) clearInterval(watch);
     for (const l of closeListeners) l(reason);
     dataListeners.clear();
     closeListeners.clear();
   };
+
+  const watchMs = options.watchPathMs ?? 1000;
+  const opened = await stat(settings.path).catch(() => undefined);
+  if (watchMs > 0 && opened) {
+    let checking = false;
+    watch = setInterval(() => {
+      if (checking) return;
+      checking = true;
+      stat(settings.path)
+        .then(
+          (now) => (now.rdev === opened.rdev ? undefined : 'the port now leads to another device'),
+          () => 'the device node disappeared',
+        )
+        .then((gone) => {
+          checking = false;
+          if (!gone || !open) return;
+          pendingError = new SerialDisconnectedError(label, gone);
+          if (port.isOpen) port.close(() => end(pendingError));
+          else end(pendingError);
+        })
+        .catch(() => undefined);
+    }, watchMs);
+    watch.unref();
+  }
 
   port.on('data', (chunk: Buffer) => {
     const bytes = new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength);

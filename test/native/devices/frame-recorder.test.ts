@@ -28,6 +28,7 @@ import { SwipeReaderSimulator } from '../../../native/simulators/swipe-reader-si
 import { SANDBOX_PIN, TEST_CARDS, track1For, track2For } from '../../../native/simulators/test-cards';
 import { createMemoryPair } from '../../../native/transports/byte-stream';
 import { createRecordedHidPort } from '../../../native/transports/hid-transport';
+import { createManualTimers } from '../support/manual-timers';
 import { openPtyStreams, until, type PtyStreams } from '../support/pty-streams';
 
 const visa = TEST_CARDS[0]!;
@@ -72,6 +73,44 @@ describe('masking', () => {
     const bad = Uint8Array.from(z62);
     bad[bad.length - 1] = (bad.at(-1) ?? 0) ^ 0x55;
     expect(new PacketDecoder().feed(maskFrameBytes(bad))[0]).toMatchObject({ lrcOk: false });
+  });
+});
+
+describe('recording received bytes split anywhere, however slowly', () => {
+  it('never writes part of a PAN or a PIN block on its own', () => {
+    const clock = createManualTimers();
+    const sink = memorySink();
+    const listeners = new Set<(c: Uint8Array) => void>();
+    const stream = recordStream(
+      {
+        label: 'split',
+        isOpen: true,
+        write: () => Promise.resolve(),
+        onData: (l) => (listeners.add(l), () => listeners.delete(l)),
+        onClose: () => () => undefined,
+        close: () => Promise.resolve(),
+      },
+      sink,
+      { timers: clock.timers },
+    );
+    stream.onData(() => undefined);
+    const r73 = encodeMessage({ type: '73', ksn: 'FFFF9876543210E00001', pinBlock: '1B9C1845EB993A7A' });
+    const bytes = Uint8Array.of(
+      ...new TextEncoder().encode(`${track1For(visa)}${track2For(visa)}\r`),
+      ...r73,
+      0x06,
+    );
+    // Every possible cut point, one byte a second: the worst a slow UART can do.
+    for (let i = 0; i < bytes.length; i += 1) {
+      for (const l of listeners) l(bytes.subarray(i, i + 1));
+      clock.advance(1000);
+    }
+    const text = sink.lines.join('\n');
+    expectNoPan(text, visa.pan);
+    expect(text).not.toContain(ascii('1B9C1845EB993A7A'));
+    expect(text).not.toContain(ascii('1B9C1845'));
+    const inbound = parseRecording(text).frames.map((f) => f.hex);
+    expect(inbound).toHaveLength(3); // the swipe line, the 73 packet, the ACK
   });
 });
 

@@ -61,6 +61,14 @@ describe('serial transport over a socat pty', () => {
     await host.close();
   });
 
+  it('notices a hang-up right after open through the device node vanishing', async () => {
+    pair = await createPtyPair();
+    const host = await openSerialStream({ path: pair.b, ...line }, { watchPathMs: 100 });
+    const closed = waitFor<Error | undefined>((resolve) => host.onClose(resolve), 3000, 'close');
+    await pair.close();
+    expect((await closed)?.message).toMatch(/disconnected/);
+  });
+
   it('close() by us ends the stream with no reason', async () => {
     pair = await createPtyPair();
     const host = await openSerialStream({ path: pair.b, ...line });
