@@ -1,6 +1,7 @@
 import type { RouteGroup } from './app';
 import type { FraudScreen } from './domain/payments';
 import { tenderFraudScreen as screen } from './domain/fraud-options';
+import { registerAdminRoutes } from './routes/admin';
 import { registerBankRoutes } from './routes/bank';
 import { registerEbtRoutes } from './routes/ebt';
 import { registerFraudRoutes } from './routes/fraud';
@@ -12,6 +13,8 @@ export const tenderGroups: RouteGroup[] = [
   registerGiftCardRoutes,
   registerEbtRoutes,
   registerBankRoutes,
+  // Also returns the automatic batch-close scheduler (a background task buildGateway starts).
+  registerAdminRoutes,
 ];
 
 /** The fraud auto-deny checks that act on sales (domain/fraud-options.ts). */
