@@ -12,7 +12,7 @@ import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescrip
 const layering = [
   {
     target: './renderer',
-    from: ['./native', './gateway', './electron'],
+    from: ['./native', './gateway'],
     except: [],
     message: 'renderer/ talks to the core only through the bridge types (electron/bridge/contract.ts).',
   },
