@@ -1,0 +1,171 @@
+import { useEffect, useRef } from 'react';
+import { ManagerPinDialog } from './ui/ManagerPinDialog';
+import { useApp, useAppStore } from './state/context';
+import { viewsFor, viewTitles, type View } from './state/views';
+import { SignIn } from './screens/SignIn';
+import { SaleScreen } from './screens/cashier/SaleScreen';
+import { TransactionsScreen } from './screens/cashier/TransactionsScreen';
+import { BatchScreen } from './screens/manager/BatchScreen';
+import { ReportsScreen } from './screens/manager/ReportsScreen';
+import { SettingsScreen } from './screens/manager/SettingsScreen';
+import { PaymentLinksScreen } from './screens/manager/PaymentLinksScreen';
+import { SafScreen } from './screens/manager/SafScreen';
+import { DevicesScreen } from './screens/tech/DevicesScreen';
+import { GatewayScreen } from './screens/tech/GatewayScreen';
+import { DiagnosticsScreen } from './screens/tech/DiagnosticsScreen';
+import { SimulatorPanel } from './screens/SimulatorPanel';
+import { formatCents } from './format/money';
+
+const screens: Record<View, () => React.JSX.Element> = {
+  sale: SaleScreen,
+  transactions: TransactionsScreen,
+  batch: BatchScreen,
+  reports: ReportsScreen,
+  settings: SettingsScreen,
+  links: PaymentLinksScreen,
+  saf: SafScreen,
+  devices: DevicesScreen,
+  gateway: GatewayScreen,
+  diagnostics: DiagnosticsScreen,
+};
+
+export function NotConnected({ message }: { message: string }) {
+  return (
+    <main className="signin">
+      <h1>Tillpoint</h1>
+      <p role="alert">{message}</p>
+    </main>
+  );
+}
+
+function TopBar() {
+  const session = useApp((s) => s.session);
+  const status = useApp((s) => s.status);
+  const gateway = useApp((s) => s.gateway);
+  const reversals = useApp((s) => s.reversals?.pending ?? s.status?.reversals.pending ?? 0);
+  const saf = useApp((s) => s.saf);
+  const app = useAppStore();
+  const online = gateway?.online ?? true;
+  const exposure = saf?.exposureCents ?? status?.saf.exposureCents ?? 0;
+  return (
+    <header className="topbar">
+      <span className="brand">Tillpoint</span>
+      {status ? <span className="chip">Lane {status.laneId}</span> : null}
+      {status?.sandbox ? <span className="chip chip-warn">Sandbox</span> : null}
+      <span
+        className={`chip ${online ? '' : 'chip-bad'}`}
+        role="status"
+        aria-label={online ? 'Gateway online' : 'Gateway offline'}
+      >
+        {online ? 'Online' : 'Offline'}
+      </span>
+      {reversals > 0 ? (
+        <span className="chip chip-warn">
+          {reversals} reversal{reversals === 1 ? '' : 's'} pending
+        </span>
+      ) : null}
+      {exposure > 0 ? <span className="chip chip-warn">Offline exposure {formatCents(exposure)}</span> : null}
+      {session ? (
+        <>
+          <span>Signed in: {session.name}</span>
+          <button type="button" className="btn btn-small" onClick={() => void app.getState().signOut()}>
+            Sign out
+          </button>
+        </>
+      ) : null}
+    </header>
+  );
+}
+
+function Nav() {
+  const session = useApp((s) => s.session);
+  const view = useApp((s) => s.view);
+  const app = useAppStore();
+  if (!session) return null;
+  return (
+    <nav className="nav" aria-label="Screens">
+      {viewsFor(session.role).map((v) => (
+        <button
+          key={v}
+          type="button"
+          aria-current={v === view ? 'page' : undefined}
+          onClick={() => app.getState().navigate(v)}
+        >
+          {viewTitles[v]}
+        </button>
+      ))}
+    </nav>
+  );
+}
+
+function Notices() {
+  const notices = useApp((s) => s.notices);
+  const app = useAppStore();
+  return (
+    <div className="notices" role="status" aria-live="polite">
+      {notices.map((n) => (
+        <div key={n.id} className={`notice notice-${n.tone}`}>
+          {n.text}{' '}
+          <button
+            type="button"
+            className="btn btn-small"
+            onClick={() => app.getState().dismiss(n.id)}
+            aria-label="Dismiss"
+          >
+            ✕
+          </button>
+        </div>
+      ))}
+    </div>
+  );
+}
+
+function ConnectionBanner() {
+  const connection = useApp((s) => s.connection);
+  const message = useApp((s) => s.connectionMessage);
+  if (connection === 'open' || connection === 'none') return null;
+  const text =
+    connection === 'refused'
+      ? `The terminal core refused this window: ${message ?? 'reload the page'}.`
+      : connection === 'connecting'
+        ? 'Connecting to the terminal core…'
+        : 'Lost the connection to the terminal core. Reconnecting…';
+  return (
+    <div className="banner" role="alert">
+      {text}
+    </div>
+  );
+}
+
+export function App() {
+  const session = useApp((s) => s.session);
+  const view = useApp((s) => s.view);
+  const mainRef = useRef<HTMLElement>(null);
+  const Screen = screens[view];
+
+  // A new screen starts with its heading focused, so a screen reader announces where the user is and
+  // Tab continues from the top of the screen's content.
+  useEffect(() => {
+    const target =
+      mainRef.current?.querySelector<HTMLElement>('[data-autofocus]') ??
+      mainRef.current?.querySelector<HTMLElement>('h1');
+    target?.focus();
+  }, [view, session?.role]);
+
+  return (
+    <div className="app">
+      <a className="skip-link" href="#main">
+        Skip to content
+      </a>
+      <TopBar />
+      <Nav />
+      <main id="main" ref={mainRef} tabIndex={-1}>
+        <ConnectionBanner />
+        {session ? <Screen /> : <SignIn />}
+      </main>
+      <SimulatorPanel />
+      <ManagerPinDialog />
+      <Notices />
+    </div>
+  );
+}

@@ -1,0 +1,44 @@
+import type { TenderView } from '../../../electron/bridge/contract';
+
+/**
+ * What the cashier should try after a tender that did not go through. The core already says the reason
+ * in plain words (`TenderView.message`); this adds the next step, keyed on the gateway's ResponseCode
+ * catalog (gateway/contract/response-codes.ts) where the reason alone does not say it.
+ */
+export function nextStepFor(tender: TenderView): string {
+  switch (tender.status) {
+    case 'declined':
+      switch (tender.gatewayCode) {
+        case 101:
+          return 'Ask for another card, or take part of it in cash.';
+        case 102:
+        case 109:
+        case 114:
+          return 'This card cannot be used. Ask for another card or tender.';
+        case 103:
+        case 112:
+          return 'Key the card again with the right security code, or use another card.';
+        case 105:
+          return 'Let the customer try the PIN again.';
+        case 110:
+        case 111:
+          return 'The address check failed. Ask for another card.';
+        case 113:
+          return 'This card is blocked for this store. Ask for another tender.';
+        case 410:
+          return 'If the customer really wants to pay again, choose “Charge again”.';
+        default:
+          return 'Ask for another card or tender.';
+      }
+    case 'offline-refused':
+      return 'Take cash or another tender, or try again when the gateway is back.';
+    case 'cancelled':
+      return 'Choose a tender to try again.';
+    case 'unknown':
+      return 'Do not run the card again. The customer will not be charged for this attempt.';
+    default:
+      return '';
+  }
+}
+
+export const UNKNOWN_HEADLINE = 'Do not retry — the terminal is reversing this sale';

@@ -1,0 +1,150 @@
+import type { SaleOutcome, TenderView } from '../../../../electron/bridge/contract';
+import { cardLabel, formatCents } from '../../format/money';
+import { nextStepFor, UNKNOWN_HEADLINE } from '../../format/outcome';
+import { useSale, useSaleStore } from '../../state/context';
+import type { ReversalWatch } from '../../state/sale-store';
+
+type Tone = 'ok' | 'bad' | 'warn';
+
+function headline(t: TenderView): { tone: Tone; title: string } {
+  switch (t.status) {
+    case 'approved':
+      return { tone: 'ok', title: 'Approved' };
+    case 'stored':
+      return { tone: 'ok', title: 'Approved offline' };
+    case 'partial':
+      return { tone: 'warn', title: 'Partially approved' };
+    case 'declined':
+      return { tone: 'bad', title: 'Declined' };
+    case 'unknown':
+      return { tone: 'bad', title: UNKNOWN_HEADLINE };
+    case 'offline-refused':
+      return { tone: 'bad', title: 'Offline — not charged' };
+    case 'cancelled':
+      return { tone: 'warn', title: 'Cancelled' };
+    case 'reversed':
+      return { tone: 'warn', title: 'Reversed' };
+    case 'voided':
+      return { tone: 'warn', title: 'Voided' };
+    case 'in-progress':
+      return { tone: 'warn', title: 'In progress' };
+  }
+}
+
+const entryWords: Record<string, string> = {
+  swipe: 'Swiped',
+  chip: 'Chip',
+  contactless: 'Contactless',
+  keyed: 'Keyed',
+  present: 'Card present',
+};
+
+function ReversalLine({ watch }: { watch: ReversalWatch | null }) {
+  if (!watch) return null;
+  return (
+    <p role="status" data-reversal={watch.state}>
+      {watch.state === 'reversing'
+        ? 'Reversal in progress…'
+        : watch.state === 'reversed'
+          ? (watch.message ?? 'Reversed: the customer is not charged.')
+          : `Reversal failed: ${watch.message ?? 'the manager sees it in the reconciliation view'}.`}
+    </p>
+  );
+}
+
+/** The last tender's outcome in plain words: what happened, the card, and what to do next. */
+export function OutcomePanel({ outcome }: { outcome: SaleOutcome }) {
+  const t = outcome.tender;
+  const ticket = outcome.ticket;
+  const reversal = useSale((s) => s.reversal);
+  const lastTender = useSale((s) => s.lastTender);
+  const sale = useSaleStore();
+  const { tone, title } = headline(t);
+  const next = nextStepFor(t);
+  const isCard = t.kind !== 'cash' && t.kind !== 'check';
+  return (
+    <section
+      className={`outcome outcome-${tone}`}
+      aria-labelledby="outcome-title"
+      data-outcome={t.status}
+      role={tone === 'ok' ? 'status' : 'alert'}
+    >
+      <h2 id="outcome-title">{title}</h2>
+      <dl className="facts">
+        {t.status === 'partial' ? (
+          <>
+            <dt>Approved</dt>
+            <dd>
+              {formatCents(t.approvedCents)} of {formatCents(t.requestedCents)}
+            </dd>
+          </>
+        ) : (
+          <>
+            <dt>Amount</dt>
+            <dd>
+              {formatCents(
+                t.status === 'approved' || t.status === 'stored' ? t.approvedCents : t.requestedCents,
+              )}
+            </dd>
+          </>
+        )}
+        {isCard && t.card ? (
+          <>
+            <dt>Card</dt>
+            <dd data-testid="outcome-card">
+              {cardLabel(t.card)}
+              {t.card.entry ? ` · ${entryWords[t.card.entry] ?? t.card.entry}` : ''}
+            </dd>
+          </>
+        ) : null}
+        {t.authCode ? (
+          <>
+            <dt>Auth number</dt>
+            <dd data-testid="outcome-auth">{t.authCode}</dd>
+          </>
+        ) : null}
+        {t.cashBackCents > 0 ? (
+          <>
+            <dt>Cash back</dt>
+            <dd>{formatCents(t.cashBackCents)}</dd>
+          </>
+        ) : null}
+        {t.changeCents !== undefined && t.changeCents > 0 ? (
+          <>
+            <dt>Change due</dt>
+            <dd data-testid="outcome-change">{formatCents(t.changeCents)}</dd>
+          </>
+        ) : null}
+        {t.balanceCents !== undefined ? (
+          <>
+            <dt>Card balance</dt>
+            <dd>{formatCents(t.balanceCents)}</dd>
+          </>
+        ) : null}
+        {ticket.status === 'open' && ticket.remainingCents > 0 ? (
+          <>
+            <dt>Remaining</dt>
+            <dd data-testid="outcome-remaining">{formatCents(ticket.remainingCents)}</dd>
+          </>
+        ) : null}
+      </dl>
+      {t.message && t.status !== 'approved' ? <p>{t.message}</p> : null}
+      {t.status === 'partial' ? (
+        <p>
+          <strong>Collect the remaining {formatCents(ticket.remainingCents)} with another tender.</strong>
+        </p>
+      ) : null}
+      {next ? <p>{next}</p> : null}
+      {t.status === 'unknown' ? <ReversalLine watch={reversal} /> : null}
+      {t.status === 'declined' && t.gatewayCode === 410 && lastTender ? (
+        <button
+          type="button"
+          className="btn btn-danger"
+          onClick={() => void sale.getState().pay(lastTender, { allowDuplicate: true })}
+        >
+          Charge again
+        </button>
+      ) : null}
+    </section>
+  );
+}

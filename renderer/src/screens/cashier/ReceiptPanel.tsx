@@ -1,0 +1,126 @@
+import { useState } from 'react';
+import type { ReceiptView } from '../../../../electron/bridge/contract';
+import { Dialog } from '../../ui/Dialog';
+import { QrCode } from '../../ui/QrCode';
+import { useSale, useSaleStore } from '../../state/context';
+
+/** A receipt as the printer would lay it out, for the customer to read or scan. */
+export function ReceiptDocument({ receipt }: { receipt: ReceiptView }) {
+  return (
+    <div className="receipt" aria-label="Receipt">
+      {receipt.lines.map((line, i) => {
+        switch (line.kind) {
+          case 'text':
+            return (
+              <div
+                key={i}
+                style={{
+                  textAlign: line.align ?? 'left',
+                  fontWeight: line.bold ? 700 : 400,
+                  fontSize: line.large ? '1.2em' : undefined,
+                }}
+              >
+                {line.text}
+              </div>
+            );
+          case 'pair':
+            return (
+              <div key={i} className="pair" style={{ fontWeight: line.bold ? 700 : 400 }}>
+                <span>{line.left}</span>
+                <span>{line.right}</span>
+              </div>
+            );
+          case 'rule':
+            return <hr key={i} />;
+          case 'qr':
+            return null;
+        }
+      })}
+    </div>
+  );
+}
+
+/** The shown receipt: QR for the customer's phone and an email option. */
+export function ReceiptDialog() {
+  const receipt = useSale((s) => s.receipt);
+  const sale = useSaleStore();
+  const [email, setEmail] = useState('');
+  if (!receipt) return null;
+  const valid = /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email);
+  // The bridge has no email command yet (docs/screens.md proposal): the terminal's mail client sends it.
+  const mailto = `mailto:${encodeURIComponent(email)}?subject=${encodeURIComponent('Your receipt')}&body=${encodeURIComponent(receipt.text)}`;
+  return (
+    <Dialog title="Customer receipt" onClose={() => sale.getState().hideReceipt()}>
+      <div className="row" style={{ alignItems: 'flex-start' }}>
+        <ReceiptDocument receipt={receipt} />
+        <div className="stack">
+          <QrCode data={receipt.qrData} label="QR code of the receipt for the customer's phone" />
+          <p className="hint">Scan for a copy of this receipt.</p>
+        </div>
+      </div>
+      <div className="row">
+        <div className="field">
+          <label htmlFor="receipt-email">Email the receipt to</label>
+          <input
+            id="receipt-email"
+            type="email"
+            autoComplete="off"
+            value={email}
+            onChange={(e) => setEmail(e.target.value)}
+          />
+        </div>
+        <a
+          className={`btn ${valid ? 'btn-primary' : ''}`}
+          href={valid ? mailto : undefined}
+          aria-disabled={!valid}
+          style={{ display: 'inline-flex', alignItems: 'center', textDecoration: 'none' }}
+        >
+          Send email
+        </a>
+        <button type="button" className="btn" onClick={() => sale.getState().hideReceipt()} autoFocus>
+          Close
+        </button>
+      </div>
+    </Dialog>
+  );
+}
+
+export function ReceiptActions() {
+  const sale = useSaleStore();
+  const note = useSale((s) => s.receiptNote);
+  return (
+    <section aria-labelledby="receipt-title" className="card">
+      <h2 id="receipt-title">Receipt</h2>
+      <p role="status" data-testid="receipt-note">
+        {note ?? ''}
+      </p>
+      <div className="row">
+        <button
+          type="button"
+          className="btn"
+          onClick={() => void sale.getState().printReceipt()}
+          aria-keyshortcuts="P"
+        >
+          Print receipt <kbd aria-hidden="true">P</kbd>
+        </button>
+        <button
+          type="button"
+          className="btn"
+          onClick={() => void sale.getState().showReceipt()}
+          aria-keyshortcuts="R"
+        >
+          Show receipt / QR / email <kbd aria-hidden="true">R</kbd>
+        </button>
+        <button
+          type="button"
+          className="btn btn-primary"
+          onClick={() => sale.getState().newSale()}
+          aria-keyshortcuts="N"
+          data-autofocus
+        >
+          New sale <kbd aria-hidden="true">N</kbd>
+        </button>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,325 @@
+import { useEffect } from 'react';
+import { formatCents, taxOf, tipOf } from '../../format/money';
+import { useApp, useAppStore, useSale, useSaleStore } from '../../state/context';
+import { Keypad } from '../../ui/Keypad';
+import { OutcomePanel } from './OutcomePanel';
+import { PromptPanel } from './PromptPanel';
+import { ReceiptActions, ReceiptDialog } from './ReceiptPanel';
+import { SignaturePanel } from './SignaturePanel';
+import { TenderChoice, tenderOptions, useStartTender } from './TenderChoice';
+import { TenderFormPanel } from './TenderForms';
+
+function isEditable(target: EventTarget | null): boolean {
+  if (!(target instanceof HTMLElement)) return false;
+  if (target.id === 'sale-amount') return false;
+  return target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName);
+}
+
+/** The cashier's keys: digits and Backspace on the amount, letters for tenders, Esc to cancel, N for next. */
+function useSaleKeys() {
+  const sale = useSaleStore();
+  const app = useAppStore();
+  const start = useStartTender();
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.defaultPrevented || e.altKey || e.ctrlKey || e.metaKey) return;
+      if (app.getState().approval || document.querySelector('dialog[open]')) return;
+      const s = sale.getState();
+      const editable = isEditable(e.target);
+      const onControl = e.target instanceof HTMLButtonElement || e.target instanceof HTMLAnchorElement;
+      const key = e.key.toLowerCase();
+      if (s.phase === 'paying') {
+        if (e.key === 'Escape') {
+          e.preventDefault();
+          void s.cancel();
+        }
+        return;
+      }
+      if (s.phase === 'form') {
+        if (e.key === 'Escape') {
+          e.preventDefault();
+          s.closeForm();
+        }
+        return;
+      }
+      if (editable) return;
+      if (s.phase === 'entry' && !s.ticket) {
+        if (/^\d$/.test(e.key)) {
+          e.preventDefault();
+          s.digit(e.key);
+          return;
+        }
+        if (e.key === 'Backspace') {
+          e.preventDefault();
+          s.backspace();
+          return;
+        }
+        if (e.key === 'Escape' || e.key === 'Delete') {
+          e.preventDefault();
+          s.clearAmount();
+          return;
+        }
+        if (e.key === 'Enter' && !onControl && s.subtotalCents > 0) {
+          e.preventDefault();
+          start('credit');
+          return;
+        }
+      }
+      if (s.phase === 'entry' || s.phase === 'result') {
+        const option = tenderOptions.find((t) => t.key === key);
+        if (option) {
+          e.preventDefault();
+          start(option.id);
+        }
+        return;
+      }
+      if (s.phase === 'done') {
+        if (key === 'n' || (e.key === 'Enter' && !onControl)) {
+          e.preventDefault();
+          s.newSale();
+        } else if (key === 'p') {
+          e.preventDefault();
+          void s.printReceipt();
+        } else if (key === 'r') {
+          e.preventDefault();
+          void s.showReceipt();
+        }
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [sale, app, start]);
+}
+
+function Totals() {
+  const ticket = useSale((s) => s.ticket);
+  const subtotal = useSale((s) => s.subtotalCents);
+  const tip = useSale((s) => s.tipCents);
+  const rate = useSale((s) => s.settings?.taxRatePercent ?? 0);
+  const rows: [string, number, string?][] = ticket
+    ? [
+        ['Subtotal', ticket.subtotalCents],
+        ['Tax', ticket.taxCents],
+        ['Tip', ticket.tipCents],
+        ['Total', ticket.totalCents, 'total'],
+        ...(ticket.paidCents > 0
+          ? ([
+              ['Paid', ticket.paidCents],
+              ['Remaining', ticket.remainingCents, 'total'],
+            ] as [string, number, string?][])
+          : []),
+      ]
+    : [
+        ['Subtotal', subtotal],
+        [`Tax (${rate}%)`, taxOf(subtotal, rate)],
+        ['Tip', tip],
+        ['Total', subtotal + taxOf(subtotal, rate) + tip, 'total'],
+      ];
+  return (
+    <table className="totals" aria-label="Ticket totals">
+      <tbody>
+        {rows.map(([label, cents, cls]) => (
+          <tr key={label} className={cls}>
+            <th scope="row">{label}</th>
+            <td data-testid={`total-${label.split(' ')[0]?.toLowerCase() ?? ''}`}>{formatCents(cents)}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+function TipChoice() {
+  const settings = useSale((s) => s.settings);
+  const subtotal = useSale((s) => s.subtotalCents);
+  const tip = useSale((s) => s.tipCents);
+  const ticket = useSale((s) => s.ticket);
+  const sale = useSaleStore();
+  if (!settings?.tipPrompt || ticket) return null;
+  const options = [0, ...settings.tipPresetsPercent];
+  return (
+    <fieldset className="row">
+      <legend>Tip</legend>
+      {options.map((p) => {
+        const cents = tipOf(subtotal, p);
+        return (
+          <label key={p} className="check">
+            <input
+              type="radio"
+              name="tip"
+              checked={tip === cents && (p !== 0 || tip === 0)}
+              onChange={() => sale.getState().setTip(cents)}
+            />
+            {p === 0 ? 'No tip' : `${p}% (${formatCents(cents)})`}
+          </label>
+        );
+      })}
+    </fieldset>
+  );
+}
+
+function AmountPanel() {
+  const sale = useSaleStore();
+  const subtotal = useSale((s) => s.subtotalCents);
+  const locked = useSale((s) => s.ticket !== null || s.phase !== 'entry');
+  const ticket = useSale((s) => s.ticket);
+  const canEdit = useSale(
+    (s) =>
+      s.phase === 'entry' &&
+      s.ticket !== null &&
+      s.ticket.tenders.every((t) => t.status === 'declined' || t.status === 'cancelled'),
+  );
+  return (
+    <section aria-labelledby="amount-label" className="stack">
+      <label id="amount-label" htmlFor="sale-amount">
+        Amount
+      </label>
+      <input
+        id="sale-amount"
+        className="amount"
+        readOnly
+        inputMode="none"
+        value={formatCents(ticket ? ticket.subtotalCents : subtotal)}
+        aria-describedby="amount-hint"
+        data-autofocus={!locked || undefined}
+      />
+      <p id="amount-hint" className="hint">
+        Type digits or use the keypad; Backspace deletes, Esc clears, Enter takes a card.
+      </p>
+      <Keypad
+        label="Amount keypad"
+        disabled={locked}
+        onDigit={(d) => sale.getState().digit(d)}
+        onBackspace={() => sale.getState().backspace()}
+      />
+      {canEdit ? (
+        <button type="button" className="btn" onClick={() => void sale.getState().editAmount()}>
+          Change amount
+        </button>
+      ) : null}
+      <Totals />
+    </section>
+  );
+}
+
+function CancelSale() {
+  const sale = useSaleStore();
+  const app = useAppStore();
+  const ticket = useSale((s) => s.ticket);
+  if (!ticket) return null;
+  const taken = ticket.tenders.some((t) => t.status === 'approved' || t.status === 'partial');
+  const cancel = async () => {
+    const r = taken
+      ? await app
+          .getState()
+          .withManager('Cancel this sale: its approved payments will be reversed.', (approval) =>
+            sale.getState().abandon(approval),
+          )
+      : await sale.getState().abandon(undefined);
+    if (r?.ok)
+      app
+        .getState()
+        .notify('info', taken ? 'Sale cancelled; approved payments are being reversed.' : 'Sale cancelled.');
+  };
+  return (
+    <button type="button" className="btn btn-danger" onClick={() => void cancel()}>
+      Cancel sale
+    </button>
+  );
+}
+
+export function SaleScreen() {
+  const phase = useSale((s) => s.phase);
+  const form = useSale((s) => s.form);
+  const outcome = useSale((s) => s.outcome);
+  const error = useSale((s) => s.error);
+  const note = useSale((s) => s.receiptNote);
+  const ticket = useSale((s) => s.ticket);
+  const openTicketId = useApp((s) => s.status?.openTicketId);
+  const sale = useSaleStore();
+  useSaleKeys();
+
+  // Each phase puts the keyboard where the cashier's next action is (the amount, Cancel, New sale…).
+  useEffect(() => {
+    const id = requestAnimationFrame(() => {
+      const root = document.getElementById('sale-root');
+      if (
+        !root ||
+        (document.activeElement &&
+          document.activeElement !== document.body &&
+          root.contains(document.activeElement) &&
+          phase === 'form')
+      )
+        return;
+      const targets = root.querySelectorAll<HTMLElement>(
+        phase === 'result' ? '[data-tender="credit"]' : '[data-autofocus]',
+      );
+      targets[targets.length - 1]?.focus();
+    });
+    return () => cancelAnimationFrame(id);
+  }, [phase]);
+
+  // After a restart the core still holds the lane's open ticket: pick it up instead of starting over.
+  useEffect(() => {
+    if (openTicketId && !sale.getState().ticket) void sale.getState().restore(openTicketId);
+  }, [openTicketId, sale]);
+
+  return (
+    <div id="sale-root">
+      <h1 tabIndex={-1}>Sale</h1>
+      <div className="sale">
+        <AmountPanel />
+        <div className="stack">
+          {error ? (
+            <p className="outcome outcome-bad" role="alert" data-testid="sale-error">
+              {error}
+            </p>
+          ) : null}
+          {phase === 'entry' ? (
+            <>
+              <TipChoice />
+              <TenderChoice title="Choose the tender" />
+              <div className="row">
+                <button type="button" className="btn" onClick={() => void sale.getState().reprintLast()}>
+                  Reprint last receipt
+                </button>
+                <CancelSale />
+              </div>
+              {note ? <p role="status">{note}</p> : null}
+            </>
+          ) : null}
+          {phase === 'form' && form ? <TenderFormPanel form={form} /> : null}
+          {phase === 'paying' ? <PromptPanel /> : null}
+          {phase === 'result' && outcome ? <OutcomePanel outcome={outcome} /> : null}
+          {phase === 'result' ? (
+            <>
+              <TenderChoice
+                title={
+                  ticket && ticket.remainingCents > 0
+                    ? `Next tender for ${formatCents(ticket.remainingCents)}`
+                    : 'Choose the tender'
+                }
+              />
+              <div className="row">
+                <CancelSale />
+              </div>
+            </>
+          ) : null}
+          {phase === 'signature' && outcome ? (
+            <>
+              <OutcomePanel outcome={outcome} />
+              <SignaturePanel />
+            </>
+          ) : null}
+          {phase === 'done' && outcome ? (
+            <>
+              <OutcomePanel outcome={outcome} />
+              <ReceiptActions />
+            </>
+          ) : null}
+        </div>
+      </div>
+      <ReceiptDialog />
+    </div>
+  );
+}

@@ -1,0 +1,366 @@
+import { useState, type FormEvent } from 'react';
+import type { TenderRequest } from '../../../../electron/bridge/contract';
+import { formatCents, popDigit, pushDigit } from '../../format/money';
+import { useSale, useSaleStore } from '../../state/context';
+import type { TenderForm } from '../../state/sale-store';
+import { Keypad } from '../../ui/Keypad';
+
+function usePay() {
+  const sale = useSaleStore();
+  return (tender: TenderRequest) => void sale.getState().pay(tender);
+}
+
+function FormShell({
+  title,
+  children,
+  onSubmit,
+}: {
+  title: string;
+  children: React.ReactNode;
+  onSubmit: () => void;
+}) {
+  const sale = useSaleStore();
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    onSubmit();
+  };
+  return (
+    <section aria-labelledby="form-title" className="card">
+      <h2 id="form-title">{title}</h2>
+      <form onSubmit={submit} className="stack">
+        {children}
+        <div className="row">
+          <button type="button" className="btn" onClick={() => sale.getState().closeForm()}>
+            Back <kbd aria-hidden="true">Esc</kbd>
+          </button>
+          <button type="submit" className="btn btn-primary">
+            Continue <kbd aria-hidden="true">Enter</kbd>
+          </button>
+        </div>
+      </form>
+    </section>
+  );
+}
+
+function CashForm({ dueCents }: { dueCents: number }) {
+  const pay = usePay();
+  const [cents, setCents] = useState(dueCents);
+  const roundUps = [500, 1000, 2000, 5000, 10000]
+    .map((step) => Math.ceil(dueCents / step) * step)
+    .filter((v, i, all) => v > dueCents && all.indexOf(v) === i)
+    .slice(0, 4);
+  return (
+    <FormShell
+      title={`Cash — due ${formatCents(dueCents)}`}
+      onSubmit={() => cents > 0 && pay({ kind: 'cash', tenderedCents: cents })}
+    >
+      <label htmlFor="cash-tendered">Cash handed over</label>
+      <input
+        id="cash-tendered"
+        className="amount"
+        inputMode="decimal"
+        autoComplete="off"
+        autoFocus
+        value={formatCents(cents)}
+        onChange={() => undefined}
+        onKeyDown={(e) => {
+          if (/^\d$/.test(e.key)) setCents((c) => pushDigit(c, e.key));
+          else if (e.key === 'Backspace') setCents((c) => popDigit(c));
+          else return;
+          e.preventDefault();
+          e.stopPropagation();
+        }}
+        aria-describedby="cash-change"
+      />
+      <p id="cash-change" aria-live="polite">
+        {cents >= dueCents
+          ? `Change due: ${formatCents(cents - dueCents)}`
+          : `Short by ${formatCents(dueCents - cents)}: the rest needs another tender`}
+      </p>
+      <div className="row" role="group" aria-label="Quick amounts">
+        <button type="button" className="btn" onClick={() => setCents(dueCents)}>
+          Exact
+        </button>
+        {roundUps.map((v) => (
+          <button key={v} type="button" className="btn" onClick={() => setCents(v)}>
+            {formatCents(v)}
+          </button>
+        ))}
+      </div>
+      <Keypad
+        label="Cash keypad"
+        onDigit={(d) => setCents((c) => pushDigit(c, d))}
+        onBackspace={() => setCents((c) => popDigit(c))}
+      />
+    </FormShell>
+  );
+}
+
+function KeyedForm() {
+  const pay = usePay();
+  const [number, setNumber] = useState('');
+  const [expiry, setExpiry] = useState('');
+  const [cvn, setCvn] = useState('');
+  const [zip, setZip] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const submit = () => {
+    const pan = number.replace(/\D/g, '');
+    if (pan.length < 12 || pan.length > 19) return setError('The card number is 12 to 19 digits.');
+    if (!/^(0[1-9]|1[0-2])\d{2}$/.test(expiry)) return setError('The expiry is MMYY, for example 1230.');
+    // The number leaves this form only in the request to the core; the fields are cleared right away so
+    // it does not linger in the page.
+    setNumber('');
+    setCvn('');
+    pay({
+      kind: 'credit',
+      entry: 'keyed',
+      keyed: { cardNumber: pan, expiry, ...(cvn ? { cvn } : {}), ...(zip ? { zip } : {}) },
+    });
+  };
+  const last4 = number.replace(/\D/g, '').slice(-4);
+  return (
+    <FormShell title="Keyed card" onSubmit={submit}>
+      <div className="row">
+        <div className="field">
+          <label htmlFor="keyed-number">Card number</label>
+          <input
+            id="keyed-number"
+            type="password"
+            inputMode="numeric"
+            autoComplete="off"
+            autoFocus
+            value={number}
+            onChange={(e) => setNumber(e.target.value.replace(/[^\d ]/g, ''))}
+            aria-describedby="keyed-last4"
+          />
+          <span id="keyed-last4" className="hint">
+            {last4.length === 4 ? `Ends in ${last4}` : 'Hidden as you type'}
+          </span>
+        </div>
+        <div className="field">
+          <label htmlFor="keyed-expiry">Expiry (MMYY)</label>
+          <input
+            id="keyed-expiry"
+            inputMode="numeric"
+            autoComplete="off"
+            maxLength={4}
+            value={expiry}
+            onChange={(e) => setExpiry(e.target.value.replace(/\D/g, ''))}
+          />
+        </div>
+        <div className="field">
+          <label htmlFor="keyed-cvn">Security code</label>
+          <input
+            id="keyed-cvn"
+            type="password"
+            inputMode="numeric"
+            autoComplete="off"
+            maxLength={4}
+            value={cvn}
+            onChange={(e) => setCvn(e.target.value.replace(/\D/g, ''))}
+          />
+        </div>
+        <div className="field">
+          <label htmlFor="keyed-zip">ZIP (optional)</label>
+          <input
+            id="keyed-zip"
+            inputMode="numeric"
+            autoComplete="off"
+            maxLength={10}
+            value={zip}
+            onChange={(e) => setZip(e.target.value)}
+          />
+        </div>
+      </div>
+      {error ? (
+        <p className="field-error" role="alert">
+          {error}
+        </p>
+      ) : null}
+    </FormShell>
+  );
+}
+
+function GiftForm() {
+  const pay = usePay();
+  const [number, setNumber] = useState('');
+  return (
+    <FormShell
+      title="Gift card"
+      onSubmit={() => {
+        const pan = number.replace(/\D/g, '');
+        setNumber('');
+        pay(
+          pan.length > 0
+            ? { kind: 'gift', entry: 'keyed', keyed: { cardNumber: pan } }
+            : { kind: 'gift', entry: 'swipe' },
+        );
+      }}
+    >
+      <p>Continue with the field empty to swipe the gift card, or type its number.</p>
+      <label htmlFor="gift-number">Gift card number (optional)</label>
+      <input
+        id="gift-number"
+        type="password"
+        inputMode="numeric"
+        autoComplete="off"
+        autoFocus
+        value={number}
+        onChange={(e) => setNumber(e.target.value.replace(/\D/g, ''))}
+      />
+    </FormShell>
+  );
+}
+
+function DebitForm() {
+  const pay = usePay();
+  const [cashBack, setCashBack] = useState(0);
+  const options = [0, 1000, 2000, 4000, 6000];
+  return (
+    <FormShell
+      title="Debit"
+      onSubmit={() =>
+        pay({ kind: 'debit', entry: 'present', ...(cashBack > 0 ? { cashBackCents: cashBack } : {}) })
+      }
+    >
+      <fieldset className="row">
+        <legend>Cash back</legend>
+        {options.map((c) => (
+          <label key={c} className="check">
+            <input
+              type="radio"
+              name="cashback"
+              checked={cashBack === c}
+              onChange={() => setCashBack(c)}
+              autoFocus={c === 0}
+            />
+            {c === 0 ? 'None' : formatCents(c)}
+          </label>
+        ))}
+      </fieldset>
+      <p className="hint">The customer inserts, taps or swipes, then enters the PIN on the PIN pad.</p>
+    </FormShell>
+  );
+}
+
+function EbtForm() {
+  const pay = usePay();
+  const [program, setProgram] = useState<'food' | 'cash'>('food');
+  return (
+    <FormShell title="EBT" onSubmit={() => pay({ kind: 'ebt', program, entry: 'present' })}>
+      <fieldset className="row">
+        <legend>Benefit</legend>
+        <label className="check">
+          <input
+            type="radio"
+            name="ebt"
+            checked={program === 'food'}
+            onChange={() => setProgram('food')}
+            autoFocus
+          />
+          Food (SNAP)
+        </label>
+        <label className="check">
+          <input type="radio" name="ebt" checked={program === 'cash'} onChange={() => setProgram('cash')} />
+          Cash benefit
+        </label>
+      </fieldset>
+    </FormShell>
+  );
+}
+
+function CheckForm() {
+  const pay = usePay();
+  const [routing, setRouting] = useState('');
+  const [account, setAccount] = useState('');
+  const [checkNumber, setCheckNumber] = useState('');
+  const [type, setType] = useState<'CHECKING' | 'SAVING'>('CHECKING');
+  const [error, setError] = useState<string | null>(null);
+  return (
+    <FormShell
+      title="Check"
+      onSubmit={() => {
+        if (!/^\d{9}$/.test(routing)) return setError('The routing number is 9 digits.');
+        if (!/^\d{4,17}$/.test(account)) return setError('The account number is 4 to 17 digits.');
+        if (!/^\d{1,10}$/.test(checkNumber)) return setError('Enter the check number.');
+        setAccount('');
+        pay({
+          kind: 'check',
+          check: { routingNumber: routing, accountNumber: account, checkNumber, accountType: type },
+        });
+      }}
+    >
+      <div className="row">
+        <div className="field">
+          <label htmlFor="check-routing">Routing number</label>
+          <input
+            id="check-routing"
+            inputMode="numeric"
+            autoComplete="off"
+            autoFocus
+            maxLength={9}
+            value={routing}
+            onChange={(e) => setRouting(e.target.value.replace(/\D/g, ''))}
+          />
+        </div>
+        <div className="field">
+          <label htmlFor="check-account">Account number</label>
+          <input
+            id="check-account"
+            type="password"
+            inputMode="numeric"
+            autoComplete="off"
+            maxLength={17}
+            value={account}
+            onChange={(e) => setAccount(e.target.value.replace(/\D/g, ''))}
+          />
+        </div>
+        <div className="field">
+          <label htmlFor="check-number">Check number</label>
+          <input
+            id="check-number"
+            inputMode="numeric"
+            autoComplete="off"
+            maxLength={10}
+            value={checkNumber}
+            onChange={(e) => setCheckNumber(e.target.value.replace(/\D/g, ''))}
+          />
+        </div>
+        <div className="field">
+          <label htmlFor="check-type">Account type</label>
+          <select
+            id="check-type"
+            value={type}
+            onChange={(e) => setType(e.target.value === 'SAVING' ? 'SAVING' : 'CHECKING')}
+          >
+            <option value="CHECKING">Checking</option>
+            <option value="SAVING">Savings</option>
+          </select>
+        </div>
+      </div>
+      {error ? (
+        <p className="field-error" role="alert">
+          {error}
+        </p>
+      ) : null}
+    </FormShell>
+  );
+}
+
+export function TenderFormPanel({ form }: { form: TenderForm }) {
+  const due = useSale((s) => s.ticket?.remainingCents ?? 0);
+  switch (form) {
+    case 'cash':
+      return <CashForm dueCents={due} />;
+    case 'keyed':
+      return <KeyedForm />;
+    case 'gift':
+      return <GiftForm />;
+    case 'debit':
+      return <DebitForm />;
+    case 'ebt':
+      return <EbtForm />;
+    case 'check':
+      return <CheckForm />;
+  }
+}

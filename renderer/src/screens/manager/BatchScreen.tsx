@@ -1,0 +1,438 @@
+import { useState, type FormEvent } from 'react';
+import type { ReconciliationRow, SettlementView, TotalsLine } from '../../../../electron/bridge/contract';
+import { formatCents } from '../../format/money';
+import { describeError } from '../../state/app-store';
+import { useAppStore, useBridge } from '../../state/context';
+import { useCommand } from '../../state/use-command';
+import { Dialog } from '../../ui/Dialog';
+
+function TotalsTable({ title, lines }: { title: string; lines: TotalsLine[] }) {
+  return (
+    <table className="data">
+      <caption style={{ textAlign: 'left', fontWeight: 700 }}>{title}</caption>
+      <thead>
+        <tr>
+          <th scope="col">{title.startsWith('By card') ? 'Card type' : 'Tender'}</th>
+          <th scope="col" className="num">
+            Count
+          </th>
+          <th scope="col" className="num">
+            Amount
+          </th>
+        </tr>
+      </thead>
+      <tbody>
+        {lines.length === 0 ? (
+          <tr>
+            <td colSpan={3}>Nothing yet.</td>
+          </tr>
+        ) : (
+          lines.map((l) => (
+            <tr key={l.key}>
+              <th scope="row">{l.key}</th>
+              <td className="num">{l.count}</td>
+              <td className="num">{formatCents(l.amountCents)}</td>
+            </tr>
+          ))
+        )}
+      </tbody>
+    </table>
+  );
+}
+
+const verdictTone: Record<ReconciliationRow['verdict'], string> = {
+  match: 'badge-ok',
+  orphan: 'badge-bad',
+  mismatch: 'badge-bad',
+  'pending-reversal': 'badge-warn',
+  'local-only': 'badge-muted',
+};
+
+function Reconciliation({ onChanged }: { onChanged: () => void }) {
+  const rec = useCommand('batch.reconcile', {});
+  const bridge = useBridge();
+  const app = useAppStore();
+  const [error, setError] = useState<string | null>(null);
+  const [showAll, setShowAll] = useState(false);
+  const resolve = async (utn: string, action: 'keep' | 'reverse') => {
+    const r = await app
+      .getState()
+      .withManager(`Resolve ${utn}: ${action}.`, (approval) =>
+        bridge.send('batch.resolveOrphan', {
+          userTransactionNumber: utn,
+          action,
+          ...(approval ? { approval } : {}),
+        }),
+      );
+    if (!r) return;
+    if (!r.ok) setError(describeError(r.error));
+    else {
+      rec.setData(r.value);
+      onChanged();
+    }
+  };
+  const v = rec.data;
+  const rows = v
+    ? showAll
+      ? v.rows
+      : v.rows.filter((r) => r.verdict !== 'match' && r.verdict !== 'local-only')
+    : [];
+  return (
+    <section aria-labelledby="rec-title" className="card">
+      <h2 id="rec-title">Reconciliation: journal vs gateway</h2>
+      {rec.error ? (
+        <p className="field-error" role="alert">
+          {rec.error}
+        </p>
+      ) : null}
+      {v ? (
+        <>
+          <div className="stats">
+            <div className="stat">
+              <div className="label">Orphans</div>
+              <div className="value" data-testid="rec-orphans">
+                {v.orphans}
+              </div>
+            </div>
+            <div className="stat">
+              <div className="label">Mismatches</div>
+              <div className="value">{v.mismatches}</div>
+            </div>
+            <div className="stat">
+              <div className="label">Reversals pending</div>
+              <div className="value">{v.pendingReversals}</div>
+            </div>
+            <div className="stat">
+              <div className="label">Can close</div>
+              <div className="value" data-testid="rec-can-close">
+                {v.canClose ? 'Yes' : 'No'}
+              </div>
+            </div>
+          </div>
+          {v.blockers.length > 0 ? (
+            <ul aria-label="What blocks the batch close">
+              {v.blockers.map((b) => (
+                <li key={b}>{b}</li>
+              ))}
+            </ul>
+          ) : null}
+          <label className="check">
+            <input type="checkbox" checked={showAll} onChange={(e) => setShowAll(e.target.checked)} />
+            Show matching rows too ({v.rows.length} in all)
+          </label>
+          <table className="data">
+            <thead>
+              <tr>
+                <th scope="col">Number</th>
+                <th scope="col">Journal</th>
+                <th scope="col">Gateway</th>
+                <th scope="col">Verdict</th>
+                <th scope="col">Resolve</th>
+              </tr>
+            </thead>
+            <tbody>
+              {rows.length === 0 ? (
+                <tr>
+                  <td colSpan={5}>Nothing to resolve: the journal and the gateway agree.</td>
+                </tr>
+              ) : (
+                rows.map((r) => (
+                  <tr key={r.userTransactionNumber}>
+                    <td>{r.userTransactionNumber}</td>
+                    <td>
+                      {r.journal
+                        ? `${r.journal.operation} ${r.journal.state} ${formatCents(r.journal.amountCents)}`
+                        : 'missing'}
+                    </td>
+                    <td>
+                      {r.gateway
+                        ? `${r.gateway.status} ${formatCents(r.gateway.amountCents)}${r.gateway.inOpenBatch ? ' (open batch)' : ''}`
+                        : 'missing'}
+                    </td>
+                    <td>
+                      <span className={`badge ${verdictTone[r.verdict]}`}>{r.verdict}</span>
+                      {r.note ? <div className="hint">{r.note}</div> : null}
+                    </td>
+                    <td>
+                      {r.verdict === 'orphan' || r.verdict === 'mismatch' ? (
+                        <div className="row">
+                          <button
+                            type="button"
+                            className="btn btn-small"
+                            onClick={() => void resolve(r.userTransactionNumber, 'keep')}
+                          >
+                            Keep
+                          </button>
+                          <button
+                            type="button"
+                            className="btn btn-small btn-danger"
+                            onClick={() => void resolve(r.userTransactionNumber, 'reverse')}
+                          >
+                            Reverse
+                          </button>
+                        </div>
+                      ) : null}
+                    </td>
+                  </tr>
+                ))
+              )}
+            </tbody>
+          </table>
+        </>
+      ) : rec.loading ? (
+        <p>Comparing with the gateway…</p>
+      ) : null}
+      <button type="button" className="btn" onClick={() => void rec.reload()}>
+        Compare again
+      </button>
+      {error ? (
+        <p className="field-error" role="alert">
+          {error}
+        </p>
+      ) : null}
+    </section>
+  );
+}
+
+function AutoClose() {
+  const auto = useCommand('batch.autoClose.get', {});
+  const bridge = useBridge();
+  const app = useAppStore();
+  const [time, setTime] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const current = auto.data;
+  const save = async (e: FormEvent) => {
+    e.preventDefault();
+    const t = time || current?.time || '17:00';
+    if (!/^([01]\d|2[0-3]):[0-5]\d$/.test(t)) return setError('The time is HH:MM, 24-hour.');
+    const r = await app
+      .getState()
+      .withManager(`Close the batch automatically at ${t}.`, (approval) =>
+        bridge.send('batch.autoClose.set', { time: t, ...(approval ? { approval } : {}) }),
+      );
+    if (!r) return;
+    if (r.ok) {
+      auto.setData(r.value);
+      setError(null);
+      app.getState().notify('success', `Automatic close at ${r.value.time ?? t}.`);
+    } else setError(describeError(r.error));
+  };
+  const remove = async () => {
+    const r = await app
+      .getState()
+      .withManager('Stop closing the batch automatically.', (approval) =>
+        bridge.send('batch.autoClose.remove', approval ? { approval } : {}),
+      );
+    if (!r) return;
+    if (r.ok) {
+      auto.setData(r.value);
+      app.getState().notify('success', 'Automatic close removed.');
+    } else setError(describeError(r.error));
+  };
+  return (
+    <section aria-labelledby="auto-title" className="card">
+      <h2 id="auto-title">Automatic close</h2>
+      <p data-testid="auto-close-state">
+        {current
+          ? current.enrolled
+            ? `Enrolled: the batch closes every day at ${current.time ?? 'the gateway’s default time'}.`
+            : 'Not enrolled: close the batch by hand.'
+          : 'Loading…'}
+      </p>
+      <form className="row" onSubmit={(e) => void save(e)}>
+        <div className="field">
+          <label htmlFor="auto-time">Close time (merchant local)</label>
+          <input
+            id="auto-time"
+            type="time"
+            value={time || current?.time || '17:00'}
+            onChange={(e) => setTime(e.target.value)}
+          />
+        </div>
+        <button type="submit" className="btn btn-primary">
+          {current?.enrolled ? 'Change time' : 'Enroll'}
+        </button>
+        {current?.enrolled ? (
+          <button type="button" className="btn btn-danger" onClick={() => void remove()}>
+            Remove
+          </button>
+        ) : null}
+      </form>
+      {error ? (
+        <p className="field-error" role="alert">
+          {error}
+        </p>
+      ) : null}
+    </section>
+  );
+}
+
+/** Open batch totals, reconciliation, settle now, automatic close and the last settlements. */
+export function BatchScreen() {
+  const [version, setVersion] = useState(0);
+  const totals = useCommand('batch.totals', {}, String(version));
+  const last = useCommand('batch.lastSettlements', {}, String(version));
+  const bridge = useBridge();
+  const app = useAppStore();
+  const [confirm, setConfirm] = useState(false);
+  const [settling, setSettling] = useState(false);
+  const [result, setResult] = useState<SettlementView | null>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  const settle = async () => {
+    setConfirm(false);
+    setSettling(true);
+    const r = await app
+      .getState()
+      .withManager('Close the batch and settle now.', (approval) =>
+        bridge.send('batch.settle', approval ? { approval } : {}),
+      );
+    setSettling(false);
+    if (!r) return;
+    if (r.ok) {
+      setResult(r.value);
+      setError(null);
+      app.getState().notify('success', `Batch closed: ${formatCents(r.value.amountSettledCents)} settled.`);
+      setVersion((v) => v + 1);
+    } else setError(describeError(r.error));
+  };
+
+  const t = totals.data;
+  return (
+    <div>
+      <h1 tabIndex={-1}>Batch</h1>
+      {totals.error ? (
+        <p className="field-error" role="alert">
+          {totals.error}
+        </p>
+      ) : null}
+      {t ? (
+        <section aria-labelledby="open-title">
+          <h2 id="open-title">Open batch (this lane)</h2>
+          <div className="stats">
+            <div className="stat">
+              <div className="label">Sales ({t.saleCount})</div>
+              <div className="value" data-testid="batch-sales">
+                {formatCents(t.saleCents)}
+              </div>
+            </div>
+            <div className="stat">
+              <div className="label">Refunds ({t.refundCount})</div>
+              <div className="value">{formatCents(t.refundCents)}</div>
+            </div>
+            <div className="stat">
+              <div className="label">Net</div>
+              <div className="value" data-testid="batch-net">
+                {formatCents(t.netCents)}
+              </div>
+            </div>
+            <div className="stat">
+              <div className="label">Tips</div>
+              <div className="value">{formatCents(t.tipCents)}</div>
+            </div>
+            {t.gateway ? (
+              <div className="stat">
+                <div className="label">At the gateway ({t.gateway.count}, all lanes)</div>
+                <div className="value">{formatCents(t.gateway.amountCents)}</div>
+              </div>
+            ) : null}
+          </div>
+          <div className="row" style={{ alignItems: 'flex-start' }}>
+            <div style={{ flex: 1, minWidth: 280 }}>
+              <TotalsTable title="By card type" lines={t.byCardType} />
+            </div>
+            <div style={{ flex: 1, minWidth: 280 }}>
+              <TotalsTable title="By tender" lines={t.byTender} />
+            </div>
+          </div>
+        </section>
+      ) : null}
+      <Reconciliation key={version} onChanged={() => setVersion((v) => v + 1)} />
+      <section aria-labelledby="settle-title" className="card">
+        <h2 id="settle-title">Settle now</h2>
+        <p>Closes the open batch at the gateway; the money moves to the merchant’s account.</p>
+        <button
+          type="button"
+          className="btn btn-primary"
+          disabled={settling}
+          onClick={() => setConfirm(true)}
+        >
+          {settling ? 'Settling…' : 'Close batch now'}
+        </button>
+        {error ? (
+          <p className="field-error" role="alert">
+            {error}
+          </p>
+        ) : null}
+        {result ? (
+          <div role="status" data-testid="settle-result">
+            <p>
+              <strong>Settled {formatCents(result.amountSettledCents)}</strong>
+              {result.completedAt ? ` at ${result.completedAt}` : ''}.
+            </p>
+            <ul>
+              {result.batches.map((b) => (
+                <li key={b.batchNumber}>
+                  Batch {b.batchNumber}: {b.count} transactions, sales {formatCents(b.saleCents)}, returns{' '}
+                  {formatCents(b.returnCents)}, net {formatCents(b.netCents)}
+                </li>
+              ))}
+            </ul>
+          </div>
+        ) : null}
+      </section>
+      <AutoClose />
+      <section aria-labelledby="last-title" className="card">
+        <h2 id="last-title">Last settlements</h2>
+        {last.error ? <p className="field-error">{last.error}</p> : null}
+        <table className="data">
+          <thead>
+            <tr>
+              <th scope="col">Completed</th>
+              <th scope="col" className="num">
+                Amount
+              </th>
+              <th scope="col">Batches</th>
+            </tr>
+          </thead>
+          <tbody>
+            {(last.data ?? []).length === 0 ? (
+              <tr>
+                <td colSpan={3}>No settlements yet.</td>
+              </tr>
+            ) : (
+              (last.data ?? []).map((s, i) => (
+                <tr key={`${s.completedOn}-${i}`}>
+                  <td>{s.completedOn}</td>
+                  <td className="num">{formatCents(s.amountSettledCents)}</td>
+                  <td>{s.batches.join(', ')}</td>
+                </tr>
+              ))
+            )}
+          </tbody>
+        </table>
+      </section>
+      {confirm ? (
+        <Dialog title="Close the batch?" onClose={() => setConfirm(false)} initialFocus="settle-confirm">
+          <p>
+            {t ? `${t.saleCount} sales, ${formatCents(t.netCents)} net on this lane.` : ''} Once closed, these
+            payments can only be refunded, not voided.
+          </p>
+          <div className="row">
+            <button type="button" className="btn" onClick={() => setConfirm(false)}>
+              Back
+            </button>
+            <button
+              id="settle-confirm"
+              type="button"
+              className="btn btn-primary"
+              onClick={() => void settle()}
+            >
+              Close batch
+            </button>
+          </div>
+        </Dialog>
+      ) : null}
+    </div>
+  );
+}

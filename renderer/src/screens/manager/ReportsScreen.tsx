@@ -1,0 +1,152 @@
+import { useState, type FormEvent } from 'react';
+import type { ReportQuery } from '../../../../electron/bridge/contract';
+import { formatCents } from '../../format/money';
+import { useCommand } from '../../state/use-command';
+import { BarChart, ShareBar } from '../../ui/charts';
+
+function isoDay(d: Date): string {
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
+}
+
+/** Saves text as a file through a temporary object URL (works in Electron and in a browser alike). */
+export function download(fileName: string, text: string, type: string): void {
+  const url = URL.createObjectURL(new Blob([text], { type }));
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = fileName;
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+  // Revoked after the click has been handled, or the download can lose its source.
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
+/** Sales by hour, card mix and refunds for a date range, with the rows and a CSV export. */
+export function ReportsScreen() {
+  const today = isoDay(new Date());
+  const [from, setFrom] = useState(today);
+  const [to, setTo] = useState(today);
+  const [query, setQuery] = useState<ReportQuery>({ from: today, to: today });
+  const report = useCommand('reports.transactions', query, JSON.stringify(query));
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    setQuery({ ...(from ? { from } : {}), ...(to ? { to } : {}) });
+  };
+  const r = report.data;
+  const hours = r
+    ? r.salesByHour.filter((h, i, all) => h.count > 0 || (i >= 6 && i <= 22) || all.length === 0)
+    : [];
+  return (
+    <div>
+      <h1 tabIndex={-1}>Reports</h1>
+      <form className="row card" onSubmit={submit} aria-label="Report range">
+        <div className="field">
+          <label htmlFor="report-from">From</label>
+          <input id="report-from" type="date" value={from} onChange={(e) => setFrom(e.target.value)} />
+        </div>
+        <div className="field">
+          <label htmlFor="report-to">To</label>
+          <input id="report-to" type="date" value={to} onChange={(e) => setTo(e.target.value)} />
+        </div>
+        <button type="submit" className="btn btn-primary">
+          Show
+        </button>
+        <button
+          type="button"
+          className="btn"
+          disabled={!r}
+          onClick={() =>
+            r &&
+            download(`tillpoint-report-${query.from ?? 'all'}-${query.to ?? 'all'}.csv`, r.csv, 'text/csv')
+          }
+        >
+          Export CSV
+        </button>
+      </form>
+      {report.error ? (
+        <p className="field-error" role="alert">
+          {report.error}
+        </p>
+      ) : null}
+      {report.loading && !r ? <p>Loading…</p> : null}
+      {r ? (
+        <>
+          <div className="stats">
+            <div className="stat">
+              <div className="label">Transactions</div>
+              <div className="value">{r.rows.length}</div>
+            </div>
+            <div className="stat">
+              <div className="label">Sales</div>
+              <div className="value">{formatCents(r.salesByHour.reduce((s, h) => s + h.amountCents, 0))}</div>
+            </div>
+            <div className="stat">
+              <div className="label">Refunds ({r.refunds.count})</div>
+              <div className="value">{formatCents(r.refunds.amountCents)}</div>
+            </div>
+          </div>
+          <BarChart
+            title="Sales by hour"
+            bars={hours.map((h) => ({
+              label: `${String(h.hour).padStart(2, '0')}h`,
+              value: h.amountCents,
+              detail: `${h.count} sales`,
+            }))}
+          />
+          <ShareBar
+            title="Card mix"
+            parts={r.cardMix.map((c) => ({
+              label: c.key,
+              value: c.amountCents,
+              detail: `${c.count} payments`,
+            }))}
+          />
+          <BarChart
+            title="Sales and refunds"
+            bars={[
+              { label: 'Sales', value: r.salesByHour.reduce((s, h) => s + h.amountCents, 0) },
+              { label: 'Refunds', value: r.refunds.amountCents, detail: `${r.refunds.count} refunds` },
+            ]}
+            height={120}
+          />
+          <table className="data">
+            <caption style={{ textAlign: 'left', fontWeight: 700 }}>Transactions</caption>
+            <thead>
+              <tr>
+                <th scope="col">When</th>
+                <th scope="col">Type</th>
+                <th scope="col">Status</th>
+                <th scope="col">Card</th>
+                <th scope="col" className="num">
+                  Total
+                </th>
+                <th scope="col" className="num">
+                  Refunded
+                </th>
+                <th scope="col">Auth</th>
+                <th scope="col">Batch</th>
+              </tr>
+            </thead>
+            <tbody>
+              {r.rows.map((row) => (
+                <tr key={row.serviceReferenceNumber}>
+                  <td>{row.madeOn}</td>
+                  <td>{row.type}</td>
+                  <td>{row.status}</td>
+                  <td>
+                    {row.cardType} {row.last4 ? `•••• ${row.last4}` : ''}
+                  </td>
+                  <td className="num">{formatCents(row.totalCents)}</td>
+                  <td className="num">{row.refundedCents > 0 ? formatCents(row.refundedCents) : ''}</td>
+                  <td>{row.authCode}</td>
+                  <td>{row.batchNumber ?? 'open'}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,221 @@
+import { useEffect, useState, type FormEvent } from 'react';
+import type { FraudCheck, Role } from '../../../../electron/bridge/contract';
+import { describeError } from '../../state/app-store';
+import { useAppStore, useBridge, useSaleStore } from '../../state/context';
+import { useCommand } from '../../state/use-command';
+
+const fraudWords: Record<FraudCheck, string> = {
+  address: 'Deny when the street address does not match (AVS)',
+  zipCode: 'Deny when the ZIP code does not match (AVS)',
+  cvv: 'Deny when the security code does not match',
+  account: 'Deny blacklisted card accounts',
+};
+
+function SaleSettings() {
+  const business = useCommand('business.get', {});
+  const bridge = useBridge();
+  const app = useAppStore();
+  const sale = useSaleStore();
+  const [tax, setTax] = useState('');
+  const [tipPrompt, setTipPrompt] = useState(false);
+  const [presets, setPresets] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const b = business.data;
+  useEffect(() => {
+    if (!b) return;
+    setTax(String(b.taxRatePercent));
+    setTipPrompt(b.tipPrompt);
+    setPresets(b.tipPresetsPercent.join(', '));
+  }, [b]);
+  const save = async (e: FormEvent) => {
+    e.preventDefault();
+    const rate = Number(tax);
+    const list = presets
+      .split(',')
+      .map((p) => p.trim())
+      .filter((p) => p.length > 0)
+      .map(Number);
+    if (!Number.isFinite(rate) || rate < 0 || rate > 30) return setError('The tax rate is 0 to 30 %.');
+    if (list.some((n) => !Number.isFinite(n) || n < 0 || n > 100) || list.length > 6)
+      return setError('Tip presets are up to six percentages, separated by commas.');
+    const r = await bridge.send('business.update', {
+      taxRatePercent: rate,
+      tipPrompt,
+      tipPresetsPercent: list,
+    });
+    if (!r.ok) return setError(describeError(r.error));
+    setError(null);
+    business.setData(r.value);
+    void sale.getState().loadSettings();
+    app.getState().notify('success', 'Settings saved.');
+  };
+  return (
+    <>
+      <section className="card" aria-labelledby="biz-title">
+        <h2 id="biz-title">Business settings at the gateway</h2>
+        {business.error ? (
+          <p className="field-error" role="alert">
+            {business.error}
+          </p>
+        ) : null}
+        {b ? (
+          <dl className="facts">
+            <dt>Surcharge</dt>
+            <dd>{b.surchargeEnabled ? `On, ${b.surchargePercent}%` : 'Off'}</dd>
+            <dt>Card difference (cash discount)</dt>
+            <dd>{b.cardDifferenceEnabled ? `On, ${b.cardDifferencePercent}%` : 'Off'}</dd>
+            <dt>3-D Secure</dt>
+            <dd>{b.threeDSecureEnabled ? 'On' : 'Off'}</dd>
+          </dl>
+        ) : null}
+        <p className="hint">These are set on the merchant account at the gateway; the terminal shows them.</p>
+      </section>
+      <section className="card" aria-labelledby="sale-set-title">
+        <h2 id="sale-set-title">Sale settings for this lane</h2>
+        <form className="stack" onSubmit={(e) => void save(e)}>
+          <div className="row">
+            <div className="field">
+              <label htmlFor="set-tax">Tax rate (%)</label>
+              <input id="set-tax" inputMode="decimal" value={tax} onChange={(e) => setTax(e.target.value)} />
+            </div>
+            <div className="field">
+              <label htmlFor="set-presets">Tip presets (%)</label>
+              <input
+                id="set-presets"
+                value={presets}
+                onChange={(e) => setPresets(e.target.value)}
+                aria-describedby="presets-hint"
+              />
+              <span id="presets-hint" className="hint">
+                For example 15, 18, 20
+              </span>
+            </div>
+          </div>
+          <label className="check">
+            <input type="checkbox" checked={tipPrompt} onChange={(e) => setTipPrompt(e.target.checked)} />
+            Offer a tip on each sale
+          </label>
+          {error ? (
+            <p className="field-error" role="alert">
+              {error}
+            </p>
+          ) : null}
+          <div>
+            <button type="submit" className="btn btn-primary">
+              Save sale settings
+            </button>
+          </div>
+        </form>
+      </section>
+    </>
+  );
+}
+
+function FraudOptions() {
+  const fraud = useCommand('fraud.get', {});
+  const bridge = useBridge();
+  const [error, setError] = useState<string | null>(null);
+  const toggle = async (check: FraudCheck, enabled: boolean) => {
+    const r = await bridge.send('fraud.set', { check, enabled });
+    if (r.ok) {
+      fraud.setData(r.value);
+      setError(null);
+    } else setError(describeError(r.error));
+  };
+  const enabled = new Set(fraud.data?.enabled ?? []);
+  return (
+    <section className="card" aria-labelledby="fraud-title">
+      <h2 id="fraud-title">Fraud auto-deny</h2>
+      {fraud.error ? (
+        <p className="field-error" role="alert">
+          {fraud.error}
+        </p>
+      ) : null}
+      {fraud.data && !fraud.data.known ? (
+        <p className="hint">The gateway did not say which checks are on; set them here.</p>
+      ) : null}
+      <fieldset>
+        <legend className="sr-only">Checks</legend>
+        {(Object.keys(fraudWords) as FraudCheck[]).map((c) => (
+          <label key={c} className="check">
+            <input
+              type="checkbox"
+              checked={enabled.has(c)}
+              disabled={!fraud.data}
+              onChange={(e) => void toggle(c, e.target.checked)}
+            />
+            {fraudWords[c]}
+          </label>
+        ))}
+      </fieldset>
+      {error ? (
+        <p className="field-error" role="alert">
+          {error}
+        </p>
+      ) : null}
+    </section>
+  );
+}
+
+function Pins() {
+  const bridge = useBridge();
+  const app = useAppStore();
+  const [role, setRole] = useState<Role>('cashier');
+  const [pin, setPin] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const save = async (e: FormEvent) => {
+    e.preventDefault();
+    if (!/^\d{4,8}$/.test(pin)) return setError('A PIN is 4 to 8 digits.');
+    const r = await bridge.send('session.changePin', { role, newPin: pin });
+    setPin('');
+    if (!r.ok) return setError(describeError(r.error));
+    setError(null);
+    app.getState().notify('success', `The ${role} PIN is changed.`);
+  };
+  return (
+    <section className="card" aria-labelledby="pins-title">
+      <h2 id="pins-title">PINs</h2>
+      <form className="row" onSubmit={(e) => void save(e)}>
+        <div className="field">
+          <label htmlFor="pin-role">Role</label>
+          <select id="pin-role" value={role} onChange={(e) => setRole(e.target.value as Role)}>
+            <option value="cashier">Cashier</option>
+            <option value="manager">Manager</option>
+            <option value="tech">Tech</option>
+          </select>
+        </div>
+        <div className="field">
+          <label htmlFor="pin-new">New PIN</label>
+          <input
+            id="pin-new"
+            type="password"
+            inputMode="numeric"
+            autoComplete="new-password"
+            maxLength={8}
+            value={pin}
+            onChange={(e) => setPin(e.target.value.replace(/\D/g, ''))}
+          />
+        </div>
+        <button type="submit" className="btn">
+          Change PIN
+        </button>
+      </form>
+      {error ? (
+        <p className="field-error" role="alert">
+          {error}
+        </p>
+      ) : null}
+    </section>
+  );
+}
+
+export function SettingsScreen() {
+  return (
+    <div>
+      <h1 tabIndex={-1}>Settings</h1>
+      <SaleSettings />
+      <FraudOptions />
+      <Pins />
+    </div>
+  );
+}

@@ -1,0 +1,521 @@
+import { useEffect, useState, type FormEvent } from 'react';
+import type {
+  DeviceConfigView,
+  DeviceConnectionView,
+  DeviceRoleName,
+  DeviceTestRequest,
+  DiscoveredDeviceView,
+  DiscoveryView,
+} from '../../../../electron/bridge/contract';
+import { formatDateTime } from '../../format/money';
+import { useApp, useAppStore } from '../../state/context';
+import { useAction, useCommand } from '../../state/use-command';
+
+export const roleWords: Record<DeviceRoleName, string> = {
+  cardReader: 'Card reader',
+  pinPad: 'PIN pad',
+  contactless: 'Chip / contactless reader',
+  signaturePad: 'Signature pad',
+  receiptPrinter: 'Receipt printer',
+};
+const roles = Object.keys(roleWords) as DeviceRoleName[];
+
+const stateTone: Record<string, string> = {
+  connected: 'badge-ok',
+  missing: 'badge-bad',
+  reconnecting: 'badge-warn',
+  error: 'badge-bad',
+};
+
+function hex4(n: number | undefined): string {
+  return n === undefined ? '' : `0x${n.toString(16).padStart(4, '0')}`;
+}
+
+function Health() {
+  const loaded = useCommand('devices.list', {});
+  const live = useApp((s) => s.status?.devices);
+  const app = useAppStore();
+  const { run, error } = useAction();
+  const devices = live && live.length > 0 ? live : (loaded.data ?? []);
+  return (
+    <section className="card" aria-labelledby="health-title">
+      <h2 id="health-title">Health</h2>
+      <table className="data">
+        <thead>
+          <tr>
+            <th scope="col">Role</th>
+            <th scope="col">Connection</th>
+            <th scope="col">State</th>
+            <th scope="col">Last seen</th>
+            <th scope="col">Problem</th>
+            <th scope="col">Action</th>
+          </tr>
+        </thead>
+        <tbody>
+          {devices.map((d) => (
+            <tr key={d.role} data-role={d.role}>
+              <th scope="row">{roleWords[d.role]}</th>
+              <td>
+                {d.kind} {d.attachment}
+              </td>
+              <td>
+                <span className={`badge ${stateTone[d.state] ?? 'badge-muted'}`}>{d.state}</span>
+                {d.attempts > 0 ? <div className="hint">{d.attempts} attempts</div> : null}
+              </td>
+              <td>{d.lastSeenAt ? formatDateTime(d.lastSeenAt) : '—'}</td>
+              <td>{d.lastError ?? ''}</td>
+              <td>
+                <button
+                  type="button"
+                  className="btn btn-small"
+                  aria-label={`Reconnect ${roleWords[d.role]}`}
+                  onClick={() =>
+                    void run('devices.reconnect', { role: d.role }).then(
+                      (v) => v && app.getState().notify('info', `${roleWords[d.role]}: ${v.state}`),
+                    )
+                  }
+                >
+                  Reconnect
+                </button>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {error ? (
+        <p className="field-error" role="alert">
+          {error}
+        </p>
+      ) : null}
+    </section>
+  );
+}
+
+function ConnectionEditor({
+  role,
+  value,
+  onChange,
+}: {
+  role: DeviceRoleName;
+  value: DeviceConnectionView;
+  onChange: (v: DeviceConnectionView) => void;
+}) {
+  const id = (f: string) => `dev-${role}-${f}`;
+  const serial = value.kind === 'serial' ? value : null;
+  const hid = value.kind === 'hid' ? value : null;
+  const setKind = (kind: DeviceConnectionView['kind']) => {
+    switch (kind) {
+      case 'serial':
+        return onChange({
+          kind: 'serial',
+          path: '',
+          baudRate: 9600,
+          dataBits: 8,
+          parity: 'none',
+          stopBits: 1,
+        });
+      case 'hid':
+        return onChange({ kind: 'hid', vendorId: 0, productId: 0 });
+      default:
+        return onChange({ kind });
+    }
+  };
+  return (
+    <fieldset className="card">
+      <legend>{roleWords[role]}</legend>
+      <div className="row">
+        <div className="field">
+          <label htmlFor={id('kind')}>Connection</label>
+          <select
+            id={id('kind')}
+            value={value.kind}
+            onChange={(e) => setKind(e.target.value as DeviceConnectionView['kind'])}
+          >
+            <option value="simulated">Simulated (sandbox)</option>
+            <option value="serial">Serial port</option>
+            <option value="hid">USB HID</option>
+            <option value="wedge">Keyboard wedge</option>
+            <option value="none">None</option>
+          </select>
+        </div>
+        {serial ? (
+          <>
+            <div className="field">
+              <label htmlFor={id('path')}>Port</label>
+              <input
+                id={id('path')}
+                value={serial.path}
+                onChange={(e) => onChange({ ...serial, path: e.target.value })}
+              />
+            </div>
+            <div className="field">
+              <label htmlFor={id('baud')}>Baud rate</label>
+              <select
+                id={id('baud')}
+                value={serial.baudRate}
+                onChange={(e) => onChange({ ...serial, baudRate: Number(e.target.value) })}
+              >
+                {[1200, 2400, 4800, 9600, 19200, 38400, 57600, 115200].map((b) => (
+                  <option key={b} value={b}>
+                    {b}
+                  </option>
+                ))}
+              </select>
+            </div>
+            <div className="field">
+              <label htmlFor={id('bits')}>Data bits</label>
+              <select
+                id={id('bits')}
+                value={serial.dataBits}
+                onChange={(e) => onChange({ ...serial, dataBits: e.target.value === '7' ? 7 : 8 })}
+              >
+                <option value={8}>8</option>
+                <option value={7}>7</option>
+              </select>
+            </div>
+            <div className="field">
+              <label htmlFor={id('parity')}>Parity</label>
+              <select
+                id={id('parity')}
+                value={serial.parity}
+                onChange={(e) => onChange({ ...serial, parity: e.target.value as 'none' | 'even' | 'odd' })}
+              >
+                <option value="none">None</option>
+                <option value="even">Even</option>
+                <option value="odd">Odd</option>
+              </select>
+            </div>
+            <div className="field">
+              <label htmlFor={id('stop')}>Stop bits</label>
+              <select
+                id={id('stop')}
+                value={serial.stopBits}
+                onChange={(e) => onChange({ ...serial, stopBits: e.target.value === '2' ? 2 : 1 })}
+              >
+                <option value={1}>1</option>
+                <option value={2}>2</option>
+              </select>
+            </div>
+          </>
+        ) : null}
+        {hid ? (
+          <>
+            <div className="field">
+              <label htmlFor={id('vid')}>Vendor id (hex)</label>
+              <input
+                id={id('vid')}
+                value={hex4(hid.vendorId)}
+                onChange={(e) => onChange({ ...hid, vendorId: parseInt(e.target.value, 16) || 0 })}
+              />
+            </div>
+            <div className="field">
+              <label htmlFor={id('pid')}>Product id (hex)</label>
+              <input
+                id={id('pid')}
+                value={hex4(hid.productId)}
+                onChange={(e) => onChange({ ...hid, productId: parseInt(e.target.value, 16) || 0 })}
+              />
+            </div>
+          </>
+        ) : null}
+      </div>
+    </fieldset>
+  );
+}
+
+function Assignment({ discovered }: { discovered: DiscoveredDeviceView[] }) {
+  const loaded = useCommand('devices.config.get', {});
+  const [config, setConfig] = useState<DeviceConfigView | undefined>(undefined);
+  const { run, busy, error } = useAction();
+  const app = useAppStore();
+  useEffect(() => setConfig(loaded.data), [loaded.data]);
+  if (!config)
+    return loaded.error ? (
+      <p className="field-error">{loaded.error}</p>
+    ) : (
+      <p>Loading device configuration…</p>
+    );
+  const save = async (e: FormEvent) => {
+    e.preventDefault();
+    const v = await run('devices.config.set', { config });
+    if (v) {
+      setConfig(v);
+      app.getState().notify('success', 'Device configuration saved; devices reconnect with it.');
+    }
+  };
+  return (
+    <section aria-labelledby="assign-title">
+      <h2 id="assign-title">Assignment and serial settings</h2>
+      {discovered.some((d) => d.suggestion && d.guess) ? (
+        <div className="row" role="group" aria-label="Suggestions from discovery">
+          {discovered
+            .filter((d) => d.suggestion && d.guess)
+            .map((d) => (
+              <button
+                key={d.path}
+                type="button"
+                className="btn btn-small"
+                onClick={() =>
+                  d.guess && d.suggestion && setConfig({ ...config, [d.guess.role]: d.suggestion })
+                }
+              >
+                Use {d.path} as {d.guess ? roleWords[d.guess.role] : ''}
+              </button>
+            ))}
+        </div>
+      ) : null}
+      <form onSubmit={(e) => void save(e)}>
+        {roles.map((r) => (
+          <ConnectionEditor
+            key={r}
+            role={r}
+            value={config[r]}
+            onChange={(v) => setConfig({ ...config, [r]: v })}
+          />
+        ))}
+        <button type="submit" className="btn btn-primary" disabled={busy}>
+          Save device configuration
+        </button>
+        {error ? (
+          <p className="field-error" role="alert">
+            {error}
+          </p>
+        ) : null}
+      </form>
+    </section>
+  );
+}
+
+function Discovery({ onFound }: { onFound: (d: DiscoveredDeviceView[]) => void }) {
+  const { run, busy, error } = useAction();
+  const [result, setResult] = useState<DiscoveryView | undefined>(undefined);
+  const discover = async () => {
+    const v = await run('devices.discover', {});
+    setResult(v);
+    if (v) onFound(v.devices);
+  };
+  return (
+    <section className="card" aria-labelledby="disc-title">
+      <h2 id="disc-title">Discovered ports and HID devices</h2>
+      <button type="button" className="btn" disabled={busy} onClick={() => void discover()}>
+        {busy ? 'Looking…' : 'Discover devices'}
+      </button>
+      {error ? (
+        <p className="field-error" role="alert">
+          {error}
+        </p>
+      ) : null}
+      {result ? (
+        <>
+          <p className="hint">
+            Serial ports listed by {result.serialMethod}
+            {result.serialNote ? ` (${result.serialNote})` : ''}. HID:{' '}
+            {result.hid.available ? 'available' : `unavailable — ${result.hid.reason ?? 'no HID support'}`}.
+          </p>
+          <table className="data">
+            <thead>
+              <tr>
+                <th scope="col">Transport</th>
+                <th scope="col">Path</th>
+                <th scope="col">Vendor / product</th>
+                <th scope="col">Maker</th>
+                <th scope="col">Looks like</th>
+              </tr>
+            </thead>
+            <tbody>
+              {result.devices.length === 0 ? (
+                <tr>
+                  <td colSpan={5}>No serial ports or HID devices found.</td>
+                </tr>
+              ) : (
+                result.devices.map((d) => (
+                  <tr key={`${d.transport}-${d.path}`}>
+                    <td>{d.transport}</td>
+                    <td>{d.path}</td>
+                    <td>
+                      {hex4(d.vendorId)} {hex4(d.productId)}
+                    </td>
+                    <td>{[d.manufacturer, d.product].filter(Boolean).join(' ')}</td>
+                    <td>
+                      {d.guess ? `${roleWords[d.guess.role]} (${d.guess.model}, ${d.guess.confidence})` : '—'}
+                    </td>
+                  </tr>
+                ))
+              )}
+            </tbody>
+          </table>
+        </>
+      ) : null}
+    </section>
+  );
+}
+
+function Tests() {
+  const { run, busy, error } = useAction();
+  const [text, setText] = useState('TILLPOINT TEST');
+  const [results, setResults] = useState<{ label: string; ok: boolean; detail: string }[]>([]);
+  const test = async (label: string, req: DeviceTestRequest) => {
+    const v = await run('devices.test', req);
+    if (v) setResults((r) => [{ label, ok: v.ok, detail: v.detail }, ...r].slice(0, 8));
+  };
+  return (
+    <section className="card" aria-labelledby="tests-title">
+      <h2 id="tests-title">Test actions</h2>
+      <div className="row">
+        <button
+          type="button"
+          className="btn"
+          disabled={busy}
+          onClick={() =>
+            void test('Read card', { role: 'cardReader', action: 'read-card', timeoutMs: 20000 })
+          }
+        >
+          Read a card
+        </button>
+        <div className="field">
+          <label htmlFor="pad-text">PIN-pad display text</label>
+          <input id="pad-text" value={text} maxLength={32} onChange={(e) => setText(e.target.value)} />
+        </div>
+        <button
+          type="button"
+          className="btn"
+          disabled={busy}
+          onClick={() => void test('PIN-pad display', { role: 'pinPad', action: 'display-text', text })}
+        >
+          Show on PIN pad
+        </button>
+        <button
+          type="button"
+          className="btn"
+          disabled={busy}
+          onClick={() =>
+            void test('Print test receipt', { role: 'receiptPrinter', action: 'print-test-receipt' })
+          }
+        >
+          Print test receipt
+        </button>
+        <button
+          type="button"
+          className="btn"
+          disabled={busy}
+          onClick={() => void test('Printer status', { role: 'receiptPrinter', action: 'status' })}
+        >
+          Printer status
+        </button>
+        <button
+          type="button"
+          className="btn"
+          disabled={busy}
+          onClick={() => void test('Contactless beep', { role: 'contactless', action: 'beep' })}
+        >
+          Beep contactless
+        </button>
+        <button
+          type="button"
+          className="btn"
+          disabled={busy}
+          onClick={() => void test('Signature pad heartbeat', { role: 'signaturePad', action: 'heartbeat' })}
+        >
+          Ping signature pad
+        </button>
+      </div>
+      {busy ? <p role="status">Testing… (for “Read a card”, present a card now)</p> : null}
+      {error ? (
+        <p className="field-error" role="alert">
+          {error}
+        </p>
+      ) : null}
+      <ul aria-label="Test results" aria-live="polite">
+        {results.map((r, i) => (
+          <li key={i}>
+            <span className={`badge ${r.ok ? 'badge-ok' : 'badge-bad'}`}>{r.ok ? 'OK' : 'Failed'}</span>{' '}
+            {r.label}: {r.detail}
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+function Recorder() {
+  const frames = useCommand('devices.recorder.get', { limit: 100 });
+  const { run, error } = useAction();
+  const v = frames.data;
+  return (
+    <section className="card" aria-labelledby="rec-title">
+      <h2 id="rec-title">Frame recorder</h2>
+      <p className="hint">
+        Records the bytes each device sends and receives, card numbers masked and PIN-pad payloads left out.
+      </p>
+      <div className="row">
+        <label className="check">
+          <input
+            type="checkbox"
+            checked={v?.enabled ?? false}
+            disabled={!v}
+            onChange={(e) =>
+              void run('devices.recorder.set', { enabled: e.target.checked }).then(
+                (r) => r && frames.setData(r),
+              )
+            }
+          />
+          Record frames{v?.file ? ` to ${v.file}` : ''}
+        </label>
+        <button type="button" className="btn" onClick={() => void frames.reload()}>
+          Refresh frames
+        </button>
+      </div>
+      {error ? <p className="field-error">{error}</p> : null}
+      <table className="data">
+        <thead>
+          <tr>
+            <th scope="col">Time</th>
+            <th scope="col">Device</th>
+            <th scope="col">Direction</th>
+            <th scope="col" className="num">
+              Bytes
+            </th>
+            <th scope="col">Data (masked)</th>
+          </tr>
+        </thead>
+        <tbody>
+          {(v?.frames ?? []).length === 0 ? (
+            <tr>
+              <td colSpan={5}>No frames recorded.</td>
+            </tr>
+          ) : (
+            (v?.frames ?? [])
+              .slice(-50)
+              .reverse()
+              .map((f, i) => (
+                <tr key={`${f.at}-${i}`}>
+                  <td>{new Date(f.at).toLocaleTimeString('en-US')}</td>
+                  <td>{roleWords[f.role]}</td>
+                  <td>{f.direction === 'in' ? 'from device' : 'to device'}</td>
+                  <td className="num">{f.length}</td>
+                  <td style={{ fontFamily: 'monospace', wordBreak: 'break-all' }}>
+                    {f.ascii ?? f.hex ?? '(not recorded)'}
+                  </td>
+                </tr>
+              ))
+          )}
+        </tbody>
+      </table>
+    </section>
+  );
+}
+
+/** The field tech's device screen: health, discovery, assignment, tests and the frame recorder. */
+export function DevicesScreen() {
+  const [discovered, setDiscovered] = useState<DiscoveredDeviceView[]>([]);
+  return (
+    <div>
+      <h1 tabIndex={-1}>Devices</h1>
+      <Health />
+      <Tests />
+      <Discovery onFound={setDiscovered} />
+      <Assignment discovered={discovered} />
+      <Recorder />
+    </div>
+  );
+}

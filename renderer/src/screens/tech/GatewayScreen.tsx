@@ -1,0 +1,224 @@
+import { useEffect, useState, type FormEvent } from 'react';
+import type {
+  GatewaySettingsUpdate,
+  GatewaySettingsView,
+  GatewayTestResult,
+} from '../../../../electron/bridge/contract';
+import { useAppStore } from '../../state/context';
+import { useAction, useCommand } from '../../state/use-command';
+
+function Connection() {
+  const loaded = useCommand('gateway.get', {});
+  const [form, setForm] = useState<GatewaySettingsView | undefined>(undefined);
+  const [password, setPassword] = useState('');
+  const [test, setTest] = useState<GatewayTestResult | null>(null);
+  const { run, busy, error } = useAction();
+  const app = useAppStore();
+  useEffect(() => setForm(loaded.data), [loaded.data]);
+  if (!form) return loaded.error ? <p className="field-error">{loaded.error}</p> : <p>Loading…</p>;
+  const field = <K extends keyof GatewaySettingsView>(k: K, v: GatewaySettingsView[K]) =>
+    setForm({ ...form, [k]: v });
+  const save = async (e: FormEvent) => {
+    e.preventDefault();
+    const update: GatewaySettingsUpdate = {
+      baseUrl: form.baseUrl,
+      mid: form.mid,
+      cid: form.cid,
+      userName: form.userName,
+      appKey: form.appKey,
+      appType: form.appType,
+      timeouts: form.timeouts,
+      ...(password ? { password } : {}),
+    };
+    const v = await run('gateway.update', update);
+    setPassword('');
+    if (v) {
+      setForm(v);
+      app.getState().notify('success', 'Gateway settings saved.');
+    }
+  };
+  const num = (s: string) => (s.trim() === '' ? NaN : Number(s));
+  return (
+    <form className="card stack" onSubmit={(e) => void save(e)} aria-labelledby="gw-title">
+      <h2 id="gw-title">Gateway connection</h2>
+      {form.embeddedSandbox ? <p className="hint">This terminal uses its embedded sandbox gateway.</p> : null}
+      <div className="row">
+        <div className="field" style={{ flex: 2 }}>
+          <label htmlFor="gw-url">Base URL</label>
+          <input
+            id="gw-url"
+            type="url"
+            value={form.baseUrl}
+            onChange={(e) => field('baseUrl', e.target.value)}
+          />
+        </div>
+        <div className="field">
+          <label htmlFor="gw-mid">Merchant id (mid)</label>
+          <input
+            id="gw-mid"
+            inputMode="numeric"
+            value={String(form.mid)}
+            onChange={(e) => field('mid', num(e.target.value))}
+          />
+        </div>
+        <div className="field">
+          <label htmlFor="gw-cid">Cashier id (cid)</label>
+          <input
+            id="gw-cid"
+            inputMode="numeric"
+            value={String(form.cid)}
+            onChange={(e) => field('cid', num(e.target.value))}
+          />
+        </div>
+      </div>
+      <div className="row">
+        <div className="field">
+          <label htmlFor="gw-user">User name</label>
+          <input
+            id="gw-user"
+            autoComplete="off"
+            value={form.userName}
+            onChange={(e) => field('userName', e.target.value)}
+          />
+        </div>
+        <div className="field">
+          <label htmlFor="gw-pass">Password</label>
+          <input
+            id="gw-pass"
+            type="password"
+            autoComplete="new-password"
+            value={password}
+            placeholder={form.passwordSet ? '(unchanged)' : ''}
+            onChange={(e) => setPassword(e.target.value)}
+            aria-describedby="gw-pass-hint"
+          />
+          <span id="gw-pass-hint" className="hint">
+            {form.passwordSet ? 'A password is stored; type a new one to replace it.' : 'No password stored.'}
+          </span>
+        </div>
+        <div className="field">
+          <label htmlFor="gw-appkey">App key</label>
+          <input
+            id="gw-appkey"
+            autoComplete="off"
+            value={form.appKey}
+            onChange={(e) => field('appKey', e.target.value)}
+          />
+        </div>
+        <div className="field">
+          <label htmlFor="gw-apptype">App type</label>
+          <input
+            id="gw-apptype"
+            inputMode="numeric"
+            value={String(form.appType)}
+            onChange={(e) => field('appType', num(e.target.value))}
+          />
+        </div>
+      </div>
+      <div className="row">
+        <div className="field">
+          <label htmlFor="gw-sale-ms">Payment timeout (ms)</label>
+          <input
+            id="gw-sale-ms"
+            inputMode="numeric"
+            value={String(form.timeouts.saleMs)}
+            onChange={(e) => field('timeouts', { ...form.timeouts, saleMs: num(e.target.value) })}
+            aria-describedby="gw-sale-hint"
+          />
+          <span id="gw-sale-hint" className="hint">
+            No answer by then: the sale is reversed.
+          </span>
+        </div>
+        <div className="field">
+          <label htmlFor="gw-other-ms">Other requests timeout (ms)</label>
+          <input
+            id="gw-other-ms"
+            inputMode="numeric"
+            value={String(form.timeouts.otherMs)}
+            onChange={(e) => field('timeouts', { ...form.timeouts, otherMs: num(e.target.value) })}
+          />
+        </div>
+      </div>
+      {error ? (
+        <p className="field-error" role="alert">
+          {error}
+        </p>
+      ) : null}
+      <div className="row">
+        <button type="submit" className="btn btn-primary" disabled={busy}>
+          Save connection
+        </button>
+        <button
+          type="button"
+          className="btn"
+          disabled={busy}
+          onClick={() => void run('gateway.test', {}).then((v) => v && setTest(v))}
+        >
+          Test connection
+        </button>
+      </div>
+      {test ? (
+        <p role="status" data-testid="gateway-test">
+          <span className={`badge ${test.ok ? 'badge-ok' : 'badge-bad'}`}>
+            {test.ok ? 'Connected' : 'Failed'}
+          </span>{' '}
+          {test.message} ({test.latencyMs} ms)
+        </p>
+      ) : null}
+    </form>
+  );
+}
+
+function Lane() {
+  const loaded = useCommand('lane.get', {});
+  const [lane, setLane] = useState('');
+  const { run, busy, error } = useAction();
+  const app = useAppStore();
+  useEffect(() => setLane(loaded.data?.laneId ?? ''), [loaded.data]);
+  const save = async (e: FormEvent) => {
+    e.preventDefault();
+    const v = await run('lane.set', { laneId: lane });
+    if (v) {
+      app.getState().notify('success', `Lane id is now ${v.laneId}.`);
+      void app.getState().refreshStatus();
+    }
+  };
+  return (
+    <form className="card row" onSubmit={(e) => void save(e)} aria-labelledby="lane-title">
+      <h2 id="lane-title" style={{ width: '100%' }}>
+        Lane
+      </h2>
+      <div className="field">
+        <label htmlFor="lane-id">Lane id</label>
+        <input
+          id="lane-id"
+          maxLength={16}
+          value={lane}
+          onChange={(e) => setLane(e.target.value)}
+          aria-describedby="lane-hint"
+        />
+        <span id="lane-hint" className="hint">
+          1 to 16 letters or digits; it prefixes every transaction number.
+        </span>
+      </div>
+      <button type="submit" className="btn btn-primary" disabled={busy}>
+        Save lane id
+      </button>
+      {error ? (
+        <p className="field-error" role="alert">
+          {error}
+        </p>
+      ) : null}
+    </form>
+  );
+}
+
+export function GatewayScreen() {
+  return (
+    <div>
+      <h1 tabIndex={-1}>Gateway & lane</h1>
+      <Connection />
+      <Lane />
+    </div>
+  );
+}

@@ -1,0 +1,198 @@
+import { createStore, type StoreApi } from 'zustand/vanilla';
+import type {
+  Bridge,
+  BridgeError,
+  BridgeResult,
+  GatewayStatusView,
+  ManagerApproval,
+  ReversalQueueView,
+  SafView,
+  Session,
+  TerminalStatusView,
+} from '../../../electron/bridge/contract';
+import { homeView, viewsFor, type View } from './views';
+
+export type Connection = 'connecting' | 'open' | 'closed' | 'refused' | 'none';
+
+export type Notice = { id: number; tone: 'info' | 'success' | 'error'; text: string };
+
+/** A pending request for a manager's PIN (refund, void, abandon while a cashier is signed in). */
+export type ApprovalRequest = {
+  reason: string;
+  error?: string;
+  resolve: (approval: ManagerApproval | null) => void;
+};
+
+export type AppState = {
+  connection: Connection;
+  connectionMessage?: string;
+  session: Session | null;
+  status: TerminalStatusView | null;
+  gateway: GatewayStatusView | null;
+  reversals: ReversalQueueView | null;
+  saf: SafView | null;
+  view: View;
+  simulatorOpen: boolean;
+  notices: Notice[];
+  approval: ApprovalRequest | null;
+  signInError?: string;
+  signingIn: boolean;
+
+  init(): () => void;
+  setConnection(connection: Connection, message?: string): void;
+  refreshStatus(): Promise<void>;
+  signIn(pin: string): Promise<boolean>;
+  signOut(): Promise<void>;
+  navigate(view: View): void;
+  toggleSimulator(open?: boolean): void;
+  notify(tone: Notice['tone'], text: string): void;
+  dismiss(id: number): void;
+  /**
+   * Runs a command that needs a manager: directly when a manager is signed in, otherwise after asking for
+   * the manager's PIN (and again, with the reason, when the PIN was not a manager's). Resolves undefined
+   * when the cashier cancels the PIN dialog.
+   */
+  withManager<T>(
+    reason: string,
+    run: (approval: ManagerApproval | undefined) => Promise<BridgeResult<T>>,
+  ): Promise<BridgeResult<T> | undefined>;
+  answerApproval(approval: ManagerApproval | null): void;
+};
+
+export type AppStore = StoreApi<AppState>;
+
+let noticeId = 0;
+
+export function describeError(error: BridgeError): string {
+  if (error.problems && error.problems.length > 0) return `${error.message} ${error.problems.join(' ')}`;
+  return error.message;
+}
+
+export function createAppStore(bridge: Bridge, connection: Connection = 'open'): AppStore {
+  return createStore<AppState>()((set, get) => {
+    const askManager = (reason: string, error?: string): Promise<ManagerApproval | null> =>
+      new Promise((resolve) => {
+        set({ approval: { reason, ...(error ? { error } : {}), resolve } });
+      });
+
+    return {
+      connection,
+      session: null,
+      status: null,
+      gateway: null,
+      reversals: null,
+      saf: null,
+      view: 'sale',
+      simulatorOpen: true,
+      notices: [],
+      approval: null,
+      signingIn: false,
+
+      init() {
+        const offs = [
+          bridge.on('session.changed', (session) => {
+            const before = get().session;
+            set({ session });
+            if (session && (!before || before.role !== session.role)) set({ view: homeView(session.role) });
+          }),
+          bridge.on('gateway.status', (gateway) => set({ gateway })),
+          bridge.on('reversals.updated', (reversals) => set({ reversals })),
+          bridge.on('saf.updated', (saf) => set({ saf })),
+          bridge.on('devices.status', (d) => {
+            const status = get().status;
+            if (!status) return;
+            const devices = status.devices.some((x) => x.role === d.role)
+              ? status.devices.map((x) => (x.role === d.role ? d : x))
+              : [...status.devices, d];
+            set({ status: { ...status, devices } });
+          }),
+        ];
+        void get().refreshStatus();
+        return () => {
+          for (const off of offs) off();
+        };
+      },
+
+      setConnection(next, message) {
+        const was = get().connection;
+        set({ connection: next, ...(message !== undefined ? { connectionMessage: message } : {}) });
+        // The core keeps one session per connection: a new socket starts signed out.
+        if (next === 'open' && was !== 'open') {
+          set({ session: null });
+          void get().refreshStatus();
+        }
+      },
+
+      async refreshStatus() {
+        const r = await bridge.send('terminal.status', {});
+        if (!r.ok) return;
+        set({
+          status: r.value,
+          session: r.value.session,
+          gateway: r.value.gateway,
+          ...(r.value.session && !viewsFor(r.value.session.role).includes(get().view)
+            ? { view: homeView(r.value.session.role) }
+            : {}),
+        });
+      },
+
+      async signIn(pin) {
+        set({ signingIn: true, signInError: undefined });
+        const r = await bridge.send('session.signIn', { pin });
+        if (!r.ok) {
+          set({ signingIn: false, signInError: describeError(r.error) });
+          return false;
+        }
+        set({ signingIn: false, session: r.value, view: homeView(r.value.role) });
+        void get().refreshStatus();
+        return true;
+      },
+
+      async signOut() {
+        await bridge.send('session.signOut', {});
+        set({ session: null, approval: null });
+      },
+
+      navigate(view) {
+        const session = get().session;
+        if (session && viewsFor(session.role).includes(view)) set({ view });
+      },
+
+      toggleSimulator(open) {
+        set({ simulatorOpen: open ?? !get().simulatorOpen });
+      },
+
+      notify(tone, text) {
+        const id = ++noticeId;
+        set({ notices: [...get().notices.slice(-3), { id, tone, text }] });
+        // Notices are confirmations, not errors to act on: they leave on their own.
+        setTimeout(() => get().dismiss(id), tone === 'error' ? 8000 : 4000);
+      },
+
+      dismiss(id) {
+        set({ notices: get().notices.filter((n) => n.id !== id) });
+      },
+
+      async withManager(reason, run) {
+        if (get().session?.role === 'manager') return run(undefined);
+        let error: string | undefined;
+        for (;;) {
+          const approval = await askManager(reason, error);
+          if (!approval) return undefined;
+          const r = await run(approval);
+          if (!r.ok && (r.error.code === 'forbidden' || r.error.code === 'unauthorized')) {
+            error = r.error.message.length > 0 ? r.error.message : 'That is not a manager PIN.';
+            continue;
+          }
+          return r;
+        }
+      },
+
+      answerApproval(approval) {
+        const pending = get().approval;
+        set({ approval: null });
+        pending?.resolve(approval);
+      },
+    };
+  });
+}

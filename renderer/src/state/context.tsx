@@ -1,0 +1,67 @@
+import { createContext, useContext, useEffect, useState, type ReactNode } from 'react';
+import { useStore } from 'zustand';
+import type { Bridge } from '../../../electron/bridge/contract';
+import { createAppStore, type AppState, type AppStore, type Connection } from './app-store';
+import { createSaleStore, type SaleState, type SaleStore } from './sale-store';
+import { createSimulatorStore, type SimulatorState, type SimulatorStore } from './simulator-store';
+
+export type Stores = { bridge: Bridge; app: AppStore; sale: SaleStore; sim: SimulatorStore };
+
+const StoresContext = createContext<Stores | null>(null);
+
+export function createStores(bridge: Bridge, connection: Connection = 'open'): Stores {
+  return {
+    bridge,
+    app: createAppStore(bridge, connection),
+    sale: createSaleStore(bridge),
+    sim: createSimulatorStore(bridge),
+  };
+}
+
+export function StoresProvider({ stores, children }: { stores: Stores; children: ReactNode }) {
+  useEffect(() => {
+    const offs = [stores.app.getState().init(), stores.sale.getState().init(), stores.sim.getState().init()];
+    return () => {
+      for (const off of offs) off();
+    };
+  }, [stores]);
+  return <StoresContext.Provider value={stores}>{children}</StoresContext.Provider>;
+}
+
+function useStores(): Stores {
+  const stores = useContext(StoresContext);
+  if (!stores) throw new Error('StoresProvider is missing');
+  return stores;
+}
+
+export function useBridge(): Bridge {
+  return useStores().bridge;
+}
+export function useAppStore(): AppStore {
+  return useStores().app;
+}
+export function useSaleStore(): SaleStore {
+  return useStores().sale;
+}
+export function useApp<T>(selector: (s: AppState) => T): T {
+  return useStore(useStores().app, selector);
+}
+export function useSale<T>(selector: (s: SaleState) => T): T {
+  return useStore(useStores().sale, selector);
+}
+export function useSim<T>(selector: (s: SimulatorState) => T): T {
+  return useStore(useStores().sim, selector);
+}
+export function useSimStore(): SimulatorStore {
+  return useStores().sim;
+}
+
+/** A ticking clock for countdowns; re-renders only the component that asks. */
+export function useNow(intervalMs = 1000): number {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const t = setInterval(() => setNow(Date.now()), intervalMs);
+    return () => clearInterval(t);
+  }, [intervalMs]);
+  return now;
+}

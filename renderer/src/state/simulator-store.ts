@@ -1,0 +1,120 @@
+import { createStore, type StoreApi } from 'zustand/vanilla';
+import type {
+  Bridge,
+  BridgeResult,
+  DeviceRoleName,
+  SimulatorStateView,
+} from '../../../electron/bridge/contract';
+import { describeError } from './app-store';
+
+export type SimulatorState = {
+  sim: SimulatorStateView | null;
+  /** The test card the panel presents next (its number stays in memory; the screen shows it masked). */
+  cardPan: string | null;
+  pin: string;
+  error: string | null;
+  /** When the last card action was sent (performance.now()), for the swipe-to-approved measurement. */
+  lastCardAt: number | null;
+
+  init(): () => void;
+  refresh(): Promise<void>;
+  chooseCard(pan: string): void;
+  swipe(badRead?: boolean): Promise<void>;
+  insert(): Promise<void>;
+  tap(): Promise<void>;
+  pinDigit(d: string): void;
+  pinBackspace(): void;
+  enterPin(): Promise<void>;
+  cancelOnPad(): Promise<void>;
+  sign(): Promise<void>;
+  setPaper(paper: 'ok' | 'near-end' | 'out'): Promise<void>;
+  setCoverOpen(open: boolean): Promise<void>;
+  unplug(role: DeviceRoleName): Promise<void>;
+  replug(role: DeviceRoleName): Promise<void>;
+};
+
+export type SimulatorStore = StoreApi<SimulatorState>;
+
+/**
+ * The sandbox device-simulator panel (DESIGN.md): it drives the simulated reader, PIN pad, signature pad
+ * and printer through the bridge's `simulator.*` commands, exactly as the e2e tests and a newcomer do.
+ */
+export function createSimulatorStore(bridge: Bridge): SimulatorStore {
+  return createStore<SimulatorState>()((set, get) => {
+    const apply = async (work: Promise<BridgeResult<SimulatorStateView>>): Promise<void> => {
+      const r = await work;
+      if (r.ok) set({ sim: r.value, error: null });
+      else set({ error: describeError(r.error) });
+    };
+    const pan = (): { pan?: string } => {
+      const p = get().cardPan;
+      return p ? { pan: p } : {};
+    };
+
+    return {
+      sim: null,
+      cardPan: null,
+      pin: '',
+      error: null,
+      lastCardAt: null,
+
+      init() {
+        const off = bridge.on('simulator.changed', (sim) => set({ sim }));
+        void get().refresh();
+        return off;
+      },
+      async refresh() {
+        const r = await bridge.send('simulator.state', {});
+        if (r.ok) {
+          const first = r.value.testCards[0]?.pan ?? null;
+          set({ sim: r.value, cardPan: get().cardPan ?? first });
+        } else if (r.error.code === 'unavailable') set({ sim: null });
+      },
+      chooseCard(p) {
+        set({ cardPan: p });
+      },
+      swipe(badRead) {
+        set({ lastCardAt: performance.now() });
+        return apply(bridge.send('simulator.swipe', { ...pan(), ...(badRead ? { badRead: true } : {}) }));
+      },
+      insert() {
+        set({ lastCardAt: performance.now() });
+        return apply(bridge.send('simulator.insert', pan()));
+      },
+      tap() {
+        set({ lastCardAt: performance.now() });
+        return apply(bridge.send('simulator.tap', pan()));
+      },
+      pinDigit(d) {
+        if (/^\d$/.test(d) && get().pin.length < 12) set({ pin: get().pin + d });
+      },
+      pinBackspace() {
+        set({ pin: get().pin.slice(0, -1) });
+      },
+      async enterPin() {
+        const pin = get().pin;
+        set({ pin: '' });
+        await apply(bridge.send('simulator.typePin', { pin }));
+      },
+      cancelOnPad() {
+        set({ pin: '' });
+        return apply(bridge.send('simulator.cancelOnPad', {}));
+      },
+      sign() {
+        return apply(bridge.send('simulator.sign', {}));
+      },
+      setPaper(paper) {
+        return apply(bridge.send('simulator.setPaper', { paper }));
+      },
+      setCoverOpen(open) {
+        return apply(bridge.send('simulator.setCoverOpen', { open }));
+      },
+      unplug(role) {
+        return apply(bridge.send('simulator.unplug', { role }));
+      },
+      replug(role) {
+        return apply(bridge.send('simulator.replug', { role }));
+      },
+    };
+  });
+}

@@ -1,0 +1,42 @@
+import type { Role } from '../../../electron/bridge/contract';
+
+/** Every screen of the terminal, and who sees it (the core enforces the same split: docs/bridge.md). */
+export type View =
+  | 'sale'
+  | 'transactions'
+  | 'batch'
+  | 'reports'
+  | 'settings'
+  | 'links'
+  | 'saf'
+  | 'devices'
+  | 'gateway'
+  | 'diagnostics';
+
+export const viewTitles: Readonly<Record<View, string>> = {
+  sale: 'Sale',
+  transactions: 'Transactions',
+  batch: 'Batch',
+  reports: 'Reports',
+  settings: 'Settings',
+  links: 'Payment links',
+  saf: 'Offline & queues',
+  devices: 'Devices',
+  gateway: 'Gateway & lane',
+  diagnostics: 'Diagnostics',
+};
+
+const byRole: Readonly<Record<Role, readonly View[]>> = {
+  cashier: ['sale', 'transactions'],
+  manager: ['sale', 'transactions', 'batch', 'reports', 'settings', 'links', 'saf'],
+  // A tech configures devices and the gateway; money screens stay with cashiers and managers.
+  tech: ['devices', 'gateway', 'diagnostics'],
+};
+
+export function viewsFor(role: Role): readonly View[] {
+  return byRole[role];
+}
+
+export function homeView(role: Role): View {
+  return byRole[role][0] ?? 'sale';
+}
