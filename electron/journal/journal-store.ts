@@ -583,16 +583,14 @@ export class JournalStore {
   }
 
   auditList(limit: number): AuditRow[] {
-    return this.stmt.auditList
-      .all(Math.max(1, Math.min(limit, 5000)))
-      .map((a) => ({
-        id: a.id,
-        at: a.at,
-        role: a.role,
-        action: a.action,
-        detail: a.detail,
-        approvedBy: a.approved_by,
-      }));
+    return this.stmt.auditList.all(Math.max(1, Math.min(limit, 5000))).map((a) => ({
+      id: a.id,
+      at: a.at,
+      role: a.role,
+      action: a.action,
+      detail: a.detail,
+      approvedBy: a.approved_by,
+    }));
   }
 
   // --- store-and-forward

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
@@ -46,7 +47,12 @@ export function startModuleWorker(moduleUrl: URL, workerData: unknown): Worker {
  */
 export async function openJournal(path: string): Promise<Journal> {
   const data: JournalWorkerData = { path };
-  const worker = startModuleWorker(new URL('./journal-worker.ts', import.meta.url), data);
+  // From source the worker is the .ts file beside this one; in the Electron bundle, journal-worker.mjs.
+  const source = new URL('./journal-worker.ts', import.meta.url);
+  const worker = startModuleWorker(
+    existsSync(source) ? source : new URL('./journal-worker.mjs', import.meta.url),
+    data,
+  );
   const pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
   let nextId = 1;
   let failed: Error | undefined;

@@ -1,0 +1,246 @@
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { extname, join, normalize, resolve, sep } from 'node:path';
+import { timingSafeEqual } from 'node:crypto';
+import { WebSocketServer, type WebSocket } from 'ws';
+import {
+  BRIDGE_CONTRACT_VERSION,
+  BRIDGE_META_NAME,
+  BRIDGE_WS_PATH,
+  type ClientMessage,
+  type ServerMessage,
+} from './contract';
+import type { BridgeConnection } from '../core';
+
+/**
+ * Browser mode (DESIGN.md "Bridge"): the renderer served over loopback and the same bridge over a
+ * WebSocket. Three locks keep other software off it: it listens on 127.0.0.1 only; the Host and Origin
+ * headers must name this server (a web page elsewhere, or a DNS-rebinding name, is refused); and the
+ * first frame must carry the per-launch secret, which only this server's own page (same-origin) and
+ * the owner-only `bridge.json` in the data folder contain.
+ */
+
+export type BridgeServerOptions = {
+  connect(): BridgeConnection;
+  secret: string;
+  port: number;
+  /** The built renderer (index.html and assets); a placeholder page is served when absent. */
+  staticDir?: string;
+  /** Extra text for the placeholder page. */
+  placeholderNote?: string;
+  log?: (message: string) => void;
+};
+
+export type BridgeServer = {
+  readonly port: number;
+  readonly url: string;
+  readonly wsUrl: string;
+  close(): Promise<void>;
+};
+
+const MIME: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.ico': 'image/x-icon',
+  '.woff2': 'font/woff2',
+  '.map': 'application/json',
+  '.txt': 'text/plain; charset=utf-8',
+};
+
+/** The page's Content-Security-Policy: scripts from this origin only, the bridge socket the one connection. */
+export function contentSecurityPolicy(port: number): string {
+  return [
+    "default-src 'self'",
+    "script-src 'self'",
+    // Inline style attributes are not a script vector; charts and React style props need them.
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data: blob:",
+    "font-src 'self'",
+    `connect-src 'self' ws://127.0.0.1:${port} ws://localhost:${port}`,
+    "object-src 'none'",
+    "base-uri 'none'",
+    "form-action 'none'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+}
+
+function escapeAttribute(s: string): string {
+  return s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
+}
+
+function placeholderPage(note: string): string {
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Tillpoint terminal</title></head>
+<body><main><h1>Tillpoint terminal</h1>
+<p>The terminal core is running. The screens (renderer) are not built yet: run <code>npm run build:renderer</code> and reload.</p>
+<p>${note.replace(/</g, '&lt;')}</p>
+<p>Automation clients connect to the bridge as docs/bridge.md describes.</p>
+</main></body></html>`;
+}
+
+function sameSecret(given: unknown, secret: string): boolean {
+  if (typeof given !== 'string') return false;
+  const a = Buffer.from(given);
+  const b = Buffer.from(secret);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+export function startBridgeServer(options: BridgeServerOptions): Promise<BridgeServer> {
+  const log = options.log ?? (() => undefined);
+  let port = options.port;
+  const allowedHosts = (): Set<string> => new Set([`127.0.0.1:${port}`, `localhost:${port}`]);
+  const allowedOrigins = (): Set<string> => new Set([`http://127.0.0.1:${port}`, `http://localhost:${port}`]);
+  const staticRoot =
+    options.staticDir && existsSync(join(options.staticDir, 'index.html'))
+      ? resolve(options.staticDir)
+      : undefined;
+
+  const send = (
+    res: ServerResponse,
+    status: number,
+    type: string,
+    body: string | Buffer,
+    extra: Record<string, string> = {},
+  ): void => {
+    res.writeHead(status, {
+      'content-type': type,
+      'x-content-type-options': 'nosniff',
+      'referrer-policy': 'no-referrer',
+      'cache-control': 'no-store',
+      ...extra,
+    });
+    res.end(body);
+  };
+
+  const indexHtml = (): string => {
+    const meta = `<meta name="${BRIDGE_META_NAME}" content="${escapeAttribute(`ws://127.0.0.1:${port}${BRIDGE_WS_PATH}#${options.secret}`)}">`;
+    const csp = `<meta http-equiv="Content-Security-Policy" content="${escapeAttribute(contentSecurityPolicy(port))}">`;
+    const html = staticRoot
+      ? readFileSync(join(staticRoot, 'index.html'), 'utf8')
+      : placeholderPage(options.placeholderNote ?? '');
+    return html.includes('<head>')
+      ? html.replace('<head>', `<head>\n${csp}\n${meta}`)
+      : `${csp}${meta}${html}`;
+  };
+
+  const handle = (req: IncomingMessage, res: ServerResponse): void => {
+    if (!allowedHosts().has(req.headers.host ?? '')) {
+      send(res, 421, 'text/plain; charset=utf-8', 'Misdirected request');
+      return;
+    }
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      send(res, 405, 'text/plain; charset=utf-8', 'Method not allowed', { allow: 'GET, HEAD' });
+      return;
+    }
+    const url = new URL(req.url ?? '/', `http://127.0.0.1:${port}`);
+    const headers = { 'content-security-policy': contentSecurityPolicy(port), 'x-frame-options': 'DENY' };
+    if (url.pathname === '/' || url.pathname === '/index.html') {
+      send(res, 200, MIME['.html'] ?? 'text/html', indexHtml(), headers);
+      return;
+    }
+    if (staticRoot) {
+      let path: string;
+      try {
+        path = normalize(join(staticRoot, decodeURIComponent(url.pathname)));
+      } catch {
+        send(res, 400, 'text/plain; charset=utf-8', 'Bad path');
+        return;
+      }
+      if (path.startsWith(staticRoot + sep) && existsSync(path) && statSync(path).isFile()) {
+        send(res, 200, MIME[extname(path)] ?? 'application/octet-stream', readFileSync(path), headers);
+        return;
+      }
+      // A client-side route: the single-page app answers it.
+      if (!extname(url.pathname)) {
+        send(res, 200, MIME['.html'] ?? 'text/html', indexHtml(), headers);
+        return;
+      }
+    }
+    send(res, 404, 'text/plain; charset=utf-8', 'Not found');
+  };
+
+  const server: Server = createServer(handle);
+  const wss = new WebSocketServer({ noServer: true, maxPayload: 1024 * 1024 });
+
+  server.on('upgrade', (req, socket, head) => {
+    const url = new URL(req.url ?? '/', `http://127.0.0.1:${port}`);
+    const origin = req.headers.origin;
+    // Tools without a browser send no Origin; a browser always does, and it must be this page.
+    const originOk = origin === undefined || allowedOrigins().has(origin);
+    if (url.pathname !== BRIDGE_WS_PATH || !allowedHosts().has(req.headers.host ?? '') || !originOk) {
+      socket.write('HTTP/1.1 403 Forbidden\r\nConnection: close\r\n\r\n');
+      socket.destroy();
+      return;
+    }
+    wss.handleUpgrade(req, socket, head, (ws) => serve(ws));
+  });
+
+  function serve(ws: WebSocket): void {
+    let connection: BridgeConnection | undefined;
+    const out = (m: ServerMessage): void => {
+      if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(m));
+    };
+    const refuse = (message: string): void => {
+      out({ type: 'refused', message });
+      ws.close(4001, 'refused');
+    };
+    // A client that never says hello is dropped.
+    const helloTimer = setTimeout(() => refuse('No hello within 10 s.'), 10_000);
+    ws.on('message', (data, isBinary) => {
+      if (isBinary) return refuse('Text frames only.');
+      let message: ClientMessage;
+      try {
+        message = JSON.parse((data as Buffer).toString('utf8')) as ClientMessage;
+      } catch {
+        return refuse('Frames are JSON.');
+      }
+      if (!connection) {
+        if (message.type !== 'hello' || !sameSecret(message.secret, options.secret)) {
+          log('bridge: a WebSocket client gave a wrong secret');
+          return refuse('Wrong secret.');
+        }
+        clearTimeout(helloTimer);
+        connection = options.connect();
+        connection.onAny((event, payload) => out({ type: 'event', event, payload }));
+        out({ type: 'welcome', contractVersion: BRIDGE_CONTRACT_VERSION });
+        return;
+      }
+      if (message.type !== 'call' || typeof message.id !== 'number' || typeof message.command !== 'string')
+        return refuse('Expected a call.');
+      const { id, command, payload } = message;
+      const active = connection;
+      void active.dispatch(command, payload).then((result) => out({ type: 'result', id, result }));
+    });
+    ws.on('close', () => {
+      clearTimeout(helloTimer);
+      connection?.close();
+    });
+    ws.on('error', () => connection?.close());
+  }
+
+  return new Promise((resolvePromise, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, '127.0.0.1', () => {
+      const address = server.address();
+      port = typeof address === 'object' && address ? address.port : options.port;
+      server.off('error', reject);
+      resolvePromise({
+        port,
+        url: `http://127.0.0.1:${port}`,
+        wsUrl: `ws://127.0.0.1:${port}${BRIDGE_WS_PATH}`,
+        close: () =>
+          new Promise<void>((done) => {
+            for (const c of wss.clients) c.terminate();
+            wss.close();
+            server.closeAllConnections();
+            server.close(() => done());
+          }),
+      });
+    });
+  });
+}

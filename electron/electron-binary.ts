@@ -1,0 +1,16 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+/**
+ * The Electron binary, found without requiring the `electron` package (which downloads it on first
+ * require and throws where GitHub is unreachable): `path.txt` names the executable inside `dist/`.
+ */
+export function electronBinary(root: string): string | undefined {
+  const override = process.env.ELECTRON_OVERRIDE_DIST_PATH;
+  const pkg = join(root, 'node_modules', 'electron');
+  const pathFile = join(pkg, 'path.txt');
+  if (!existsSync(pathFile)) return undefined;
+  const name = readFileSync(pathFile, 'utf8').trim();
+  const binary = override ? join(override, name) : join(pkg, 'dist', name);
+  return existsSync(binary) ? binary : undefined;
+}

@@ -1,0 +1,271 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { startBridgeServer, type BridgeServer } from './bridge/ws-server';
+import { acquireLock, createTerminalCore, TerminalLockedError, type TerminalCore } from './core';
+import { sandboxCredentials, startEmbeddedGateway, type EmbeddedGateway } from './embedded-gateway';
+import { defaultDataRoot } from './util/data-root';
+import { electronBinary } from './electron-binary';
+import { newSecret } from './util/ids';
+
+/**
+ * `npm start` (DESIGN.md "Running"): the whole terminal on its embedded defaults. The sandbox gateway runs
+ * as a child process, devices are simulated unless a tech configured real ones, and the screens open in
+ * the Electron window when the Electron binary is installed — otherwise they are served over loopback
+ * (browser mode). Either way one line says where: `terminal ready at http://127.0.0.1:PORT`.
+ */
+
+const usage = `usage: npm start -- [--data DIR] [--port N] [--lane ID] [--browser] [--sandbox-slow-ms MS]
+  --data DIR            data folder (default: the user's data folder)
+  --port N              loopback port for the screens and the bridge (default: a free port)
+  --lane ID             lane id on first start (letters and digits)
+  --browser             browser mode even when the Electron binary is installed
+  --sandbox-slow-ms MS  delay of the sandbox's slow test card (4000000000000119)`;
+
+class UsageError extends Error {}
+
+const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+
+type Args = { data: string; port: number; lane?: string; browser: boolean; slowMs?: number };
+
+function parse(): Args | undefined {
+  let values;
+  try {
+    values = parseArgs({
+      options: {
+        data: { type: 'string' },
+        port: { type: 'string' },
+        lane: { type: 'string' },
+        browser: { type: 'boolean' },
+        'sandbox-slow-ms': { type: 'string' },
+        help: { type: 'boolean' },
+      },
+      strict: true,
+    }).values;
+  } catch (error) {
+    throw new UsageError(`${(error as Error).message}\n${usage}`);
+  }
+  if (values.help) {
+    process.stdout.write(usage + '\n');
+    return undefined;
+  }
+  const port = values.port === undefined ? 0 : Number(values.port);
+  if (!/^\d{1,5}$/.test(values.port ?? '0') || port > 65535)
+    throw new UsageError(`--port must be 0-65535\n${usage}`);
+  if (values.lane !== undefined && !/^[A-Za-z0-9]{1,16}$/.test(values.lane))
+    throw new UsageError('--lane is 1 to 16 letters or digits');
+  const slow = values['sandbox-slow-ms'];
+  if (slow !== undefined && !/^\d{1,6}$/.test(slow))
+    throw new UsageError('--sandbox-slow-ms is a number of milliseconds');
+  return {
+    data: resolve(values.data ?? join(defaultDataRoot(), 'terminal')),
+    port,
+    ...(values.lane ? { lane: values.lane } : {}),
+    browser: values.browser === true,
+    ...(slow !== undefined ? { slowMs: Number(slow) } : {}),
+  };
+}
+
+/** Builds the renderer when its source exists and its build does not; false when there is nothing to serve. */
+function ensureRenderer(): string | undefined {
+  const dist = join(repoRoot, 'renderer', 'dist');
+  if (existsSync(join(dist, 'index.html'))) return dist;
+  if (!existsSync(join(repoRoot, 'renderer', 'index.html'))) return undefined;
+  process.stderr.write('building the renderer (npm run build:renderer)…\n');
+  const vite = join(repoRoot, 'node_modules', 'vite', 'bin', 'vite.js');
+  const r = spawnSync(
+    process.execPath,
+    [vite, 'build', '--config', join(repoRoot, 'renderer', 'vite.config.ts')],
+    {
+      cwd: repoRoot,
+      stdio: ['ignore', 'ignore', 'pipe'],
+      encoding: 'utf8',
+      timeout: 180_000,
+    },
+  );
+  if (r.status !== 0 || !existsSync(join(dist, 'index.html'))) {
+    const why = (r.stderr ?? '').trim().split('\n').slice(-2).join(' | ');
+    process.stderr.write(`the renderer did not build (${why || 'no output'}); serving a placeholder page\n`);
+    return undefined;
+  }
+  return dist;
+}
+
+/** Bundles the Electron main and preload scripts (Electron runs JavaScript, not TypeScript). */
+async function bundleElectron(): Promise<{ main: string; preload: string }> {
+  const esbuild = await import('esbuild');
+  const out = join(repoRoot, '.tsbuild', 'electron-app');
+  const external = [
+    'electron',
+    'better-sqlite3',
+    'serialport',
+    '@serialport/*',
+    'node-hid',
+    'ws',
+    'bufferutil',
+    'utf-8-validate',
+    'tsx',
+    'esbuild',
+  ];
+  await esbuild.build({
+    entryPoints: {
+      main: join(repoRoot, 'electron', 'main.ts'),
+      'journal-worker': join(repoRoot, 'electron', 'journal', 'journal-worker.ts'),
+    },
+    outdir: out,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    outExtension: { '.js': '.mjs' },
+    target: 'node20',
+    external,
+    banner: {
+      js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);",
+    },
+    logLevel: 'silent',
+  });
+  await esbuild.build({
+    entryPoints: { preload: join(repoRoot, 'electron', 'preload.ts') },
+    outdir: out,
+    bundle: true,
+    platform: 'node',
+    // A sandboxed preload is a classic script: CommonJS, `electron` its only require.
+    format: 'cjs',
+    target: 'node20',
+    external: ['electron'],
+    logLevel: 'silent',
+  });
+  return { main: join(out, 'main.mjs'), preload: join(out, 'preload.js') };
+}
+
+async function main(): Promise<void> {
+  const args = parse();
+  if (!args) return;
+  mkdirSync(args.data, { recursive: true, mode: 0o700 });
+  // Refuse a second terminal before starting anything else on the same folder.
+  const releaseEarlyLock = acquireLock(args.data);
+
+  let gateway: EmbeddedGateway | undefined;
+  let core: TerminalCore | undefined;
+  let server: BridgeServer | undefined;
+  let stopping = false;
+  const bridgeFile = join(args.data, 'bridge.json');
+
+  const shutdown = async (code: number, why: string): Promise<void> => {
+    if (stopping) return;
+    stopping = true;
+    process.stderr.write(`terminal stopping (${why})\n`);
+    await server?.close().catch(() => undefined);
+    await core?.stop().catch(() => undefined);
+    await gateway?.stop().catch(() => undefined);
+    rmSync(bridgeFile, { force: true });
+    releaseEarlyLock();
+    process.exit(code);
+  };
+  process.on('SIGINT', () => void shutdown(0, 'SIGINT'));
+  process.on('SIGTERM', () => void shutdown(0, 'SIGTERM'));
+
+  try {
+    gateway = await startEmbeddedGateway({
+      repoRoot,
+      dataDir: join(args.data, 'gateway'),
+      ...(args.slowMs !== undefined ? { slowMs: args.slowMs } : {}),
+      onStderr: (line) => {
+        if (!line.includes('sandbox mode')) process.stderr.write(`gateway: ${line}\n`);
+      },
+    });
+    gateway.child.once('exit', (code, signal) => {
+      if (!stopping)
+        process.stderr.write(
+          `the embedded gateway stopped (${signal ?? code ?? '?'}); sales are refused until it returns\n`,
+        );
+    });
+
+    const binary = args.browser ? undefined : electronBinary(repoRoot);
+    if (binary) {
+      const bundle = await bundleElectron();
+      // Electron's main process hosts the core itself; release our early lock for it.
+      releaseEarlyLock();
+      const ready = await new Promise<boolean>((done) => {
+        const child = spawn(binary, [bundle.main], {
+          cwd: repoRoot,
+          stdio: ['ignore', 'pipe', 'inherit'],
+          env: {
+            ...process.env,
+            TILLPOINT_DATA: args.data,
+            TILLPOINT_GATEWAY_URL: gateway?.baseUrl ?? '',
+            TILLPOINT_PORT: String(args.port),
+            TILLPOINT_PRELOAD: bundle.preload,
+            TILLPOINT_RENDERER: ensureRenderer() ?? '',
+            ...(args.lane ? { TILLPOINT_LANE: args.lane } : {}),
+          },
+        });
+        child.stdout?.setEncoding('utf8');
+        child.stdout?.on('data', (chunk: string) => {
+          process.stdout.write(chunk);
+          if (chunk.includes('terminal ready at')) done(true);
+        });
+        child.once('exit', (code) => {
+          if (!stopping) {
+            if (code === 0) void shutdown(0, 'window closed');
+            else done(false);
+          }
+        });
+      });
+      if (ready) return;
+      process.stderr.write('the Electron window could not start; falling back to browser mode\n');
+      acquireLock(args.data);
+    }
+
+    core = await createTerminalCore({
+      dataDir: args.data,
+      ...(args.lane ? { laneId: args.lane } : {}),
+      gateway: { baseUrl: gateway.baseUrl, embedded: true, credentials: { ...sandboxCredentials } },
+      devices: { kind: 'simulated' },
+      sandbox: true,
+      logSink: (e) => {
+        if (e.level === 'warn' || e.level === 'error') process.stderr.write(`${e.scope}: ${e.message}\n`);
+      },
+    });
+    await core.start();
+    const secret = newSecret();
+    const staticDir = ensureRenderer();
+    const coreRef = core;
+    server = await startBridgeServer({
+      connect: () => coreRef.connect(),
+      secret,
+      port: args.port,
+      ...(staticDir ? { staticDir } : {}),
+      placeholderNote: 'Bridge address and secret: bridge.json in the data folder.',
+      log: (m) => process.stderr.write(m + '\n'),
+    });
+    // Automation clients (tests, a store's tools) read the address and secret here; owner-only.
+    writeFileSync(
+      bridgeFile,
+      JSON.stringify({ url: server.url, wsUrl: server.wsUrl, secret, pid: process.pid }),
+      { mode: 0o600 },
+    );
+    process.stdout.write(`terminal ready at ${server.url}\n`);
+  } catch (error) {
+    await server?.close().catch(() => undefined);
+    await core?.stop().catch(() => undefined);
+    await gateway?.stop().catch(() => undefined);
+    rmSync(bridgeFile, { force: true });
+    releaseEarlyLock();
+    throw error;
+  }
+}
+
+main().catch((error: unknown) => {
+  const e = error as NodeJS.ErrnoException;
+  const message =
+    error instanceof TerminalLockedError || error instanceof UsageError
+      ? e.message
+      : e.code === 'EADDRINUSE'
+        ? 'that port is already in use: choose another with --port N'
+        : (e.message ?? String(error));
+  process.stderr.write(`tillpoint: ${message}\n`);
+  process.exit(error instanceof UsageError ? 2 : 1);
+});
