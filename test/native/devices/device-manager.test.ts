@@ -15,6 +15,10 @@ import { SwipeReaderSimulator } from '../../../native/simulators/swipe-reader-si
 import { SANDBOX_PIN, TEST_CARDS } from '../../../native/simulators/test-cards';
 import type { ByteStream } from '../../../native/transports/byte-stream';
 import { listSerialPorts, openSerialStream } from '../../../native/transports/serial-transport';
+import { createRecordedHidPort } from '../../../native/transports/hid-transport';
+import { buildMagtekFeatureReport, buildMagtekSwipeReport } from '../../../native/protocols/magtek-hid';
+import { track1For, track2For } from '../../../native/simulators/test-cards';
+import type { CardReaderEvent } from '../../../native/drivers/roles';
 import { createManualTimers } from '../support/manual-timers';
 import { ReplugablePty, sleep, until } from '../support/pty-streams';
 
@@ -92,6 +96,87 @@ describe('DeviceManager on a machine with no udev, no libusb and no device', () 
     expect(manager.status().every((s) => s.health.state === 'missing')).toBe(true);
     const discovery = await manager.discover();
     expect(['udev', 'scan']).toContain(discovery.serial.method);
+  });
+});
+
+describe('DeviceManager with HID and keyboard-wedge card readers', () => {
+  let manager: DeviceManager | undefined;
+  afterEach(async () => {
+    await manager?.stop();
+    manager = undefined;
+  });
+
+  it('drives a HID reader through the transport factory (recorded reports) and heartbeats it', async () => {
+    const hid = createRecordedHidPort({ answerFeature: () => buildMagtekFeatureReport(0x00, [0x95]) });
+    const clock = createManualTimers();
+    manager = createDeviceManager({
+      config: { ...emptyLaneConfig(), cardReader: { kind: 'hid', vendorId: 0x0801, productId: 0x0002 } },
+      transports: { openHid: () => Promise.resolve(hid.port) },
+      timers: clock.timers,
+      heartbeatMs: 1000,
+      rediscoveryMs: 0,
+    });
+    const events: CardReaderEvent[] = [];
+    manager.devices.cardReader.onCard((e) => events.push(e));
+    await manager.start();
+    expect(manager.statusOf('cardReader')).toMatchObject({
+      attachment: 'hid:0x0801:0x0002',
+      health: { state: 'connected' },
+    });
+    hid.device.emitReport(buildMagtekSwipeReport(track1For(TEST_CARDS[0]!), track2For(TEST_CARDS[0]!)));
+    await until(() => events.length === 1, 2000, 'HID swipe');
+    expect(events[0]).toMatchObject({ kind: 'swipe', source: 'hid', maskedPan: '411111******1111' });
+    clock.advance(1000);
+    await until(() => hid.device.sentFeatureReports.length === 1, 2000, 'feature-report heartbeat');
+    hid.device.unplug();
+    await until(() => manager!.statusOf('cardReader').health.state === 'reconnecting', 2000, 'HID unplug');
+  });
+
+  it('hands the renderer a keyboard wedge when the reader is configured as one', async () => {
+    manager = createDeviceManager({
+      config: { ...emptyLaneConfig(), cardReader: { kind: 'wedge' } },
+      rediscoveryMs: 0,
+    });
+    const events: CardReaderEvent[] = [];
+    manager.devices.cardReader.onCard((e) => events.push(e));
+    await manager.start();
+    const wedge = manager.keyboardWedge();
+    expect(wedge).toBeDefined();
+    let t = 0;
+    for (const ch of track2For(TEST_CARDS[0]!)) wedge!.pushKey(ch, (t += 2));
+    wedge!.pushKey('Enter', (t += 2));
+    expect(events).toMatchObject([{ kind: 'swipe', source: 'wedge', maskedPan: '411111******1111' }]);
+    expect(manager.statusOf('cardReader')).toMatchObject({
+      attachment: 'keyboard',
+      health: { state: 'connected' },
+    });
+  });
+
+  it('reconfigure reopens only the roles whose connection changed, and refuses a bad config', async () => {
+    manager = createDeviceManager({
+      config: { ...emptyLaneConfig(), cardReader: { kind: 'wedge' } },
+      rediscoveryMs: 0,
+    });
+    await manager.start();
+    const wedge = manager.keyboardWedge();
+    const bad = await manager.reconfigure({
+      cardReader: { kind: 'wedge' },
+      pinPad: { kind: 'serial', path: '' },
+    });
+    expect(bad.ok).toBe(false);
+    if (!bad.ok) expect(bad.errors.every((e) => e.startsWith('pinPad'))).toBe(true);
+    expect(manager.config.pinPad).toEqual({ kind: 'none' });
+    const r = await manager.reconfigure({
+      cardReader: { kind: 'wedge' },
+      pinPad: serialConnection('pinPad', '/dev/ttyUSB98'),
+    });
+    expect(r).toEqual({ ok: true });
+    expect(manager.keyboardWedge()).toBe(wedge);
+    expect(manager.statusOf('pinPad')).toMatchObject({
+      attachment: '/dev/ttyUSB98',
+      health: { state: 'missing' },
+    });
+    expect(manager.config.pinPad).toMatchObject({ kind: 'serial', path: '/dev/ttyUSB98' });
   });
 });
 
