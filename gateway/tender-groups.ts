@@ -6,6 +6,7 @@ import { registerBankRoutes } from './routes/bank';
 import { registerEbtRoutes } from './routes/ebt';
 import { registerFraudRoutes } from './routes/fraud';
 import { registerGiftCardRoutes } from './routes/gift-card';
+import { registerReportingRoutes } from './routes/reporting';
 
 /** Gift card, EBT, check, ACH, fraud auto-deny, gateway admin, administration, reporting. */
 export const tenderGroups: RouteGroup[] = [
@@ -15,6 +16,7 @@ export const tenderGroups: RouteGroup[] = [
   registerBankRoutes,
   // Also returns the automatic batch-close scheduler (a background task buildGateway starts).
   registerAdminRoutes,
+  registerReportingRoutes,
 ];
 
 /** The fraud auto-deny checks that act on sales (domain/fraud-options.ts). */

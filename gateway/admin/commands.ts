@@ -1,7 +1,9 @@
 import type { AdminCommand } from './command';
+import { disputeCommands } from './disputes';
 import { onboardingCommands } from './onboarding';
 
 /** Every admin command by name. Groups add theirs here. */
 export const adminCommands: Record<string, AdminCommand> = {
   ...onboardingCommands,
+  ...disputeCommands,
 };

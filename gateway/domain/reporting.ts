@@ -1,0 +1,715 @@
+import { sql } from 'kysely';
+import type {
+  AuthorizationLogRow,
+  BatchDetailRow,
+  BatchSummaryByEntityRow,
+  BatchSummaryByMerchantRow,
+  CardSummaryRow,
+  ChargebackRow,
+  DepositRow,
+  RetrievalRow,
+} from '../contract/reporting';
+import { sandboxDepositAccount } from '../sandbox/tender-test-data';
+import type { Queryable } from '../storage/queryable';
+import { localParts } from './local-time';
+import { fromCents, type Cents } from './money';
+
+/**
+ * The Reporting group's figures, computed from what the gateway recorded: batches and their payments
+ * (settled and closed batches only: a report shows what has been settled), closed batches as deposits,
+ * and the dispute feed. Sales count what the card paid (base + tax + tip + surcharge + card difference +
+ * cash back, as the settlement does); returns count the refunded amount; net = sales - returns.
+ */
+
+export type Range = { fromIso?: string | undefined; toIso?: string | undefined };
+export type Page = { index: number; size: number };
+export type Paged<R> = { rows: R[]; total: R; count: number };
+
+/** Keyed entry: the card was not at the counter (chip fallback to keyed included). */
+const KEYED_MODES = ['KeyEntered', 'ChipFallbackManual'] as const;
+
+const CARD_DESCRIPTIONS: Record<string, string> = {
+  Visa: 'Visa',
+  Mastercard: 'MasterCard',
+  Amex: 'American Express',
+  Discover: 'Discover',
+  JCB: 'JCB',
+  Diners: 'Diners Club',
+  UnionPay: 'UnionPay',
+  GiftCard: 'Gift Card',
+  EBT: 'EBT',
+  Unknown: 'Other',
+};
+
+export const cardDescription = (cardType: string) => CARD_DESCRIPTIONS[cardType] ?? cardType;
+
+const ENTRY_MODES: Record<string, string> = {
+  KeyEntered: 'Keyed',
+  ChipFallbackManual: 'Keyed (chip fallback)',
+  Swiped: 'Swiped',
+  ChipFallbackSwipe: 'Swiped (chip fallback)',
+  Chip: 'Chip',
+  Contactless: 'Contactless',
+  NetworkAContactless: 'Contactless',
+  CredentialOnFile: 'Card on file',
+  NetworkADigitalWallet: 'Digital wallet',
+};
+
+export function maskedCard(first6: string, last4: string): string {
+  return first6 === '' && last4 === '' ? '' : `${first6}******${last4}`;
+}
+
+const money = (cents: Cents) => fromCents(cents);
+
+// Aggregates of approved, batched payments; fixed SQL text without values (the same in both dialects).
+const SALE_CENTS = sql<number>`sum(case when p.operation = 'refund' then 0 else p.amount_cents + p.tax_cents + p.tip_cents + p.surcharge_cents + p.card_difference_cents + p.cashback_cents end)`;
+const RETURN_CENTS = sql<number>`sum(case when p.operation = 'refund' then p.amount_cents else 0 end)`;
+const SALE_COUNT = sql<number>`sum(case when p.operation = 'refund' then 0 else 1 end)`;
+const RETURN_COUNT = sql<number>`sum(case when p.operation = 'refund' then 1 else 0 end)`;
+const KEYED_COUNT = sql<number>`sum(case when p.entry_mode in ('KeyEntered', 'ChipFallbackManual') then 1 else 0 end)`;
+const ALL_COUNT = sql<number>`count(*)`;
+
+type Aggregate = {
+  sale_cents: number | null;
+  return_cents: number | null;
+  sale_count: number | null;
+  return_count: number | null;
+  keyed_count: number | null;
+  n: number | null;
+};
+
+type Sums = { sale: Cents; ret: Cents; saleCount: number; returnCount: number; keyed: number; n: number };
+
+function sums(a: Aggregate): Sums {
+  return {
+    sale: Number(a.sale_cents ?? 0),
+    ret: Number(a.return_cents ?? 0),
+    saleCount: Number(a.sale_count ?? 0),
+    returnCount: Number(a.return_count ?? 0),
+    keyed: Number(a.keyed_count ?? 0),
+    n: Number(a.n ?? 0),
+  };
+}
+
+function add(a: Sums, b: Sums): Sums {
+  return {
+    sale: a.sale + b.sale,
+    ret: a.ret + b.ret,
+    saleCount: a.saleCount + b.saleCount,
+    returnCount: a.returnCount + b.returnCount,
+    keyed: a.keyed + b.keyed,
+    n: a.n + b.n,
+  };
+}
+
+const zero: Sums = { sale: 0, ret: 0, saleCount: 0, returnCount: 0, keyed: 0, n: 0 };
+
+/** The batch metrics of a row; the Total row computes its average and percentage from its own sums. */
+function metrics(s: Sums) {
+  return {
+    AvgTrans: s.saleCount > 0 ? money(Math.round(s.sale / s.saleCount)) : 0,
+    KeyedPercent: s.n > 0 ? Math.round((s.keyed * 10_000) / s.n) / 100 : 0,
+    NetAmount: money(s.sale - s.ret),
+    PrepaidDiscount: 0,
+    ReturnAmount: money(s.ret),
+    SaleAmount: money(s.sale),
+    KeyedCount: s.keyed,
+    TransactionCount: s.n,
+  };
+}
+
+function page<R>(all: R[], p: Page): R[] {
+  return all.slice(p.index * p.size, p.index * p.size + p.size);
+}
+
+function settled(q: Queryable, mid: number, range: Range, batchNumber?: string, cid?: number) {
+  let query = q.qb
+    .selectFrom('payments as p')
+    .innerJoin('batches as b', 'b.id', 'p.batch_id')
+    .where('p.mid', '=', mid)
+    .where('p.status', '=', 'approved')
+    .where('b.status', 'in', ['settled', 'closed']);
+  if (range.fromIso) query = query.where('b.settled_at', '>=', range.fromIso);
+  if (range.toIso) query = query.where('b.settled_at', '<', range.toIso);
+  if (batchNumber !== undefined) query = query.where('b.batch_number', '=', batchNumber);
+  if (cid !== undefined) query = query.where('p.cid', '=', cid);
+  return query;
+}
+
+export type EntityView = { level: 0 | 1; onlyId?: string | undefined };
+
+type Entity = { EntityId: string; EntityName: string; EntityType: string; PlatformId: string };
+
+async function entities(
+  q: Queryable,
+  mid: number,
+): Promise<{ merchant: Entity; cashiers: Map<number, Entity> }> {
+  const [m, cashiers] = await Promise.all([
+    q.first(q.qb.selectFrom('merchants').select(['name', 'credit_processor']).where('mid', '=', mid)),
+    q.all(q.qb.selectFrom('cashiers').select(['cid', 'first_name', 'last_name']).where('mid', '=', mid)),
+  ]);
+  const platform = m?.credit_processor ?? '';
+  return {
+    merchant: {
+      EntityId: String(mid),
+      EntityName: m?.name ?? '',
+      EntityType: 'Merchant',
+      PlatformId: platform,
+    },
+    cashiers: new Map(
+      cashiers.map((c) => [
+        c.cid,
+        {
+          EntityId: String(c.cid),
+          EntityName: `${c.first_name} ${c.last_name}`.trim(),
+          EntityType: 'Cashier',
+          PlatformId: platform,
+        },
+      ]),
+    ),
+  };
+}
+
+function cidFilter(view: EntityView): number | undefined | null {
+  if (view.level !== 1 || view.onlyId === undefined) return undefined;
+  return /^\d{1,9}$/.test(view.onlyId) ? Number(view.onlyId) : null;
+}
+
+/** GetBatchSummaryByEntity: one row for the merchant (level 0) or one per cashier (level 1). */
+export async function batchSummaryByEntity(
+  q: Queryable,
+  mid: number,
+  range: Range,
+  view: EntityView,
+  p: Page,
+): Promise<Paged<BatchSummaryByEntityRow>> {
+  const names = await entities(q, mid);
+  const cid = cidFilter(view);
+  const empty = {
+    rows: [],
+    total: { ...names.merchant, EntityId: '', EntityName: 'Total', ...metrics(zero) },
+    count: 0,
+  };
+  if (cid === null || (view.level === 0 && view.onlyId !== undefined && view.onlyId !== String(mid)))
+    return empty;
+  const groups = await q.all(
+    settled(q, mid, range, undefined, cid)
+      .select([
+        'p.cid as cid',
+        SALE_CENTS.as('sale_cents'),
+        RETURN_CENTS.as('return_cents'),
+        SALE_COUNT.as('sale_count'),
+        RETURN_COUNT.as('return_count'),
+        KEYED_COUNT.as('keyed_count'),
+        ALL_COUNT.as('n'),
+      ])
+      .groupBy('p.cid')
+      .orderBy('p.cid'),
+  );
+  let all: { entity: Entity; s: Sums }[];
+  if (view.level === 0) {
+    const s = groups.map(sums).reduce(add, zero);
+    all = s.n > 0 ? [{ entity: names.merchant, s }] : [];
+  } else {
+    all = groups.map((g) => ({
+      entity: names.cashiers.get(g.cid) ?? {
+        ...names.merchant,
+        EntityId: String(g.cid),
+        EntityType: 'Cashier',
+      },
+      s: sums(g),
+    }));
+  }
+  const total = all.map((a) => a.s).reduce(add, zero);
+  return {
+    rows: page(all, p).map((a) => ({ ...a.entity, ...metrics(a.s) })),
+    total: { ...names.merchant, EntityId: '', EntityName: 'Total', EntityType: '', ...metrics(total) },
+    count: all.length,
+  };
+}
+
+/** GetAuthorizationLogSummary: every authorization attempt (approved or not), by when it was made. */
+export async function authorizationLog(
+  q: Queryable,
+  mid: number,
+  range: Range,
+  view: EntityView,
+  p: Page,
+): Promise<Paged<AuthorizationLogRow>> {
+  const names = await entities(q, mid);
+  const cid = cidFilter(view);
+  const emptyTotal = {
+    ...names.merchant,
+    EntityId: '',
+    EntityName: 'Total',
+    EntityType: '',
+    AuthorizationAmount: 0,
+    AuthorizationCount: 0,
+  };
+  if (cid === null || (view.level === 0 && view.onlyId !== undefined && view.onlyId !== String(mid))) {
+    return { rows: [], total: emptyTotal, count: 0 };
+  }
+  let query = q.qb
+    .selectFrom('payments as p')
+    .where('p.mid', '=', mid)
+    .where('p.operation', '!=', 'refund')
+    .where('p.status', '!=', 'pending');
+  if (range.fromIso) query = query.where('p.created_at', '>=', range.fromIso);
+  if (range.toIso) query = query.where('p.created_at', '<', range.toIso);
+  if (cid !== undefined) query = query.where('p.cid', '=', cid);
+  const groups = await q.all(
+    query
+      .select((eb) => [
+        'p.cid as cid',
+        eb.fn.sum<number>('p.requested_cents').as('amount'),
+        eb.fn.countAll<number>().as('n'),
+      ])
+      .groupBy('p.cid')
+      .orderBy('p.cid'),
+  );
+  type Line = { entity: Entity; amount: Cents; n: number };
+  let all: Line[];
+  if (view.level === 0) {
+    const n = groups.reduce((s, g) => s + Number(g.n), 0);
+    all =
+      n > 0
+        ? [{ entity: names.merchant, amount: groups.reduce((s, g) => s + Number(g.amount ?? 0), 0), n }]
+        : [];
+  } else {
+    all = groups.map((g) => ({
+      entity: names.cashiers.get(g.cid) ?? {
+        ...names.merchant,
+        EntityId: String(g.cid),
+        EntityType: 'Cashier',
+      },
+      amount: Number(g.amount ?? 0),
+      n: Number(g.n),
+    }));
+  }
+  return {
+    rows: page(all, p).map((l) => ({
+      ...l.entity,
+      AuthorizationAmount: money(l.amount),
+      AuthorizationCount: l.n,
+    })),
+    total: {
+      ...emptyTotal,
+      AuthorizationAmount: money(all.reduce((s, l) => s + l.amount, 0)),
+      AuthorizationCount: all.reduce((s, l) => s + l.n, 0),
+    },
+    count: all.length,
+  };
+}
+
+/** GetBatchSummaryByMerchant: one row per settled batch, oldest first. */
+export async function batchSummaryByMerchant(
+  q: Queryable,
+  mid: number,
+  zone: string,
+  range: Range,
+  p: Page,
+): Promise<Paged<BatchSummaryByMerchantRow>> {
+  const groups = await q.all(
+    settled(q, mid, range)
+      .select([
+        'b.id as batch_id',
+        'b.batch_number as batch_number',
+        'b.settled_at as settled_at',
+        SALE_CENTS.as('sale_cents'),
+        RETURN_CENTS.as('return_cents'),
+        SALE_COUNT.as('sale_count'),
+        RETURN_COUNT.as('return_count'),
+        KEYED_COUNT.as('keyed_count'),
+        ALL_COUNT.as('n'),
+      ])
+      .groupBy(['b.id', 'b.batch_number', 'b.settled_at'])
+      .orderBy('b.id'),
+  );
+  const total = groups.map(sums).reduce(add, zero);
+  return {
+    rows: page(groups, p).map((g) => ({
+      BatchNumber: g.batch_number,
+      FileSource: 'Gateway',
+      ReportDate: g.settled_at ? localParts(new Date(g.settled_at), zone).date : '',
+      TerminalNumber: String(mid),
+      ...metrics(sums(g)),
+    })),
+    total: { BatchNumber: '', FileSource: '', ReportDate: '', TerminalNumber: '', ...metrics(total) },
+    count: groups.length,
+  };
+}
+
+/** GetCardSummary: the card mix of the settled batches. */
+export async function cardSummary(
+  q: Queryable,
+  mid: number,
+  range: Range,
+  view: EntityView,
+  batchNumber: string | undefined,
+  p: Page,
+): Promise<Paged<CardSummaryRow>> {
+  const cid = cidFilter(view);
+  const totalRow = (s: Sums) => ({
+    CardDescription: 'Total',
+    CardType: '',
+    NetAmount: money(s.sale - s.ret),
+    ReturnAmount: money(s.ret),
+    SaleAmount: money(s.sale),
+    ReturnCount: s.returnCount,
+    SaleCount: s.saleCount,
+  });
+  if (cid === null || (view.level === 0 && view.onlyId !== undefined && view.onlyId !== String(mid))) {
+    return { rows: [], total: totalRow(zero), count: 0 };
+  }
+  const groups = await q.all(
+    settled(q, mid, range, batchNumber, cid)
+      .select([
+        'p.card_type as card_type',
+        SALE_CENTS.as('sale_cents'),
+        RETURN_CENTS.as('return_cents'),
+        SALE_COUNT.as('sale_count'),
+        RETURN_COUNT.as('return_count'),
+        KEYED_COUNT.as('keyed_count'),
+        ALL_COUNT.as('n'),
+      ])
+      .groupBy('p.card_type')
+      .orderBy('p.card_type'),
+  );
+  return {
+    rows: page(groups, p).map((g) => {
+      const s = sums(g);
+      return { ...totalRow(s), CardDescription: cardDescription(g.card_type), CardType: g.card_type };
+    }),
+    total: totalRow(groups.map(sums).reduce(add, zero)),
+    count: groups.length,
+  };
+}
+
+const SIGNED_AMOUNT = sql<number>`sum(case when p.operation = 'refund' then -p.amount_cents else p.amount_cents + p.tax_cents + p.tip_cents + p.surcharge_cents + p.card_difference_cents + p.cashback_cents end)`;
+
+function description(operation: string, transactionType: number): string {
+  if (operation === 'refund') {
+    return transactionType === 7 ? 'Gift card return' : transactionType === 6 ? 'EBT food return' : 'Return';
+  }
+  const names: Record<string, string> = {
+    sale: 'Credit sale',
+    completion: 'Preauthorization completion',
+    debit: 'PIN debit sale',
+    token_sale: 'Token sale',
+    wallet_a: 'Device wallet sale',
+    wallet_b: 'Device wallet sale',
+    force: 'Force sale',
+    gift_sale: 'Gift card sale',
+    gift_reload: 'Gift card reload',
+    gift_activate: 'Gift card activation',
+    ebt_food_sale: 'EBT food sale',
+    ebt_cash_sale: 'EBT cash sale',
+    ebt_cash_withdrawal: 'EBT cash withdrawal',
+  };
+  return names[operation] ?? operation;
+}
+
+/** GetBatchDetail: the payments of the settled batches, paged in the database; Total over all of them. */
+export async function batchDetail(
+  q: Queryable,
+  mid: number,
+  zone: string,
+  filter: { batchNumber?: string | undefined; reportRange: Range },
+  p: Page,
+): Promise<Paged<BatchDetailRow>> {
+  const base = () => settled(q, mid, filter.reportRange, filter.batchNumber);
+  const [rows, agg] = await Promise.all([
+    q.all(
+      base()
+        .select([
+          'p.srn',
+          'p.auth_code',
+          'p.card_type',
+          'p.first6',
+          'p.last4',
+          'p.entry_mode',
+          'p.invoice',
+          'p.operation',
+          'p.transaction_type',
+          'p.created_at',
+          'p.amount_cents',
+          'p.tax_cents',
+          'p.tip_cents',
+          'p.surcharge_cents',
+          'p.card_difference_cents',
+          'p.cashback_cents',
+          'b.settled_at',
+        ])
+        .orderBy('b.id')
+        .orderBy('p.id')
+        .limit(p.size)
+        .offset(p.index * p.size),
+    ),
+    q.first(base().select([ALL_COUNT.as('n'), SIGNED_AMOUNT.as('amount')])),
+  ]);
+  return {
+    rows: rows.map((r) => {
+      const keyed = (KEYED_MODES as readonly string[]).includes(r.entry_mode);
+      const total =
+        r.amount_cents +
+        r.tax_cents +
+        r.tip_cents +
+        r.surcharge_cents +
+        r.card_difference_cents +
+        r.cashback_cents;
+      const pin = r.transaction_type === 5 || r.transaction_type === 6;
+      return {
+        AuthorizationNumber: r.auth_code,
+        CardDescription: cardDescription(r.card_type),
+        CardNumber: maskedCard(r.first6, r.last4),
+        CardType: r.card_type,
+        EntryModeDescription: ENTRY_MODES[r.entry_mode] ?? r.entry_mode,
+        InvoiceNumber: r.invoice ?? '',
+        Keyed: keyed ? 'Y' : 'N',
+        RegulatedIDDescription: 'Not regulated',
+        ReportDate: r.settled_at ? localParts(new Date(r.settled_at), zone).date : '',
+        TransactionCode: r.operation === 'refund' ? 'R' : 'S',
+        TransactionDate: r.created_at,
+        TransactionDescription: description(r.operation, r.transaction_type),
+        TransactionID: r.srn,
+        DebitRoutingMethodID: pin ? 1 : 0,
+        RegulatedID: 0,
+        TransactionAmount: money(r.operation === 'refund' ? -r.amount_cents : total),
+      };
+    }),
+    total: {
+      AuthorizationNumber: '',
+      CardDescription: 'Total',
+      CardNumber: '',
+      CardType: '',
+      EntryModeDescription: '',
+      InvoiceNumber: '',
+      Keyed: '',
+      RegulatedIDDescription: '',
+      ReportDate: '',
+      TransactionCode: '',
+      TransactionDate: '',
+      TransactionDescription: '',
+      TransactionID: '',
+      DebitRoutingMethodID: 0,
+      RegulatedID: 0,
+      TransactionAmount: money(Number(agg?.amount ?? 0)),
+    },
+    count: Number(agg?.n ?? 0),
+  };
+}
+
+/**
+ * GetDepositsSummary: DoCloseAllSettledTransaction funds every settled batch at once; one close is one
+ * deposit (an ACH credit of the batches' net, or a debit when returns outweigh sales) to the merchant's
+ * account. The trace number follows NACHA: the originating bank's routing prefix and a sequence.
+ */
+export async function depositsSummary(
+  q: Queryable,
+  mid: number,
+  zone: string,
+  range: Range,
+  p: Page,
+): Promise<Paged<DepositRow>> {
+  let query = q.qb
+    .selectFrom('batches as b')
+    .innerJoin('payments as p', (j) => j.onRef('p.batch_id', '=', 'b.id').on('p.status', '=', 'approved'))
+    .where('b.mid', '=', mid)
+    .where('b.status', '=', 'closed');
+  if (range.fromIso) query = query.where('b.closed_at', '>=', range.fromIso);
+  if (range.toIso) query = query.where('b.closed_at', '<', range.toIso);
+  const groups = await q.all(
+    query
+      .select((eb) => [
+        'b.closed_at as closed_at',
+        eb.fn.min('b.id').as('first_batch'),
+        SALE_CENTS.as('sale_cents'),
+        RETURN_CENTS.as('return_cents'),
+      ])
+      .groupBy('b.closed_at')
+      .orderBy('b.closed_at'),
+  );
+  const lines = groups.map((g) => ({
+    closedAt: g.closed_at ?? '',
+    first: Number(g.first_batch),
+    net: Number(g.sale_cents ?? 0) - Number(g.return_cents ?? 0),
+  }));
+  const dda = `********${sandboxDepositAccount.dda.slice(-4)}`;
+  const routing = `*****${sandboxDepositAccount.routing.slice(-4)}`;
+  const row = (l: (typeof lines)[number]): DepositRow => {
+    const credit = l.net >= 0;
+    const date = l.closedAt ? localParts(new Date(l.closedAt), zone).date : '';
+    return {
+      DDANumber: dda,
+      ReportDate: date,
+      RoutingNumber: routing,
+      TraceNumber: sandboxDepositAccount.routing.slice(0, 8) + String(l.first).padStart(7, '0'),
+      TransactionCode: credit ? '22' : '27',
+      TransactionCodeDescription: credit
+        ? 'Automated deposit (checking credit)'
+        : 'Automated payment (checking debit)',
+      TransactionType: credit ? 'C' : 'D',
+      TransactionTypeDescription: credit ? 'Credit' : 'Debit',
+      TransmissionDate: date,
+      DepositAmount: money(l.net),
+    };
+  };
+  return {
+    rows: page(lines, p).map(row),
+    total: {
+      DDANumber: '',
+      ReportDate: '',
+      RoutingNumber: '',
+      TraceNumber: '',
+      TransactionCode: '',
+      TransactionCodeDescription: '',
+      TransactionType: '',
+      TransactionTypeDescription: 'Total',
+      TransmissionDate: '',
+      DepositAmount: money(lines.reduce((s, l) => s + l.net, 0)),
+    },
+    count: lines.length,
+  };
+}
+
+type DateRange = { from?: string | undefined; to?: string | undefined };
+
+function disputes(q: Queryable, mid: number, kind: 'chargeback' | 'retrieval', dates: DateRange) {
+  let query = q.qb.selectFrom('disputes as d').where('d.mid', '=', mid).where('d.kind', '=', kind);
+  if (dates.from) query = query.where('d.report_date', '>=', dates.from);
+  if (dates.to) query = query.where('d.report_date', '<=', dates.to);
+  return query;
+}
+
+/** GetChargebacksDetail (every record) and GetChargebacksSummary (each case's latest record). */
+export async function chargebacks(
+  q: Queryable,
+  mid: number,
+  dates: DateRange,
+  latestOnly: boolean,
+  p: Page,
+): Promise<Paged<ChargebackRow>> {
+  const base = () => {
+    const query = disputes(q, mid, 'chargeback', dates);
+    if (!latestOnly) return query;
+    return query.where('d.record_id', '=', (eb) =>
+      eb
+        .selectFrom('disputes as later')
+        .select((e) => e.fn.max('later.record_id').as('m'))
+        .whereRef('later.mid', '=', 'd.mid')
+        .whereRef('later.kind', '=', 'd.kind')
+        .whereRef('later.case_number', '=', 'd.case_number'),
+    );
+  };
+  const [rows, agg] = await Promise.all([
+    q.all(
+      base()
+        .selectAll('d')
+        .orderBy('d.report_date')
+        .orderBy('d.record_id')
+        .limit(p.size)
+        .offset(p.index * p.size),
+    ),
+    q.first(
+      base().select((eb) => [
+        eb.fn.countAll<number>().as('n'),
+        eb.fn.sum<number>('d.amount_cents').as('amount'),
+      ]),
+    ),
+  ]);
+  return {
+    rows: rows.map((d) => ({
+      AuthorizationCode: d.authorization_code,
+      CBType: d.cb_type,
+      CBTypeDescription: d.cb_type_description,
+      CardNumber: maskedCard(d.card_first6, d.card_last4),
+      CardType: d.card_type,
+      CardTypeDescription: cardDescription(d.card_type),
+      CaseNumber: d.case_number,
+      Disposition: d.disposition,
+      PreDispute: d.pre_dispute,
+      ReasonCode: d.reason_code,
+      ReasonCodeDescription: d.reason_code_description,
+      ReasonText: d.reason_text,
+      ReferenceNumber: d.reference_number,
+      ReportDate: d.report_date,
+      RecordID: d.record_id,
+      RepresentedCBAmount: money(d.amount_cents),
+    })),
+    total: {
+      AuthorizationCode: '',
+      CBType: '',
+      CBTypeDescription: '',
+      CardNumber: '',
+      CardType: '',
+      CardTypeDescription: '',
+      CaseNumber: 'Total',
+      Disposition: '',
+      PreDispute: '',
+      ReasonCode: '',
+      ReasonCodeDescription: '',
+      ReasonText: '',
+      ReferenceNumber: '',
+      ReportDate: '',
+      RecordID: 0,
+      RepresentedCBAmount: money(Number(agg?.amount ?? 0)),
+    },
+    count: Number(agg?.n ?? 0),
+  };
+}
+
+export async function retrievals(
+  q: Queryable,
+  mid: number,
+  dates: DateRange,
+  p: Page,
+): Promise<Paged<RetrievalRow>> {
+  const base = () => disputes(q, mid, 'retrieval', dates);
+  const [rows, agg] = await Promise.all([
+    q.all(
+      base()
+        .selectAll('d')
+        .orderBy('d.report_date')
+        .orderBy('d.record_id')
+        .limit(p.size)
+        .offset(p.index * p.size),
+    ),
+    q.first(
+      base().select((eb) => [
+        eb.fn.countAll<number>().as('n'),
+        eb.fn.sum<number>('d.amount_cents').as('amount'),
+      ]),
+    ),
+  ]);
+  return {
+    rows: rows.map((d) => ({
+      CardNumber: maskedCard(d.card_first6, d.card_last4),
+      CardType: d.card_type,
+      CardTypeDescription: cardDescription(d.card_type),
+      DateReceived: d.date_received,
+      DueDate: d.due_date,
+      ReasonCode: d.reason_code,
+      ReasonCodeDescription: d.reason_code_description,
+      ReferenceNumber: d.reference_number,
+      ReportDate: d.report_date,
+      RequestType: d.request_type,
+      TransactionDate: d.transaction_date,
+      TransactionAmount: money(d.amount_cents),
+    })),
+    total: {
+      CardNumber: '',
+      CardType: '',
+      CardTypeDescription: '',
+      DateReceived: '',
+      DueDate: '',
+      ReasonCode: '',
+      ReasonCodeDescription: 'Total',
+      ReferenceNumber: '',
+      ReportDate: '',
+      RequestType: '',
+      TransactionDate: '',
+      TransactionAmount: money(Number(agg?.amount ?? 0)),
+    },
+    count: Number(agg?.n ?? 0),
+  };
+}

@@ -1,0 +1,337 @@
+import type { FastifyInstance } from 'fastify';
+import { ResponseCode } from '../contract/response-codes';
+import {
+  REPORTING_DEFAULT_PAGE_SIZE,
+  REPORTING_MAX_PAGE_SIZE,
+  reportingEndpoints as ep,
+} from '../contract/reporting';
+import { addDays, localParts, merchantTimeZone, zonedInstant } from '../domain/local-time';
+import { outcome, success } from '../domain/outcome';
+import { Problems } from '../domain/problems';
+import {
+  authorizationLog,
+  batchDetail,
+  batchSummaryByEntity,
+  batchSummaryByMerchant,
+  cardSummary,
+  chargebacks,
+  depositsSummary,
+  retrievals,
+  type EntityView,
+  type Page,
+  type Paged,
+  type Range,
+} from '../domain/reporting';
+import { ensureStatements, STATEMENT_ZONES, type StatementZone } from '../domain/statements';
+import { int, text } from '../http/checks';
+import { implement, type Loose, type OperationContext } from '../http/operation';
+import type { GatewayServices } from '../http/services';
+
+/**
+ * The Reporting group: bearer-token authorized (the token of /api/Auth), always the token's merchant. A
+ * request problem answers in ErrorMessages (and Msg/ResponseCode) with an empty Result.
+ */
+
+function calendarDate(y: number, m: number, d: number): string | null {
+  const t = new Date(Date.UTC(y, m - 1, d));
+  if (t.getUTCFullYear() !== y || t.getUTCMonth() !== m - 1 || t.getUTCDate() !== d) return null;
+  return `${String(y).padStart(4, '0')}-${String(m).padStart(2, '0')}-${String(d).padStart(2, '0')}`;
+}
+
+/** A date of the request as the merchant's local date: YYYY-MM-DD, MM/DD/YYYY, or a date-time. */
+export function reportDate(raw: string, zone: string): string | null {
+  const t = raw.trim();
+  let m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(t);
+  if (m) return calendarDate(Number(m[1]), Number(m[2]), Number(m[3]));
+  m = /^(\d{2})\/(\d{2})\/(\d{4})$/.exec(t);
+  if (m) return calendarDate(Number(m[3]), Number(m[1]), Number(m[2]));
+  m = /^(\d{4})-(\d{2})-(\d{2})T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})?$/i.exec(t);
+  if (!m) return null;
+  const date = calendarDate(Number(m[1]), Number(m[2]), Number(m[3]));
+  if (!date || !m[5]) return date;
+  const instant = new Date(t);
+  return Number.isNaN(instant.getTime()) ? null : localParts(instant, zone).date;
+}
+
+type Common = {
+  problems: Problems;
+  mid: number;
+  zone: string;
+  page: Page;
+  range: Range;
+  dates: { from?: string | undefined; to?: string | undefined };
+};
+
+async function common(body: Loose, ctx: OperationContext): Promise<Common> {
+  const problems = new Problems();
+  const mid = ctx.principal.mid;
+  const zone = await merchantTimeZone(ctx.services.storage.read, mid);
+  const merchantNumber = text(body, 'MerchantNumber');
+  if (merchantNumber !== undefined && merchantNumber.trim() !== String(mid)) {
+    problems.add(
+      ResponseCode.MerchantAccessDenied,
+      "MerchantNumber is not the token's merchant: a token reports on its own merchant only",
+      'MerchantNumber',
+    );
+  }
+  const index = int(body, 'CurrentPageIndex') ?? 0;
+  const size = int(body, 'PageSize') ?? REPORTING_DEFAULT_PAGE_SIZE;
+  if (index < 0)
+    problems.add(ResponseCode.InvalidPaging, 'CurrentPageIndex must be 0 or more', 'CurrentPageIndex');
+  if (size < 1 || size > REPORTING_MAX_PAGE_SIZE) {
+    problems.add(
+      ResponseCode.InvalidPaging,
+      `PageSize must be 1 to ${REPORTING_MAX_PAGE_SIZE} (default ${REPORTING_DEFAULT_PAGE_SIZE})`,
+      'PageSize',
+    );
+  }
+  const dates: Common['dates'] = {};
+  for (const [field, key] of [
+    ['FromDate', 'from'],
+    ['ToDate', 'to'],
+  ] as const) {
+    const raw = text(body, field);
+    if (raw === undefined) continue;
+    const d = reportDate(raw, zone);
+    if (!d) problems.add(ResponseCode.InvalidRequest, `${field} must be a date (YYYY-MM-DD)`, field);
+    else dates[key] = d;
+  }
+  if (dates.from && dates.to && dates.from > dates.to) {
+    problems.add(ResponseCode.InvalidRequest, 'FromDate must not be after ToDate', 'FromDate');
+  }
+  return {
+    problems,
+    mid,
+    zone,
+    page: { index, size },
+    dates,
+    range: {
+      fromIso: dates.from ? zonedInstant(dates.from, '00:00', zone).toISOString() : undefined,
+      toIso: dates.to ? zonedInstant(addDays(dates.to, 1), '00:00', zone).toISOString() : undefined,
+    },
+  };
+}
+
+function view(body: Loose, problems: Problems): EntityView {
+  const level = int(body, 'ViewLevel') ?? 0;
+  const mode = int(body, 'HierarchyFilterMode') ?? 0;
+  if (level !== 0 && level !== 1)
+    problems.add(ResponseCode.InvalidRequest, 'ViewLevel must be 0 (merchant) or 1 (cashier)', 'ViewLevel');
+  if (mode !== 0 && mode !== 1)
+    problems.add(
+      ResponseCode.InvalidRequest,
+      'HierarchyFilterMode must be 0 (all) or 1 (one entity)',
+      'HierarchyFilterMode',
+    );
+  const value = text(body, 'HierarchyFilterValue');
+  if (mode === 1 && value === undefined) {
+    problems.add(
+      ResponseCode.InvalidRequest,
+      'HierarchyFilterValue (an EntityId) is required with HierarchyFilterMode 1',
+      'HierarchyFilterValue',
+    );
+  }
+  return { level: level === 1 ? 1 : 0, onlyId: mode === 1 ? value : undefined };
+}
+
+function refusal(c: Common) {
+  const messages = c.problems.messages();
+  return {
+    ...outcome(c.problems.code(), messages),
+    ErrorMessages: messages,
+    Paging: { CurrentPageIndex: Math.max(0, c.page.index), NumberOfRecords: 0, PageSize: c.page.size },
+    Result: [],
+  };
+}
+
+function answer<R>(c: Common, r: Paged<R>) {
+  return {
+    ...success(),
+    ErrorMessages: [],
+    Paging: { CurrentPageIndex: c.page.index, NumberOfRecords: r.count, PageSize: c.page.size },
+    Result: r.rows,
+    Total: r.total,
+  };
+}
+
+const passBody = { check: (body: Loose) => body };
+
+export function registerReportingRoutes(app: FastifyInstance, services: GatewayServices): void {
+  implement(app, services, ep.authorizationLogSummary, {
+    ...passBody,
+    async handle(body, ctx) {
+      const c = await common(body, ctx);
+      const v = view(body, c.problems);
+      if (!c.problems.empty) return refusal(c);
+      return answer(c, await authorizationLog(ctx.services.storage.read, c.mid, c.range, v, c.page));
+    },
+  });
+
+  implement(app, services, ep.batchSummaryByEntity, {
+    ...passBody,
+    async handle(body, ctx) {
+      const c = await common(body, ctx);
+      const v = view(body, c.problems);
+      if (!c.problems.empty) return refusal(c);
+      return answer(c, await batchSummaryByEntity(ctx.services.storage.read, c.mid, c.range, v, c.page));
+    },
+  });
+
+  implement(app, services, ep.cardSummary, {
+    ...passBody,
+    async handle(body, ctx) {
+      const c = await common(body, ctx);
+      const v = view(body, c.problems);
+      if (!c.problems.empty) return refusal(c);
+      const batch = text(body, 'BatchNumber');
+      return answer(c, await cardSummary(ctx.services.storage.read, c.mid, c.range, v, batch, c.page));
+    },
+  });
+
+  implement(app, services, ep.batchSummaryByMerchant, {
+    ...passBody,
+    async handle(body, ctx) {
+      const c = await common(body, ctx);
+      if (!c.problems.empty) return refusal(c);
+      return answer(
+        c,
+        await batchSummaryByMerchant(ctx.services.storage.read, c.mid, c.zone, c.range, c.page),
+      );
+    },
+  });
+
+  implement(app, services, ep.batchDetail, {
+    ...passBody,
+    async handle(body, ctx) {
+      const c = await common(body, ctx);
+      const raw = text(body, 'ReportDate');
+      const day = raw === undefined ? undefined : reportDate(raw, c.zone);
+      if (raw !== undefined && !day) {
+        c.problems.add(ResponseCode.InvalidRequest, 'ReportDate must be a date (YYYY-MM-DD)', 'ReportDate');
+      }
+      if (!c.problems.empty) return refusal(c);
+      const reportRange: Range = day
+        ? {
+            fromIso: zonedInstant(day, '00:00', c.zone).toISOString(),
+            toIso: zonedInstant(addDays(day, 1), '00:00', c.zone).toISOString(),
+          }
+        : {};
+      return answer(
+        c,
+        await batchDetail(
+          ctx.services.storage.read,
+          c.mid,
+          c.zone,
+          { batchNumber: text(body, 'BatchNumber'), reportRange },
+          c.page,
+        ),
+      );
+    },
+  });
+
+  implement(app, services, ep.depositsSummary, {
+    ...passBody,
+    async handle(body, ctx) {
+      const c = await common(body, ctx);
+      if (!c.problems.empty) return refusal(c);
+      return answer(c, await depositsSummary(ctx.services.storage.read, c.mid, c.zone, c.range, c.page));
+    },
+  });
+
+  for (const [spec, latestOnly] of [
+    [ep.chargebacksDetail, false],
+    [ep.chargebacksSummary, true],
+  ] as const) {
+    implement(app, services, spec, {
+      ...passBody,
+      async handle(body, ctx) {
+        const c = await common(body, ctx);
+        if (!c.problems.empty) return refusal(c);
+        return answer(c, await chargebacks(ctx.services.storage.read, c.mid, c.dates, latestOnly, c.page));
+      },
+    });
+  }
+
+  implement(app, services, ep.retrievalsDetail, {
+    ...passBody,
+    async handle(body, ctx) {
+      const c = await common(body, ctx);
+      if (!c.problems.empty) return refusal(c);
+      return answer(c, await retrievals(ctx.services.storage.read, c.mid, c.dates, c.page));
+    },
+  });
+
+  implement(app, services, ep.merchantStatementList, {
+    ...passBody,
+    async handle(body, ctx) {
+      const c = await common({ MerchantNumber: body.MerchantNumber }, ctx);
+      if (!c.problems.empty) {
+        const messages = c.problems.messages();
+        return { ...outcome(c.problems.code(), messages), ErrorMessages: messages, Result: [] };
+      }
+      await ensureStatements(ctx.services.storage, c.mid, ctx.now);
+      const q = ctx.services.storage.read;
+      const rows = await q.all(
+        q.qb
+          .selectFrom('merchant_statements')
+          .select(['statement_id', 'statement_date'])
+          .where('mid', '=', c.mid)
+          .orderBy('period'),
+      );
+      return {
+        ...success(),
+        ErrorMessages: [],
+        Result: rows.map((r) => ({
+          MerchantNumber: String(c.mid),
+          StatementDate: r.statement_date,
+          StatementId: r.statement_id,
+          Zones: [...STATEMENT_ZONES],
+        })),
+      };
+    },
+  });
+
+  implement(app, services, ep.merchantStatement, {
+    ...passBody,
+    async handle(body, ctx) {
+      const c = await common({ MerchantNumber: body.MerchantNumber }, ctx);
+      const id = text(body, 'StatementId');
+      if (id === undefined)
+        c.problems.add(ResponseCode.InvalidRequest, 'StatementId is required', 'StatementId');
+      const zone = text(body, 'Zone');
+      if (zone !== undefined && !(STATEMENT_ZONES as readonly string[]).includes(zone)) {
+        c.problems.add(
+          ResponseCode.InvalidRequest,
+          `Zone must be one of ${STATEMENT_ZONES.join(', ')}`,
+          'Zone',
+        );
+      }
+      const refuse = (code: number, messages: string[]) => ({
+        ...outcome(code, messages),
+        ErrorMessages: messages,
+      });
+      if (!c.problems.empty || id === undefined) return refuse(c.problems.code(), c.problems.messages());
+      await ensureStatements(ctx.services.storage, c.mid, ctx.now);
+      const q = ctx.services.storage.read;
+      const row = await q.first(
+        q.qb
+          .selectFrom('merchant_statements')
+          .select(['statement_id', 'data'])
+          .where('mid', '=', c.mid)
+          .where('statement_id', '=', id),
+      );
+      // Another merchant's statement id answers exactly like an unknown one.
+      if (!row) return refuse(ResponseCode.NotFound, ['StatementId not found']);
+      const data = JSON.parse(row.data) as { Zones: Record<StatementZone, unknown> };
+      return {
+        ...success(),
+        ErrorMessages: [],
+        Result: {
+          MerchantNumber: String(c.mid),
+          StatementData: zone === undefined ? row.data : JSON.stringify(data.Zones[zone as StatementZone]),
+          StatementId: row.statement_id,
+        },
+      };
+    },
+  });
+}
