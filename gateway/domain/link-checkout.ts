@@ -295,7 +295,9 @@ export async function payLink(services: GatewayServices, req: CheckoutRequest): 
       amounts: { ...noExtras, baseCents: plan.chargedCents },
       currency: 'USD',
       card: req.card,
-      forceDuplication: false,
+      // The link's claim already stops a double submission; the same card paying two links of one
+      // amount is two purchases, not a duplicate.
+      forceDuplication: true,
       allowPartial: false,
       posCode: 'ECommerce',
       preauth: false,

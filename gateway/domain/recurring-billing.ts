@@ -1,5 +1,6 @@
 import type { Insertable, Selectable } from 'kysely';
 import type { RecurringBillingRecord } from '../contract/recurring-billing';
+import { ResponseCode } from '../contract/response-codes';
 import type { Queryable } from '../storage/queryable';
 import type { RecurringBillingsTable, RecurringRunsTable } from '../storage/schema-commerce';
 import { compactDate, dueDate, frequencyById, localDate, type Frequency } from './frequency';
@@ -8,6 +9,9 @@ import { noExtras, type Amounts } from './payments';
 
 export type BillingRow = Selectable<RecurringBillingsTable>;
 export type RunRow = Selectable<RecurringRunsTable>;
+
+/** The Source of every scheduled charge: how its payments are told from the merchant's own. */
+export const RECURRING_SOURCE = 'RecurringBillingTask';
 
 /** Consecutive declined charges after which a billing is suspended (no further attempt). */
 export const MAX_CONSECUTIVE_FAILURES = 3;
@@ -192,10 +196,14 @@ export async function finishRun(
   const run = await tx.first(tx.qb.selectFrom('recurring_runs').selectAll().where('id', '=', runId));
   // A cancelled run is finished too if its charge went through after all (another process charged it).
   if (!run || (run.state !== 'claimed' && run.state !== 'cancelled')) return null;
-  const payment = await tx.first(
+  const found = await tx.first(
     tx.qb.selectFrom('payments').selectAll().where('mid', '=', run.mid).where('utn', '=', run.utn),
   );
-  if (!payment && !failure) return null;
+  // The merchant may have used this number for a payment of its own: that is not this run's charge.
+  const payment = found?.source === RECURRING_SOURCE ? found : undefined;
+  const refusal =
+    failure ?? (found && !payment ? { code: ResponseCode.DuplicateTransactionNumber } : undefined);
+  if (!payment && !refusal) return null;
   if (payment?.status === 'pending') return null;
   if (run.state === 'cancelled' && payment?.status !== 'approved') return null;
   const billing = await tx.first(
@@ -218,7 +226,7 @@ export async function finishRun(
         state: approved ? 'approved' : 'declined',
         payment_id: payment?.id ?? null,
         charged_cents: charged,
-        response_code: payment?.response_code ?? failure?.code ?? null,
+        response_code: payment?.response_code ?? refusal?.code ?? null,
         updated_at: now,
       })
       .where('id', '=', run.id),

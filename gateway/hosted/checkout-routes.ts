@@ -169,6 +169,10 @@ async function pay(
     ? (scheduleText as PaymentSchedule)
     : 'Single';
   // The card is read once, here, and only its resolved form travels on (to runPayment and the processor).
+  if (textOf(body, 'CardNumber') === undefined) {
+    problems.add(ResponseCode.CardDataMissing, 'Enter the card number', 'CardNumber');
+    return { ...outcome(problems.code(), problems.messages()), Approved: false };
+  }
   const card = resolveCard(
     {
       CardNumber: textOf(body, 'CardNumber'),

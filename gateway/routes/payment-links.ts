@@ -120,7 +120,7 @@ const dateColumns = {
   'request.paymentLink.endDate': 'end_date',
 } as const;
 
-const equalColumns = {
+const textColumns = {
   'request.paymentLink.description': 'description',
   'request.paymentLink.type': 'type',
   'request.paymentLink.status': 'status',
@@ -129,8 +129,11 @@ const equalColumns = {
   'request.paymentLink.forcedPaymentMethod': 'forced_payment_method',
   'request.paymentLink.allowedPaymentSchedule': 'allowed_payment_schedule',
   'request.paymentLink.paymentSchedule': 'payment_schedule',
-  'request.paymentLink.frequencyId': 'frequency_id',
   'request.paymentLink.recurringDescription': 'recurring_description',
+} as const;
+
+const intColumns = {
+  'request.paymentLink.frequencyId': 'frequency_id',
   'request.paymentLink.installmentTotal': 'installment_total',
 } as const;
 
@@ -318,12 +321,19 @@ export function registerPaymentLinkRoutes(app: FastifyInstance, services: Gatewa
       const amountCents = c.amountCents;
       if (amountCents === null) query = query.where('amount_cents', 'is', null);
       else if (amountCents !== undefined) query = query.where('amount_cents', '=', amountCents);
-      for (const [name, column] of Object.entries(equalColumns) as [
-        keyof typeof equalColumns,
-        (typeof equalColumns)[keyof typeof equalColumns],
+      for (const [name, column] of Object.entries(textColumns) as [
+        keyof typeof textColumns,
+        (typeof textColumns)[keyof typeof textColumns],
       ][]) {
         const v = f[name];
-        if (typeof v === 'string' || typeof v === 'number') query = query.where(column, '=', v as never);
+        if (typeof v === 'string') query = query.where(column, '=', v);
+      }
+      for (const [name, column] of Object.entries(intColumns) as [
+        keyof typeof intColumns,
+        (typeof intColumns)[keyof typeof intColumns],
+      ][]) {
+        const v = f[name];
+        if (typeof v === 'number') query = query.where(column, '=', v);
       }
       const active = f['request.paymentLink.active'];
       if (typeof active === 'boolean') query = query.where('active', '=', active ? 1 : 0);

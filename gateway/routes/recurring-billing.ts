@@ -178,7 +178,7 @@ function checkCreate(body: Loose, problems: Problems, ctx: OperationContext): Cr
 }
 
 /** The vault row a billing charges; never another merchant's, never an inactive one. */
-async function vaultRowFor(tx: Queryable, ctx: OperationContext, source: CardSource) {
+async function vaultRowFor(tx: Queryable, ctx: OperationContext, source: CardSource, body: Loose) {
   const mid = ctx.principal.mid;
   const select = tx.qb
     .selectFrom('vault_tokens')
@@ -218,9 +218,9 @@ async function vaultRowFor(tx: Queryable, ctx: OperationContext, source: CardSou
       pan: source.pan,
       expiryYYMM: source.expiryYYMM,
       cardType: detectBrand(source.pan),
-      holderName: text(ctx.request.body as Loose, 'CardHolderName'),
-      street: text(ctx.request.body as Loose, 'Street'),
-      zip: text(ctx.request.body as Loose, 'ZipCode') ?? text(ctx.request.body as Loose, 'CustomerZipCode'),
+      holderName: text(body, 'CardHolderName'),
+      street: text(body, 'Street'),
+      zip: text(body, 'ZipCode') ?? text(body, 'CustomerZipCode'),
       description: 'recurring billing',
     },
     ctx.now.toISOString(),
@@ -249,7 +249,7 @@ async function createBilling(c: CreateCommand, ctx: OperationContext) {
   const now = ctx.now.toISOString();
 
   const id = await ctx.services.storage.write(async (tx) => {
-    const card = await vaultRowFor(tx, ctx, c.card);
+    const card = await vaultRowFor(tx, ctx, c.card, c.body);
     const expiry = card.exp_mmyy.slice(2, 4) + card.exp_mmyy.slice(0, 2);
     if (card.exp_mmyy === '0000' || isExpired(expiry, ctx.now))
       throw new DomainError(ResponseCode.InvalidExpiry, [

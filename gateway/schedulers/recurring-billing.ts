@@ -7,7 +7,7 @@ import type { RequestContext } from '../domain/context';
 import { localDate } from '../domain/frequency';
 import { DomainError } from '../domain/outcome';
 import { runPayment } from '../domain/payments';
-import { chargeAmounts, finishRun, runUtn, type RunRow } from '../domain/recurring-billing';
+import { RECURRING_SOURCE, chargeAmounts, finishRun, runUtn, type RunRow } from '../domain/recurring-billing';
 import { findTransactionNumber } from '../domain/transaction-numbers';
 import { loadCard } from '../domain/vault';
 import type { GatewayServices } from '../http/services';
@@ -133,7 +133,7 @@ export function createRecurringBillingScheduler(
     const ctx: RequestContext = {
       principal: { userId: b.user_id, userName: '', mid: b.mid, cid: b.cid, appKey: '', appType: 0 },
       isTest: false,
-      source: 'RecurringBillingTask',
+      source: RECURRING_SOURCE,
     };
     try {
       await checkMerchantAmountRules(q, b.mid, amounts);
@@ -173,18 +173,17 @@ export function createRecurringBillingScheduler(
   async function settle(run: RunRow): Promise<void> {
     const q = storage.read;
     const payment = await q.first(
-      q.qb
-        .selectFrom('payments')
-        .select(['id', 'source'])
-        .where('mid', '=', run.mid)
-        .where('utn', '=', run.utn),
+      q.qb.selectFrom('payments').select('id').where('mid', '=', run.mid).where('utn', '=', run.utn),
     );
     let failure: { code: number } | undefined;
     if (!payment) {
       const use = await findTransactionNumber(q, run.mid, run.utn);
       if (use?.state === 'blocked') failure = { code: ResponseCode.TransactionNumberBlocked };
-      else if (use)
-        return; // reserved by a charge in flight (this claim, charged elsewhere)
+      // A charge reserves its number and inserts its payment in one unit of work: a used number with no
+      // payment is the merchant's own use of it, which this due date cannot be charged under.
+      else if (use?.state === 'used') failure = { code: ResponseCode.DuplicateTransactionNumber };
+      // Reserved: a charge of this claim is in flight elsewhere.
+      else if (use) return;
       else {
         const b = await q.first(
           q.qb.selectFrom('recurring_billings').select('active').where('id', '=', run.billing_id),
@@ -195,9 +194,6 @@ export function createRecurringBillingScheduler(
         }
         failure = await charge(run);
       }
-    } else if (payment.source !== 'RecurringBillingTask') {
-      // The merchant used this number for a payment of its own: this due date cannot be charged under it.
-      failure = { code: ResponseCode.DuplicateTransactionNumber };
     }
     await storage.write((tx) => finishRun(tx, run.id, nowIso(), failure));
   }

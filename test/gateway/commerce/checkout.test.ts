@@ -100,6 +100,13 @@ describe('hosted checkout of payment links (over HTTP)', () => {
     expect(sale?.Amount).toBe(1025.4);
   });
 
+  it('lets one card pay two links of the same amount (two purchases, not a duplicate)', async () => {
+    const a = await createLink(gw, { Amount: '13.13' });
+    const b = await createLink(gw, { Amount: '13.13' });
+    expect((await payCheckout(gw, a, sandboxCard)).body.Approved).toBe(true);
+    expect((await payCheckout(gw, b, sandboxCard)).body.Approved).toBe(true);
+  });
+
   it('refuses a disabled link until it is enabled again', async () => {
     const link = await createLink(gw, { Amount: '3.00' });
     await put(gw, '/api/PaymentLinks/DisablePaymentLink', { ...merchant1, PaymentLink: { Id: link.Id } });

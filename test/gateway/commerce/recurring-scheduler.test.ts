@@ -1,79 +1,19 @@
-import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { RECURRING_BILLING_TASK } from '../../../gateway/schedulers/recurring-billing';
+import { describe, expect, it } from 'vitest';
+import { ManualClock, keyedSale, merchant1, type Json } from '../../support/gateway-harness';
 import {
-  ManualClock,
-  merchant1,
-  startGateway,
-  type Json,
-  type TestGateway,
-} from '../../support/gateway-harness';
-import { NOW, billing, reportOf } from './support';
+  DAY,
+  chargesOf,
+  create,
+  gatewayAt,
+  record,
+  runOnce,
+  useSchedulerGateways,
+} from './scheduler-support';
+import { NOW } from './support';
 
-const DAY = 86_400_000;
+useSchedulerGateways();
 
-/** Gateways of one test, on one data folder, closed after it. */
-const open: TestGateway[] = [];
-const folders: string[] = [];
-/** A seeded, closed data folder each test starts from a copy of: seeding hashes passwords (slow on purpose). */
-let template = '';
-beforeAll(async () => {
-  template = mkdtempSync(join(tmpdir(), 'tillpoint-rb-template-'));
-  folders.push(template);
-  const seeded = await startGateway({ backgroundTasks: false, dataDir: template });
-  await seeded.close();
-});
-afterEach(async () => {
-  while (open.length > 0) await open.pop()?.close();
-});
-afterAll(() => {
-  for (const f of folders) rmSync(f, { recursive: true, force: true });
-});
-
-async function gatewayAt(clock: ManualClock, dataDir?: string): Promise<TestGateway> {
-  let dir = dataDir;
-  if (!dir) {
-    dir = mkdtempSync(join(tmpdir(), 'tillpoint-rb-'));
-    folders.push(dir);
-    for (const file of ['gateway.sqlite', 'keys.json']) copyFileSync(join(template, file), join(dir, file));
-  }
-  const gw = await startGateway({ backgroundTasks: false, clock, dataDir: dir });
-  open.push(gw);
-  return gw;
-}
-
-async function closeGateway(gw: TestGateway): Promise<void> {
-  open.splice(open.indexOf(gw), 1);
-  await gw.close();
-}
-
-const runOnce = async (gw: TestGateway) => {
-  const task = gw.gateway.tasks.get(RECURRING_BILLING_TASK);
-  if (!task) throw new Error('the recurring billing task is not registered');
-  await task.runOnce();
-};
-
-async function create(gw: TestGateway, overrides: Json = {}): Promise<number> {
-  const r = await gw.post('/api/RecurringBilling/Create', billing(overrides));
-  expect(r.body.ResponseCode, JSON.stringify(r.body.Msg)).toBe(200);
-  return r.body.BillingId as number;
-}
-
-async function record(gw: TestGateway, id: number): Promise<Json> {
-  const all = (
-    await gw.post('/api/RecurringBilling/GetAll', { ...merchant1, BillingId: id, IncludeInactive: true })
-  ).body.Billings as Json[];
-  const b = all[0];
-  if (!b) throw new Error(`billing ${id} not listed`);
-  return b;
-}
-
-const chargesOf = async (gw: TestGateway, id: number) =>
-  (await reportOf(gw)).filter((t) => String(t.UserTransactionNumber).startsWith(`RB-${id}-`));
-
-describe('recurring billing scheduler', () => {
+describe('recurring billing scheduler: charging rules', () => {
   it('charges a due billing once per due date, as a normal payment in the report', async () => {
     const clock = new ManualClock(NOW);
     const gw = await gatewayAt(clock);
@@ -212,103 +152,26 @@ describe('recurring billing scheduler', () => {
     expect(await chargesOf(gw, id)).toHaveLength(0);
   });
 
-  it('does not charge one due date twice across a restart', async () => {
+  it('skips a due date whose number the merchant already used for a sale of its own', async () => {
     const clock = new ManualClock(NOW);
-    const first = await gatewayAt(clock);
-    const id = await create(first, { StartDate: '2030-01-10T00:00:00Z' });
-    await runOnce(first);
-    await closeGateway(first);
-    const second = await gatewayAt(clock, first.dataDir);
-    await runOnce(second);
-    expect(await chargesOf(second, id)).toHaveLength(1);
-    expect(await record(second, id)).toMatchObject({
-      AmountCollectedSoFar: 19.99,
-      NextPaymentDate: '2030-02-10',
-    });
-  });
-
-  it('after a crash between the charge and its record, finishes the run without charging again', async () => {
-    const clock = new ManualClock(NOW);
-    const first = await gatewayAt(clock);
-    const id = await create(first, { StartDate: '2030-01-10T00:00:00Z' });
-    await runOnce(first);
-    // Put the database back as a crash right after the payment committed would leave it: the run still
-    // claimed, the billing not moved on.
-    await first.gateway.storage.write(async (tx) => {
-      await tx.run(
-        tx.qb
-          .updateTable('recurring_runs')
-          .set({ state: 'claimed', payment_id: null, charged_cents: 0 })
-          .where('billing_id', '=', id),
-      );
-      await tx.run(
-        tx.qb
-          .updateTable('recurring_billings')
-          .set({
-            amount_collected_cents: 0,
-            installments_paid: 0,
-            period_index: 0,
-            next_due_date: '2030-01-10',
-            last_run_date: null,
-            last_run_srn: null,
-          })
-          .where('id', '=', id),
-      );
-    });
-    await closeGateway(first);
-    const second = await gatewayAt(clock, first.dataDir);
-    await runOnce(second);
-    await runOnce(second);
-    expect(await chargesOf(second, id)).toHaveLength(1);
-    expect(await record(second, id)).toMatchObject({
-      AmountCollectedSoFar: 19.99,
-      InstallmentsPaid: 1,
-      NextPaymentDate: '2030-02-10',
-    });
-  });
-
-  it('after a crash between the claim and the charge, charges the claimed date exactly once', async () => {
-    const clock = new ManualClock(NOW);
-    const first = await gatewayAt(clock);
-    const id = await create(first, { StartDate: '2030-01-10T00:00:00Z' });
-    const at = clock.now().toISOString();
-    await first.gateway.storage.write((tx) =>
-      tx.run(
-        tx.qb.insertInto('recurring_runs').values({
-          billing_id: id,
-          mid: 1001,
-          due_date: '2030-01-10',
-          utn: `RB-${id}-20300110`,
-          state: 'claimed',
-          payment_id: null,
-          charged_cents: 0,
-          response_code: null,
-          created_at: at,
-          updated_at: at,
-        }),
-      ),
+    const gw = await gatewayAt(clock);
+    const id = await create(gw, { FrequencyId: 1, StartDate: '2030-01-10T00:00:00Z' });
+    const own = await gw.post(
+      '/api/Transactions/Sale',
+      keyedSale({ UserTransactionNumber: `RB-${id}-20300110`, Amount: 1 }),
     );
-    await closeGateway(first);
-    const second = await gatewayAt(clock, first.dataDir);
-    await runOnce(second);
-    await runOnce(second);
-    expect(await chargesOf(second, id)).toHaveLength(1);
-    expect(await record(second, id)).toMatchObject({ AmountCollectedSoFar: 19.99 });
-  });
-
-  it('charges once when two gateways share the database and run at the same time', async () => {
-    const clock = new ManualClock(NOW);
-    const a = await gatewayAt(clock);
-    const b = await gatewayAt(clock, a.dataDir);
-    const ids = [];
-    for (let i = 0; i < 5; i += 1)
-      ids.push(await create(a, { StartDate: '2030-01-10T00:00:00Z', Amount: 5 + i }));
-    await Promise.all([runOnce(a), runOnce(b), runOnce(a), runOnce(b)]);
-    await Promise.all([runOnce(a), runOnce(b)]);
-    for (const id of ids) {
-      expect(await chargesOf(a, id)).toHaveLength(1);
-      expect((await record(a, id)).InstallmentsPaid).toBe(1);
-    }
+    expect(own.body.ResponseCode).toBe(200);
+    await runOnce(gw);
+    await runOnce(gw);
+    expect(await chargesOf(gw, id)).toHaveLength(1); // the merchant's own sale, not a charge of the billing
+    expect(await record(gw, id)).toMatchObject({
+      AmountCollectedSoFar: 0,
+      NextPaymentDate: '2030-01-11',
+      Active: true,
+    });
+    clock.advance(DAY);
+    await runOnce(gw);
+    expect(await record(gw, id)).toMatchObject({ AmountCollectedSoFar: 19.99, InstallmentsPaid: 1 });
   });
 
   it('catches up missed due dates one per pass after downtime', async () => {
