@@ -1,11 +1,14 @@
 import type { Queryable } from '../storage/queryable';
+import { prepare } from '../storage/prepared';
+
+const selectOpenBatch = prepare<{ mid: number }, { id: number }>((qb, p) =>
+  qb.selectFrom('batches').select('id').where('mid', '=', p('mid')).where('status', '=', 'open'),
+);
 
 /** The merchant's open batch, opened on first use. At most one is open (a partial unique index says so). */
 export async function openBatchId(tx: Queryable, mid: number, now: string): Promise<number> {
   await tx.lock(`batch:${mid}`);
-  const open = await tx.first(
-    tx.qb.selectFrom('batches').select('id').where('mid', '=', mid).where('status', '=', 'open'),
-  );
+  const open = await tx.first(selectOpenBatch({ mid }));
   if (open) return open.id;
   const count = await tx.first(
     tx.qb

@@ -3,6 +3,7 @@ import type { SaleResponse } from '../contract/card-sale';
 import type { AuthorizationKind, AuthorizationResult } from '../sandbox/processor';
 import { cardFingerprint } from '../security/vault-cipher';
 import type { Queryable } from '../storage/queryable';
+import { prepare } from '../storage/prepared';
 import type { RequestContext, Services } from './context';
 import type { ResolvedCard } from './card-input';
 import type { CustomerInput } from './customers';
@@ -95,8 +96,135 @@ async function withTimeout<T>(work: Promise<T>, ms: number): Promise<T | 'timeou
   }
 }
 
+// The sale path's statements, compiled once per dialect (storage/prepared.ts).
+const selectDuplicate = prepare<
+  { mid: number; fingerprint: string; amount: number; since: string; type: number },
+  { id: number }
+>((qb, p) =>
+  qb
+    .selectFrom('payments')
+    .select('id')
+    .where('mid', '=', p('mid'))
+    .where('fingerprint', '=', p('fingerprint'))
+    .where('amount_cents', '=', p('amount'))
+    .where('created_at', '>=', p('since'))
+    .where('transaction_type', '=', p('type'))
+    .where((eb) => eb.or([eb('status', '=', 'approved'), eb('status', '=', 'pending')]))
+    .limit(1),
+);
+
+type PaymentColumns = Omit<PaymentRow, 'id'>;
+const paymentColumns: (keyof PaymentColumns)[] = [
+  'srn',
+  'mid',
+  'cid',
+  'user_id',
+  'utn',
+  'operation',
+  'transaction_type',
+  'status',
+  'preauth_state',
+  'requested_cents',
+  'amount_cents',
+  'tax_cents',
+  'tip_cents',
+  'surcharge_cents',
+  'card_difference_cents',
+  'cashback_cents',
+  'currency',
+  'card_type',
+  'first6',
+  'last4',
+  'fingerprint',
+  'entry_mode',
+  'pos_code',
+  'auth_code',
+  'avs_result',
+  'cvn_result',
+  'response_code',
+  'response_msg',
+  'parent_id',
+  'refunded_cents',
+  'pending_refund_cents',
+  'batch_id',
+  'reversal_requested',
+  'is_test',
+  'invoice',
+  'order_ref',
+  'customer_id',
+  'token_id',
+  'payment_link_id',
+  'source',
+  'balance_cents',
+  'created_at',
+  'updated_at',
+];
+const insertPayment = prepare<PaymentColumns, { id: number }>((qb, p) =>
+  qb
+    .insertInto('payments')
+    .values(Object.fromEntries(paymentColumns.map((c) => [c, p(c)])) as unknown as PaymentColumns)
+    .returning('id'),
+);
+
+/** What answering a payment may change: one fixed statement rather than a per-outcome one. */
+type Outcome = Pick<
+  PaymentRow,
+  | 'status'
+  | 'auth_code'
+  | 'batch_id'
+  | 'response_code'
+  | 'response_msg'
+  | 'avs_result'
+  | 'cvn_result'
+  | 'amount_cents'
+  | 'tax_cents'
+  | 'tip_cents'
+  | 'surcharge_cents'
+  | 'card_difference_cents'
+  | 'cashback_cents'
+  | 'balance_cents'
+  | 'preauth_state'
+  | 'token_id'
+  | 'customer_id'
+  | 'updated_at'
+>;
+const outcomeColumns: (keyof Outcome)[] = [
+  'status',
+  'auth_code',
+  'batch_id',
+  'response_code',
+  'response_msg',
+  'avs_result',
+  'cvn_result',
+  'amount_cents',
+  'tax_cents',
+  'tip_cents',
+  'surcharge_cents',
+  'card_difference_cents',
+  'cashback_cents',
+  'balance_cents',
+  'preauth_state',
+  'token_id',
+  'customer_id',
+  'updated_at',
+];
+const updateOutcome = prepare<Outcome & { id: number }, unknown>((qb, p) =>
+  qb
+    .updateTable('payments')
+    .set(Object.fromEntries(outcomeColumns.map((c) => [c, p(c)])) as unknown as Outcome)
+    .where('id', '=', p('id')),
+);
+
+const selectPayment = prepare<{ id: number }, PaymentRow>((qb, p) =>
+  qb.selectFrom('payments').selectAll().where('id', '=', p('id')),
+);
+
+const selectReversalFlag = prepare<{ id: number }, { reversal_requested: number }>((qb, p) =>
+  qb.selectFrom('payments').select('reversal_requested').where('id', '=', p('id')),
+);
+
 async function loadPayment(q: Queryable, id: number): Promise<PaymentRow> {
-  const row = await q.first(q.qb.selectFrom('payments').selectAll().where('id', '=', id));
+  const row = await q.first(selectPayment({ id }));
   if (!row) throw new Error(`payment ${id} vanished`);
   return row;
 }
@@ -125,16 +253,13 @@ export async function runPayment(
       await tx.lock(`card:${mid}:${fingerprint}`);
       const since = new Date(started.getTime() - svc.rules.duplicateWindowMs).toISOString();
       const dup = await tx.first(
-        tx.qb
-          .selectFrom('payments')
-          .select('id')
-          .where('mid', '=', mid)
-          .where('fingerprint', '=', fingerprint)
-          .where('amount_cents', '=', req.amounts.baseCents)
-          .where('created_at', '>=', since)
-          .where('transaction_type', '=', req.transactionType)
-          .where('status', 'in', ['approved', 'pending'])
-          .limit(1),
+        selectDuplicate({
+          mid,
+          fingerprint,
+          amount: req.amounts.baseCents,
+          since,
+          type: req.transactionType,
+        }),
       );
       if (dup) {
         throw new DomainError(ResponseCode.DuplicatePayment, [
@@ -188,7 +313,7 @@ export async function runPayment(
       created_at: startedIso,
       updated_at: startedIso,
     };
-    const inserted = await tx.first(tx.qb.insertInto('payments').values(row).returning('id'));
+    const inserted = await tx.first(insertPayment(row));
     if (!inserted) throw new Error('payment insert returned no id');
     if (denied) await settleTransactionNumber(tx, mid, req.utn, inserted.id);
     return { id: inserted.id, row: { ...row, id: inserted.id }, denied };
@@ -279,7 +404,9 @@ export async function runPayment(
     const now = svc.clock.now().toISOString();
     // Held against DoReversal, which flags this payment under the same key.
     await tx.lock(`utn:${mid}:${req.utn}`);
-    const current = await loadPayment(tx, pending.id);
+    // Only the reversal flag can have changed since step (1): the rest of the row is still pending.row.
+    const flag = await tx.first(selectReversalFlag({ id: pending.id }));
+    const current: PaymentRow = { ...pending.row, reversal_requested: flag?.reversal_requested ? 1 : 0 };
     const set: Partial<Omit<PaymentRow, 'id'>> = {
       updated_at: now,
       avs_result: result.avs,
@@ -360,10 +487,11 @@ export async function runPayment(
       code = result.code;
       messages = [result.message];
     }
-    await tx.run(tx.qb.updateTable('payments').set(set).where('id', '=', pending.id));
+    const row: PaymentRow = { ...current, ...set };
+    await tx.run(updateOutcome(row));
     await settleTransactionNumber(tx, mid, req.utn, pending.id);
     return {
-      row: { ...current, ...set },
+      row,
       code,
       messages,
       token,

@@ -1,5 +1,38 @@
 import { ResponseCode } from '../contract/response-codes';
 import type { Queryable } from '../storage/queryable';
+import { prepare } from '../storage/prepared';
+import type { TransactionNumberState } from '../storage/schema';
+
+const selectNumber = prepare<
+  { mid: number; utn: string },
+  { state: TransactionNumberState; operation: string; payment_id: number | null }
+>((qb, p) =>
+  qb
+    .selectFrom('transaction_numbers')
+    .select(['state', 'operation', 'payment_id'])
+    .where('mid', '=', p('mid'))
+    .where('utn', '=', p('utn')),
+);
+
+const insertNumber = prepare<{ mid: number; utn: string; operation: string; created_at: string }, unknown>(
+  (qb, p) =>
+    qb.insertInto('transaction_numbers').values({
+      mid: p('mid'),
+      utn: p('utn'),
+      operation: p('operation'),
+      payment_id: null,
+      state: 'reserved',
+      created_at: p('created_at'),
+    }),
+);
+
+const markUsed = prepare<{ mid: number; utn: string; payment_id: number | null }, unknown>((qb, p) =>
+  qb
+    .updateTable('transaction_numbers')
+    .set({ state: 'used', payment_id: p('payment_id') })
+    .where('mid', '=', p('mid'))
+    .where('utn', '=', p('utn')),
+);
 import { DomainError } from './outcome';
 
 export type NumberUse = {
@@ -13,13 +46,7 @@ export async function findTransactionNumber(
   mid: number,
   utn: string,
 ): Promise<NumberUse | undefined> {
-  const row = await q.first(
-    q.qb
-      .selectFrom('transaction_numbers')
-      .select(['state', 'operation', 'payment_id'])
-      .where('mid', '=', mid)
-      .where('utn', '=', utn),
-  );
+  const row = await q.first(selectNumber({ mid, utn }));
   return row ? { state: row.state, operation: row.operation, paymentId: row.payment_id } : undefined;
 }
 
@@ -46,11 +73,7 @@ export async function reserveTransactionNumber(
 ): Promise<void> {
   const existing = await findTransactionNumber(tx, mid, utn);
   if (existing) throw refusalFor(existing);
-  await tx.run(
-    tx.qb
-      .insertInto('transaction_numbers')
-      .values({ mid, utn, operation, payment_id: null, state: 'reserved', created_at: now }),
-  );
+  await tx.run(insertNumber({ mid, utn, operation, created_at: now }));
 }
 
 export async function settleTransactionNumber(
@@ -59,11 +82,5 @@ export async function settleTransactionNumber(
   utn: string,
   paymentId: number | null,
 ): Promise<void> {
-  await tx.run(
-    tx.qb
-      .updateTable('transaction_numbers')
-      .set({ state: 'used', payment_id: paymentId })
-      .where('mid', '=', mid)
-      .where('utn', '=', utn),
-  );
+  await tx.run(markUsed({ mid, utn, payment_id: paymentId }));
 }

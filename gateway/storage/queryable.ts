@@ -1,4 +1,5 @@
-import type { Compilable, Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
+import type { Query } from './prepared';
 import type { Database } from './schema';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -13,9 +14,9 @@ export type RunResult = { changes: number };
 export type Queryable = {
   readonly dialect: Dialect;
   readonly qb: Kysely<Database>;
-  all<R>(query: Compilable<R>): Promise<R[]>;
-  first<R>(query: Compilable<R>): Promise<R | undefined>;
-  run(query: Compilable<unknown>): Promise<RunResult>;
+  all<R>(query: Query<R>): Promise<R[]>;
+  first<R>(query: Query<R>): Promise<R | undefined>;
+  run(query: Query<unknown>): Promise<RunResult>;
   /**
    * Serializes units of work that touch the same thing (a payment's refundable balance, a card's duplicate
    * window) until the end of the transaction. SQLite's single writer serializes everything already, so it

@@ -1,12 +1,6 @@
 import BetterSqlite3 from 'better-sqlite3';
-import {
-  DummyDriver,
-  Kysely,
-  SqliteAdapter,
-  SqliteIntrospector,
-  SqliteQueryCompiler,
-  type Compilable,
-} from 'kysely';
+import { DummyDriver, Kysely, SqliteAdapter, SqliteIntrospector, SqliteQueryCompiler } from 'kysely';
+import { compileQuery, type Query } from './prepared';
 import type { Database } from './schema';
 import { UniqueViolation, type Queryable, type RunResult, type Storage } from './queryable';
 import { migrate } from './migrate';
@@ -40,6 +34,14 @@ function translate(error: unknown): unknown {
   return error;
 }
 
+function settle<T>(work: () => T): Promise<T> {
+  try {
+    return Promise.resolve(work());
+  } catch (error) {
+    return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+  }
+}
+
 export function sqliteQueryable(db: BetterSqlite3.Database, qb: Kysely<Database>): Queryable {
   const cache = new Map<string, BetterSqlite3.Statement>();
   const statement = (sql: string): BetterSqlite3.Statement => {
@@ -54,8 +56,8 @@ export function sqliteQueryable(db: BetterSqlite3.Database, qb: Kysely<Database>
     }
     return s;
   };
-  const allSync = <R>(query: Compilable<R>): R[] => {
-    const compiled = query.compile();
+  const allSync = <R>(query: Query<R>): R[] => {
+    const compiled = compileQuery(query, qb);
     const s = statement(compiled.sql);
     try {
       if (s.reader) return s.all(...bindable(compiled.parameters)) as R[];
@@ -68,12 +70,14 @@ export function sqliteQueryable(db: BetterSqlite3.Database, qb: Kysely<Database>
   return {
     dialect: 'sqlite',
     qb,
-    all: (query) => Promise.resolve().then(() => allSync(query)),
-    first: (query) => Promise.resolve().then(() => allSync(query)[0]),
+    // Resolved promises, not deferred work: the statement runs now, which keeps a unit of work's queries
+    // in order and costs no extra event-loop hop on the sale path.
+    all: (query) => settle(() => allSync(query)),
+    first: (query) => settle(() => allSync(query)[0]),
     lock: () => Promise.resolve(),
     run: (query) =>
-      Promise.resolve().then((): RunResult => {
-        const compiled = query.compile();
+      settle((): RunResult => {
+        const compiled = compileQuery(query, qb);
         try {
           const r = statement(compiled.sql).run(...bindable(compiled.parameters));
           return { changes: r.changes };
