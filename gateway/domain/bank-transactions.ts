@@ -214,7 +214,9 @@ export async function authorizeBank(
     const now = svc.clock.now();
     const iso = now.toISOString();
     const today = localParts(now, zone).date;
+    await tx.lock(`bank:${mid}:${fingerprint}`);
     if (a.replacesId !== undefined) {
+      await tx.lock(`bank-tx:${mid}:${a.replacesId}`);
       const previous = await loadOwn(tx, mid, a.kind, a.replacesId);
       const blocker = voidBlocker(previous, today);
       if (blocker) throw blocker;
@@ -338,6 +340,7 @@ export async function voidBank(
   const zone = await merchantTimeZone(svc.storage.read, mid);
   return svc.storage.write(async (tx) => {
     const now = svc.clock.now();
+    await tx.lock(`bank-tx:${mid}:${id}`);
     const row = await loadOwn(tx, mid, kind, id);
     const mismatched: string[] = [];
     if (match.routing !== undefined || match.account !== undefined) {

@@ -138,6 +138,7 @@ export async function setAutomaticClose(
   time: string | undefined,
   now: string,
 ): Promise<Transition> {
+  await tx.lock(`batch-close:${mid}`);
   const s = await readSchedule(tx, mid);
   if (s.enrolled) {
     return {
@@ -161,6 +162,7 @@ export async function updateAutomaticHour(
   time: string,
   now: string,
 ): Promise<Transition> {
+  await tx.lock(`batch-close:${mid}`);
   const s = await readSchedule(tx, mid);
   if (!s.enrolled) {
     throw new DomainError(ResponseCode.NotEnrolled, [
@@ -176,6 +178,7 @@ export async function updateAutomaticHour(
 }
 
 export async function removeAutomaticClose(tx: Queryable, mid: number, now: string): Promise<Transition> {
+  await tx.lock(`batch-close:${mid}`);
   const s = await readSchedule(tx, mid);
   if (!s.enrolled) {
     return { changed: false, schedule: s, message: 'Not enrolled in automatic batch close: nothing changed' };

@@ -50,8 +50,11 @@ async function accountInUnit(
   fingerprint: string,
   now: string,
 ): Promise<EbtRow> {
-  const query = tx.qb.selectFrom('ebt_accounts').selectAll().where('fingerprint', '=', fingerprint);
-  const found = await tx.first(tx.dialect === 'postgres' ? query.forUpdate() : query);
+  // The benefit account is shared by every merchant: one unit of work at a time reads and spends it.
+  await tx.lock(`ebt:${fingerprint}`);
+  const found = await tx.first(
+    tx.qb.selectFrom('ebt_accounts').selectAll().where('fingerprint', '=', fingerprint),
+  );
   if (found) return found;
   const preset = sandboxByPan.get(card.pan);
   if (!preset) throw unknownCard();

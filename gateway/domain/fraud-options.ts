@@ -68,6 +68,7 @@ export async function setFraudChecks(
   enabled: boolean,
   now: string,
 ): Promise<FraudState> {
+  await tx.lock(`fraud:${mid}`);
   const state = await readFraudState(tx, mid);
   for (const c of checks) state[c] = enabled;
   const values = {

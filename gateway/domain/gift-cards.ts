@@ -34,13 +34,11 @@ function sandboxCard(sandbox: boolean, pan: string): SandboxGiftCard | undefined
 }
 
 async function findCard(q: Queryable, mid: number, fingerprint: string): Promise<GiftRow | undefined> {
-  const query = q.qb
-    .selectFrom('gift_cards')
-    .selectAll()
-    .where('mid', '=', mid)
-    .where('fingerprint', '=', fingerprint);
-  // PostgreSQL: lock the card for the unit of work; SQLite's single writer already serialises it.
-  return q.first(q.dialect === 'postgres' ? query.forUpdate() : query);
+  // One unit of work at a time reads and spends a card's balance (PostgreSQL; SQLite's writer is single).
+  await q.lock(`gift:${mid}:${fingerprint}`);
+  return q.first(
+    q.qb.selectFrom('gift_cards').selectAll().where('mid', '=', mid).where('fingerprint', '=', fingerprint),
+  );
 }
 
 /** The merchant's card, issuing a sandbox pre-issued card (in its documented state) on first use. */

@@ -100,6 +100,8 @@ export async function runMovement(
   return svc.storage.write(async (tx) => {
     const started = svc.clock.now();
     const now = started.toISOString();
+    await tx.lock(`utn:${mid}:${m.utn}`);
+    await tx.lock(`card:${mid}:${fingerprint}`);
     await reserveTransactionNumber(tx, mid, m.utn, m.operation, now);
     if (!m.forceDuplication) {
       const since = new Date(started.getTime() - svc.rules.duplicateWindowMs).toISOString();

@@ -375,6 +375,7 @@ export function registerAdminRoutes(
       const { mid, cid } = ctx.principal;
       const now = ctx.now.toISOString();
       const saved = await ctx.services.storage.write(async (tx) => {
+        await tx.lock(`cashier:${mid}:${cid}`);
         const before = await tx.first(
           tx.qb.selectFrom('cashier_settings').selectAll().where('mid', '=', mid).where('cid', '=', cid),
         );
