@@ -337,7 +337,9 @@ export async function createTerminalCore(config: TerminalCoreConfig): Promise<Te
     const unresolved = await journal.list({ states: ['sending', 'unknown', 'reversing'], limit: 10_000 });
     const all = new Map([...unresolved, ...journalRows].map((r) => [r.utn, r]));
     const utns = new Set(all.keys());
-    const laneIds = new Set([...all.values()].map((r) => `${r.laneId}-`));
+    // This journal's numbers only: a previous install of the same lane id has another epoch.
+    const epoch = await journal.epoch();
+    const prefixes = new Set([...all.values()].map((r) => `${r.laneId}-${epoch ?? ''}-`));
     const openBatch = new Set(
       (unsettled.response.UnsettledTransactions ?? []).map((u) => u.UserReferenceNumber),
     );
@@ -345,7 +347,7 @@ export async function createTerminalCore(config: TerminalCoreConfig): Promise<Te
     const gatewayRows = (report.response.Transactions ?? []).filter(
       (g) =>
         utns.has(g.UserTransactionNumber) ||
-        ([...laneIds].some((p) => g.UserTransactionNumber.startsWith(p)) &&
+        ([...prefixes].some((p) => g.UserTransactionNumber.startsWith(p)) &&
           (openBatch.has(g.UserTransactionNumber) || g.MadeOn >= sinceIso)),
     );
     const exposure = await storeAndForward.exposure();

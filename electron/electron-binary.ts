@@ -14,3 +14,50 @@ export function electronBinary(root: string): string | undefined {
   const binary = override ? join(override, name) : join(pkg, 'dist', name);
   return existsSync(binary) ? binary : undefined;
 }
+
+/** Bundles the Electron main and preload scripts (Electron runs JavaScript, not TypeScript). */
+export async function bundleElectron(repoRoot: string): Promise<{ main: string; preload: string }> {
+  const esbuild = await import('esbuild');
+  const out = join(repoRoot, '.tsbuild', 'electron-app');
+  const external = [
+    'electron',
+    'better-sqlite3',
+    'serialport',
+    '@serialport/*',
+    'node-hid',
+    'ws',
+    'bufferutil',
+    'utf-8-validate',
+    'tsx',
+    'esbuild',
+  ];
+  await esbuild.build({
+    entryPoints: {
+      main: join(repoRoot, 'electron', 'main.ts'),
+      'journal-worker': join(repoRoot, 'electron', 'journal', 'journal-worker.ts'),
+    },
+    outdir: out,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    outExtension: { '.js': '.mjs' },
+    target: 'node20',
+    external,
+    banner: {
+      js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);",
+    },
+    logLevel: 'silent',
+  });
+  await esbuild.build({
+    entryPoints: { preload: join(repoRoot, 'electron', 'preload.ts') },
+    outdir: out,
+    bundle: true,
+    platform: 'node',
+    // A sandboxed preload is a classic script: CommonJS, `electron` its only require.
+    format: 'cjs',
+    target: 'node20',
+    external: ['electron'],
+    logLevel: 'silent',
+  });
+  return { main: join(out, 'main.mjs'), preload: join(out, 'preload.js') };
+}

@@ -1,4 +1,3 @@
-import { Type, type Static } from 'typebox';
 import type {
   AutoCloseView,
   FraudCheck,
@@ -11,40 +10,17 @@ import type {
   TotalsLine,
 } from './bridge/contract';
 import { BridgeFailure } from './bridge/failure';
-import { baseResponseProperties } from '../gateway/contract/common';
+import { fraudEndpoints } from '../gateway/contract/fraud';
+import type { PaymentLinkRecord } from '../gateway/contract/payment-links';
 import type { TransactionReportRecord } from '../gateway/contract/report';
-import type { GatewayClient } from './gateway-client/client';
+import type { FraudToggle, GatewayClient } from './gateway-client/client';
 import type { GatewayFailure } from './gateway-client/errors';
 import { fromWire, isCents } from './util/money';
 
 /**
  * Manager passthroughs to the gateway: reports, automatic batch close, fraud auto-deny switches, payment
- * links. The response schemas here are the minimum the terminal reads, checked on every answer; they give
- * way to the groups' own contract files as those are committed.
+ * links — each typed and checked by the gateway's contract files.
  */
-
-const FraudState = Type.Object({
-  ...baseResponseProperties,
-  Account: Type.Optional(Type.Boolean()),
-  Address: Type.Optional(Type.Boolean()),
-  Cvv: Type.Optional(Type.Boolean()),
-  ZipCode: Type.Optional(Type.Boolean()),
-});
-
-const LinkRecord = Type.Object({
-  Id: Type.String(),
-  Amount: Type.Optional(Type.Union([Type.String(), Type.Null()])),
-  Description: Type.Optional(Type.String()),
-  Status: Type.Optional(Type.String()),
-  Active: Type.Optional(Type.Boolean()),
-  Link: Type.Optional(Type.String()),
-  CreatedOn: Type.Optional(Type.String()),
-});
-const LinkResponse = Type.Object({ ...baseResponseProperties, PaymentLink: Type.Optional(LinkRecord) });
-const LinksResponse = Type.Object({
-  ...baseResponseProperties,
-  PaymentLinks: Type.Optional(Type.Array(LinkRecord)),
-});
 
 function fail(f: GatewayFailure): BridgeFailure {
   return new BridgeFailure(
@@ -54,14 +30,19 @@ function fail(f: GatewayFailure): BridgeFailure {
   );
 }
 
-const fraudName: Record<FraudCheck, string> = {
-  account: 'Account',
-  address: 'Address',
-  cvv: 'Cvv',
-  zipCode: 'ZipCode',
+const toggles: Record<FraudCheck, { enable: FraudToggle; disable: FraudToggle }> = {
+  account: { enable: fraudEndpoints.enableAccount, disable: fraudEndpoints.disableAccount },
+  address: { enable: fraudEndpoints.enableAddress, disable: fraudEndpoints.disableAddress },
+  cvv: { enable: fraudEndpoints.enableCvv, disable: fraudEndpoints.disableCvv },
+  zipCode: { enable: fraudEndpoints.enableZipCode, disable: fraudEndpoints.disableZipCode },
 };
 
-function fraudView(r: Static<typeof FraudState>): FraudOptionsView {
+function fraudView(r: {
+  Account?: boolean;
+  Address?: boolean;
+  Cvv?: boolean;
+  ZipCode?: boolean;
+}): FraudOptionsView {
   const enabled: FraudCheck[] = [];
   if (r.Account) enabled.push('account');
   if (r.Address) enabled.push('address');
@@ -70,66 +51,56 @@ function fraudView(r: Static<typeof FraudState>): FraudOptionsView {
   return { enabled, known: true };
 }
 
-function linkView(l: Static<typeof LinkRecord>): PaymentLinkView {
+function linkView(l: PaymentLinkRecord): PaymentLinkView {
   const amount = l.Amount ? Math.round(Number(l.Amount.replace(/,/g, '')) * 100) : undefined;
   return {
     id: l.Id,
-    link: l.Link ?? '',
+    link: l.Link,
     ...(amount !== undefined && Number.isFinite(amount) ? { amountCents: amount } : {}),
     ...(l.Description ? { description: l.Description } : {}),
-    status: l.Status ?? 'UnPaid',
-    active: l.Active ?? true,
-    ...(l.CreatedOn ? { createdOn: l.CreatedOn } : {}),
+    status: l.Status,
+    active: l.Active,
+    createdOn: l.CreatedOn,
   };
 }
 
-/** `HH:MM` today in the terminal's time zone, as the RFC 3339 date-time the admin endpoints take. */
-export function closeTimeToDateTime(time: string, now: Date): string {
-  const m = /^([01]\d|2[0-3]):([0-5]\d)$/.exec(time);
-  if (!m) throw new BridgeFailure('invalid', 'The closing time is HH:MM (24-hour).');
-  const offset = -now.getTimezoneOffset();
-  const sign = offset >= 0 ? '+' : '-';
-  const abs = Math.abs(offset);
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}T${m[1]}:${m[2]}:00${sign}${pad(Math.floor(abs / 60))}:${pad(abs % 60)}`;
+/** `HH:MM` (24-hour): the admin endpoints take it as the merchant's local closing time. */
+export function closeTime(time: unknown): string {
+  if (typeof time !== 'string' || !/^([01]\d|2[0-3]):[0-5]\d$/.test(time))
+    throw new BridgeFailure('invalid', 'The closing time is HH:MM (24-hour).');
+  return time;
 }
 
-export async function setAutoClose(
-  gw: GatewayClient,
-  current: AutoCloseView,
-  time: string,
-  now: Date,
-): Promise<AutoCloseView> {
-  const Time = closeTimeToDateTime(time, now);
-  // SetAutomaticBatchClose leaves an existing enrollment unchanged (spec "States"), so a change of time
-  // is UpdateAutomaticHourToCloseBatch.
-  const path = current.enrolled
-    ? '/api/Administration/UpdateAutomaticHourToCloseBatch'
-    : '/api/Administration/SetAutomaticBatchClose';
-  let r = await gw.generic(path, { Time });
-  if (!r.ok && current.enrolled && r.failure.code === 425)
-    r = await gw.generic('/api/Administration/SetAutomaticBatchClose', { Time });
+function autoCloseView(r: { Enrolled?: boolean; CloseTime?: string | null }): AutoCloseView {
+  return { enrolled: r.Enrolled === true, ...(r.CloseTime ? { time: r.CloseTime } : {}) };
+}
+
+export async function getAutoClose(gw: GatewayClient): Promise<AutoCloseView> {
+  const r = await gw.autoCloseGet();
   if (!r.ok) throw fail(r.failure);
-  return { enrolled: true, time };
+  return autoCloseView(r.response);
+}
+
+export async function setAutoClose(gw: GatewayClient, time: string): Promise<AutoCloseView> {
+  const current = await getAutoClose(gw);
+  // SetAutomaticBatchClose leaves an existing enrollment unchanged (spec "States and transitions"): a
+  // change of time is UpdateAutomaticHourToCloseBatch.
+  const r = current.enrolled
+    ? await gw.autoCloseUpdate(closeTime(time))
+    : await gw.autoCloseSet(closeTime(time));
+  if (!r.ok) throw fail(r.failure);
+  return autoCloseView(r.response);
 }
 
 export async function removeAutoClose(gw: GatewayClient): Promise<AutoCloseView> {
-  const r = await gw.generic('/api/Administration/RemoveMerchantFromAutomaticCloseBatch');
-  if (!r.ok && r.failure.code !== 425) throw fail(r.failure);
-  return { enrolled: false };
+  const r = await gw.autoCloseRemove();
+  if (!r.ok) throw fail(r.failure);
+  return autoCloseView(r.response);
 }
 
 export async function fraudGet(gw: GatewayClient): Promise<FraudOptionsView> {
-  const r = await gw.callPath<Static<typeof FraudState>>(
-    '/api/GatewayAdmin/GetUserAutodenyOptions',
-    FraudState,
-    {},
-    { movesMoney: false },
-  );
-  if (!r.ok) {
-    if (r.failure.kind === 'invalid') return { enabled: [], known: false };
-    throw fail(r.failure);
-  }
+  const r = await gw.fraudOptions();
+  if (!r.ok) throw fail(r.failure);
   return fraudView(r.response);
 }
 
@@ -138,26 +109,15 @@ export async function fraudSet(
   check: FraudCheck,
   enabled: boolean,
 ): Promise<FraudOptionsView> {
-  const name = fraudName[check];
-  if (!name) throw new BridgeFailure('invalid', 'Unknown fraud check.');
-  const r = await gw.callPath<Static<typeof FraudState>>(
-    `/api/FraudAutoDenyOptions/${enabled ? 'Enable' : 'Disable'}${name}`,
-    FraudState,
-    {},
-    { movesMoney: false },
-  );
+  const t = Object.hasOwn(toggles, check) ? toggles[check] : undefined;
+  if (!t) throw new BridgeFailure('invalid', 'The fraud check is account, address, cvv or zipCode.');
+  const r = await gw.fraudToggle(enabled ? t.enable : t.disable);
   if (!r.ok) throw fail(r.failure);
-  if (r.response.Account === undefined) return fraudGet(gw);
   return fraudView(r.response);
 }
 
 export async function linksList(gw: GatewayClient): Promise<PaymentLinkView[]> {
-  const r = await gw.callMethod<Static<typeof LinksResponse>>(
-    'GET',
-    '/api/PaymentLinks',
-    LinksResponse,
-    undefined,
-  );
+  const r = await gw.paymentLinks();
   if (!r.ok) throw fail(r.failure);
   return (r.response.PaymentLinks ?? []).map(linkView);
 }
@@ -168,18 +128,14 @@ export async function linkCreate(gw: GatewayClient, req: PaymentLinkCreate): Pro
       'invalid',
       'A link amount is a positive number of cents (or none for an open amount).',
     );
-  const r = await gw.callPath<Static<typeof LinkResponse>>(
-    '/api/PaymentLinks',
-    LinkResponse,
-    {
-      PaymentLink: {
-        ...(req.amountCents !== undefined ? { Amount: (req.amountCents / 100).toFixed(2) } : {}),
-        ...(req.description ? { Description: String(req.description).slice(0, 500) } : {}),
-        ...(req.invoiceNumber ? { InvoiceNumber: String(req.invoiceNumber).slice(0, 64) } : {}),
-      },
+  const r = await gw.createPaymentLink({
+    PaymentLink: {
+      // The one amount of the interface that is text (payment-links contract).
+      ...(req.amountCents !== undefined ? { Amount: (req.amountCents / 100).toFixed(2) } : {}),
+      ...(req.description ? { Description: String(req.description).slice(0, 500) } : {}),
+      ...(req.invoiceNumber ? { InvoiceNumber: String(req.invoiceNumber).slice(0, 64) } : {}),
     },
-    { movesMoney: false },
-  );
+  });
   if (!r.ok) throw fail(r.failure);
   if (!r.response.PaymentLink) throw new BridgeFailure('internal', 'The gateway did not return the link.');
   return linkView(r.response.PaymentLink);
@@ -188,14 +144,7 @@ export async function linkCreate(gw: GatewayClient, req: PaymentLinkCreate): Pro
 export async function linkDisable(gw: GatewayClient, id: string): Promise<PaymentLinkView> {
   if (typeof id !== 'string' || id.length === 0 || id.length > 64)
     throw new BridgeFailure('invalid', 'Choose a link.');
-  const r = await gw.callMethod<Static<typeof LinkResponse>>(
-    'PUT',
-    '/api/PaymentLinks/DisablePaymentLink',
-    LinkResponse,
-    {
-      PaymentLink: { Id: id },
-    },
-  );
+  const r = await gw.disablePaymentLink({ PaymentLink: { Id: id } });
   if (!r.ok) throw fail(r.failure);
   if (!r.response.PaymentLink) throw new BridgeFailure('internal', 'The gateway did not return the link.');
   return linkView(r.response.PaymentLink);

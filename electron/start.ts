@@ -7,7 +7,7 @@ import { startBridgeServer, type BridgeServer } from './bridge/ws-server';
 import { acquireLock, createTerminalCore, TerminalLockedError, type TerminalCore } from './core';
 import { sandboxCredentials, startEmbeddedGateway, type EmbeddedGateway } from './embedded-gateway';
 import { defaultDataRoot } from './util/data-root';
-import { electronBinary } from './electron-binary';
+import { bundleElectron, electronBinary } from './electron-binary';
 import { newSecret } from './util/ids';
 
 /**
@@ -72,6 +72,8 @@ function parse(): Args | undefined {
 function ensureRenderer(): string | undefined {
   const dist = join(repoRoot, 'renderer', 'dist');
   if (existsSync(join(dist, 'index.html'))) return dist;
+  // Tests of the launcher itself skip the build (docs/terminal.md).
+  if (process.env.TILLPOINT_SKIP_RENDERER_BUILD === '1') return undefined;
   if (!existsSync(join(repoRoot, 'renderer', 'index.html'))) return undefined;
   process.stderr.write('building the renderer (npm run build:renderer)…\n');
   const vite = join(repoRoot, 'node_modules', 'vite', 'bin', 'vite.js');
@@ -91,53 +93,6 @@ function ensureRenderer(): string | undefined {
     return undefined;
   }
   return dist;
-}
-
-/** Bundles the Electron main and preload scripts (Electron runs JavaScript, not TypeScript). */
-async function bundleElectron(): Promise<{ main: string; preload: string }> {
-  const esbuild = await import('esbuild');
-  const out = join(repoRoot, '.tsbuild', 'electron-app');
-  const external = [
-    'electron',
-    'better-sqlite3',
-    'serialport',
-    '@serialport/*',
-    'node-hid',
-    'ws',
-    'bufferutil',
-    'utf-8-validate',
-    'tsx',
-    'esbuild',
-  ];
-  await esbuild.build({
-    entryPoints: {
-      main: join(repoRoot, 'electron', 'main.ts'),
-      'journal-worker': join(repoRoot, 'electron', 'journal', 'journal-worker.ts'),
-    },
-    outdir: out,
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    outExtension: { '.js': '.mjs' },
-    target: 'node20',
-    external,
-    banner: {
-      js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);",
-    },
-    logLevel: 'silent',
-  });
-  await esbuild.build({
-    entryPoints: { preload: join(repoRoot, 'electron', 'preload.ts') },
-    outdir: out,
-    bundle: true,
-    platform: 'node',
-    // A sandboxed preload is a classic script: CommonJS, `electron` its only require.
-    format: 'cjs',
-    target: 'node20',
-    external: ['electron'],
-    logLevel: 'silent',
-  });
-  return { main: join(out, 'main.mjs'), preload: join(out, 'preload.js') };
 }
 
 async function main(): Promise<void> {
@@ -185,7 +140,7 @@ async function main(): Promise<void> {
 
     const binary = args.browser ? undefined : electronBinary(repoRoot);
     if (binary) {
-      const bundle = await bundleElectron();
+      const bundle = await bundleElectron(repoRoot);
       // Electron's main process hosts the core itself; release our early lock for it.
       releaseEarlyLock();
       const ready = await new Promise<boolean>((done) => {

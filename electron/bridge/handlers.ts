@@ -25,6 +25,7 @@ import type { Journal } from '../journal/journal-protocol';
 import type { ReversalWorker } from '../journal/reversal-worker';
 import { batchTotals } from '../reconciliation';
 import {
+  getAutoClose,
   fraudGet,
   fraudSet,
   linkCreate,
@@ -467,15 +468,13 @@ export function createHandlers(s: CoreServices): Handlers {
         completedOn: x.CompletedOn,
       }));
     },
-    'batch.autoClose.get': () => Promise.resolve(settings.value.autoClose),
+    async 'batch.autoClose.get'() {
+      const view = await getAutoClose(client).catch(() => settings.value.autoClose);
+      return view;
+    },
     async 'batch.autoClose.set'(p, ctx) {
       const approver = await manager(ctx, p.approval);
-      const view = await setAutoClose(
-        client,
-        settings.value.autoClose,
-        str(p.time, 'time', 5),
-        new Date(s.clock.now()),
-      );
+      const view = await setAutoClose(client, str(p.time, 'time', 5));
       await settings.set('autoClose', view);
       await s.audit(
         who(ctx),

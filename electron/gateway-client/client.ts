@@ -5,6 +5,12 @@ import { GenericResponse } from '../../gateway/contract/common';
 import { businessSettingsEndpoints, reportEndpoints } from '../../gateway/contract/core-endpoints';
 import type { BodyOf, EndpointSpec, ResponseOf } from '../../gateway/contract/endpoint';
 import { transactionEndpoints } from '../../gateway/contract/transaction-endpoints';
+import { adminEndpoints } from '../../gateway/contract/admin';
+import { checkEndpoints } from '../../gateway/contract/checks';
+import { ebtEndpoints } from '../../gateway/contract/ebt';
+import { fraudEndpoints } from '../../gateway/contract/fraud';
+import { giftCardEndpoints } from '../../gateway/contract/gift-card';
+import { paymentLinkEndpoints } from '../../gateway/contract/payment-links';
 import { classifyCode, isSuccessCode, plainMessage, type GatewayFailure } from './errors';
 import { createHttpTransport, type HttpAnswer, type HttpTransport } from './http';
 
@@ -59,6 +65,12 @@ function checkerFor(schema: TSchema): Checker {
 }
 
 type CallOptions = { movesMoney: boolean; timeoutMs?: number };
+
+/** One of the eight Enable/Disable fraud switches. */
+export type FraudToggle = (typeof fraudEndpoints)[keyof Omit<
+  typeof fraudEndpoints,
+  'blacklistAccount' | 'unblacklistAccount' | 'addOptions' | 'removeOptions' | 'getOptions'
+>];
 
 /**
  * The typed gateway client. Every call is one HTTP attempt: nothing that moves money is ever retried
@@ -211,6 +223,9 @@ export class GatewayClient {
     fields: OperationBody<E>,
     options: CallOptions,
   ): Promise<GatewayResult<ResponseOf<E>>> {
+    if (spec.method === 'GET' || spec.method === 'PUT') {
+      return this.callMethod<ResponseOf<E>>(spec.method, spec.path, spec.response, fields);
+    }
     return this.callPath<ResponseOf<E>>(spec.path, spec.response, fields, options);
   }
 
@@ -323,7 +338,62 @@ export class GatewayClient {
     return this.call(businessSettingsEndpoints.businessSettingsGet, {}, { movesMoney: false });
   }
 
-  /** A generic-response operation by path (admin switches: auto-close, fraud options). */
+  // --- tenders of the breadth groups (gift card, EBT, check)
+
+  giftSale(f: OperationBody<typeof giftCardEndpoints.sale>) {
+    return this.call(giftCardEndpoints.sale, f, { movesMoney: true });
+  }
+  giftReload(f: OperationBody<typeof giftCardEndpoints.reload>) {
+    return this.call(giftCardEndpoints.reload, f, { movesMoney: true });
+  }
+  giftBalance(f: OperationBody<typeof giftCardEndpoints.getBalance>) {
+    return this.call(giftCardEndpoints.getBalance, f, { movesMoney: false });
+  }
+  ebtSale(program: 'food' | 'cash', f: OperationBody<typeof ebtEndpoints.foodSale>) {
+    return this.call(program === 'food' ? ebtEndpoints.foodSale : ebtEndpoints.cashSale, f, {
+      movesMoney: true,
+    });
+  }
+  ebtBalance(program: 'food' | 'cash', f: OperationBody<typeof ebtEndpoints.foodBalance>) {
+    return this.call(program === 'food' ? ebtEndpoints.foodBalance : ebtEndpoints.cashBalance, f, {
+      movesMoney: false,
+    });
+  }
+  processCheck(f: OperationBody<typeof checkEndpoints.processCheck>) {
+    return this.call(checkEndpoints.processCheck, f, { movesMoney: true });
+  }
+
+  // --- manager passthroughs (none moves money)
+
+  autoCloseGet() {
+    return this.call(adminEndpoints.getAutomaticBatchClose, {}, { movesMoney: false });
+  }
+  autoCloseSet(time: string) {
+    return this.call(adminEndpoints.setAutomaticBatchClose, { Time: time }, { movesMoney: false });
+  }
+  autoCloseUpdate(time: string) {
+    return this.call(adminEndpoints.updateAutomaticHour, { Time: time }, { movesMoney: false });
+  }
+  autoCloseRemove() {
+    return this.call(adminEndpoints.removeFromAutomaticClose, {}, { movesMoney: false });
+  }
+  fraudOptions() {
+    return this.call(fraudEndpoints.getOptions, {}, { movesMoney: false });
+  }
+  fraudToggle(spec: FraudToggle) {
+    return this.call(spec, {}, { movesMoney: false });
+  }
+  paymentLinks() {
+    return this.call(paymentLinkEndpoints.list, {}, { movesMoney: false });
+  }
+  createPaymentLink(f: OperationBody<typeof paymentLinkEndpoints.create>) {
+    return this.call(paymentLinkEndpoints.create, f, { movesMoney: false });
+  }
+  disablePaymentLink(f: OperationBody<typeof paymentLinkEndpoints.disable>) {
+    return this.call(paymentLinkEndpoints.disable, f, { movesMoney: false });
+  }
+
+  /** A generic-response operation by path, for an endpoint without a contract entry. */
   generic(path: string, fields: object = {}) {
     return this.callPath<Static<typeof GenericResponse>>(path, GenericResponse, fields, {
       movesMoney: false,

@@ -387,6 +387,11 @@ export class JournalStore {
     })();
   }
 
+  /** The epoch part of this database's numbers (`L1-<epoch>-42`); undefined before the first number. */
+  epoch(): string | undefined {
+    return this.stmt.counter.get()?.epoch;
+  }
+
   /** The highest sequence ever handed out (for tests and diagnostics). */
   lastSequence(): number {
     return this.stmt.counter.get()?.last_seq ?? 0;

@@ -1,4 +1,3 @@
-import type { Static } from 'typebox';
 import type {
   BalanceView,
   CardSummary,
@@ -20,14 +19,13 @@ import type {
   TransactionView,
 } from '../bridge/contract';
 import { BridgeFailure } from '../bridge/failure';
-import { SaleResponse } from '../../gateway/contract/card-sale';
+import type { CardSaleRequest, SaleResponse } from '../../gateway/contract/card-sale';
 import { ResponseCode } from '../../gateway/contract/response-codes';
 import { TransactionType } from '../../gateway/contract/card-sale';
 import type { RoleApi } from '../../native/drivers/roles';
 import { lastFour, maskPan } from '../../native/protocols/pan-mask';
 import type { GatewayClient, GatewayResult } from '../gateway-client/client';
 import type { GatewayFailure } from '../gateway-client/errors';
-import { CheckResponse, tenderPaths } from '../gateway-client/tender-paths';
 import type { Journal } from '../journal/journal-protocol';
 import type { JournalRow, NewEntry } from '../journal/journal-store';
 import type { SettingsShape } from '../settings';
@@ -41,7 +39,7 @@ import { acquireCard, type AcquiredCard } from './card-acquire';
 import { buildReceipt, toPrinterReceipt } from './receipt';
 import { signatureSvg } from './signature';
 
-type SaleAnswer = Static<typeof SaleResponse>;
+type SaleAnswer = SaleResponse;
 
 export type SaleEngineDeps = {
   journal: Journal;
@@ -90,8 +88,23 @@ function cardSummary(card: AcquiredCard, cardType?: string): CardSummary {
   };
 }
 
+type CardFields = Partial<
+  Pick<
+    CardSaleRequest,
+    | 'Track2'
+    | 'EmvData'
+    | 'CardNumber'
+    | 'ExpDate'
+    | 'CVN'
+    | 'ZipCode'
+    | 'Street'
+    | 'PosEntryMode'
+    | 'PosCode'
+  >
+>;
+
 /** The card fields of a sale request, by how the card was read. */
-function cardFields(card: AcquiredCard): Record<string, unknown> {
+function cardFields(card: AcquiredCard): CardFields {
   switch (card.source) {
     case 'swipe':
       return { Track2: card.track2, PosEntryMode: 'Swiped', PosCode: 'Retail' };
@@ -484,8 +497,8 @@ export class SaleEngine {
           ACCOUNT_NUMBER: c.accountNumber,
           CHECK_NUMBER: c.checkNumber,
           CHECK_AMOUNT: (amount / 100).toFixed(2),
-          ACCOUNT_TYPE: c.accountType === 'SAVING' ? 'SAVING' : 'CHECKING',
-          PacketIdentifier: 'A',
+          ACCOUNT_TYPE: c.accountType === 'SAVING' ? ('SAVING' as const) : ('CHECKING' as const),
+          PacketIdentifier: 'A' as const,
           ...(c.firstName ? { FIRST_NAME: c.firstName } : {}),
           ...(c.lastName ? { LAST_NAME: c.lastName } : {}),
           ...(c.dlNumber ? { DL_NUMBER: c.dlNumber } : {}),
@@ -502,12 +515,7 @@ export class SaleEngine {
             last4: view.card.last4 ?? null,
             cardType: 'Check',
           },
-          () =>
-            this.deps
-              .gateway()
-              .callPath<Static<typeof CheckResponse>>(tenderPaths.processCheck, CheckResponse, fields, {
-                movesMoney: true,
-              }),
+          () => this.deps.gateway().processCheck(fields),
           { reversible: false },
         );
         await this.applyResult(view, row, result, (r) => ({
@@ -672,14 +680,11 @@ export class SaleEngine {
                   TransactionType: TransactionType.SaleDebit,
                   UserTransactionNumber: utn,
                 })
-              : this.deps
-                  .gateway()
-                  .callPath<SaleAnswer>(
-                    program === 'cash' ? tenderPaths.ebtCashSale : tenderPaths.ebtFoodSale,
-                    SaleResponse,
-                    { ...fields, TransactionType: TransactionType.EBT, UserTransactionNumber: utn },
-                    { movesMoney: true },
-                  ),
+              : this.deps.gateway().ebtSale(program === 'cash' ? 'cash' : 'food', {
+                  ...fields,
+                  TransactionType: TransactionType.EBT,
+                  UserTransactionNumber: utn,
+                }),
         );
         await this.applySale(view, row, result, split);
         if (card.source === 'emv') prompt('remove-card', 'Remove card');
@@ -711,20 +716,13 @@ export class SaleEngine {
             entryMode: card.entry,
           },
           (utn) =>
-            this.deps.gateway().callPath<SaleAnswer>(
-              tenderPaths.giftSale,
-              SaleResponse,
-              {
-                ...this.amountFields(split),
-                TransactionType: TransactionType.GIFTCARD,
-                UserTransactionNumber: utn,
-                ...(card.source === 'keyed'
-                  ? { CardNumber: card.pan, PosEntryMode: 'KeyEntered', PosCode: 'Retail' }
-                  : cardFields(card)),
-                ...(req.allowDuplicate ? { ForceDuplication: true } : {}),
-              },
-              { movesMoney: true },
-            ),
+            this.deps.gateway().giftSale({
+              ...this.amountFields(split),
+              TransactionType: TransactionType.GIFTCARD,
+              UserTransactionNumber: utn,
+              ...this.giftFields(card),
+              ...(req.allowDuplicate ? { ForceDuplication: true } : {}),
+            }),
         );
         await this.applySale(view, row, result, split);
         return;
@@ -1140,7 +1138,8 @@ export class SaleEngine {
     return got.card;
   }
 
-  private giftFields(card: AcquiredCard): Record<string, unknown> {
+  private giftFields(card: AcquiredCard): CardFields {
+    // A gift card has no expiry to key: only its number.
     return card.source === 'keyed'
       ? { CardNumber: card.pan, PosEntryMode: 'KeyEntered', PosCode: 'Retail' }
       : cardFields(card);
@@ -1154,12 +1153,7 @@ export class SaleEngine {
       const card = await this.giftCard(entry, keyed, signal);
       const result = await this.deps
         .gateway()
-        .callPath<SaleAnswer>(
-          tenderPaths.giftBalance,
-          SaleResponse,
-          { ...this.giftFields(card), TransactionType: TransactionType.GIFTCARD },
-          { movesMoney: false },
-        );
+        .giftBalance({ ...this.giftFields(card), TransactionType: TransactionType.GIFTCARD });
       if (!result.ok) throw this.failureOf(result.failure);
       return {
         kind: 'gift',
@@ -1188,17 +1182,12 @@ export class SaleEngine {
           entryMode: card.entry,
         },
         (utn) =>
-          this.deps.gateway().callPath<SaleAnswer>(
-            tenderPaths.giftReload,
-            SaleResponse,
-            {
-              ...this.giftFields(card),
-              Amount: toWire(amountCents),
-              TransactionType: TransactionType.GIFTCARD,
-              UserTransactionNumber: utn,
-            },
-            { movesMoney: true },
-          ),
+          this.deps.gateway().giftReload({
+            ...this.giftFields(card),
+            Amount: toWire(amountCents),
+            TransactionType: TransactionType.GIFTCARD,
+            UserTransactionNumber: utn,
+          }),
       );
       if (!result.ok) throw this.failureOf(result.failure);
       const done = await this.deps.journal.update(
@@ -1238,19 +1227,12 @@ export class SaleEngine {
       if (pin.kind !== 'pin')
         throw new BridgeFailure('device', pin.kind === 'failed' ? pin.reason : 'No PIN entered.');
       prompt('authorizing', 'Checking balance…');
-      const result = await this.deps
-        .gateway()
-        .callPath<SaleAnswer & { FoodStampBalance?: string; CashBenefitsBalance?: string }>(
-          program === 'food' ? tenderPaths.ebtFoodBalance : tenderPaths.ebtCashBalance,
-          SaleResponse,
-          {
-            ...cardFields(got.card),
-            KSN: pin.ksn,
-            PinBlock: pin.pinBlock,
-            TransactionType: TransactionType.EBT,
-          },
-          { movesMoney: false },
-        );
+      const result = await this.deps.gateway().ebtBalance(program, {
+        ...cardFields(got.card),
+        KSN: pin.ksn,
+        PinBlock: pin.pinBlock,
+        TransactionType: TransactionType.EBT,
+      });
       if (!result.ok) throw this.failureOf(result.failure);
       const r = result.response;
       const b = balanceCents(

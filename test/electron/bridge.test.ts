@@ -1,0 +1,130 @@
+import { get as httpGet } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { BRIDGE_META_NAME } from '../../electron/bridge/contract';
+import { connectBridge } from '../../electron/bridge/ws-client';
+import { startBridgeServer, type BridgeServer } from '../../electron/bridge/ws-server';
+import { startLane, value, type Lane } from './helpers';
+
+describe('browser-mode bridge over a loopback WebSocket', () => {
+  let lane: Lane;
+  let server: BridgeServer;
+  const secret = 'test-secret-0123456789abcdefghijklmnopqrstuv';
+
+  beforeAll(async () => {
+    lane = await startLane({ signIn: null });
+    server = await startBridgeServer({ connect: () => lane.core.connect(), secret, port: 0 });
+  });
+  afterAll(async () => {
+    await server.close();
+    await lane.close();
+  });
+
+  it('serves the page with the bridge address, the secret and a strict CSP', async () => {
+    const res = await fetch(server.url + '/');
+    const html = await res.text();
+    expect(res.headers.get('content-security-policy')).toContain("script-src 'self'");
+    expect(res.headers.get('content-security-policy')).toContain(
+      `connect-src 'self' ws://127.0.0.1:${server.port}`,
+    );
+    expect(html).toContain(
+      `<meta name="${BRIDGE_META_NAME}" content="ws://127.0.0.1:${server.port}/bridge#${secret}">`,
+    );
+  });
+
+  it('refuses another Host (DNS rebinding) and another Origin', async () => {
+    // fetch cannot set Host; node:http can.
+    const status = await new Promise<number>((resolve, reject) => {
+      const req = httpGet(
+        { host: '127.0.0.1', port: server.port, path: '/', headers: { host: 'attacker.example' } },
+        (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        },
+      );
+      req.on('error', reject);
+    });
+    expect(status).toBe(421);
+    const refused = await new Promise<number>((resolve) => {
+      const ws = new WebSocket(server.wsUrl, { headers: { origin: 'https://attacker.example' } });
+      ws.on('unexpected-response', (_req, r) => resolve(r.statusCode ?? 0));
+      ws.on('open', () => resolve(101));
+    });
+    expect(refused).toBe(403);
+  });
+
+  it('refuses a wrong secret', async () => {
+    await expect(connectBridge(server.wsUrl, 'nope')).rejects.toThrow(/refused/);
+  });
+
+  it('carries commands, per-connection sessions and events', async () => {
+    const a = await connectBridge(server.wsUrl, secret);
+    const b = await connectBridge(server.wsUrl, secret);
+    const unauth = await a.send('sale.open', { subtotalCents: 100 });
+    expect(unauth.ok ? 'ok' : unauth.error.code).toBe('unauthorized');
+    expect(value(await a.send('session.signIn', { pin: '1111' })).role).toBe('cashier');
+    expect(value(await b.send('session.current', {}))).toBeNull();
+    const events: string[] = [];
+    b.on('sale.updated', (t) => events.push(t.ticketId));
+    const t = value(await a.send('sale.open', { subtotalCents: 100 }));
+    await new Promise((r) => setTimeout(r, 50));
+    expect(events).toContain(t.ticketId);
+    const bad = await a.send('sale.open', { subtotalCents: 1.5 });
+    expect(bad.ok ? 'ok' : bad.error.code).toBe('invalid');
+    // Unknown commands and non-object payloads are refused as data, not crashes.
+    const raw = a as unknown as {
+      send(c: string, p: unknown): Promise<{ ok: boolean; error?: { code: string } }>;
+    };
+    expect((await raw.send('nope.nothing', {})).error?.code).toBe('invalid');
+    expect((await raw.send('sale.open', 5)).error?.code).toBe('invalid');
+    await a.close();
+    await b.close();
+  });
+});
+
+describe('roles', () => {
+  let lane: Lane;
+  beforeAll(async () => {
+    lane = await startLane({ signIn: null });
+  });
+  afterAll(async () => {
+    await lane.close();
+  });
+
+  it('signs in by PIN, refuses wrong PINs and throttles guessing', async () => {
+    const c = lane.core.connect();
+    expect(value(await c.send('session.signIn', { pin: '7777' })).role).toBe('tech');
+    for (let i = 0; i < 5; i++) expect((await c.send('session.signIn', { pin: '0000' })).ok).toBe(false);
+    const locked = await c.send('session.signIn', { pin: '9999' });
+    expect(locked.ok ? 'ok' : locked.error.message).toMatch(/Too many wrong PINs/);
+    c.close();
+  });
+
+  it('keeps each role to its own work', async () => {
+    const tech = lane.core.connect();
+    // The throttle of the previous test is per terminal: wait it out through a fresh lane if needed.
+    const fresh = await startLane({ signIn: null, gateway: lane.gw });
+    const t = fresh.core.connect();
+    value(await t.send('session.signIn', { pin: '7777' }));
+    const sale = await t.send('sale.open', { subtotalCents: 100 });
+    expect(sale.ok ? 'ok' : sale.error.code).toBe('forbidden');
+    expect(value(await t.send('devices.list', {})).length).toBe(5);
+    expect(value(await t.send('gateway.get', {})).passwordSet).toBe(true);
+    const c = fresh.core.connect();
+    value(await c.send('session.signIn', { pin: '1111' }));
+    const g = await c.send('gateway.get', {});
+    expect(g.ok ? 'ok' : g.error.code).toBe('forbidden');
+    const audit = await c.send('audit.list', {});
+    expect(audit.ok ? 'ok' : audit.error.code).toBe('forbidden');
+    // PINs are changeable, stored hashed, and must stay distinct.
+    const dup = await c.send('session.changePin', { role: 'cashier', newPin: '9999' });
+    expect(dup.ok ? 'ok' : dup.error.code).toBe('invalid');
+    value(await c.send('session.changePin', { role: 'cashier', newPin: '2468' }));
+    expect((await c.send('session.signIn', { pin: '1111' })).ok).toBe(false);
+    expect(value(await c.send('session.signIn', { pin: '2468' })).role).toBe('cashier');
+    const users = await fresh.core.journal.users();
+    expect(JSON.stringify(users)).not.toContain('2468');
+    tech.close();
+    await fresh.close();
+  });
+});

@@ -1,0 +1,178 @@
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import type { TransactionReportRecord } from '../../gateway/contract/report';
+import type { JournalRow, ReversalRow } from '../../electron/journal/journal-store';
+import { batchTotals, reconcile } from '../../electron/reconciliation';
+import { buildReceipt } from '../../electron/sale/receipt';
+import { signatureSvg } from '../../electron/sale/signature';
+import { backoffDelay, reversalBackoff } from '../../electron/util/backoff';
+import { createLogger } from '../../electron/util/log';
+import { formatCents, fromWire, toWire } from '../../electron/util/money';
+import { createSealer } from '../../electron/util/key-file';
+import { randomBytes } from 'node:crypto';
+
+function row(
+  utn: string,
+  state: JournalRow['state'],
+  cents: number,
+  extra: Partial<JournalRow> = {},
+): JournalRow {
+  return {
+    utn,
+    seq: 1,
+    laneId: 'L1',
+    ticketId: null,
+    tenderId: null,
+    operation: 'sale',
+    state,
+    amountCents: cents,
+    tipCents: 0,
+    cashBackCents: 0,
+    taxCents: 0,
+    approvedCents: state === 'approved' ? cents : 0,
+    refundedCents: 0,
+    last4: '1111',
+    cardType: 'Visa',
+    entryMode: 'keyed',
+    authCode: null,
+    srn: null,
+    originalSrn: null,
+    gatewayCode: null,
+    message: null,
+    createdAt: 0,
+    updatedAt: 0,
+    ...extra,
+  };
+}
+
+function record(utn: string, status: string, amount: number): TransactionReportRecord {
+  return {
+    ID: 1, MID: 1001, CID: 1, ServiceReferenceNumber: `S-${utn}`, UserTransactionNumber: utn, TransactionType: 'sale', Status: status,
+    Amount: amount, TaxAmount: 0, SurchargeAmount: 0, CardDifferenceAmount: 0, TipAmount: 0, CashBackAmount: 0, TotalAmount: amount,
+    RefundedAmount: null, RemainingRefundableAmount: amount, TotalRefundedAmount: 0, AuthCode: 'A', BankAuthorizationNumber: 'A', BankMsg: '',
+    GatewayMsg: '', CV_VerificationResult: '', CardType: 'Visa', CurrencyCode: 'USD', LastFour: '1111', PlanId: 0, CardWasSwiped: 0,
+    MadeOn: '2030-01-01T00:00:00.000Z', BatchNumber: null, OriginalServiceReferenceNumber: null, InvoiceNumber: null, IsTest: false, PaymentLinkId: null, Source: null,
+  }; // prettier-ignore
+}
+
+describe('reconciliation rules', () => {
+  const base = { openBatch: new Set<string>(), reversals: [] as ReversalRow[], safQueued: 0, now: 1 };
+
+  it('matches agreeing rows and can close', () => {
+    const v = reconcile({
+      ...base,
+      journal: [row('a', 'approved', 500), row('b', 'reversed', 100), row('c', 'declined', 100)],
+      gateway: [record('a', 'approved', 5), record('b', 'reversed', 1)],
+    });
+    expect(v.rows.map((r) => r.verdict)).toEqual(['match', 'match', 'local-only']);
+    expect(v.canClose).toBe(true);
+  });
+
+  it('an approval the journal does not hold is an orphan and blocks the close; a pending reversal blocks it too', () => {
+    const v = reconcile({
+      ...base,
+      journal: [row('a', 'failed', 500), row('b', 'unknown', 100)],
+      gateway: [record('a', 'approved', 5), record('b', 'approved', 1), record('z', 'approved', 9)],
+    });
+    expect(v.rows.map((r) => [r.userTransactionNumber, r.verdict])).toEqual([
+      ['a', 'orphan'],
+      ['b', 'pending-reversal'],
+      ['z', 'orphan'],
+    ]);
+    expect(v.canClose).toBe(false);
+    expect(v.blockers).toHaveLength(2);
+  });
+
+  it('flags amounts that differ and stored sales not yet forwarded', () => {
+    const v = reconcile({
+      ...base,
+      safQueued: 1,
+      journal: [row('a', 'approved', 500), row('s', 'stored', 100)],
+      gateway: [record('a', 'approved', 4.99)],
+    });
+    expect(v.rows.map((r) => r.verdict)).toEqual(['mismatch', 'local-only']);
+    expect(v.canClose).toBe(false);
+  });
+
+  it('totals the open batch by card type and tender', () => {
+    const t = batchTotals([
+      row('a', 'approved', 500),
+      row('b', 'approved', 300, { operation: 'cash', cardType: null }),
+      row('c', 'declined', 900),
+      row('r', 'approved', 200, { operation: 'refund', approvedCents: 200 }),
+    ]);
+    expect(t).toMatchObject({ saleCount: 2, saleCents: 800, refundCents: 200, netCents: 600 });
+    expect(t.byTender.map((l) => l.key)).toEqual(['credit', 'cash']);
+  });
+});
+
+describe('money, masking, sealing, backoff', () => {
+  it('cents survive the wire for every two-decimal amount', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: 99_999_999 }),
+        (c) =>
+          fromWire(JSON.parse(JSON.stringify(toWire(c))) as number) === c &&
+          /^\d+(\.\d{1,2})?$/.test(String(toWire(c))),
+      ),
+    );
+    expect(formatCents(-1205)).toBe('-12.05');
+  });
+
+  it('masks any PAN that reaches a log line', () => {
+    const log = createLogger();
+    log.log('error', 't', 'card 4111 1111 1111 1111 failed; 5555555555554444 too');
+    expect(log.recent()[0]?.message).toBe('card 411111******1111 failed; 555555******4444 too');
+  });
+
+  it('seals with AES-256-GCM bound to its row', () => {
+    const s = createSealer(randomBytes(32));
+    const sealed = s.seal('{"EmvData":"5A08..."}', 'L1-x-1');
+    expect(s.open(sealed, 'L1-x-1')).toBe('{"EmvData":"5A08..."}');
+    expect(() => s.open(sealed, 'L1-x-2')).toThrow();
+  });
+
+  it('backs off exponentially with bounded jitter', () => {
+    expect(backoffDelay(reversalBackoff, 0, () => 0.5)).toBe(1000);
+    expect(backoffDelay(reversalBackoff, 3, () => 0.5)).toBe(8000);
+    expect(backoffDelay(reversalBackoff, 20, () => 1)).toBe(72_000);
+    expect(backoffDelay(reversalBackoff, 20, () => 0)).toBe(48_000);
+  });
+});
+
+describe('receipts and signatures', () => {
+  it('a receipt shows the masked card and never more', () => {
+    const r = buildReceipt(
+      {
+        ticketId: 'T-1', status: 'paid', subtotalCents: 1000, taxCents: 80, tipCents: 0, totalCents: 1080, paidCents: 1080, remainingCents: 0, openedAt: 0, closedAt: 0,
+        tenders: [{ tenderId: 'X', kind: 'credit', status: 'approved', requestedCents: 1080, approvedCents: 1080, tipCents: 0, cashBackCents: 0, at: 0, authCode: 'A1', card: { maskedPan: '411111******1111', last4: '1111', cardType: 'Visa', entry: 'chip' }, signature: { required: true, captured: true } }],
+      }, // prettier-ignore
+      'merchant',
+      { merchantName: 'SHOP', laneId: 'L1', mid: 1001 },
+      0,
+    );
+    expect(r.text).toContain('411111******1111');
+    expect(r.text).toContain('SIGNATURE CAPTURED');
+    expect(r.text).toContain('10.80');
+  });
+
+  it('renders screen strokes to SVG and refuses junk', () => {
+    expect(
+      signatureSvg({
+        source: 'screen',
+        width: 300,
+        height: 100,
+        strokes: [
+          [
+            { x: 1, y: 2, t: 0 },
+            { x: 50, y: 60, t: 1 },
+          ],
+        ],
+      }),
+    ).toContain('M1.0 2.0 L50.0 60.0');
+    expect(signatureSvg({ source: 'screen', width: 300, height: 100, strokes: [] })).toBeUndefined();
+    expect(
+      signatureSvg({ source: 'screen', width: -1, height: 100, strokes: [[{ x: 1, y: 1, t: 0 }]] }),
+    ).toBeUndefined();
+  });
+});
