@@ -668,15 +668,15 @@ export type DeviceTestRequest =
 
 export type DeviceTestResultView = { ok: boolean; detail: string };
 
-/** One recorded frame; card data masked, PIN-pad payloads never recorded. */
+/** One recorded frame, as native's frame recorder wrote it: card data masked, PIN blocks dropped. */
 export type FrameView = {
   at: number;
   role: DeviceRoleName;
   direction: 'in' | 'out';
   length: number;
-  /** Hex with digit runs masked; absent for PIN-pad frames. */
+  /** The frame's bytes (already masked by the recorder) as hex. */
   hex?: string;
-  /** Printable ASCII with digit runs masked; absent for PIN-pad frames. */
+  /** The same bytes as printable ASCII, other bytes shown as `.`. */
   ascii?: string;
 };
 
@@ -696,7 +696,10 @@ export type SimulatorStateView = {
     drawerKicks: number;
     receipts: string[][];
   };
-  /** Published sandbox test cards the panel may present, masked, with what they do. */
+  /**
+   * Published sandbox test cards the panel may present, with what they do. `pan` is the one full card
+   * number the bridge ever returns: published test numbers only, sandbox only (simulator.* takes it back).
+   */
   testCards: { pan: string; maskedPan: string; brand: string; note: string }[];
 };
 
