@@ -46,7 +46,7 @@ describe('batches, settlement and the Report group', () => {
 
     const settled = await gw.post('/api/Transactions/DoSettlement', merchant1);
     expect(settled.body).toMatchObject({ ResponseCode: 200, AmountSettled: 13.75 });
-    const batch = (settled.body.Batches as Record<string, unknown>[])[0];
+    const batch = (settled.body.Batches as Record<string, unknown>[])[0] ?? {};
     expect(batch).toMatchObject({
       TransactionCount: 3,
       SaleAmount: 15.95,
