@@ -493,6 +493,8 @@ export async function createTerminalCore(config: TerminalCoreConfig): Promise<Te
         return { ok: true, value: await handler(payload, ctx) };
       } catch (error) {
         if (error instanceof BridgeFailure) return { ok: false, error: error.toError() };
+        if (!running)
+          return { ok: false, error: { code: 'unavailable', message: 'The terminal is stopping.' } };
         const message = error instanceof Error ? error.message : String(error);
         log.log('error', 'bridge', `${name} failed: ${message}`);
         return {
@@ -555,7 +557,10 @@ export async function createTerminalCore(config: TerminalCoreConfig): Promise<Te
       await engine.restore();
       await devices.start();
       reversalWorker.start();
-      void storeAndForward.forward().catch(() => undefined);
+      // Learn at once whether the gateway answers (the status starts optimistic), then forward what waits.
+      void testGateway()
+        .then(() => storeAndForward.forward())
+        .catch(() => undefined);
       log.log(
         'info',
         'core',

@@ -268,6 +268,9 @@ export class JournalStore {
         "SELECT * FROM journal WHERE srn = ? AND operation NOT IN ('refund', 'void') ORDER BY seq LIMIT 1",
       ),
       inState: db.prepare<[string], SqlJournal>('SELECT * FROM journal WHERE state = ? ORDER BY seq'),
+      byTender: db.prepare<[string], SqlJournal>(
+        'SELECT * FROM journal WHERE tender_id = ? ORDER BY seq DESC LIMIT 1',
+      ),
       addReversal: db.prepare(
         `INSERT INTO reversals (utn, state, attempts, next_attempt_at, created_at) VALUES (?, 'pending', 0, ?, ?)
          ON CONFLICT (utn) DO UPDATE SET state = 'pending', next_attempt_at = excluded.next_attempt_at, done_at = NULL`,
@@ -411,6 +414,12 @@ export class JournalStore {
   /** The original payment with this gateway id (refunds and voids are excluded). */
   bySrn(srn: string): JournalRow | undefined {
     const r = this.stmt.bySrn.get(srn);
+    return r ? toRow(r) : undefined;
+  }
+
+  /** The entry a tender made, if it got as far as the journal. */
+  byTender(tenderId: string): JournalRow | undefined {
+    const r = this.stmt.byTender.get(tenderId);
     return r ? toRow(r) : undefined;
   }
 

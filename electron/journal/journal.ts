@@ -95,6 +95,8 @@ export async function openJournal(path: string): Promise<Journal> {
 
   const call = (method: JournalMethod, args: unknown[]): Promise<unknown> => {
     if (failed) return Promise.reject(failed);
+    // After close nothing would ever answer: refuse instead of hanging the caller.
+    if (closing) return Promise.reject(new JournalError('the journal is closed'));
     const id = nextId++;
     return new Promise((resolve, reject) => {
       pending.set(id, { resolve, reject });
@@ -112,6 +114,7 @@ export async function openJournal(path: string): Promise<Journal> {
       worker.postMessage({ id: -1, method: 'close' });
     });
     await worker.terminate();
+    failAll(new JournalError('the journal is closed'));
   };
 
   return new Proxy({} as Journal, {

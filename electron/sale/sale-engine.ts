@@ -169,11 +169,30 @@ export class SaleEngine {
     for (const t of await this.deps.journal.openTickets()) {
       try {
         const view = JSON.parse(t.data) as TicketView;
-        // A tender that was in progress when the terminal stopped is settled by the journal's recovery.
+        // A tender in progress when the terminal stopped takes its outcome from the journal, which is the
+        // truth: approved if the answer was committed, otherwise unknown (and being reversed).
         for (const tender of view.tenders) {
-          if (tender.status === 'in-progress') {
-            tender.status = tender.userTransactionNumber ? 'unknown' : 'cancelled';
-            if (tender.status === 'unknown') tender.message = UNKNOWN_MESSAGE;
+          if (tender.status !== 'in-progress') continue;
+          const row = await this.deps.journal.byTender(tender.tenderId);
+          if (!row) {
+            tender.status = 'cancelled';
+            tender.message = 'The terminal stopped before this tender was sent.';
+            continue;
+          }
+          tender.userTransactionNumber = row.utn;
+          if (row.state === 'approved' || row.state === 'partial' || row.state === 'stored') {
+            tender.status = row.state;
+            tender.approvedCents = row.approvedCents;
+            if (row.authCode) tender.authCode = row.authCode;
+            if (row.srn) tender.serviceReferenceNumber = row.srn;
+          } else if (row.state === 'declined' || row.state === 'failed') {
+            tender.status = 'declined';
+            tender.message = row.message ?? 'Declined.';
+          } else if (row.state === 'reversed') {
+            tender.status = 'reversed';
+          } else {
+            tender.status = 'unknown';
+            tender.message = UNKNOWN_MESSAGE;
           }
         }
         this.tickets.set(view.ticketId, this.recompute(view));
@@ -352,8 +371,9 @@ export class SaleEngine {
     t.tenders.push(view);
     const abort = new AbortController();
     this.active = { ticketId: t.ticketId, tenderId: view.tenderId, abort };
-    this.deps.emit('sale.updated', t);
     try {
+      // The ticket is saved with the tender in progress, so a restart finds it (and the journal its outcome).
+      await this.persist(t);
       await this.runTender(t, view, tender, req, abort.signal);
     } catch (error) {
       if (view.status === 'in-progress') {

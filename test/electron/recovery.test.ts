@@ -120,6 +120,35 @@ describe('unknown outcomes, restarts, store-and-forward, reconciliation', () => 
     }
   });
 
+  it("an open ticket whose tender was in flight when the terminal stopped comes back with the journal's outcome", async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'tillpoint-ticket-'));
+    try {
+      const first = await startLane({
+        gateway: gw,
+        dataDir,
+        core: { timeouts: { saleMs: 5_000, otherMs: 2_000 } },
+      });
+      const t = value(await first.bridge.send('sale.open', { subtotalCents: 900 }));
+      const pending = first.bridge.send('sale.pay', {
+        ticketId: t.ticketId,
+        tender: keyed('4000000000000119'),
+      });
+      await eventually(async () => (await first.core.journal.list({})).some((r) => r.state === 'sending'));
+      await first.core.stop();
+      await pending.catch(() => undefined);
+      const second = await startLane({ gateway: gw, dataDir });
+      const status = value(await second.bridge.send('terminal.status', {}));
+      expect(status.openTicketId).toBe(t.ticketId);
+      const ticket = value(await second.bridge.send('sale.get', { ticketId: t.ticketId }));
+      expect(ticket.tenders[0]?.status).toBe('unknown');
+      expect(ticket.tenders[0]?.userTransactionNumber).toMatch(/^L1-/);
+      expect(await second.core.reversalsDrained(10_000)).toBe(true);
+      await second.core.stop();
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
   it('offline: refused by default; with manager-enabled store-and-forward a chip sale is stored sealed and forwarded later', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'tillpoint-saf-'));
     const offline = { ...gw, baseUrl: 'http://127.0.0.1:9' };
