@@ -407,8 +407,9 @@ export async function createTerminalCore(config: TerminalCoreConfig): Promise<Te
       audit: await journal.auditList(200),
       log: log.recent(1000),
     };
-    // The bundle is built from masked data; the final pass masks anything that slipped through.
-    const json = log.mask(JSON.stringify(bundle, null, 2));
+    // The bundle is built from masked data; every string gets the mask again in case something slipped
+    // through (numbers are left alone: epoch-millisecond times are not card numbers, and JSON must stay JSON).
+    const json = JSON.stringify(bundle, (_key, v: unknown) => (typeof v === 'string' ? log.mask(v) : v), 2);
     return {
       fileName: `tillpoint-diagnostics-${settings.value.laneId}-${new Date(now).toISOString().replace(/[:.]/g, '-')}.json`,
       json,
