@@ -1,4 +1,4 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useApp, useAppStore } from '../state/context';
 import { Keypad } from '../ui/Keypad';
 
@@ -10,10 +10,14 @@ export function SignIn() {
   const connection = useApp((s) => s.connection);
   const sandbox = useApp((s) => s.status?.sandbox === true);
   const [pin, setPin] = useState('');
+  const pinRef = useRef<HTMLInputElement>(null);
 
   useEffect(() => {
+    if (connection !== 'open') return;
+    // The field was disabled while the bridge connected, so it could not take the focus on arrival.
+    pinRef.current?.focus();
     // The bridge is up and the PIN field can take input: the "first screen interactive" point.
-    if (connection === 'open') performance.mark('tillpoint:interactive');
+    performance.mark('tillpoint:interactive');
   }, [connection]);
 
   const submit = (e?: FormEvent) => {
@@ -33,6 +37,7 @@ export function SignIn() {
         <label htmlFor="pin">Your PIN</label>
         <input
           id="pin"
+          ref={pinRef}
           data-autofocus
           className="pin-input"
           type="password"

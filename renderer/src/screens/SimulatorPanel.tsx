@@ -55,13 +55,18 @@ export function SimulatorPanel() {
         <label htmlFor="sim-card">Test card</label>
         <select
           id="sim-card"
-          value={cardPan ?? ''}
-          onChange={(e) => s.chooseCard(e.target.value)}
+          value={String(
+            Math.max(
+              0,
+              sim.testCards.findIndex((c) => c.pan === cardPan),
+            ),
+          )}
+          onChange={(e) => s.chooseCard(sim.testCards[Number(e.target.value)]?.pan ?? '')}
           style={{ width: '100%' }}
         >
-          {sim.testCards.map((c) => (
-            // The option shows the masked number only; the value is what the simulator presents.
-            <option key={c.pan} value={c.pan}>
+          {sim.testCards.map((c, i) => (
+            // Options carry an index, not the number: even a test card's full number stays out of the page.
+            <option key={c.pan} value={String(i)}>
               {c.brand} {c.maskedPan} — {c.note}
             </option>
           ))}

@@ -20,7 +20,15 @@ export function createStores(bridge: Bridge, connection: Connection = 'open'): S
 
 export function StoresProvider({ stores, children }: { stores: Stores; children: ReactNode }) {
   useEffect(() => {
-    const offs = [stores.app.getState().init(), stores.sale.getState().init(), stores.sim.getState().init()];
+    const offs = [
+      stores.app.getState().init(),
+      stores.sale.getState().init(),
+      stores.sim.getState().init(),
+      // The next user starts on a clean sale screen; an open ticket stays in the core and comes back.
+      stores.app.subscribe((s, before) => {
+        if (before.session && !s.session) stores.sale.getState().newSale();
+      }),
+    ];
     return () => {
       for (const off of offs) off();
     };

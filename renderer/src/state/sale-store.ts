@@ -210,8 +210,18 @@ export function createSaleStore(bridge: Bridge, now: () => number = () => perfor
       async restore(ticketId) {
         const r = await bridge.send('sale.get', { ticketId });
         if (!r.ok || r.value.status !== 'open') return;
-        set({ ...fresh, ticket: r.value, subtotalCents: r.value.subtotalCents, tipCents: r.value.tipCents });
-        set({ phase: r.value.tenders.length > 0 ? 'result' : 'entry' });
+        const ticket = r.value;
+        set({ ...fresh, ticket, subtotalCents: ticket.subtotalCents, tipCents: ticket.tipCents });
+        // Pick up where the lane stopped: a signature still owed, or the last tender's outcome.
+        const unsigned = ticket.tenders.find((t) => t.signature?.required && !t.signature.captured);
+        const last = unsigned ?? ticket.tenders[ticket.tenders.length - 1];
+        if (!last) return;
+        afterOutcome({
+          ticket,
+          tender: last,
+          needsAnotherTender: ticket.remainingCents > 0,
+          signatureRequired: unsigned !== undefined,
+        });
       },
 
       digit(d) {

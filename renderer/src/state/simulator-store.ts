@@ -74,14 +74,17 @@ export function createSimulatorStore(bridge: Bridge): SimulatorStore {
         set({ cardPan: p });
       },
       swipe(badRead) {
+        performance.mark('tillpoint:card');
         set({ lastCardAt: performance.now() });
         return apply(bridge.send('simulator.swipe', { ...pan(), ...(badRead ? { badRead: true } : {}) }));
       },
       insert() {
+        performance.mark('tillpoint:card');
         set({ lastCardAt: performance.now() });
         return apply(bridge.send('simulator.insert', pan()));
       },
       tap() {
+        performance.mark('tillpoint:card');
         set({ lastCardAt: performance.now() });
         return apply(bridge.send('simulator.tap', pan()));
       },

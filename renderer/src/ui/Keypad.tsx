@@ -27,13 +27,7 @@ export function Keypad({ label, onDigit, onBackspace, onClear, disabled, doubleZ
         </button>
       ))}
       {doubleZero ? (
-        <button
-          type="button"
-          className="key"
-          disabled={disabled}
-          onClick={() => onDigit('00')}
-          aria-label="double zero"
-        >
+        <button type="button" className="key" disabled={disabled} onClick={() => onDigit('00')}>
           00
         </button>
       ) : onClear ? (

@@ -1,3 +1,4 @@
+import { useEffect } from 'react';
 import type { SaleOutcome, TenderView } from '../../../../electron/bridge/contract';
 import { cardLabel, formatCents } from '../../format/money';
 import { nextStepFor, UNKNOWN_HEADLINE } from '../../format/outcome';
@@ -62,6 +63,14 @@ export function OutcomePanel({ outcome }: { outcome: SaleOutcome }) {
   const { tone, title } = headline(t);
   const next = nextStepFor(t);
   const isCard = t.kind !== 'cash' && t.kind !== 'check';
+  // The e2e run reads this mark against `tillpoint:card` (the simulated swipe) for its swipe-to-approved
+  // figure; the frame callback places it after the outcome is on screen, not merely committed.
+  useEffect(() => {
+    const id = requestAnimationFrame(() =>
+      performance.mark(`tillpoint:outcome:${t.tenderId}`, { detail: t.status }),
+    );
+    return () => cancelAnimationFrame(id);
+  }, [t.tenderId, t.status]);
   return (
     <section
       className={`outcome outcome-${tone}`}
@@ -128,7 +137,7 @@ export function OutcomePanel({ outcome }: { outcome: SaleOutcome }) {
           </>
         ) : null}
       </dl>
-      {t.message && t.status !== 'approved' ? <p>{t.message}</p> : null}
+      {t.message && t.status !== 'approved' && t.status !== 'partial' ? <p>{t.message}</p> : null}
       {t.status === 'partial' ? (
         <p>
           <strong>Collect the remaining {formatCents(ticket.remainingCents)} with another tender.</strong>

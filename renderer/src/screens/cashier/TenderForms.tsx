@@ -77,12 +77,18 @@ function CashForm({ dueCents }: { dueCents: number }) {
           ? `Change due: ${formatCents(cents - dueCents)}`
           : `Short by ${formatCents(dueCents - cents)}: the rest needs another tender`}
       </p>
-      <div className="row" role="group" aria-label="Quick amounts">
-        <button type="button" className="btn" onClick={() => setCents(dueCents)}>
-          Exact
+      {/* One touch for the common case: the bill the customer handed over takes the tender at once. */}
+      <div className="row" role="group" aria-label="Take cash now">
+        <button type="button" className="btn" onClick={() => pay({ kind: 'cash', tenderedCents: dueCents })}>
+          Exact {formatCents(dueCents)}
         </button>
         {roundUps.map((v) => (
-          <button key={v} type="button" className="btn" onClick={() => setCents(v)}>
+          <button
+            key={v}
+            type="button"
+            className="btn"
+            onClick={() => pay({ kind: 'cash', tenderedCents: v })}
+          >
             {formatCents(v)}
           </button>
         ))}

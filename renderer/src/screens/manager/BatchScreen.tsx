@@ -55,15 +55,13 @@ function Reconciliation({ onChanged }: { onChanged: () => void }) {
   const [error, setError] = useState<string | null>(null);
   const [showAll, setShowAll] = useState(false);
   const resolve = async (utn: string, action: 'keep' | 'reverse') => {
-    const r = await app
-      .getState()
-      .withManager(`Resolve ${utn}: ${action}.`, (approval) =>
-        bridge.send('batch.resolveOrphan', {
-          userTransactionNumber: utn,
-          action,
-          ...(approval ? { approval } : {}),
-        }),
-      );
+    const r = await app.getState().withManager(`Resolve ${utn}: ${action}.`, (approval) =>
+      bridge.send('batch.resolveOrphan', {
+        userTransactionNumber: utn,
+        action,
+        ...(approval ? { approval } : {}),
+      }),
+    );
     if (!r) return;
     if (!r.ok) setError(describeError(r.error));
     else {

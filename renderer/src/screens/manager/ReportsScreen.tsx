@@ -4,6 +4,16 @@ import { formatCents } from '../../format/money';
 import { useCommand } from '../../state/use-command';
 import { BarChart, ShareBar } from '../../ui/charts';
 
+/**
+ * The core reads `from`/`to` as instants (Date.parse), so a day picked here becomes the local day's first
+ * and last millisecond: "to 2026-11-22" must include that whole afternoon.
+ */
+export function dayRange(from: string, to: string): ReportQuery {
+  const start = (day: string) => new Date(`${day}T00:00:00`).toISOString();
+  const end = (day: string) => new Date(`${day}T23:59:59.999`).toISOString();
+  return { ...(from ? { from: start(from) } : {}), ...(to ? { to: end(to) } : {}) };
+}
+
 function isoDay(d: Date): string {
   const pad = (n: number) => String(n).padStart(2, '0');
   return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
@@ -27,11 +37,11 @@ export function ReportsScreen() {
   const today = isoDay(new Date());
   const [from, setFrom] = useState(today);
   const [to, setTo] = useState(today);
-  const [query, setQuery] = useState<ReportQuery>({ from: today, to: today });
+  const [query, setQuery] = useState<ReportQuery>(() => dayRange(today, today));
   const report = useCommand('reports.transactions', query, JSON.stringify(query));
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    setQuery({ ...(from ? { from } : {}), ...(to ? { to } : {}) });
+    setQuery(dayRange(from, to));
   };
   const r = report.data;
   const hours = r
@@ -57,8 +67,7 @@ export function ReportsScreen() {
           className="btn"
           disabled={!r}
           onClick={() =>
-            r &&
-            download(`tillpoint-report-${query.from ?? 'all'}-${query.to ?? 'all'}.csv`, r.csv, 'text/csv')
+            r && download(`tillpoint-report-${from || 'start'}-to-${to || 'now'}.csv`, r.csv, 'text/csv')
           }
         >
           Export CSV

@@ -1,0 +1,156 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+
+export const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+export const artifacts = join(repoRoot, 'test-artifacts', 'e2e');
+export const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+/** Builds the renderer once for the run; returns Vite's output lines that carry the sizes. */
+export function buildRenderer(): string[] {
+  const r = spawnSync(
+    process.execPath,
+    [
+      join(repoRoot, 'node_modules/vite/bin/vite.js'),
+      'build',
+      '--config',
+      'renderer/vite.config.ts',
+      '--logLevel',
+      'info',
+    ],
+    // vitest sets NODE_ENV=test, which would bundle React's development build.
+    { cwd: repoRoot, encoding: 'utf8', env: { ...process.env, NODE_ENV: 'production', NO_COLOR: '1' } },
+  );
+  if (r.status !== 0) throw new Error(`renderer build failed:\n${r.stdout}\n${r.stderr}`);
+  return r.stdout.split('\n').filter((l) => /bundle size|dist\/.*kB/.test(l));
+}
+
+export type Terminal = {
+  url: string;
+  dataDir: string;
+  child: ChildProcess;
+  output: () => string;
+  stop(): Promise<void>;
+};
+
+/**
+ * Starts the real terminal as `npm start` does (electron/start.ts in browser mode: no Electron binary
+ * here) on a free port and a fresh data folder, and waits for its one ready line.
+ */
+export function startTerminal(extraArgs: string[] = [], timeoutMs = 60_000): Promise<Terminal> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'tillpoint-e2e-'));
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', 'electron/start.ts', '--port', '0', '--data', dataDir, ...extraArgs],
+    { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1' } },
+  );
+  let out = '';
+  child.stdout?.on('data', (c: Buffer) => (out += c.toString()));
+  child.stderr?.on('data', (c: Buffer) => (out += c.toString()));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const stop = async (): Promise<void> => {
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+      await exited;
+      clearTimeout(timer);
+    }
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      void stop();
+      reject(new Error(`terminal not ready in ${timeoutMs} ms:\n${out}`));
+    }, timeoutMs);
+    const onData = () => {
+      const m = /terminal ready at (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
+      if (!m?.[1]) return;
+      clearTimeout(timer);
+      child.stdout?.off('data', onData);
+      resolve({ url: m[1], dataDir, child, output: () => out, stop });
+    };
+    child.stdout?.on('data', onData);
+    void exited.then(() => {
+      clearTimeout(timer);
+      reject(
+        new Error(
+          `terminal exited (${String(child.exitCode ?? child.signalCode)}) before it was ready:\n${out}`,
+        ),
+      );
+    });
+  });
+}
+
+export type Browser = { context: BrowserContext; close(): Promise<void> };
+
+/** Chromium with the flags the build machines need and a fresh profile (no state between runs). */
+export async function launchBrowser(): Promise<Browser> {
+  const profile = mkdtempSync(join(tmpdir(), 'tillpoint-chromium-'));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: chromiumPath,
+    headless: true,
+    viewport: { width: 1366, height: 900 },
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
+  });
+  // A step that cannot happen should fail the test quickly, not after Playwright's 30 s default.
+  context.setDefaultTimeout(15_000);
+  return {
+    context,
+    async close() {
+      await context.close();
+      rmSync(profile, { recursive: true, force: true });
+    },
+  };
+}
+
+export async function screenshot(page: Page, name: string): Promise<void> {
+  mkdirSync(artifacts, { recursive: true });
+  await page.screenshot({ path: join(artifacts, `${name}.png`), fullPage: true });
+}
+
+let axeCode: string | undefined;
+async function axeSource(): Promise<string> {
+  axeCode ??= await readFile(join(repoRoot, 'node_modules/axe-core/axe.min.js'), 'utf8');
+  return axeCode;
+}
+
+export type AxeViolation = { id: string; impact: string | null; help: string; nodes: { target: string[] }[] };
+
+/** Runs axe-core in the page; returns the serious and critical violations. */
+export async function axeSerious(page: Page): Promise<AxeViolation[]> {
+  const loaded = await page.evaluate(
+    () => typeof (window as unknown as { axe?: unknown }).axe !== 'undefined',
+  );
+  // The page's CSP (script-src 'self') refuses an injected <script>; the DevTools protocol's evaluate is
+  // not subject to it, so axe runs under the terminal's real policy.
+  if (!loaded) await page.evaluate(await axeSource());
+  const violations = await page.evaluate(async () => {
+    type AxeRun = (ctx: Document, opts: object) => Promise<{ violations: AxeViolation[] }>;
+    const axe = (window as unknown as { axe: { run: AxeRun } }).axe;
+    const r = await axe.run(document, { resultTypes: ['violations'] });
+    return r.violations.map((v) => ({
+      id: v.id,
+      impact: v.impact,
+      help: v.help,
+      nodes: v.nodes.map((n) => ({ target: n.target })),
+    }));
+  });
+  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+}
+
+export function median(values: number[]): number {
+  const s = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(s.length / 2);
+  return s.length % 2 === 1 ? (s[mid] ?? 0) : ((s[mid - 1] ?? 0) + (s[mid] ?? 0)) / 2;
+}
