@@ -140,7 +140,7 @@ describe('fault injection: proxy faults and kill -9 of the lane', () => {
         } else {
           await run.ready;
           // Kill at a random moment: mid-request, between commit and send, during a reversal...
-          const lifetime = 300 + Math.floor(random() * 3_500);
+          const lifetime = 200 + Math.floor(random() * 1_800);
           await Promise.race([new Promise((r) => setTimeout(r, lifetime)), run.exited]);
         }
         run.child.kill('SIGKILL');
