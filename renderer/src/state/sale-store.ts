@@ -72,6 +72,8 @@ export type SaleState = {
   showReceipt(): Promise<void>;
   printReceipt(): Promise<void>;
   reprintLast(): Promise<void>;
+  /** Prints an earlier ticket's receipt (from today's transactions); shown on screen when it cannot print. */
+  printFor(ticketId: string): Promise<void>;
   hideReceipt(): void;
   newSale(): void;
 };
@@ -365,6 +367,17 @@ export function createSaleStore(bridge: Bridge, now: () => number = () => perfor
         const r = await bridge.send('receipt.reprintLast', {});
         if (!r.ok) set({ error: describeError(r.error) });
         else if (r.value.printed) set({ receiptNote: 'Last receipt printed again.' });
+        else
+          set({
+            receiptNote: `Not printed: ${r.value.reason}. Showing it on screen.`,
+            receipt: r.value.receipt,
+          });
+      },
+
+      async printFor(ticketId) {
+        const r = await bridge.send('receipt.print', { ticketId, copy: 'customer' });
+        if (!r.ok) set({ receiptNote: `Could not print: ${describeError(r.error)}` });
+        else if (r.value.printed) set({ receiptNote: 'Receipt printed.' });
         else
           set({
             receiptNote: `Not printed: ${r.value.reason}. Showing it on screen.`,

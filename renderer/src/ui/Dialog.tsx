@@ -6,13 +6,15 @@ type Props = {
   children: ReactNode;
   /** Element id inside the dialog to focus first (defaults to the first control). */
   initialFocus?: string;
+  /** Room for side-by-side content (the receipt beside its QR code). */
+  wide?: boolean;
 };
 
 /**
  * A modal on the native <dialog>: the browser traps focus, makes the page behind inert for screen readers
  * and closes on Escape, which a hand-rolled overlay would have to imitate.
  */
-export function Dialog({ title, onClose, children, initialFocus }: Props) {
+export function Dialog({ title, onClose, children, initialFocus, wide }: Props) {
   const ref = useRef<HTMLDialogElement>(null);
   const closeRef = useRef(onClose);
   closeRef.current = onClose;
@@ -35,7 +37,7 @@ export function Dialog({ title, onClose, children, initialFocus }: Props) {
   }, [initialFocus]);
   const titleId = `dlg-${title.replace(/\W+/g, '-').toLowerCase()}`;
   return (
-    <dialog ref={ref} className="dialog" aria-labelledby={titleId}>
+    <dialog ref={ref} className={`dialog${wide ? ' dialog-wide' : ''}`} aria-labelledby={titleId}>
       <h2 id={titleId}>{title}</h2>
       {children}
     </dialog>

@@ -50,7 +50,12 @@ export function ReceiptDialog() {
   // The bridge has no email command yet (docs/screens.md proposal): the terminal's mail client sends it.
   const mailto = `mailto:${encodeURIComponent(email)}?subject=${encodeURIComponent('Your receipt')}&body=${encodeURIComponent(receipt.text)}`;
   return (
-    <Dialog title="Customer receipt" onClose={() => sale.getState().hideReceipt()}>
+    <Dialog
+      title="Customer receipt"
+      onClose={() => sale.getState().hideReceipt()}
+      initialFocus="receipt-close"
+      wide
+    >
       <div className="row" style={{ alignItems: 'flex-start' }}>
         <ReceiptDocument receipt={receipt} />
         <div className="stack">
@@ -69,15 +74,22 @@ export function ReceiptDialog() {
             onChange={(e) => setEmail(e.target.value)}
           />
         </div>
-        <a
+        <button
+          type="button"
           className={`btn ${valid ? 'btn-primary' : ''}`}
-          href={valid ? mailto : undefined}
-          aria-disabled={!valid}
-          style={{ display: 'inline-flex', alignItems: 'center', textDecoration: 'none' }}
+          disabled={!valid}
+          onClick={() => {
+            window.location.href = mailto;
+          }}
         >
           Send email
-        </a>
-        <button type="button" className="btn" onClick={() => sale.getState().hideReceipt()} autoFocus>
+        </button>
+        <button
+          id="receipt-close"
+          type="button"
+          className="btn"
+          onClick={() => sale.getState().hideReceipt()}
+        >
           Close
         </button>
       </div>

@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react';
 import type { JournalState, TransactionQuery, TransactionView } from '../../../../electron/bridge/contract';
 import { cardLabel, formatCents, formatTime, parseMoney } from '../../format/money';
 import { describeError } from '../../state/app-store';
-import { useAppStore, useBridge, useSaleStore } from '../../state/context';
+import { useAppStore, useBridge, useSale, useSaleStore } from '../../state/context';
 import { useCommand } from '../../state/use-command';
 import { Dialog } from '../../ui/Dialog';
 import { ReceiptDialog } from './ReceiptPanel';
@@ -144,6 +144,7 @@ export function TransactionsScreen() {
   const list = useCommand('transactions.list', query, JSON.stringify(query));
   const app = useAppStore();
   const sale = useSaleStore();
+  const receiptNote = useSale((s) => s.receiptNote);
 
   const search = (e: FormEvent) => {
     e.preventDefault();
@@ -205,6 +206,7 @@ export function TransactionsScreen() {
           Reprint last receipt
         </button>
       </form>
+      {receiptNote ? <p role="status">{receiptNote}</p> : null}
       {formError ? (
         <p className="field-error" role="alert">
           {formError}
@@ -252,28 +254,40 @@ export function TransactionsScreen() {
               <td>{t.authCode ?? ''}</td>
               <td>{t.userTransactionNumber}</td>
               <td>
-                {refundable(t) ? (
-                  <div className="row">
+                <div className="row">
+                  {t.ticketId ? (
                     <button
                       type="button"
                       className="btn btn-small"
-                      onClick={() => setAction({ kind: 'refund', tx: t })}
-                      aria-label={`Refund ${formatCents(t.amountCents + t.tipCents)} ${cardLabel(t)}`}
+                      onClick={() => void sale.getState().printFor(t.ticketId ?? '')}
+                      aria-label={`Receipt for ${t.userTransactionNumber}`}
                     >
-                      Refund
+                      Receipt
                     </button>
-                    {t.refundedCents === 0 ? (
+                  ) : null}
+                  {refundable(t) ? (
+                    <>
                       <button
                         type="button"
                         className="btn btn-small"
-                        onClick={() => setAction({ kind: 'void', tx: t })}
-                        aria-label={`Void ${formatCents(t.amountCents + t.tipCents)} ${cardLabel(t)}`}
+                        onClick={() => setAction({ kind: 'refund', tx: t })}
+                        aria-label={`Refund ${formatCents(t.amountCents + t.tipCents)} ${cardLabel(t)}`}
                       >
-                        Void
+                        Refund
                       </button>
-                    ) : null}
-                  </div>
-                ) : null}
+                      {t.refundedCents === 0 ? (
+                        <button
+                          type="button"
+                          className="btn btn-small"
+                          onClick={() => setAction({ kind: 'void', tx: t })}
+                          aria-label={`Void ${formatCents(t.amountCents + t.tipCents)} ${cardLabel(t)}`}
+                        >
+                          Void
+                        </button>
+                      ) : null}
+                    </>
+                  ) : null}
+                </div>
               </td>
             </tr>
           ))}

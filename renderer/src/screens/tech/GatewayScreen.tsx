@@ -14,26 +14,36 @@ function Connection() {
   const [test, setTest] = useState<GatewayTestResult | null>(null);
   const { run, busy, error } = useAction();
   const app = useAppStore();
-  useEffect(() => setForm(loaded.data), [loaded.data]);
+  const [saved, setSaved] = useState<GatewaySettingsView | undefined>(undefined);
+  useEffect(() => {
+    setForm(loaded.data);
+    setSaved(loaded.data);
+  }, [loaded.data]);
   if (!form) return loaded.error ? <p className="field-error">{loaded.error}</p> : <p>Loading…</p>;
   const field = <K extends keyof GatewaySettingsView>(k: K, v: GatewaySettingsView[K]) =>
     setForm({ ...form, [k]: v });
   const save = async (e: FormEvent) => {
     e.preventDefault();
+    // Only what changed is sent: the core treats a new address or password as leaving the embedded
+    // sandbox, so re-sending the same base URL must not count as a change.
+    const was = saved ?? form;
     const update: GatewaySettingsUpdate = {
-      baseUrl: form.baseUrl,
-      mid: form.mid,
-      cid: form.cid,
-      userName: form.userName,
-      appKey: form.appKey,
-      appType: form.appType,
-      timeouts: form.timeouts,
+      ...(form.baseUrl !== was.baseUrl ? { baseUrl: form.baseUrl } : {}),
+      ...(form.mid !== was.mid ? { mid: form.mid } : {}),
+      ...(form.cid !== was.cid ? { cid: form.cid } : {}),
+      ...(form.userName !== was.userName ? { userName: form.userName } : {}),
+      ...(form.appKey !== was.appKey ? { appKey: form.appKey } : {}),
+      ...(form.appType !== was.appType ? { appType: form.appType } : {}),
+      ...(form.timeouts.saleMs !== was.timeouts.saleMs || form.timeouts.otherMs !== was.timeouts.otherMs
+        ? { timeouts: form.timeouts }
+        : {}),
       ...(password ? { password } : {}),
     };
     const v = await run('gateway.update', update);
     setPassword('');
     if (v) {
       setForm(v);
+      setSaved(v);
       app.getState().notify('success', 'Gateway settings saved.');
     }
   };
