@@ -99,6 +99,11 @@ const cardNotes: Record<string, string> = {
   'insufficient-funds': 'declines: insufficient funds (101)',
   expired: 'expired card (102)',
   'cvn-fail': 'fails the CVN check (103)',
+  partial: 'holds 20.00: partial approval above that (210)',
+  slow: 'slow processor (for timeout tests)',
+  unavailable: 'processor unavailable (502)',
+  gift: 'sandbox gift card',
+  ebt: 'sandbox EBT card (PIN 1234)',
 };
 
 /**

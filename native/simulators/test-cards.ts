@@ -6,7 +6,17 @@
 import { type CardBrand, detectBrand } from '../protocols/card-brand';
 
 /** What the sandbox processor does with the card (DESIGN.md). */
-export type TestCardOutcome = 'approve' | 'decline' | 'insufficient-funds' | 'expired' | 'cvn-fail';
+export type TestCardOutcome =
+  | 'approve'
+  | 'decline'
+  | 'insufficient-funds'
+  | 'expired'
+  | 'cvn-fail'
+  | 'partial'
+  | 'slow'
+  | 'unavailable'
+  | 'gift'
+  | 'ebt';
 
 export type TestCard = {
   pan: string;
@@ -46,6 +56,17 @@ export const TEST_CARDS: readonly TestCard[] = [
   card('4000000000009995', 'NSF/TEST', 'insufficient-funds'),
   card('4000000000000069', 'EXPIRED/TEST', 'expired'),
   card('4000000000000127', 'CVN/TEST', 'cvn-fail'),
+  // The sandbox's triggers (README "Sandbox test cards"): partial approval above 20.00, a slow processor,
+  // an unavailable processor.
+  card('4000000000000341', 'PARTIAL/TEST', 'partial'),
+  card('4000000000000119', 'SLOW/TEST', 'slow'),
+  card('4000000000000259', 'DOWN/TEST', 'unavailable'),
+  // Sandbox gift and EBT cards (docs/gateway-tenders.md), swiped like any card.
+  card('6035710000000018', 'GIFT/CARD', 'gift'),
+  card('6035710000000026', 'GIFT/CARD', 'gift'),
+  card('6035710000000034', 'GIFT/CARD', 'gift'),
+  card('5077010000000014', 'EBT/CARDHOLDER', 'ebt'),
+  card('5077010000000022', 'EBT/CARDHOLDER', 'ebt'),
 ];
 
 /** The default card of the simulators. */
