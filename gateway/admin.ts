@@ -4,7 +4,7 @@ import { mkdirSync } from 'node:fs';
 import { adminCommands } from './admin/commands';
 import { AdminError } from './admin/command';
 import { defaultDataRoot } from './cli-args';
-import { openSqliteStorage } from './storage/sqlite-storage';
+import { DATABASE_URL_ENV, DatabaseConfigError, openStorage, parseDatabase } from './storage/open-storage';
 import { UniqueViolation } from './storage/queryable';
 
 function usage(): string {
@@ -14,7 +14,10 @@ function usage(): string {
       .join(' ');
     return `  ${name} ${opts}\n      ${c.summary}`;
   });
-  return `usage: npm run gateway:admin -- <command> --data DIR [options]\n\n${lines.join('\n')}\n`;
+  return (
+    `usage: npm run gateway:admin -- <command> --data DIR [--db sqlite|postgres://…] [options]\n` +
+    `  (--db defaults to $${DATABASE_URL_ENV}, else SQLite in the data folder)\n\n${lines.join('\n')}\n`
+  );
 }
 
 /** `npm run gateway:admin -- <command> ...`: prints one JSON result, or a one-line error; never a stack trace. */
@@ -29,14 +32,13 @@ async function main(): Promise<void> {
   const options = Object.fromEntries(Object.entries(command.options).map(([k, v]) => [k, { type: v.type }]));
   const { values } = parseArgs({
     args: rest,
-    options: { ...options, data: { type: 'string' } },
+    options: { ...options, data: { type: 'string' }, db: { type: 'string' } },
     strict: true,
   });
   const dataDir = values.data ?? join(defaultDataRoot(), 'gateway');
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
-  const storage = command.needsStorage
-    ? await openSqliteStorage({ file: join(dataDir, 'gateway.sqlite') })
-    : null;
+  const database = parseDatabase(typeof values.db === 'string' ? values.db : process.env[DATABASE_URL_ENV]);
+  const storage = command.needsStorage ? await openStorage(database, dataDir) : null;
   try {
     const result = await command.run(values, { dataDir, storage });
     process.stdout.write(JSON.stringify(result) + '\n');
@@ -49,7 +51,7 @@ main().catch((error: unknown) => {
   const message =
     error instanceof UniqueViolation
       ? `already exists (${error.constraint})`
-      : error instanceof AdminError || error instanceof TypeError
+      : error instanceof AdminError || error instanceof TypeError || error instanceof DatabaseConfigError
         ? error.message
         : error instanceof Error
           ? error.message

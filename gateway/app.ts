@@ -12,7 +12,7 @@ import { LoginThrottle, defaultThrottle, type ThrottleOptions } from './security
 import { createSandboxProcessor } from './sandbox/sandbox-processor';
 import type { Processor } from './sandbox/processor';
 import { isEmpty, seedSandbox } from './sandbox/seed';
-import { openSqliteStorage } from './storage/sqlite-storage';
+import { openStorage, type DatabaseConfig } from './storage/open-storage';
 import type { Storage } from './storage/queryable';
 import { registerErrorHandlers } from './http/errors';
 import type { GatewayConfig, GatewayServices } from './http/services';
@@ -26,7 +26,10 @@ import { outcome } from './domain/outcome';
 import { ResponseCode } from './contract/response-codes';
 
 export type GatewayOptions = {
+  /** The key file's folder (and the SQLite database's, when that is the database). */
   dataDir: string;
+  /** SQLite in the data folder by default; PostgreSQL for several gateway processes on one database. */
+  database?: DatabaseConfig;
   /** Seed the demo merchants into a new database and create keys on first run. */
   sandbox: boolean;
   basePath?: string;
@@ -82,6 +85,38 @@ export type RouteGroup = (
   services: GatewayServices,
 ) => void | readonly BackgroundTask[];
 
+export const RECOVERY_TASK = 'payment-recovery';
+
+/**
+ * Several processes on one PostgreSQL database: when one dies mid-payment the others keep running, so no
+ * restart would recover its pending payments. Every process sweeps for abandoned ones once a minute.
+ */
+function recoverySweep(sweep: () => Promise<number>, intervalMs = 60_000): BackgroundTask {
+  let timer: NodeJS.Timeout | null = null;
+  let chain: Promise<unknown> = Promise.resolve();
+  const runOnce = async (): Promise<void> => {
+    chain = chain.then(sweep, sweep);
+    await chain;
+  };
+  return {
+    name: RECOVERY_TASK,
+    start() {
+      if (timer) return;
+      timer = setInterval(() => {
+        // A failed sweep (database briefly away) is retried by the next one.
+        runOnce().catch(() => undefined);
+      }, intervalMs);
+      timer.unref();
+    },
+    async stop() {
+      if (timer) clearInterval(timer);
+      timer = null;
+      await chain.catch(() => undefined);
+    },
+    runOnce,
+  };
+}
+
 const coreGroups: RouteGroup[] = [
   registerAuthRoutes,
   registerTransactionRoutes,
@@ -103,18 +138,22 @@ export async function buildGateway(
   mkdirSync(options.dataDir, { recursive: true, mode: 0o700 });
   const clock = options.clock ?? systemClock;
   const keys = loadKeys(join(options.dataDir, 'keys.json'), options.sandbox);
-  const storage = await openSqliteStorage({ file: join(options.dataDir, 'gateway.sqlite') });
+  const storage = await openStorage(options.database ?? { kind: 'sqlite' }, options.dataDir);
   const processor =
     options.processor ??
     createSandboxProcessor({ slowMs: options.sandboxSlowMs ?? 3_000, latencyMs: 0 }, () => clock.now());
   if (options.sandbox && (await isEmpty(storage))) await seedSandbox(storage, processor.name, clock.now());
-  await recoverInterruptedPayments(storage, processor, clock.now());
+  const processorTimeoutMs = options.processorTimeoutMs ?? 30_000;
+  // SQLite has one process: every pending payment at start is a crash's. On PostgreSQL other live
+  // processes may have payments at the processor right now (domain/recovery.ts).
+  const abandonedAfterMs = storage.dialect === 'postgres' ? processorTimeoutMs + 60_000 : 0;
+  await recoverInterruptedPayments(storage, processor, clock.now(), abandonedAfterMs);
 
   const config: GatewayConfig = {
     basePath: options.basePath ?? '',
     publicUrl: options.publicUrl ?? '',
     bodyLimitBytes: options.bodyLimitBytes ?? 64 * 1024,
-    processorTimeoutMs: options.processorTimeoutMs ?? 30_000,
+    processorTimeoutMs,
     tokenTtlSeconds: options.tokenTtlSeconds ?? 15 * 60,
     sandbox: options.sandbox,
   };
@@ -209,6 +248,12 @@ export async function buildGateway(
   app.get('/health', { schema: { hide: true } }, () => ({ status: 'ok' }));
 
   const tasks = new Map<string, BackgroundTask>();
+  if (storage.dialect === 'postgres') {
+    const sweep = recoverySweep(() =>
+      recoverInterruptedPayments(storage, processor, clock.now(), abandonedAfterMs),
+    );
+    tasks.set(sweep.name, sweep);
+  }
   await app.register(
     (scoped, _opts, done) => {
       for (const group of [...coreGroups, ...extraGroups]) {

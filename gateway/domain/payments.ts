@@ -219,9 +219,10 @@ const selectPayment = prepare<{ id: number }, PaymentRow>((qb, p) =>
   qb.selectFrom('payments').selectAll().where('id', '=', p('id')),
 );
 
-const selectReversalFlag = prepare<{ id: number }, { reversal_requested: number }>((qb, p) =>
-  qb.selectFrom('payments').select('reversal_requested').where('id', '=', p('id')),
-);
+const selectReversalFlag = prepare<
+  { id: number },
+  { reversal_requested: number; status: PaymentRow['status'] }
+>((qb, p) => qb.selectFrom('payments').select(['reversal_requested', 'status']).where('id', '=', p('id')));
 
 async function loadPayment(q: Queryable, id: number): Promise<PaymentRow> {
   const row = await q.first(selectPayment({ id }));
@@ -407,6 +408,18 @@ export async function runPayment(
     // Only the reversal flag can have changed since step (1): the rest of the row is still pending.row.
     const flag = await tx.first(selectReversalFlag({ id: pending.id }));
     const current: PaymentRow = { ...pending.row, reversal_requested: flag?.reversal_requested ? 1 : 0 };
+    if (flag && flag.status !== 'pending') {
+      // Another gateway process's recovery sweep gave this payment up (it stayed pending past every
+      // timeout) and reversed it: its verdict stands, and an approval that came this late is undone.
+      return {
+        row: { ...current, status: flag.status },
+        code: ResponseCode.ProcessorTimeout,
+        messages: ['The payment was abandoned while the processor was answering; nothing is charged'],
+        token: undefined,
+        customerId: current.customer_id,
+        reverseAfterCommit: true,
+      };
+    }
     const set: Partial<Omit<PaymentRow, 'id'>> = {
       updated_at: now,
       avs_result: result.avs,

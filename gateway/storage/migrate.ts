@@ -6,6 +6,12 @@ import { migrations } from './migrations/index';
 export type MigrationContext = {
   dialect: Dialect;
   schema: Kysely<Database>['schema'];
+  /**
+   * The column type of every integer (cents, ids, counts, 0/1 flags): 64-bit in both dialects. SQLite's
+   * INTEGER already is; PostgreSQL's `integer` is 32-bit (a day's batch of a large merchant could overflow
+   * it), so there it is `bigint`.
+   */
+  integer: 'integer' | 'bigint';
   /** Executes DDL built with `schema` (or raw SQL for dialect-specific statements). */
   exec(statement: { compile(): { sql: string } } | string): Promise<void>;
   /** A raw SQL fragment (check constraints, partial indexes), the same text in both dialects. */
@@ -46,6 +52,7 @@ export async function migrate(
   const ctx: MigrationContext = {
     dialect: q.dialect,
     schema: q.qb.schema,
+    integer: q.dialect === 'postgres' ? 'bigint' : 'integer',
     raw: (fragment) => sql.raw(fragment),
     exec: async (statement) => {
       await execRaw(typeof statement === 'string' ? statement : statement.compile().sql);

@@ -46,3 +46,14 @@ export class UniqueViolation extends Error {
     this.name = 'UniqueViolation';
   }
 }
+
+/**
+ * Thrown by `run`/`all` when a CHECK constraint rejects a row (the refund ceiling, a balance that would go
+ * negative): a rule the domain also checks, enforced again by the database for what a race or bug lets by.
+ */
+export class CheckViolation extends Error {
+  constructor(readonly constraint: string) {
+    super(`check constraint violated: ${constraint}`);
+    this.name = 'CheckViolation';
+  }
+}

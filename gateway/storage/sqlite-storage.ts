@@ -2,7 +2,7 @@ import BetterSqlite3 from 'better-sqlite3';
 import { DummyDriver, Kysely, SqliteAdapter, SqliteIntrospector, SqliteQueryCompiler } from 'kysely';
 import { compileQuery, type Query } from './prepared';
 import type { Database } from './schema';
-import { UniqueViolation, type Queryable, type RunResult, type Storage } from './queryable';
+import { CheckViolation, UniqueViolation, type Queryable, type RunResult, type Storage } from './queryable';
 import { migrate } from './migrate';
 
 /** A Kysely that only builds and compiles SQLite SQL; execution goes through better-sqlite3 directly. */
@@ -30,6 +30,9 @@ function translate(error: unknown): unknown {
     /^SQLITE_CONSTRAINT_(UNIQUE|PRIMARYKEY)$/.test(error.code)
   ) {
     return new UniqueViolation(error.message.replace(/^UNIQUE constraint failed: /, ''));
+  }
+  if (error instanceof BetterSqlite3.SqliteError && error.code === 'SQLITE_CONSTRAINT_CHECK') {
+    return new CheckViolation(error.message.replace(/^CHECK constraint failed: /, ''));
   }
   return error;
 }

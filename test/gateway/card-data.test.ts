@@ -5,6 +5,7 @@ import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { keyedSale, merchant1, startGateway, utn } from '../support/gateway-harness';
 import { emvData, pinBlock, swipe } from '../support/cards';
+import { storedText } from '../support/test-database';
 
 function filesUnder(dir: string): string[] {
   return readdirSync(dir).flatMap((f) => {
@@ -68,7 +69,8 @@ describe('card data at rest and in logs', () => {
     }
     // Read the files while the gateway runs (the WAL holds the latest pages) and again after close.
     const read = () => filesUnder(dataDir).map((f) => ({ f, text: readFileSync(f).toString('latin1') }));
-    const texts = read();
+    // And every row of the database (on PostgreSQL it is not in the folder).
+    const texts = [...read(), ...(await storedText(dataDir)).map(({ name, text }) => ({ f: name, text }))];
     await gw.close();
     texts.push(...read());
     rmSync(dataDir, { recursive: true, force: true });

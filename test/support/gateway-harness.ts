@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { buildGateway, type Gateway, type GatewayOptions } from '../../gateway/app';
 import { breadthFraudScreen, breadthGroups } from '../../gateway/breadth';
 import type { Clock } from '../../gateway/domain/clock';
+import { dropSchema, schemaOf, testDatabaseFor } from './test-database';
 
 export const merchant1 = {
   AppKey: 'sandbox-app-key',
@@ -61,13 +62,15 @@ export function utn(prefix = 'T'): string {
 }
 
 /**
- * A sandbox gateway on a real SQLite file in a temp folder, listening on loopback port 0; tests talk to it
- * over real HTTP, as a client would.
+ * A sandbox gateway on a real database — a SQLite file in a temp folder, or (in the postgres test project)
+ * a fresh PostgreSQL schema of its own — listening on loopback port 0; tests talk to it over real HTTP, as
+ * a client would.
  */
 export async function startGateway(options: Partial<GatewayOptions> = {}): Promise<TestGateway> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'tillpoint-gw-'));
+  const database = options.database ?? (await testDatabaseFor(dataDir));
   const gateway = await buildGateway(
-    { dataDir, sandbox: true, logger: false, sandboxSlowMs: 1_500, ...options },
+    { dataDir, sandbox: true, logger: false, sandboxSlowMs: 1_500, ...options, database },
     breadthGroups,
     breadthFraudScreen,
   );
@@ -101,7 +104,11 @@ export async function startGateway(options: Partial<GatewayOptions> = {}): Promi
     get: (path, headers = {}) => request('GET', path, undefined, headers),
     async close() {
       await gateway.close();
-      if (!options.dataDir) rmSync(dataDir, { recursive: true, force: true });
+      if (!options.dataDir) {
+        const schema = schemaOf(dataDir);
+        if (schema) await dropSchema(schema);
+        rmSync(dataDir, { recursive: true, force: true });
+      }
     },
   };
 }

@@ -10,16 +10,16 @@ export const migration003: Migration = {
     await ctx.exec(
       s
         .createTable('fraud_options')
-        .addColumn('mid', 'integer', (c) => c.primaryKey().references('merchants.mid'))
-        .addColumn('account', 'integer', (c) => c.notNull())
-        .addColumn('address', 'integer', (c) => c.notNull())
-        .addColumn('cvv', 'integer', (c) => c.notNull())
-        .addColumn('zip_code', 'integer', (c) => c.notNull())
+        .addColumn('mid', ctx.integer, (c) => c.primaryKey().references('merchants.mid'))
+        .addColumn('account', ctx.integer, (c) => c.notNull())
+        .addColumn('address', ctx.integer, (c) => c.notNull())
+        .addColumn('cvv', ctx.integer, (c) => c.notNull())
+        .addColumn('zip_code', ctx.integer, (c) => c.notNull())
         .addColumn('updated_at', 'text', (c) => c.notNull()),
     );
     await ctx.exec(
       withId(ctx, s.createTable('fraud_blacklist'))
-        .addColumn('mid', 'integer', (c) => c.notNull().references('merchants.mid'))
+        .addColumn('mid', ctx.integer, (c) => c.notNull().references('merchants.mid'))
         .addColumn('fingerprint', 'text', (c) => c.notNull())
         .addColumn('first6', 'text', (c) => c.notNull())
         .addColumn('last4', 'text', (c) => c.notNull())
@@ -28,12 +28,12 @@ export const migration003: Migration = {
     );
     await ctx.exec(
       withId(ctx, s.createTable('gift_cards'))
-        .addColumn('mid', 'integer', (c) => c.notNull().references('merchants.mid'))
+        .addColumn('mid', ctx.integer, (c) => c.notNull().references('merchants.mid'))
         .addColumn('fingerprint', 'text', (c) => c.notNull())
         .addColumn('first6', 'text', (c) => c.notNull())
         .addColumn('last4', 'text', (c) => c.notNull())
         .addColumn('status', 'text', (c) => c.notNull())
-        .addColumn('opening_cents', 'integer', (c) => c.notNull())
+        .addColumn('opening_cents', ctx.integer, (c) => c.notNull())
         .addColumn('created_at', 'text', (c) => c.notNull())
         .addColumn('updated_at', 'text', (c) => c.notNull())
         .addUniqueConstraint('gift_cards_unique', ['mid', 'fingerprint'])
@@ -44,17 +44,17 @@ export const migration003: Migration = {
         .addColumn('fingerprint', 'text', (c) => c.notNull().unique())
         .addColumn('first6', 'text', (c) => c.notNull())
         .addColumn('last4', 'text', (c) => c.notNull())
-        .addColumn('food_opening_cents', 'integer', (c) => c.notNull())
-        .addColumn('cash_opening_cents', 'integer', (c) => c.notNull())
+        .addColumn('food_opening_cents', ctx.integer, (c) => c.notNull())
+        .addColumn('cash_opening_cents', ctx.integer, (c) => c.notNull())
         .addColumn('created_at', 'text', (c) => c.notNull()),
     );
     await ctx.exec(
       withId(ctx, s.createTable('stored_value_ledger'))
         .addColumn('account_kind', 'text', (c) => c.notNull())
-        .addColumn('account_id', 'integer', (c) => c.notNull())
+        .addColumn('account_id', ctx.integer, (c) => c.notNull())
         .addColumn('program', 'text', (c) => c.notNull())
-        .addColumn('delta_cents', 'integer', (c) => c.notNull())
-        .addColumn('payment_id', 'integer', (c) => c.notNull().references('payments.id'))
+        .addColumn('delta_cents', ctx.integer, (c) => c.notNull())
+        .addColumn('payment_id', ctx.integer, (c) => c.notNull().references('payments.id'))
         .addColumn('created_at', 'text', (c) => c.notNull()),
     );
     await ctx.exec(
@@ -66,20 +66,20 @@ export const migration003: Migration = {
     await ctx.exec(
       withId(ctx, s.createTable('bank_transactions'))
         .addColumn('kind', 'text', (c) => c.notNull())
-        .addColumn('mid', 'integer', (c) => c.notNull().references('merchants.mid'))
-        .addColumn('cid', 'integer', (c) => c.notNull())
-        .addColumn('user_id', 'integer', (c) => c.notNull())
+        .addColumn('mid', ctx.integer, (c) => c.notNull().references('merchants.mid'))
+        .addColumn('cid', ctx.integer, (c) => c.notNull())
+        .addColumn('user_id', ctx.integer, (c) => c.notNull())
         .addColumn('packet_identifier', 'text', (c) => c.notNull())
-        .addColumn('method', 'integer', (c) => c.notNull())
+        .addColumn('method', ctx.integer, (c) => c.notNull())
         .addColumn('account_type', 'text', (c) => c.notNull())
         .addColumn('bank_ciphertext', 'text', (c) => c.notNull())
         .addColumn('bank_fingerprint', 'text', (c) => c.notNull())
         .addColumn('routing_last4', 'text', (c) => c.notNull())
         .addColumn('account_last4', 'text', (c) => c.notNull())
         .addColumn('check_number', 'text', (c) => c.notNull())
-        .addColumn('amount_cents', 'integer', (c) => c.notNull())
+        .addColumn('amount_cents', ctx.integer, (c) => c.notNull())
         .addColumn('status', 'text', (c) => c.notNull())
-        .addColumn('response_code', 'integer', (c) => c.notNull())
+        .addColumn('response_code', ctx.integer, (c) => c.notNull())
         .addColumn('code', 'text', (c) => c.notNull())
         .addColumn('result_code', 'text', (c) => c.notNull())
         .addColumn('message', 'text', (c) => c.notNull())
@@ -88,8 +88,8 @@ export const migration003: Migration = {
         .addColumn('first_name', 'text', (c) => c.notNull())
         .addColumn('last_name', 'text', (c) => c.notNull())
         .addColumn('company_name', 'text', (c) => c.notNull())
-        .addColumn('token_id', 'integer')
-        .addColumn('replaces_id', 'integer', (c) => c.references('bank_transactions.id'))
+        .addColumn('token_id', ctx.integer)
+        .addColumn('replaces_id', ctx.integer, (c) => c.references('bank_transactions.id'))
         .addColumn('local_date', 'text', (c) => c.notNull())
         .addColumn('voided_at', 'text')
         .addColumn('created_at', 'text', (c) => c.notNull())
@@ -106,23 +106,23 @@ export const migration003: Migration = {
     );
     await ctx.exec(
       withId(ctx, s.createTable('check_tokens'))
-        .addColumn('mid', 'integer', (c) => c.notNull().references('merchants.mid'))
-        .addColumn('user_id', 'integer', (c) => c.notNull())
+        .addColumn('mid', ctx.integer, (c) => c.notNull().references('merchants.mid'))
+        .addColumn('user_id', ctx.integer, (c) => c.notNull())
         .addColumn('token', 'text', (c) => c.notNull().unique())
         .addColumn('bank_ciphertext', 'text', (c) => c.notNull())
         .addColumn('bank_fingerprint', 'text', (c) => c.notNull())
         .addColumn('routing_last4', 'text', (c) => c.notNull())
         .addColumn('account_last4', 'text', (c) => c.notNull())
         .addColumn('account_type', 'text', (c) => c.notNull())
-        .addColumn('method', 'integer', (c) => c.notNull())
+        .addColumn('method', ctx.integer, (c) => c.notNull())
         .addColumn('holder_ciphertext', 'text', (c) => c.notNull())
-        .addColumn('active', 'integer', (c) => c.notNull())
+        .addColumn('active', ctx.integer, (c) => c.notNull())
         .addColumn('created_at', 'text', (c) => c.notNull()),
     );
     await ctx.exec(
       withId(ctx, s.createTable('processor_users'))
-        .addColumn('mid', 'integer', (c) => c.notNull().references('merchants.mid'))
-        .addColumn('processor_id', 'integer', (c) => c.notNull())
+        .addColumn('mid', ctx.integer, (c) => c.notNull().references('merchants.mid'))
+        .addColumn('processor_id', ctx.integer, (c) => c.notNull())
         .addColumn('industry_code', 'text', (c) => c.notNull())
         .addColumn('secret_ciphertext', 'text', (c) => c.notNull())
         .addColumn('user_hint', 'text', (c) => c.notNull())
@@ -136,8 +136,8 @@ export const migration003: Migration = {
     await ctx.exec(
       s
         .createTable('cashier_settings')
-        .addColumn('mid', 'integer', (c) => c.notNull())
-        .addColumn('cid', 'integer', (c) => c.notNull())
+        .addColumn('mid', ctx.integer, (c) => c.notNull())
+        .addColumn('cid', ctx.integer, (c) => c.notNull())
         .addColumn('datawire_id', 'text', (c) => c.notNull())
         .addColumn('datawire_id_backup', 'text', (c) => c.notNull())
         .addColumn('processor_mid', 'text', (c) => c.notNull())
@@ -148,27 +148,27 @@ export const migration003: Migration = {
     await ctx.exec(
       s
         .createTable('batch_close_settings')
-        .addColumn('mid', 'integer', (c) => c.primaryKey().references('merchants.mid'))
-        .addColumn('enrolled', 'integer', (c) => c.notNull())
+        .addColumn('mid', ctx.integer, (c) => c.primaryKey().references('merchants.mid'))
+        .addColumn('enrolled', ctx.integer, (c) => c.notNull())
         .addColumn('close_time', 'text', (c) => c.notNull())
         .addColumn('changed_at', 'text', (c) => c.notNull()),
     );
     await ctx.exec(
       s
         .createTable('batch_close_runs')
-        .addColumn('mid', 'integer', (c) => c.notNull().references('merchants.mid'))
+        .addColumn('mid', ctx.integer, (c) => c.notNull().references('merchants.mid'))
         .addColumn('local_date', 'text', (c) => c.notNull())
         .addColumn('claimed_at', 'text', (c) => c.notNull())
         .addColumn('status', 'text', (c) => c.notNull())
-        .addColumn('settlement_id', 'integer')
+        .addColumn('settlement_id', ctx.integer)
         .addColumn('finished_at', 'text')
         .addPrimaryKeyConstraint('batch_close_runs_pk', ['mid', 'local_date']),
     );
     await ctx.exec(
       withId(ctx, s.createTable('disputes'))
-        .addColumn('mid', 'integer', (c) => c.notNull().references('merchants.mid'))
+        .addColumn('mid', ctx.integer, (c) => c.notNull().references('merchants.mid'))
         .addColumn('kind', 'text', (c) => c.notNull())
-        .addColumn('record_id', 'integer', (c) => c.notNull())
+        .addColumn('record_id', ctx.integer, (c) => c.notNull())
         .addColumn('case_number', 'text', (c) => c.notNull())
         .addColumn('reference_number', 'text', (c) => c.notNull())
         .addColumn('card_first6', 'text', (c) => c.notNull())
@@ -183,7 +183,7 @@ export const migration003: Migration = {
         .addColumn('reason_code_description', 'text', (c) => c.notNull())
         .addColumn('reason_text', 'text', (c) => c.notNull())
         .addColumn('request_type', 'text', (c) => c.notNull())
-        .addColumn('amount_cents', 'integer', (c) => c.notNull())
+        .addColumn('amount_cents', ctx.integer, (c) => c.notNull())
         .addColumn('transaction_date', 'text', (c) => c.notNull())
         .addColumn('report_date', 'text', (c) => c.notNull())
         .addColumn('date_received', 'text', (c) => c.notNull())
@@ -194,7 +194,7 @@ export const migration003: Migration = {
     await ctx.exec(s.createIndex('disputes_by_date').on('disputes').columns(['mid', 'kind', 'report_date']));
     await ctx.exec(
       withId(ctx, s.createTable('merchant_statements'))
-        .addColumn('mid', 'integer', (c) => c.notNull().references('merchants.mid'))
+        .addColumn('mid', ctx.integer, (c) => c.notNull().references('merchants.mid'))
         .addColumn('period', 'text', (c) => c.notNull())
         .addColumn('statement_id', 'text', (c) => c.notNull().unique())
         .addColumn('statement_date', 'text', (c) => c.notNull())

@@ -189,7 +189,7 @@ describe('migration 002', () => {
               .values({ ...base, link_id: 'b', type: 'Fixed', amount_cents: null }),
           ),
         ),
-      ).rejects.toThrow(/CHECK constraint/);
+      ).rejects.toThrow(/check constraint violated: payment_links_type_by_amount/);
       await expect(
         storage.write((tx) =>
           tx.run(
@@ -198,7 +198,7 @@ describe('migration 002', () => {
               .values({ ...base, link_id: 'c', type: 'Open', amount_cents: 5 }),
           ),
         ),
-      ).rejects.toThrow(/CHECK constraint/);
+      ).rejects.toThrow(/check constraint violated: payment_links_type_by_amount/);
       await expect(
         storage.write((tx) =>
           tx.run(

@@ -1,7 +1,6 @@
-import { readFileSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NOW, billing } from './support';
+import { storedText } from '../../support/test-database';
 import {
   ManualClock,
   keyedSale,
@@ -65,12 +64,9 @@ describe('Recurring Billing API', () => {
 
   it('never keeps the card number in clear on disk', async () => {
     await create({ Account: '6011111111111117', ExpDate: '0935' });
-    const files = readdirSync(gw.dataDir).filter((f) => f.startsWith('gateway.sqlite'));
-    expect(files.length).toBeGreaterThan(0);
-    for (const f of files) {
-      const bytes = readFileSync(join(gw.dataDir, f));
-      expect(bytes.includes(Buffer.from('6011111111111117')), f).toBe(false);
-    }
+    const stored = await storedText(gw.dataDir);
+    expect(stored.length).toBeGreaterThan(0);
+    for (const { name, text } of stored) expect(text.includes('6011111111111117'), name).toBe(false);
   });
 
   it('refuses bad input, reporting every problem', async () => {

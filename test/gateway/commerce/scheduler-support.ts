@@ -11,6 +11,7 @@ import {
   type TestGateway,
 } from '../../support/gateway-harness';
 import { billing, reportOf } from './support';
+import { testBackend } from '../../support/test-database';
 
 export const DAY = 86_400_000;
 
@@ -25,6 +26,7 @@ let template = '';
  */
 export function useSchedulerGateways(): void {
   beforeAll(async () => {
+    if (testBackend() === 'postgres') return;
     template = mkdtempSync(join(tmpdir(), 'tillpoint-rb-template-'));
     folders.push(template);
     const seeded = await startGateway({ backgroundTasks: false, dataDir: template });
@@ -43,7 +45,9 @@ export async function gatewayAt(clock: ManualClock, dataDir?: string): Promise<T
   if (!dir) {
     dir = mkdtempSync(join(tmpdir(), 'tillpoint-rb-'));
     folders.push(dir);
-    for (const file of ['gateway.sqlite', 'keys.json']) copyFileSync(join(template, file), join(dir, file));
+    // On PostgreSQL the gateway seeds a fresh schema of its own (test-database.ts): nothing to copy.
+    if (testBackend() === 'sqlite')
+      for (const file of ['gateway.sqlite', 'keys.json']) copyFileSync(join(template, file), join(dir, file));
   }
   const gw = await startGateway({ backgroundTasks: false, clock, dataDir: dir });
   open.push(gw);

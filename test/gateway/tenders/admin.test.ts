@@ -1,5 +1,3 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   keyedSale,
@@ -10,6 +8,7 @@ import {
   type TestGateway,
 } from '../../support/gateway-harness';
 import { allText } from './helpers';
+import { storedText } from '../../support/test-database';
 
 const SECRET = 'Pr0cessor-S3cret!';
 
@@ -93,10 +92,11 @@ describe('gateway admin and administration', () => {
     expect((theirs.body.Credentials as Json[]).map((c) => c.ProcessorId)).toEqual([7]);
     // Sealed at rest too.
     await gw.gateway.storage.write(() => Promise.resolve());
-    for (const f of readdirSync(gw.dataDir).filter((n) => n.startsWith('gateway.sqlite'))) {
-      const bytes = readFileSync(join(gw.dataDir, f)).toString('latin1');
-      expect(bytes.includes(SECRET), f).toBe(false);
-      expect(bytes.includes('mk-secret-123'), f).toBe(false);
+    const stored = await storedText(gw.dataDir);
+    expect(stored.length).toBeGreaterThan(0);
+    for (const { name, text } of stored) {
+      expect(text.includes(SECRET), name).toBe(false);
+      expect(text.includes('mk-secret-123'), name).toBe(false);
     }
   });
 

@@ -1,5 +1,3 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   ManualClock,
@@ -10,6 +8,7 @@ import {
   type TestGateway,
 } from '../../support/gateway-harness';
 import { allText } from './helpers';
+import { storedText } from '../../support/test-database';
 
 const ROUTING = '021000021';
 const ACCOUNT = '987650123456';
@@ -379,12 +378,11 @@ describe('check processor and ACH', () => {
 
   it('never writes account, routing or licence numbers in clear to the database files', async () => {
     await gw.gateway.storage.write(() => Promise.resolve());
-    const files = readdirSync(gw.dataDir).filter((f) => f.startsWith('gateway.sqlite'));
-    expect(files.length).toBeGreaterThan(0);
-    for (const f of files) {
-      const bytes = readFileSync(join(gw.dataDir, f)).toString('latin1');
-      expect(bytes.includes(ACCOUNT), f).toBe(false);
-      expect(bytes.includes(DL), f).toBe(false);
+    const stored = await storedText(gw.dataDir);
+    expect(stored.length).toBeGreaterThan(0);
+    for (const { name, text } of stored) {
+      expect(text.includes(ACCOUNT), name).toBe(false);
+      expect(text.includes(DL), name).toBe(false);
     }
   });
 });

@@ -16,6 +16,7 @@ import {
   type TestGateway,
 } from '../../support/gateway-harness';
 import { allText, bearer, ebtBody, gift, giftBody } from './helpers';
+import { databaseArgs } from '../../support/test-database';
 
 const run = promisify(execFile);
 
@@ -378,6 +379,7 @@ describe('Reporting group', () => {
       'load-disputes',
       '--data',
       dir,
+      ...(await databaseArgs(dir)),
       '--file',
       good,
     ]);

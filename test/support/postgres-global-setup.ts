@@ -1,0 +1,37 @@
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { PG_RUN_URL_ENV, PG_URL_ENV, withDatabase } from './test-database';
+
+/**
+ * The postgres project's run gets a database of its own on the server (dropped at the end), so two runs
+ * on one server never meet, and each test gateway makes a schema in it (test-database.ts).
+ */
+let created: { server: string; name: string } | null = null;
+
+export async function setup(): Promise<void> {
+  const server = process.env[PG_URL_ENV];
+  if (!server) return;
+  const name = `tillpoint_test_${process.pid}_${randomBytes(3).toString('hex')}`;
+  const client = new pg.Client({ connectionString: server });
+  await client.connect();
+  try {
+    // Code-point collation, as SQLite compares text (docs/postgres.md recommends it for production too).
+    await client.query(`create database ${name} template template0 encoding 'UTF8' locale 'C.UTF-8'`);
+  } finally {
+    await client.end();
+  }
+  created = { server, name };
+  // Inherited by the test workers, which vitest forks after the global setup.
+  process.env[PG_RUN_URL_ENV] = withDatabase(server, name);
+}
+
+export async function teardown(): Promise<void> {
+  if (!created) return;
+  const client = new pg.Client({ connectionString: created.server });
+  await client.connect();
+  try {
+    await client.query(`drop database if exists ${created.name} with (force)`);
+  } finally {
+    await client.end();
+  }
+}
