@@ -1,14 +1,48 @@
-import { existsSync } from 'node:fs';
+import cluster, { type Worker } from 'node:cluster';
+import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { buildGateway } from './app';
 import { breadthGroups, breadthFraudScreen } from './breadth';
 import { defaultDataRoot, parsePort, UsageError } from './cli-args';
+import { loadKeys } from './security/keys';
+import {
+  DATABASE_URL_ENV,
+  DatabaseConfigError,
+  parseDatabase,
+  SQLITE_FILE,
+  type DatabaseConfig,
+} from './storage/open-storage';
 
 const usage = `usage: npm run gateway -- [--port N] [--host H] [--data DIR] [--sandbox] [--base-path /prefix]
-                           [--public-url URL] [--sandbox-slow-ms MS] [--log-level info|warn|error|silent]`;
+                           [--public-url URL] [--sandbox-slow-ms MS] [--log-level info|warn|error|silent]
+                           [--db sqlite|postgres://user:password@host:port/database] [--db-pool N]
+                           [--workers N]
+  --db        the database (default: $${DATABASE_URL_ENV}, else SQLite in the data folder); the key file
+              stays in --data, and every process on one PostgreSQL database needs the same one
+  --workers   N processes sharing the port (Node cluster); more than 1 needs PostgreSQL`;
 
-async function main(): Promise<void> {
+type Settings = {
+  port: number;
+  host: string;
+  dataDir: string;
+  sandbox: boolean;
+  basePath: string;
+  publicUrl: string | undefined;
+  sandboxSlowMs: number | undefined;
+  level: string;
+  database: DatabaseConfig;
+  workers: number;
+};
+
+function parsePositive(value: string | undefined, name: string, fallback: number, max: number): number {
+  if (value === undefined) return fallback;
+  if (!/^\d{1,4}$/.test(value) || Number(value) < 1 || Number(value) > max)
+    throw new UsageError(`--${name} must be 1-${max}, not "${value}"`);
+  return Number(value);
+}
+
+function settings(): Settings | null {
   let args;
   try {
     args = parseArgs({
@@ -21,6 +55,9 @@ async function main(): Promise<void> {
         'public-url': { type: 'string' },
         'sandbox-slow-ms': { type: 'string' },
         'log-level': { type: 'string' },
+        db: { type: 'string' },
+        'db-pool': { type: 'string' },
+        workers: { type: 'string' },
         help: { type: 'boolean' },
       },
       strict: true,
@@ -30,27 +67,73 @@ async function main(): Promise<void> {
   }
   if (args.help) {
     process.stdout.write(usage + '\n');
-    return;
+    return null;
   }
-  const port = parsePort(args.port, 8080);
-  const host = args.host ?? '127.0.0.1';
   const dataDir = args.data ?? join(defaultDataRoot(), 'gateway');
-  // Sandbox is the default for a new folder with no production config (no key file, no database).
-  const fresh = !existsSync(join(dataDir, 'keys.json')) && !existsSync(join(dataDir, 'gateway.sqlite'));
-  const sandbox = args.sandbox === true || fresh;
+  let database: DatabaseConfig;
+  try {
+    database = parseDatabase(args.db ?? process.env[DATABASE_URL_ENV]);
+  } catch (error) {
+    if (error instanceof DatabaseConfigError) throw new UsageError(error.message);
+    throw error;
+  }
+  if (database.kind === 'postgres' && args['db-pool'] !== undefined)
+    database = { ...database, poolSize: parsePositive(args['db-pool'], 'db-pool', 10, 200) };
+  const workers = parsePositive(args.workers, 'workers', 1, 64);
+  if (workers > 1 && database.kind === 'sqlite')
+    throw new UsageError(
+      `--workers ${workers} needs PostgreSQL (--db postgres://…): a SQLite file has a single writer, so ` +
+        'more processes would only queue on it. Run one process on SQLite, or move to PostgreSQL ' +
+        '(docs/postgres.md).',
+    );
+  // Sandbox is the default for a new folder with no production config (no key file, no database). On
+  // PostgreSQL the database may already exist for other processes: the key file alone decides.
+  const keysExist = existsSync(join(dataDir, 'keys.json'));
+  const fresh = !keysExist && (database.kind === 'postgres' || !existsSync(join(dataDir, SQLITE_FILE)));
   const basePath = args['base-path'] ?? '';
   if (basePath && !/^\/[A-Za-z0-9_-]+(\/[A-Za-z0-9_-]+)*$/.test(basePath))
     throw new UsageError('--base-path must look like /testing');
-  const level = args['log-level'] ?? 'warn';
+  return {
+    port: parsePort(args.port, 8080),
+    host: args.host ?? '127.0.0.1',
+    dataDir,
+    // A worker asks the primary, which decided before it made the key file (the folder is no longer new).
+    sandbox: cluster.isWorker ? process.env[WORKER_SANDBOX_ENV] === '1' : args.sandbox === true || fresh,
+    basePath,
+    publicUrl: args['public-url'],
+    sandboxSlowMs: args['sandbox-slow-ms'] ? Number(args['sandbox-slow-ms']) : undefined,
+    level: args['log-level'] ?? 'warn',
+    database,
+    workers,
+  };
+}
 
+/** The primary's sandbox decision, handed to its workers. */
+const WORKER_SANDBOX_ENV = 'TILLPOINT_GATEWAY_WORKER_SANDBOX';
+
+/** What a cluster worker tells the primary once its server listens. */
+type WorkerMessage = { type: 'listening'; address: string };
+
+function isWorkerMessage(m: unknown): m is WorkerMessage {
+  return (
+    typeof m === 'object' &&
+    m !== null &&
+    (m as { type?: unknown }).type === 'listening' &&
+    typeof (m as { address?: unknown }).address === 'string'
+  );
+}
+
+/** One gateway in this process: alone (prints the ready line) or as a cluster worker (tells the primary). */
+async function serve(s: Settings): Promise<void> {
   const gateway = await buildGateway(
     {
-      dataDir,
-      sandbox,
-      basePath,
-      ...(args['public-url'] ? { publicUrl: args['public-url'] } : {}),
-      ...(args['sandbox-slow-ms'] ? { sandboxSlowMs: Number(args['sandbox-slow-ms']) } : {}),
-      logger: level === 'silent' ? false : { level },
+      dataDir: s.dataDir,
+      database: s.database,
+      sandbox: s.sandbox,
+      basePath: s.basePath,
+      ...(s.publicUrl ? { publicUrl: s.publicUrl } : {}),
+      ...(s.sandboxSlowMs !== undefined ? { sandboxSlowMs: s.sandboxSlowMs } : {}),
+      logger: s.level === 'silent' ? false : { level: s.level },
     },
     breadthGroups,
     breadthFraudScreen,
@@ -60,11 +143,11 @@ async function main(): Promise<void> {
   const stop = (signal: string) => {
     if (stopping) return;
     stopping = true;
-    // Close the listener, let in-flight requests finish, then drain the group-commit queue: no answered sale is lost.
+    // Close the listener, let in-flight requests finish, then drain the storage: no answered sale is lost.
     gateway
       .close()
       .then(() => {
-        process.stderr.write(`gateway stopped (${signal})\n`);
+        if (!cluster.isWorker) process.stderr.write(`gateway stopped (${signal})\n`);
         process.exit(0);
       })
       .catch((error: unknown) => {
@@ -73,12 +156,84 @@ async function main(): Promise<void> {
       });
   };
   process.on('SIGTERM', () => stop('SIGTERM'));
-  process.on('SIGINT', () => stop('SIGINT'));
+  // A worker stops when the primary says so (SIGTERM): Ctrl-C reaches the whole process group, and the
+  // primary must see its workers finish before it reports.
+  process.on('SIGINT', () => (cluster.isWorker ? undefined : stop('SIGINT')));
 
-  const address = await gateway.app.listen({ port, host });
+  const address = await gateway.app.listen({ port: s.port, host: s.host });
   if (!gateway.services.config.publicUrl) gateway.services.config.publicUrl = address;
-  if (sandbox) process.stderr.write('sandbox mode: demo merchants 1001 and 1002, simulated processor\n');
+  if (cluster.isWorker) {
+    process.send?.({ type: 'listening', address } satisfies WorkerMessage);
+    return;
+  }
+  if (s.sandbox) process.stderr.write('sandbox mode: demo merchants 1001 and 1002, simulated processor\n');
   process.stdout.write(`gateway listening on ${address}\n`);
+}
+
+/**
+ * The cluster's primary: makes the key file once (workers racing to create it would each write their
+ * own), starts the workers, prints the ready line once they all listen, replaces a worker that dies, and
+ * on SIGTERM/SIGINT stops them all and waits for each to finish its in-flight requests.
+ */
+function supervise(s: Settings): Promise<void> {
+  mkdirSync(s.dataDir, { recursive: true, mode: 0o700 });
+  loadKeys(join(s.dataDir, 'keys.json'), s.sandbox);
+  let ready = false;
+  let stopping: string | null = null;
+  const alive = new Map<number, Worker>();
+  const listening = new Set<number>();
+
+  return new Promise((resolve) => {
+    const fork = (): void => {
+      const worker = cluster.fork({ [WORKER_SANDBOX_ENV]: s.sandbox ? '1' : '0' });
+      alive.set(worker.id, worker);
+      worker.on('message', (m: unknown) => {
+        if (!isWorkerMessage(m)) return;
+        listening.add(worker.id);
+        if (!ready && listening.size === s.workers) {
+          ready = true;
+          if (s.sandbox)
+            process.stderr.write('sandbox mode: demo merchants 1001 and 1002, simulated processor\n');
+          process.stdout.write(`gateway listening on ${m.address}\n`);
+        }
+      });
+    };
+    const stopAll = (reason: string) => {
+      stopping ??= reason;
+      if (alive.size === 0) resolve();
+      for (const w of alive.values()) w.process.kill('SIGTERM');
+    };
+    cluster.on('exit', (worker, code, signal) => {
+      alive.delete(worker.id);
+      listening.delete(worker.id);
+      if (stopping !== null) {
+        if (alive.size > 0) return;
+        if (stopping.startsWith('SIG')) process.stderr.write(`gateway stopped (${stopping})\n`);
+        resolve();
+        return;
+      }
+      if (!ready) {
+        // A worker that cannot start (database unreachable, bad config) has said why on stderr.
+        process.exitCode = 1;
+        stopAll('startup failed');
+        return;
+      }
+      process.stderr.write(
+        `gateway: worker ${worker.process.pid ?? '?'} exited (${signal ?? code}); starting another\n`,
+      );
+      fork();
+    });
+    process.on('SIGTERM', () => stopAll('SIGTERM'));
+    process.on('SIGINT', () => stopAll('SIGINT'));
+    for (let i = 0; i < s.workers; i += 1) fork();
+  });
+}
+
+async function main(): Promise<void> {
+  const s = settings();
+  if (!s) return;
+  if (s.workers > 1 && cluster.isPrimary) await supervise(s);
+  else await serve(s);
 }
 
 main().catch((error: unknown) => {

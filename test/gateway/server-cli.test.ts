@@ -4,12 +4,17 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { keyedSale, merchant1, utn } from '../support/gateway-harness';
 import { postJson, run, spawnGateway, type SpawnedGateway } from '../support/spawn-gateway';
+import { databaseArgs } from '../support/test-database';
 
 const dirs: string[] = [];
 const children: SpawnedGateway[] = [];
-/** Started through here so a failed test never leaves a gateway running. */
+/**
+ * Started through here so a failed test never leaves a gateway running; in the postgres project the data
+ * folder's database is a PostgreSQL schema, passed as --db.
+ */
 async function start(args: string[]): Promise<SpawnedGateway> {
-  const gw = await spawnGateway(args);
+  const data = args[args.indexOf('--data') + 1];
+  const gw = await spawnGateway([...args, ...(data ? await databaseArgs(data) : [])]);
   children.push(gw);
   return gw;
 }
@@ -109,12 +114,24 @@ describe('npm run gateway', { timeout: 120_000 }, () => {
     const unknown = await run(process.execPath, ['--import', 'tsx', 'gateway/server.ts', '--bogus']);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain('usage: npm run gateway');
+    // Several processes on one SQLite file would only queue on its single writer: refused, with the way out.
+    const workers = await run(
+      process.execPath,
+      ['--import', 'tsx', 'gateway/server.ts', '--workers', '2', '--data', tempDir()],
+      { TILLPOINT_DATABASE_URL: '' },
+    );
+    expect(workers.code).toBe(2);
+    expect(workers.stderr).toMatch(/^gateway: --workers 2 needs PostgreSQL \(--db postgres:\/\/…\)/);
+    const badDb = await run(process.execPath, ['--import', 'tsx', 'gateway/server.ts', '--db', 'mysql://x']);
+    expect(badDb.code).toBe(2);
+    expect(badDb.stderr).toMatch(/^gateway: --db must be "sqlite" or a PostgreSQL URL/);
   });
 
   it('onboards a merchant outside the sandbox with the admin command', async () => {
     const data = tempDir();
+    const db = await databaseArgs(data);
     const admin = (...args: string[]) =>
-      run(process.execPath, ['--import', 'tsx', 'gateway/admin.ts', ...args, '--data', data], {
+      run(process.execPath, ['--import', 'tsx', 'gateway/admin.ts', ...args, '--data', data, ...db], {
         TILLPOINT_NEW_PASSWORD: 'correct horse battery',
       });
     expect((await admin('init-keys')).code).toBe(0);
