@@ -51,8 +51,17 @@ export function startTerminal(extraArgs: string[] = [], timeoutMs = 60_000): Pro
   let out = '';
   child.stdout?.on('data', (c: Buffer) => (out += c.toString()));
   child.stderr?.on('data', (c: Buffer) => (out += c.toString()));
+  let stopping = false;
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  // A terminal that dies mid-run would otherwise show only as refused connections in later tests.
+  void exited.then(() => {
+    if (!stopping)
+      console.error(
+        `the terminal exited during the run (${String(child.exitCode ?? child.signalCode)}):\n${out.slice(-4000)}`,
+      );
+  });
   const stop = async (): Promise<void> => {
+    stopping = true;
     if (child.exitCode === null && child.signalCode === null) {
       child.kill('SIGTERM');
       const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);

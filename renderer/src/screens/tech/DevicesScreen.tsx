@@ -56,7 +56,8 @@ function Health() {
             <tr key={d.role} data-role={d.role}>
               <th scope="row">{roleWords[d.role]}</th>
               <td>
-                {d.kind} {d.attachment}
+                {d.kind}
+                {d.attachment && d.attachment !== d.kind ? ` ${d.attachment}` : ''}
               </td>
               <td>
                 <span className={`badge ${stateTone[d.state] ?? 'badge-muted'}`}>{d.state}</span>
