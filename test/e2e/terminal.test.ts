@@ -367,6 +367,12 @@ describe('terminal screens in Chromium (browser mode, sandbox gateway, simulated
 
     await go(page, 'Settings');
     await page.waitForSelector('#set-tax');
+    // The lane's sale settings, used by the cashier's keyboard test below: 8.25 % tax and a tip prompt.
+    await expect.poll(() => page.inputValue('#set-tax')).toBe('0');
+    await page.fill('#set-tax', '8.25');
+    await page.getByLabel('Offer a tip on each sale').check();
+    await page.getByRole('button', { name: 'Save sale settings' }).click();
+    await page.waitForSelector('text=Settings saved.');
     await checkA11y(page, 'manager: settings');
     await screenshot(page, '09-settings');
 
@@ -442,6 +448,9 @@ describe('terminal screens in Chromium (browser mode, sandbox gateway, simulated
     // The keyed-card form, by keyboard: K opens it with the number field focused, Esc goes back.
     await page.focus('#sale-amount');
     await typeAmount(page, '1500');
+    // Tax and tip as the manager set them: 8.25 % of 15.00 is 1.24; the tip choices are offered.
+    expect(await page.textContent('[data-testid="total-tax"]')).toBe('$1.24');
+    await page.getByRole('radio', { name: /^15% \(\$2\.25\)/ }).waitFor();
     await page.keyboard.press('k');
     await page.waitForSelector('#keyed-number');
     expect(await page.evaluate(() => document.activeElement?.id)).toBe('keyed-number');
@@ -452,6 +461,7 @@ describe('terminal screens in Chromium (browser mode, sandbox gateway, simulated
     await page.waitForSelector('#cash-tendered');
     await page.keyboard.press('Enter');
     await page.waitForSelector('[data-outcome="approved"]');
+    expect(await page.textContent('[data-testid="total-total"]')).toBe('$16.24');
     await screenshot(page, '11-keyboard-cash-sale');
     await page.keyboard.press('n');
     await page.waitForSelector('[data-outcome]', { state: 'detached' });

@@ -27,6 +27,8 @@ export function StoresProvider({ stores, children }: { stores: Stores; children:
       // The next user starts on a clean sale screen; an open ticket stays in the core and comes back.
       stores.app.subscribe((s, before) => {
         if (before.session && !s.session) stores.sale.getState().newSale();
+        // The lane's tax and tip settings are read once someone is signed in (the core refuses before).
+        if (s.session && s.session.role !== before.session?.role) void stores.sale.getState().loadSettings();
       }),
     ];
     return () => {
