@@ -211,6 +211,31 @@ describe('sale store: the cashier’s sale as a state machine over the bridge', 
     store.getState().newSale();
   });
 
+  it('offline: refused (nothing charged) keeps the ticket open; store-and-forward finishes it', async () => {
+    let n = 0;
+    const { store } = setup(() =>
+      ++n === 1
+        ? outcome(
+            tender({
+              status: 'offline-refused',
+              approvedCents: 0,
+              message: 'The gateway is unreachable (offline); nothing was charged.',
+            }),
+            ticket(),
+          )
+        : outcome(
+            tender({ tenderId: 'TD2', status: 'stored' }),
+            ticket({ status: 'paid', paidCents: 2500, remainingCents: 0 }),
+          ),
+    );
+    store.getState().setSubtotal(2500);
+    await store.getState().pay({ kind: 'credit', entry: 'present' });
+    expect(store.getState().phase).toBe('result');
+    expect(store.getState().outcome?.tender.status).toBe('offline-refused');
+    await store.getState().pay({ kind: 'credit', entry: 'chip' });
+    expect(store.getState().phase).toBe('done');
+  });
+
   it('a refusal before any tender ran (busy, device) goes back with the reason', async () => {
     const { bridge, store } = setup(() => outcome(tender(), ticket()));
     bridge.handle('sale.pay', () => ({
