@@ -81,7 +81,9 @@ describe.each<Transport>(['memory', 'pty'])('swipe reader simulator over %s', (t
     const { sim, h } = await setup({ faults: { chunkSize: 7, chunkGapMs: 3 } });
     await sim.swipe();
     await waitFor(() => h.swipes.length === 1);
-    expect(h.chunks.length).toBeGreaterThan(5);
+    // A pty may merge pieces when the machine is busy; what matters is that it arrived split and was
+    // put back together.
+    expect(h.chunks.length).toBeGreaterThan(1);
     expect(parseSwipe(h.swipes[0] ?? '').ok).toBe(true);
   });
   it('a slow swipe comes late', async () => {

@@ -12,7 +12,8 @@ function tool(args: string[], stdin?: string): Promise<Run> {
     const child = execFile(
       process.execPath,
       ['--import', 'tsx', 'native/tool/cli.ts', ...args],
-      { cwd: root, timeout: 20_000 },
+      // Each run starts Node with the tsx loader: seconds on a busy 2-core machine.
+      { cwd: root, timeout: 90_000 },
       (error, stdout, stderr) => {
         let json: unknown;
         try {
