@@ -48,7 +48,7 @@ const emv = loadVector<{ hex: string; tlvCount: number; decoded: { pan: string }
 const SWIPE = '%B4111111111111111^DOE/JOHN^2812101000000000000000000?;4111111111111111=28121010000000000000?';
 
 // Each case spawns the CLI as a field tech would; they run concurrently to keep the file quick.
-describe.concurrent('field tech toolkit CLI', () => {
+describe.concurrent('field tech toolkit CLI', { timeout: 120_000 }, () => {
   it('dukpt: TDES IPEK, PIN key and block for a published test key and a packet-73 KSN', async () => {
     const row = tdes.rows[0];
     if (!row) throw new Error('no rows');
