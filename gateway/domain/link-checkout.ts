@@ -14,6 +14,7 @@ import {
   MAX_INSTALLMENTS,
   MIN_INSTALLMENTS,
   findLink,
+  lockLink,
   scheduleOptions,
   type LinkRow,
 } from './payment-links';
@@ -122,6 +123,8 @@ async function finishCheckout(
   now: string,
   cardholder: string | undefined,
 ): Promise<{ link: LinkRow; billingId: number | null; nextPaymentDate: string | null } | null> {
+  // Re-entrant: the claim's unit of work that finishes a stale claim holds it already.
+  await lockLink(tx, linkRowId);
   const link = await tx.first(tx.qb.selectFrom('payment_links').selectAll().where('id', '=', linkRowId));
   if (!link || link.paying_utn !== utn) return null;
   const payment = await tx.first(
@@ -230,6 +233,7 @@ export async function payLink(services: GatewayServices, req: CheckoutRequest): 
   const utn = `PL-${found.link_id}-${randomBytes(6).toString('hex')}`;
 
   const claimed = await storage.write(async (tx) => {
+    await lockLink(tx, found.id);
     const link = await tx.first(tx.qb.selectFrom('payment_links').selectAll().where('id', '=', found.id));
     if (!link || link.deleted_on !== null)
       throw new DomainError(ResponseCode.NotFound, ['This payment link does not exist']);

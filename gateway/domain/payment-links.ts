@@ -322,6 +322,14 @@ export async function requireLink(q: Queryable, mid: number, linkId: string): Pr
   return link;
 }
 
+/**
+ * Serializes the units of work on one link (a checkout's claim and its record, Edit, Disable, Delete)
+ * until the end of the transaction: across gateway processes, two payers cannot both claim it.
+ */
+export async function lockLink(tx: Queryable, linkRowId: number): Promise<void> {
+  await tx.lock(`link:${linkRowId}`);
+}
+
 /** Whether a checkout payment of the link is in progress (its claim is recent or its payment pending). */
 export async function paymentInProgress(q: Queryable, link: LinkRow, now: Date): Promise<boolean> {
   if (link.paying_utn === null) return false;

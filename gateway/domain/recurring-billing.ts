@@ -183,6 +183,15 @@ export function hasEnded(
 }
 
 /**
+ * Serializes the units of work on one billing — the scheduler's claim and record of a charge, Edit,
+ * Deactivate — across gateway processes: two schedulers recording one run would count its charge twice,
+ * and an Edit between a claim and its record would be overwritten.
+ */
+export async function lockBilling(tx: Queryable, billingId: number): Promise<void> {
+  await tx.lock(`billing:${billingId}`);
+}
+
+/**
  * Records the outcome of a claimed run, once: the payment row (found by the run's UserTransactionNumber)
  * is the truth, so this can run again after a restart and still count the charge exactly once.
  * `failure` records a run refused before any payment existed (no stored card, a merchant rule).
@@ -193,6 +202,12 @@ export async function finishRun(
   now: string,
   failure?: { code: number },
 ): Promise<RunRow | null> {
+  const owner = await tx.first(
+    tx.qb.selectFrom('recurring_runs').select('billing_id').where('id', '=', runId),
+  );
+  if (!owner) return null;
+  await lockBilling(tx, owner.billing_id);
+  // Read under the lock: another process may have recorded this run a moment ago.
   const run = await tx.first(tx.qb.selectFrom('recurring_runs').selectAll().where('id', '=', runId));
   // A cancelled run is finished too if its charge went through after all (another process charged it).
   if (!run || (run.state !== 'claimed' && run.state !== 'cancelled')) return null;

@@ -96,10 +96,15 @@ export async function runRefund(
         `Refund exceeds the remaining refundable balance (${formatCents(remaining)})`,
       ]);
     }
+    // Relative to the row as it stands: a void of an earlier refund may change refunded_cents under the
+    // same lock, and the CHECK payments_refund_ceiling refuses what would exceed the original anyway.
     await tx.run(
       tx.qb
         .updateTable('payments')
-        .set({ pending_refund_cents: original.pending_refund_cents + amount, updated_at: startedIso })
+        .set((eb) => ({
+          pending_refund_cents: eb('pending_refund_cents', '+', amount),
+          updated_at: startedIso,
+        }))
         .where('id', '=', original.id),
     );
     const refundRow: Omit<PaymentRow, 'id'> = {
@@ -191,7 +196,11 @@ export async function runRefund(
     await tx.run(
       tx.qb
         .updateTable('payments')
-        .set({ pending_refund_cents: pendingAfter, refunded_cents: refundedAfter, updated_at: now })
+        .set((eb) => ({
+          pending_refund_cents: eb('pending_refund_cents', '-', reserved.amount),
+          refunded_cents: eb('refunded_cents', '+', refundedAfter - original.refunded_cents),
+          updated_at: now,
+        }))
         .where('id', '=', original.id),
     );
     await tx.run(tx.qb.updateTable('payments').set(set).where('id', '=', reserved.refundId));

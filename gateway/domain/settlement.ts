@@ -133,6 +133,8 @@ export async function closeSettledBatches(
 ): Promise<SettlementResult> {
   return storage.write(async (tx) => {
     const iso = now.toISOString();
+    // Two closes at once (two gateway processes) would both fund the same settled batches.
+    await tx.lock(`batch:${mid}`);
     const batches = await tx.all(
       tx.qb
         .selectFrom('batches')

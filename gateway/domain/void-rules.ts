@@ -25,13 +25,20 @@ export async function cancelPayment(
   await tx.run(tx.qb.updateTable('payments').set({ status, updated_at: now }).where('id', '=', target.id));
   if (target.operation === 'refund' && target.parent_id !== null) {
     const parent = await tx.first(
-      tx.qb.selectFrom('payments').select(['id', 'refunded_cents']).where('id', '=', target.parent_id),
+      tx.qb.selectFrom('payments').select(['id', 'srn']).where('id', '=', target.parent_id),
     );
     if (parent) {
+      // The parent's balance is another payment's: its refunds book under its own lock, which a
+      // concurrent refund of it (another process) holds too. And the change is relative, never a value
+      // read earlier written back.
+      await tx.lock(`payment:${target.mid}:${parent.srn}`);
       await tx.run(
         tx.qb
           .updateTable('payments')
-          .set({ refunded_cents: parent.refunded_cents - target.amount_cents, updated_at: now })
+          .set((eb) => ({
+            refunded_cents: eb('refunded_cents', '-', target.amount_cents),
+            updated_at: now,
+          }))
           .where('id', '=', parent.id),
       );
     }

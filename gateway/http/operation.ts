@@ -9,7 +9,7 @@ import { Problems } from '../domain/problems';
 import { findTransactionNumber, refusalFor } from '../domain/transaction-numbers';
 import type { Credentials, Principal } from '../security/authenticator';
 import { verifyToken } from '../security/bearer-token';
-import { UniqueViolation } from '../storage/queryable';
+import { CheckViolation, UniqueViolation } from '../storage/queryable';
 import { bindFields, isFormRequest } from './form-binding';
 import type { GatewayServices } from './services';
 
@@ -263,6 +263,13 @@ export function implement<E extends EndpointSpec, C>(
         if (error instanceof UniqueViolation && error.constraint.includes('transaction_numbers')) {
           return outcome(ResponseCode.DuplicateTransactionNumber, [
             'UserTransactionNumber was already used; send a new one',
+          ]);
+        }
+        // The database's own guard of the refund ceiling (the domain checks it first, under a lock): if a
+        // race ever got past that, the unit of work was rolled back whole and the answer is the rule's.
+        if (error instanceof CheckViolation && error.constraint === 'payments_refund_ceiling') {
+          return outcome(ResponseCode.RefundExceedsBalance, [
+            'Refunds would exceed the original amount; nothing was changed',
           ]);
         }
         throw error;

@@ -147,19 +147,16 @@ export function registerFraudRoutes(app: FastifyInstance, services: GatewayServi
     async handle(c, ctx) {
       const account = await accountOf(ctx, c);
       const now = ctx.now.toISOString();
+      // One statement, whatever else is adding the same card (another request, another process): the
+      // unique (mid, fingerprint) decides, and a card already listed is answered, not an error.
       const added = await ctx.services.storage.write(async (tx) => {
-        const existing = await tx.first(
+        const r = await tx.run(
           tx.qb
-            .selectFrom('fraud_blacklist')
-            .select('id')
-            .where('mid', '=', ctx.principal.mid)
-            .where('fingerprint', '=', account.fingerprint),
+            .insertInto('fraud_blacklist')
+            .values({ mid: ctx.principal.mid, ...account, added_on: now })
+            .onConflict((oc) => oc.columns(['mid', 'fingerprint']).doNothing()),
         );
-        if (existing) return false;
-        await tx.run(
-          tx.qb.insertInto('fraud_blacklist').values({ mid: ctx.principal.mid, ...account, added_on: now }),
-        );
-        return true;
+        return r.changes > 0;
       });
       return {
         ...success([

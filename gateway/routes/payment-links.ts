@@ -9,6 +9,7 @@ import { DomainError, success } from '../domain/outcome';
 import {
   defaultLinkSettings,
   isLinkId,
+  lockLink,
   linkRecord,
   newLinkRow,
   parseLinkAmount,
@@ -93,6 +94,9 @@ async function changeLink(
 ): Promise<LinkRow> {
   const { storage } = ctx.services;
   const row = await storage.write(async (tx) => {
+    const found = await requireLink(tx, ctx.principal.mid, linkId);
+    await lockLink(tx, found.id);
+    // Read again under the lock: a checkout may have claimed or paid it meanwhile.
     const link = await requireLink(tx, ctx.principal.mid, linkId);
     if (await paymentInProgress(tx, link, ctx.now)) {
       throw new DomainError(ResponseCode.PaymentLinkBusy, [

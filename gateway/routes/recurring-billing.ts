@@ -22,6 +22,7 @@ import {
   billingRecord,
   hasEnded,
   insertBilling,
+  lockBilling,
   merchantToday,
   type BillingRow,
 } from '../domain/recurring-billing';
@@ -363,6 +364,7 @@ async function editBilling(c: EditCommand, ctx: OperationContext) {
   const mid = ctx.principal.mid;
   const today = await merchantToday(ctx.services.storage.read, mid, ctx.now);
   await ctx.services.storage.write(async (tx) => {
+    await lockBilling(tx, c.id);
     const b = await loadBilling(tx, mid, c.id);
     requireActive(b);
     const inFlight = await tx.first(
@@ -513,6 +515,7 @@ export function registerRecurringBillingRoutes(
     async handle(id, ctx) {
       const mid = ctx.principal.mid;
       await ctx.services.storage.write(async (tx) => {
+        await lockBilling(tx, id);
         const b = await loadBilling(tx, mid, id);
         requireActive(b);
         await tx.run(

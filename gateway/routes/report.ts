@@ -27,7 +27,9 @@ async function transactionNumbers(ctx: OperationContext) {
       .select('utn')
       .where('mid', '=', ctx.principal.mid)
       .where('state', '=', 'used')
-      .orderBy('created_at'),
+      // Same-millisecond numbers in a stable order whatever the dialect (PostgreSQL has no rowid order).
+      .orderBy('created_at')
+      .orderBy('utn'),
   );
   return { ...success(), UserReferenceNumbers: rows.map((r) => r.utn) };
 }
@@ -60,7 +62,7 @@ export function registerReportRoutes(app: FastifyInstance, services: GatewayServ
       let query = q.qb.selectFrom('settlements').selectAll().where('mid', '=', ctx.principal.mid);
       if (c.start) query = query.where('completed_on', '>=', new Date(c.start).toISOString());
       if (c.end) query = query.where('completed_on', '<=', new Date(c.end).toISOString());
-      const rows = await q.all(query.orderBy('completed_on'));
+      const rows = await q.all(query.orderBy('completed_on').orderBy('id'));
       return { ...success(), SettlementReports: settlementReports(rows) };
     },
   });

@@ -36,6 +36,8 @@ export function registerSignatureRoutes(app: FastifyInstance, services: GatewayS
     async handle(c, ctx) {
       const { mid, userId } = ctx.principal;
       const row = await ctx.services.storage.write(async (tx) => {
+        // A retried Add racing the first (another process) waits, then finds it and compares the image.
+        await tx.lock(`signature:${mid}:${c.srn}`);
         const payment = await tx.first(
           tx.qb.selectFrom('payments').select('id').where('mid', '=', mid).where('srn', '=', c.srn),
         );

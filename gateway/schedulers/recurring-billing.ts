@@ -7,7 +7,14 @@ import type { RequestContext } from '../domain/context';
 import { localDate } from '../domain/frequency';
 import { DomainError } from '../domain/outcome';
 import { runPayment } from '../domain/payments';
-import { RECURRING_SOURCE, chargeAmounts, finishRun, runUtn, type RunRow } from '../domain/recurring-billing';
+import {
+  RECURRING_SOURCE,
+  chargeAmounts,
+  finishRun,
+  lockBilling,
+  runUtn,
+  type RunRow,
+} from '../domain/recurring-billing';
 import { findTransactionNumber } from '../domain/transaction-numbers';
 import { loadCard } from '../domain/vault';
 import type { GatewayServices } from '../http/services';
@@ -50,6 +57,8 @@ export function createRecurringBillingScheduler(
 
   async function claim(billingId: number, due: string): Promise<RunRow | null> {
     return storage.write(async (tx) => {
+      // Two schedulers (processes) claiming one due date: the second waits, then finds the first's claim.
+      await lockBilling(tx, billingId);
       const b = await tx.first(
         tx.qb
           .selectFrom('recurring_billings')
