@@ -1,12 +1,30 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
+/**
+ * The embedded gateway's process, however it was started: a Node child running the TypeScript source
+ * (`npm start`) or an Electron utility process running the bundled gateway (the installed app, where
+ * there is no separate Node and the RunAsNode fuse is off).
+ */
+export type GatewayProcess = {
+  readonly stdout: NodeJS.ReadableStream | null;
+  readonly stderr: NodeJS.ReadableStream | null;
+  readonly exited: boolean;
+  /** Graceful stop (SIGTERM: the gateway drains its group-commit queue), or a kill when `force`. */
+  terminate(force: boolean): void;
+  /** Called once when the process ends, with a few words on how. */
+  onExit(listener: (how: string) => void): void;
+};
+
+/** Starts the gateway with these command-line arguments (`--port 0 --data DIR --sandbox …`). */
+export type GatewayLauncher = (args: readonly string[]) => GatewayProcess;
+
 export type EmbeddedGateway = {
   readonly baseUrl: string;
-  readonly child: ChildProcess;
-  /** SIGTERM, then SIGKILL after 5 s: the gateway drains its group-commit queue on SIGTERM. */
+  readonly process: GatewayProcess;
+  /** SIGTERM, then a kill after 5 s. */
   stop(): Promise<void>;
 };
 
@@ -21,30 +39,59 @@ export const sandboxCredentials = {
 } as const;
 
 /**
- * Starts the sandbox gateway as a child process — the terminal talks to it over HTTP exactly as to a
- * remote one, and never imports its code. It runs `gateway/server.ts` with the tsx loader under this
- * Node, and is ready when it prints its one `gateway listening on …` line.
+ * `npm start`'s launcher: `gateway/server.ts` with the tsx loader under this Node. The terminal talks to
+ * it over HTTP exactly as to a remote gateway and never imports its code.
+ */
+export function nodeGatewayLauncher(repoRoot: string): GatewayLauncher {
+  const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
+  return (args) => {
+    const child = spawn(
+      process.execPath,
+      ['--import', tsx, join(repoRoot, 'gateway', 'server.ts'), ...args],
+      {
+        cwd: repoRoot,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    let exited = false;
+    const listeners: ((how: string) => void)[] = [];
+    const ended = (how: string) => {
+      if (exited) return;
+      exited = true;
+      for (const l of listeners) l(how);
+    };
+    child.once('exit', (code, signal) => ended(signal ?? `exit code ${code ?? '?'}`));
+    child.once('error', (e) => ended(e.message));
+    return {
+      stdout: child.stdout,
+      stderr: child.stderr,
+      get exited() {
+        return exited;
+      },
+      terminate: (force) => void child.kill(force ? 'SIGKILL' : 'SIGTERM'),
+      onExit: (listener) => void listeners.push(listener),
+    };
+  };
+}
+
+/**
+ * Starts the sandbox gateway and resolves when it prints its one `gateway listening on …` line.
  */
 export function startEmbeddedGateway(options: {
-  repoRoot: string;
+  launch: GatewayLauncher;
   dataDir: string;
   slowMs?: number;
   timeoutMs?: number;
   onStderr?: (line: string) => void;
 }): Promise<EmbeddedGateway> {
-  const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
-  const args = [
-    '--import',
-    tsx,
-    join(options.repoRoot, 'gateway', 'server.ts'),
+  const child = options.launch([
     '--port',
     '0',
     '--data',
     options.dataDir,
     '--sandbox',
     ...(options.slowMs !== undefined ? ['--sandbox-slow-ms', String(options.slowMs)] : []),
-  ];
-  const child = spawn(process.execPath, args, { cwd: options.repoRoot, stdio: ['ignore', 'pipe', 'pipe'] });
+  ]);
   let stderrTail = '';
   child.stderr?.setEncoding('utf8');
   child.stderr?.on('data', (chunk: string) => {
@@ -52,48 +99,48 @@ export function startEmbeddedGateway(options: {
     for (const line of chunk.split('\n')) if (line.trim()) options.onStderr?.(line.trim());
   });
 
-  const stop = (): Promise<void> =>
-    new Promise((resolve) => {
-      if (child.exitCode !== null || child.signalCode !== null) return resolve();
-      const kill = setTimeout(() => child.kill('SIGKILL'), 5_000);
-      child.once('exit', () => {
-        clearTimeout(kill);
-        resolve();
-      });
-      child.kill('SIGTERM');
-    });
+  const exited = new Promise<void>((resolve) => child.onExit(() => resolve()));
+  const stop = async (): Promise<void> => {
+    if (child.exited) return;
+    const kill = setTimeout(() => child.terminate(true), 5_000);
+    child.terminate(false);
+    await exited;
+    clearTimeout(kill);
+  };
 
   return new Promise((resolve, reject) => {
     let buffer = '';
+    let settled = false;
     const timer = setTimeout(() => {
+      settled = true;
       void stop();
       reject(
         new Error(`the embedded gateway did not start within ${(options.timeoutMs ?? 60_000) / 1000} s`),
       );
     }, options.timeoutMs ?? 60_000);
     child.stdout?.setEncoding('utf8');
-    child.stdout?.on('data', (chunk: string) => {
+    const onData = (chunk: string) => {
       buffer += chunk;
       const m = /gateway listening on (http:\/\/\S+)/.exec(buffer);
-      if (m?.[1]) {
+      if (m?.[1] && !settled) {
+        settled = true;
         clearTimeout(timer);
         // Keep draining stdout so the child never blocks on a full pipe.
-        child.stdout?.removeAllListeners('data');
+        child.stdout?.removeListener('data', onData);
         child.stdout?.resume();
-        resolve({ baseUrl: m[1], child, stop });
+        resolve({ baseUrl: m[1], process: child, stop });
       }
-    });
-    child.once('exit', (code, signal) => {
+    };
+    child.stdout?.on('data', onData);
+    child.onExit((how) => {
       clearTimeout(timer);
+      if (settled) return;
+      settled = true;
       reject(
         new Error(
-          `the embedded gateway exited (${signal ?? code ?? '?'}): ${stderrTail.trim().split('\n').slice(-3).join(' | ')}`,
+          `the embedded gateway exited (${how}): ${stderrTail.trim().split('\n').slice(-3).join(' | ')}`,
         ),
       );
-    });
-    child.once('error', (e) => {
-      clearTimeout(timer);
-      reject(e);
     });
   });
 }

@@ -1,47 +1,212 @@
-import { app, BrowserWindow, ipcMain, session, type IpcMainInvokeEvent } from 'electron';
+import {
+  app,
+  BrowserWindow,
+  ipcMain,
+  Menu,
+  session,
+  utilityProcess,
+  type IpcMainInvokeEvent,
+  type WebContents,
+} from 'electron';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { writeFileSync, rmSync } from 'node:fs';
+import { recordCrash } from './app-shell/crash-loop';
+import { GATEWAY_ARGS_MARKER } from './app-shell/gateway-argv';
+import { resolveShellOptions } from './app-shell/shell-options';
+import {
+  forbiddenCall,
+  isAppUrl,
+  isTrustedSender,
+  kioskWindowOptions,
+  permissionAllowed,
+  secureWebPreferences,
+} from './app-shell/window-policy';
 import { contentSecurityPolicy, startBridgeServer, type BridgeServer } from './bridge/ws-server';
 import { createTerminalCore, type BridgeConnection, type TerminalCore } from './core';
-import { sandboxCredentials } from './embedded-gateway';
+import {
+  sandboxCredentials,
+  startEmbeddedGateway,
+  type EmbeddedGateway,
+  type GatewayLauncher,
+} from './embedded-gateway';
 import { newSecret } from './util/ids';
 
 /**
- * The Electron main process (started by `npm start` when the Electron binary exists, or by a packaged
- * build). It hosts the terminal core and carries its bridge to the window over IPC: context isolation,
- * the renderer sandboxed with no Node integration, every IPC call checked to come from our window's
- * main frame on our origin, navigation and new windows refused, permissions denied, and a strict CSP.
- * The loopback bridge (browser mode) runs too, for kiosks and automation, and prints the ready line.
+ * The Electron main process, started by `npm start` when the Electron binary exists or as the installed
+ * app. It hosts the terminal core and carries its bridge to the window over IPC. Security baseline
+ * (app-shell/window-policy.ts, verified by test/build/main-security.test.ts): context isolation, the
+ * renderer sandboxed with no Node integration, every IPC call checked to come from our window's top
+ * frame on our origin, navigation, redirects, webviews and new windows refused, permissions and device
+ * access denied, and a strict CSP. The loopback bridge (browser mode) runs too, for automation, and
+ * prints the ready line.
+ *
+ * Kiosk mode (`--kiosk`, TILLPOINT_KIOSK=1 or `"kiosk": true` in shell.json): full screen, no menu, and a
+ * crashed renderer or child process brings the app back, up to a crash-loop limit.
  */
 
 const CALL = 'tillpoint:call';
 const EVENT = 'tillpoint:event';
+const GATEWAY_SERVICE = 'Tillpoint gateway';
+const BRIDGE_FILE = 'bridge.json';
+const CRASH_LEDGER = 'shell-crashes.json';
 
-const dataDir = process.env.TILLPOINT_DATA ?? join(app.getPath('userData'), 'terminal');
-const gatewayUrl = process.env.TILLPOINT_GATEWAY_URL ?? '';
-const port = Number(process.env.TILLPOINT_PORT ?? '0');
-const preload = process.env.TILLPOINT_PRELOAD ?? join(import.meta.dirname, 'preload.js');
-const rendererDir = process.env.TILLPOINT_RENDERER ?? '';
+const options = resolveShellOptions({
+  argv: process.argv.slice(1),
+  env: process.env,
+  bundleDir: import.meta.dirname,
+  appPath: app.getAppPath(),
+  userData: app.getPath('userData'),
+});
+for (const warning of options.warnings) process.stderr.write(`tillpoint: ${warning}\n`);
+/** The installed app runs its own gateway; under `npm start` the launcher owns it. */
+const ownsGateway = options.gatewayUrl === undefined;
 
 let core: TerminalCore | undefined;
 let server: BridgeServer | undefined;
+let gateway: EmbeddedGateway | undefined;
 let window: BrowserWindow | undefined;
+/** The loopback origin the window loads; until the server is up nothing is ours. */
+let origin: string | undefined;
+let quitting = false;
+let stopped = false;
+let exitCode = 0;
 const connections = new Map<number, BridgeConnection>();
 
-function fail(message: string): never {
-  process.stderr.write(`tillpoint: ${message}\n`);
-  app.exit(1);
-  throw new Error(message);
+/** The bundled gateway in an Electron utility process (the installed app has no separate Node). */
+function utilityGatewayLauncher(modulePath: string): GatewayLauncher {
+  return (args) => {
+    const child = utilityProcess.fork(modulePath, [GATEWAY_ARGS_MARKER, ...args], {
+      stdio: 'pipe',
+      serviceName: GATEWAY_SERVICE,
+    });
+    let exited = false;
+    const listeners: ((how: string) => void)[] = [];
+    child.once('exit', (code) => {
+      exited = true;
+      for (const l of listeners) l(`exit code ${code}`);
+    });
+    return {
+      stdout: child.stdout,
+      stderr: child.stderr,
+      get exited() {
+        return exited;
+      },
+      terminate(force) {
+        // UtilityProcess.kill() is SIGTERM on POSIX (the gateway drains its commit queue); it has no
+        // SIGKILL, so a gateway stuck past the grace period is killed by pid.
+        if (force && child.pid !== undefined) process.kill(child.pid, 'SIGKILL');
+        else child.kill();
+      },
+      onExit: (listener) => void listeners.push(listener),
+    };
+  };
 }
 
-app.enableSandbox();
-if (!app.requestSingleInstanceLock()) fail('another Tillpoint window is already open');
+/**
+ * A renderer, GPU or utility process died (or the gateway exited). In kiosk mode the counter must come
+ * back by itself: the installed app relaunches whole; under `npm start`, whose launcher owns the gateway
+ * a relaunched app could not reach, the window reloads instead. The ledger stops a crash loop.
+ */
+function onCrash(what: string): void {
+  if (quitting) return;
+  process.stderr.write(`tillpoint: ${what}\n`);
+  if (!options.kiosk) return;
+  const decision = recordCrash(join(options.dataDir, CRASH_LEDGER), Date.now(), what, options.crashPolicy);
+  if (!decision.relaunch) {
+    process.stderr.write(
+      `tillpoint: ${decision.recent} crashes within ${decision.policy.windowMs / 60_000} minutes; ` +
+        `not restarting again (see ${CRASH_LEDGER} in the data folder)\n`,
+    );
+    exitCode = 1;
+    app.quit();
+    return;
+  }
+  if (ownsGateway) {
+    process.stderr.write('tillpoint: kiosk mode: relaunching\n');
+    app.relaunch();
+    app.quit();
+  } else if (window && !window.isDestroyed()) {
+    process.stderr.write('tillpoint: kiosk mode: reloading the window\n');
+    window.webContents.reload();
+  }
+}
+
+/** Every webContents, including any created later, stays on our origin and opens nothing. */
+function harden(contents: WebContents): void {
+  contents.setWindowOpenHandler(() => ({ action: 'deny' }));
+  contents.on('will-navigate', (event) => {
+    if (!isAppUrl(event.url, origin)) event.preventDefault();
+  });
+  contents.on('will-redirect', (event) => {
+    if (!isAppUrl(event.url, origin)) event.preventDefault();
+  });
+  contents.on('will-attach-webview', (event) => event.preventDefault());
+}
+
+function hardenSession(): void {
+  const ses = session.defaultSession;
+  ses.setPermissionRequestHandler((_wc, permission, callback) => callback(permissionAllowed(permission)));
+  ses.setPermissionCheckHandler((_wc, permission) => permissionAllowed(permission));
+  ses.setDevicePermissionHandler(() => false);
+  // Belt and braces: the loopback server sends the same CSP; this also covers any other response.
+  ses.webRequest.onHeadersReceived((details, callback) => {
+    callback({
+      responseHeaders: {
+        ...details.responseHeaders,
+        'Content-Security-Policy': [contentSecurityPolicy(server?.port ?? 0)],
+      },
+    });
+  });
+}
+
+async function handleCall(event: IpcMainInvokeEvent, command: unknown, payload: unknown): Promise<unknown> {
+  const frame = event.senderFrame;
+  const trusted = isTrustedSender(
+    {
+      fromTerminalWindow: window !== undefined && event.sender === window.webContents,
+      fromMainFrame: frame !== null && frame === event.sender.mainFrame,
+      frameUrl: frame?.url,
+    },
+    origin,
+  );
+  if (!trusted || !core) return forbiddenCall;
+  if (typeof command !== 'string')
+    return { ok: false, error: { code: 'invalid', message: 'The command is a string.' } };
+  const target = event.sender;
+  let connection = connections.get(target.id);
+  if (!connection) {
+    const created = core.connect();
+    created.onAny((name, data) => {
+      if (!target.isDestroyed()) target.send(EVENT, name, data);
+    });
+    connections.set(target.id, created);
+    target.once('destroyed', () => {
+      created.close();
+      connections.delete(target.id);
+    });
+    connection = created;
+  }
+  return connection.dispatch(command, payload);
+}
 
 async function boot(): Promise<void> {
-  if (!gatewayUrl) fail('no gateway address (TILLPOINT_GATEWAY_URL); start the terminal with npm start');
+  mkdirSync(options.dataDir, { recursive: true, mode: 0o700 });
+  let gatewayUrl = options.gatewayUrl;
+  if (!gatewayUrl) {
+    gateway = await startEmbeddedGateway({
+      launch: utilityGatewayLauncher(options.gatewayModule),
+      dataDir: join(options.dataDir, 'gateway'),
+      onStderr: (line) => {
+        if (!line.includes('sandbox mode')) process.stderr.write(`gateway: ${line}\n`);
+      },
+    });
+    gateway.process.onExit((how) => onCrash(`the embedded gateway stopped (${how})`));
+    gatewayUrl = gateway.baseUrl;
+  }
+
   core = await createTerminalCore({
-    dataDir,
-    ...(process.env.TILLPOINT_LANE ? { laneId: process.env.TILLPOINT_LANE } : {}),
+    dataDir: options.dataDir,
+    ...(options.lane ? { laneId: options.lane } : {}),
     gateway: { baseUrl: gatewayUrl, embedded: true, credentials: { ...sandboxCredentials } },
     devices: { kind: 'simulated' },
     sandbox: true,
@@ -52,103 +217,79 @@ async function boot(): Promise<void> {
   server = await startBridgeServer({
     connect: () => running.connect(),
     secret,
-    port,
-    ...(rendererDir ? { staticDir: rendererDir } : {}),
+    port: options.port,
+    ...(options.rendererDir ? { staticDir: options.rendererDir } : {}),
   });
-  const origin = server.url;
+  origin = server.url;
   writeFileSync(
-    join(dataDir, 'bridge.json'),
+    join(options.dataDir, BRIDGE_FILE),
     JSON.stringify({ url: server.url, wsUrl: server.wsUrl, secret, pid: process.pid }),
     { mode: 0o600 },
   );
 
-  // Belt and braces: the CSP also comes from the loopback server's headers.
-  session.defaultSession.webRequest.onHeadersReceived((details, callback) => {
-    callback({
-      responseHeaders: {
-        ...details.responseHeaders,
-        'Content-Security-Policy': [contentSecurityPolicy(server?.port ?? 0)],
-      },
-    });
-  });
-  session.defaultSession.setPermissionRequestHandler((_wc, _permission, callback) => callback(false));
+  hardenSession();
+  ipcMain.handle(CALL, handleCall);
 
-  ipcMain.handle(CALL, async (event: IpcMainInvokeEvent, command: unknown, payload: unknown) => {
-    // Only our window's top frame, on our own origin, may call the core.
-    const frame = event.senderFrame;
-    if (
-      !window ||
-      event.sender !== window.webContents ||
-      !frame ||
-      frame !== event.sender.mainFrame ||
-      !frame.url.startsWith(origin + '/')
-    ) {
-      return {
-        ok: false,
-        error: { code: 'forbidden', message: 'Calls come only from the terminal window.' },
-      };
-    }
-    if (typeof command !== 'string')
-      return { ok: false, error: { code: 'invalid', message: 'The command is a string.' } };
-    let connection = connections.get(event.sender.id);
-    if (!connection) {
-      const created = running.connect();
-      const target = event.sender;
-      created.onAny((name, data) => {
-        if (!target.isDestroyed()) target.send(EVENT, name, data);
-      });
-      connections.set(target.id, created);
-      target.once('destroyed', () => {
-        created.close();
-        connections.delete(target.id);
-      });
-      connection = created;
-    }
-    return connection.dispatch(command, payload);
-  });
-
+  // No menu in kiosk mode: nothing for a customer to click, and no reload/devtools accelerators.
+  if (options.kiosk) Menu.setApplicationMenu(null);
   window = new BrowserWindow({
     width: 1280,
     height: 800,
     title: 'Tillpoint',
     show: false,
-    webPreferences: {
-      preload,
-      contextIsolation: true,
-      sandbox: true,
-      nodeIntegration: false,
-      nodeIntegrationInWorker: false,
-      webSecurity: true,
-      allowRunningInsecureContent: false,
-      spellcheck: false,
-    },
+    backgroundColor: '#0f3b4c',
+    ...kioskWindowOptions(options.kiosk),
+    webPreferences: secureWebPreferences(options.preload),
   });
-  window.webContents.setWindowOpenHandler(() => ({ action: 'deny' }));
-  window.webContents.on('will-navigate', (e, url) => {
-    if (!url.startsWith(origin + '/')) e.preventDefault();
+  window.webContents.on('render-process-gone', (_event, details) => {
+    if (details.reason !== 'clean-exit') onCrash(`the window's renderer is gone (${details.reason})`);
   });
   window.once('ready-to-show', () => window?.show());
   await window.loadURL(`${origin}/`);
   process.stdout.write(`terminal ready at ${origin}\n`);
 }
 
-app.on('window-all-closed', () => app.quit());
-app.on('before-quit', (e) => {
-  if (!core) return;
-  e.preventDefault();
-  const stopping = core;
-  core = undefined;
-  void (async () => {
-    await server?.close().catch(() => undefined);
-    await stopping.stop().catch(() => undefined);
-    rmSync(join(dataDir, 'bridge.json'), { force: true });
-    app.exit(0);
-  })();
-});
+/** Stops everything in order (bridge, core, gateway), then exits with `exitCode`. */
+async function shutdown(): Promise<void> {
+  await server?.close().catch(() => undefined);
+  await core?.stop().catch(() => undefined);
+  await gateway?.stop().catch(() => undefined);
+  rmSync(join(options.dataDir, BRIDGE_FILE), { force: true });
+  stopped = true;
+  app.exit(exitCode);
+}
 
-app
-  .whenReady()
-  .then(boot)
-  .catch((error: unknown) => {
-    fail(error instanceof Error ? error.message : String(error));
+app.enableSandbox();
+if (!app.requestSingleInstanceLock()) {
+  process.stderr.write('tillpoint: another Tillpoint window is already open\n');
+  app.exit(1);
+} else {
+  app.on('web-contents-created', (_event, contents) => harden(contents));
+  app.on('child-process-gone', (_event, details) => {
+    // The gateway's own exit is reported by its launcher; a clean exit is no crash.
+    if (details.reason === 'clean-exit' || details.serviceName === GATEWAY_SERVICE) return;
+    onCrash(`a ${details.type} process is gone (${details.reason})`);
   });
+  app.on('second-instance', () => {
+    if (window && !window.isDestroyed()) {
+      window.show();
+      window.focus();
+    }
+  });
+  app.on('window-all-closed', () => app.quit());
+  app.on('before-quit', (event) => {
+    if (stopped) return;
+    event.preventDefault();
+    if (quitting) return;
+    quitting = true;
+    void shutdown();
+  });
+  app
+    .whenReady()
+    .then(boot)
+    .catch((error: unknown) => {
+      process.stderr.write(`tillpoint: ${error instanceof Error ? error.message : String(error)}\n`);
+      exitCode = 1;
+      app.quit();
+    });
+}

@@ -5,7 +5,12 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { startBridgeServer, type BridgeServer } from './bridge/ws-server';
 import { acquireLock, createTerminalCore, TerminalLockedError, type TerminalCore } from './core';
-import { sandboxCredentials, startEmbeddedGateway, type EmbeddedGateway } from './embedded-gateway';
+import {
+  nodeGatewayLauncher,
+  sandboxCredentials,
+  startEmbeddedGateway,
+  type EmbeddedGateway,
+} from './embedded-gateway';
 import { defaultDataRoot } from './util/data-root';
 import { bundleElectron, electronBinary } from './electron-binary';
 import { newSecret } from './util/ids';
@@ -17,18 +22,26 @@ import { newSecret } from './util/ids';
  * (browser mode). Either way one line says where: `terminal ready at http://127.0.0.1:PORT`.
  */
 
-const usage = `usage: npm start -- [--data DIR] [--port N] [--lane ID] [--browser] [--sandbox-slow-ms MS]
+const usage = `usage: npm start -- [--data DIR] [--port N] [--lane ID] [--browser] [--kiosk] [--sandbox-slow-ms MS]
   --data DIR            data folder (default: the user's data folder)
   --port N              loopback port for the screens and the bridge (default: a free port)
   --lane ID             lane id on first start (letters and digits)
   --browser             browser mode even when the Electron binary is installed
+  --kiosk               Electron window full screen, no menu, relaunched after a crash (docs/packaging.md)
   --sandbox-slow-ms MS  delay of the sandbox's slow test card (4000000000000119)`;
 
 class UsageError extends Error {}
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
-type Args = { data: string; port: number; lane?: string; browser: boolean; slowMs?: number };
+type Args = {
+  data: string;
+  port: number;
+  lane?: string;
+  browser: boolean;
+  kiosk: boolean;
+  slowMs?: number;
+};
 
 function parse(): Args | undefined {
   let values;
@@ -39,6 +52,7 @@ function parse(): Args | undefined {
         port: { type: 'string' },
         lane: { type: 'string' },
         browser: { type: 'boolean' },
+        kiosk: { type: 'boolean' },
         'sandbox-slow-ms': { type: 'string' },
         help: { type: 'boolean' },
       },
@@ -64,6 +78,7 @@ function parse(): Args | undefined {
     port,
     ...(values.lane ? { lane: values.lane } : {}),
     browser: values.browser === true,
+    kiosk: values.kiosk === true,
     ...(slow !== undefined ? { slowMs: Number(slow) } : {}),
   };
 }
@@ -124,18 +139,16 @@ async function main(): Promise<void> {
 
   try {
     gateway = await startEmbeddedGateway({
-      repoRoot,
+      launch: nodeGatewayLauncher(repoRoot),
       dataDir: join(args.data, 'gateway'),
       ...(args.slowMs !== undefined ? { slowMs: args.slowMs } : {}),
       onStderr: (line) => {
         if (!line.includes('sandbox mode')) process.stderr.write(`gateway: ${line}\n`);
       },
     });
-    gateway.child.once('exit', (code, signal) => {
+    gateway.process.onExit((how) => {
       if (!stopping)
-        process.stderr.write(
-          `the embedded gateway stopped (${signal ?? code ?? '?'}); sales are refused until it returns\n`,
-        );
+        process.stderr.write(`the embedded gateway stopped (${how}); sales are refused until it returns\n`);
     });
 
     const binary = args.browser ? undefined : electronBinary(repoRoot);
@@ -144,7 +157,7 @@ async function main(): Promise<void> {
       // Electron's main process hosts the core itself; release our early lock for it.
       releaseEarlyLock();
       const ready = await new Promise<boolean>((done) => {
-        const child = spawn(binary, [bundle.main], {
+        const child = spawn(binary, [bundle.main, ...(args.kiosk ? ['--kiosk'] : [])], {
           cwd: repoRoot,
           stdio: ['ignore', 'pipe', 'inherit'],
           env: {
@@ -173,6 +186,10 @@ async function main(): Promise<void> {
       process.stderr.write('the Electron window could not start; falling back to browser mode\n');
       acquireLock(args.data);
     }
+    if (args.kiosk)
+      process.stderr.write(
+        '--kiosk is for the Electron window; in browser mode open the address in a kiosk browser (chromium --kiosk URL)\n',
+      );
 
     core = await createTerminalCore({
       dataDir: args.data,

@@ -42,6 +42,17 @@ export function startModuleWorker(moduleUrl: URL, workerData: unknown): Worker {
 }
 
 /**
+ * In an installed app the bundle sits inside `app.asar`, which only Electron's patched main-process `fs`
+ * can read; a worker thread loads its script with Node's own loader, so the worker and its native module
+ * are unpacked beside the archive (build/electron-builder.config.ts, `asarUnpack`) and loaded from there.
+ */
+export function outsideAsar(url: URL): URL {
+  const path = fileURLToPath(url);
+  const unpacked = path.replace(/([\\/])app\.asar([\\/])/, '$1app.asar.unpacked$2');
+  return unpacked === path ? url : pathToFileURL(unpacked);
+}
+
+/**
  * Starts the journal worker on `path` and resolves once the database is open and migrated. Every method
  * of the returned Journal resolves only after its work is committed to disk.
  */
@@ -50,7 +61,7 @@ export async function openJournal(path: string): Promise<Journal> {
   // From source the worker is the .ts file beside this one; in the Electron bundle, journal-worker.mjs.
   const source = new URL('./journal-worker.ts', import.meta.url);
   const worker = startModuleWorker(
-    existsSync(source) ? source : new URL('./journal-worker.mjs', import.meta.url),
+    existsSync(source) ? source : outsideAsar(new URL('./journal-worker.mjs', import.meta.url)),
     data,
   );
   const pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
