@@ -7,7 +7,7 @@ import { bundleApp } from '../electron/app-bundle';
 /**
  * `npm run build:app`: everything electron-builder packages, built from source — the renderer
  * (`vite build` → renderer/dist) and the Electron bundles (→ dist/app: main, preload, journal worker,
- * gateway). `--skip-renderer` reuses an existing renderer/dist.
+ * gateway). `--bundles-only` leaves the renderer alone (test/build packages its own build of it).
  */
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 export const APP_BUNDLE_DIR = join(root, 'dist', 'app');
@@ -26,10 +26,11 @@ function buildRenderer(): void {
 }
 
 async function main(): Promise<void> {
-  const skipRenderer = process.argv.includes('--skip-renderer');
-  if (!skipRenderer) buildRenderer();
-  if (!existsSync(join(root, 'renderer', 'dist', 'index.html')))
-    throw new Error('renderer/dist/index.html is missing: run without --skip-renderer');
+  if (!process.argv.includes('--bundles-only')) {
+    buildRenderer();
+    if (!existsSync(join(root, 'renderer', 'dist', 'index.html')))
+      throw new Error('the renderer build left no renderer/dist/index.html');
+  }
   // A stale bundle from an older layout must not ride along into the package.
   rmSync(APP_BUNDLE_DIR, { recursive: true, force: true });
   const bundle = await bundleApp({ repoRoot: root, outDir: APP_BUNDLE_DIR, gateway: true });

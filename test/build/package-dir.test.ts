@@ -29,6 +29,7 @@ const out = join(scratch, 'release');
 const unpackedApp = join(out, 'linux-unpacked');
 const resources = join(unpackedApp, 'resources');
 const archive = join(resources, 'app.asar');
+const rendererDist = join(scratch, 'renderer-dist');
 let externals: AppBundle['externals'];
 let listing: Set<string>;
 
@@ -68,17 +69,28 @@ function run(what: string, args: string[], timeoutMs: number): void {
 }
 
 beforeAll(async () => {
-  if (!existsSync(join(repo, 'renderer', 'dist', 'index.html')))
-    run(
-      'the renderer build',
-      [join(repo, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--config', 'renderer/vite.config.ts'],
-      240_000,
-    );
-  run('npm run build:app', ['--import', tsx, 'build/bundle-app.ts', '--skip-renderer'], 120_000);
+  // The screens from a private build (see pack-dir.ts), the rest from `npm run build:app`'s bundler.
+  const vite = spawnSync(
+    process.execPath,
+    [
+      join(repo, 'node_modules', 'vite', 'bin', 'vite.js'),
+      'build',
+      '--config',
+      'renderer/vite.config.ts',
+      '--outDir',
+      rendererDist,
+      '--emptyOutDir',
+      '--logLevel',
+      'warn',
+    ],
+    { cwd: repo, encoding: 'utf8', timeout: 240_000, env: { ...process.env, NODE_ENV: 'production' } },
+  );
+  if (vite.status !== 0) throw new Error(`the renderer build failed:\n${vite.stdout}${vite.stderr}`);
+  run('npm run build:app', ['--import', tsx, 'build/bundle-app.ts', '--bundles-only'], 120_000);
   fakeElectronDist(join(scratch, 'electron-dist'));
   run(
     'electron-builder --dir',
-    ['--import', tsx, 'test/build/support/pack-dir.ts', join(scratch, 'electron-dist'), out],
+    ['--import', tsx, 'test/build/support/pack-dir.ts', join(scratch, 'electron-dist'), out, rendererDist],
     300_000,
   );
   // What each bundle leaves to node_modules, from the same bundler (into a scratch folder in the repo).
