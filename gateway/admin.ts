@@ -40,7 +40,7 @@ async function main(): Promise<void> {
   const database = parseDatabase(typeof values.db === 'string' ? values.db : process.env[DATABASE_URL_ENV]);
   const storage = command.needsStorage ? await openStorage(database, dataDir) : null;
   try {
-    const result = await command.run(values, { dataDir, storage });
+    const result = await command.run(values, { dataDir, storage, database });
     process.stdout.write(JSON.stringify(result) + '\n');
   } finally {
     await storage?.close();

@@ -1,3 +1,4 @@
+import type { DatabaseConfig } from '../storage/open-storage';
 import type { Storage } from '../storage/queryable';
 
 export type AdminArgs = Record<string, string | boolean | undefined>;
@@ -8,7 +9,10 @@ export type AdminCommand = {
   options: Record<string, { type: 'string' | 'boolean'; help: string; required?: boolean }>;
   /** Commands that work on the data folder itself (keys) rather than the database. */
   needsStorage: boolean;
-  run(args: AdminArgs, context: { dataDir: string; storage: Storage | null }): Promise<unknown>;
+  run(
+    args: AdminArgs,
+    context: { dataDir: string; storage: Storage | null; database: DatabaseConfig },
+  ): Promise<unknown>;
 };
 
 export class AdminError extends Error {

@@ -1,9 +1,11 @@
 import type { AdminCommand } from './command';
 import { disputeCommands } from './disputes';
+import { migrationCommands } from './migrate-to-postgres';
 import { onboardingCommands } from './onboarding';
 
 /** Every admin command by name. Groups add theirs here. */
 export const adminCommands: Record<string, AdminCommand> = {
   ...onboardingCommands,
   ...disputeCommands,
+  ...migrationCommands,
 };

@@ -80,7 +80,7 @@ function bindable(parameters: readonly unknown[]): unknown[] {
 }
 
 /** Executes on whatever `exec` reaches: a pool (autocommit reads) or one client inside a transaction. */
-type Exec = (config: pg.QueryConfig) => Promise<pg.QueryResult>;
+export type Exec = (config: pg.QueryConfig) => Promise<pg.QueryResult>;
 
 /**
  * Names for the prepared (fixed-shape) queries: PostgreSQL then parses and plans them once per connection.
@@ -106,7 +106,8 @@ function config<R>(query: Query<R>, qb: Kysely<Database>): pg.QueryConfig {
   };
 }
 
-function queryable(exec: Exec, qb: Kysely<Database>, inTransaction: boolean): Queryable {
+/** A Queryable over one client or the pool (exported for migration tests and the SQLite import). */
+export function postgresQueryable(exec: Exec, qb: Kysely<Database>, inTransaction: boolean): Queryable {
   const all = async <R>(query: Query<R>): Promise<R[]> => {
     try {
       return (await exec(config(query, qb))).rows as R[];
@@ -187,7 +188,7 @@ export async function openPostgresStorage(options: PostgresStorageOptions): Prom
     try {
       await withSessionLock(client, 'tillpoint:migrate', () =>
         migrate(
-          queryable((c) => client.query(c), qb, true),
+          postgresQueryable((c) => client.query(c), qb, true),
           async (text) => {
             await client.query(text);
           },
@@ -201,7 +202,7 @@ export async function openPostgresStorage(options: PostgresStorageOptions): Prom
     throw error;
   }
 
-  const read = queryable((c) => pool.query(c), qb, false);
+  const read = postgresQueryable((c) => pool.query(c), qb, false);
   let closed = false;
   let inFlight = 0;
   let idle: (() => void) | null = null;
@@ -212,7 +213,7 @@ export async function openPostgresStorage(options: PostgresStorageOptions): Prom
     try {
       await client.query('BEGIN');
       try {
-        const value = await work(queryable((c) => client.query(c), qb, true));
+        const value = await work(postgresQueryable((c) => client.query(c), qb, true));
         await client.query('COMMIT');
         return value;
       } catch (error) {

@@ -21,7 +21,11 @@ export type BoundQuery<R> = {
   readonly __row?: R;
 };
 
-export type Query<R> = Compilable<R> | BoundQuery<R>;
+/**
+ * What a Queryable runs: a builder query, a prepared one with its arguments, or a query already compiled
+ * (a `sql` template compiled against the storage's `qb`: its values are parameters too).
+ */
+export type Query<R> = Compilable<R> | BoundQuery<R> | CompiledQuery<R>;
 
 /**
  * A query built with Kysely once per dialect, with named placeholders, then executed many times with new
@@ -50,7 +54,7 @@ export function prepare<A extends Record<string, unknown>, R>(
 }
 
 export function compileQuery<R>(query: Query<R>, qb: Kysely<Database>): Compiled {
-  return 'kind' in query && query.kind === 'bound'
-    ? query.compileWith(qb)
-    : (query as Compilable<R>).compile();
+  if ('kind' in query && query.kind === 'bound') return query.compileWith(qb);
+  if ('sql' in query && 'parameters' in query) return query;
+  return (query as Compilable<R>).compile();
 }

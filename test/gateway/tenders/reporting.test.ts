@@ -16,7 +16,7 @@ import {
   type TestGateway,
 } from '../../support/gateway-harness';
 import { allText, bearer, ebtBody, gift, giftBody } from './helpers';
-import { databaseArgs } from '../../support/test-database';
+import { databaseArgs, testDatabaseFor } from '../../support/test-database';
 
 const run = promisify(execFile);
 
@@ -410,7 +410,8 @@ describe('Reporting group', () => {
     );
     // The command itself, in process (a second CLI start costs seconds on a busy machine).
     const command = adminCommands['load-disputes'];
-    const failed = await command?.run({ file: bad }, { dataDir: dir, storage: gw.gateway.storage }).then(
+    const context = { dataDir: dir, storage: gw.gateway.storage, database: await testDatabaseFor(dir) };
+    const failed = await command?.run({ file: bad }, context).then(
       () => null,
       (e: Error) => e,
     );
