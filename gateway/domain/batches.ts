@@ -5,9 +5,13 @@ const selectOpenBatch = prepare<{ mid: number }, { id: number }>((qb, p) =>
   qb.selectFrom('batches').select('id').where('mid', '=', p('mid')).where('status', '=', 'open'),
 );
 
-/** The merchant's open batch, opened on first use. At most one is open (a partial unique index says so). */
+/**
+ * The merchant's open batch, opened on first use. At most one is open (a partial unique index says so).
+ * Every payment joining the batch holds the batch key shared, so they never wait for each other, while
+ * closing the batch (settlement.ts) holds it exclusive: a payment never joins a batch being closed.
+ */
 export async function openBatchId(tx: Queryable, mid: number, now: string): Promise<number> {
-  await tx.lock(`batch:${mid}`);
+  await tx.lock(`batch:${mid}`, 'shared');
   const open = await tx.first(selectOpenBatch({ mid }));
   if (open) return open.id;
   const count = await tx.first(
@@ -17,7 +21,9 @@ export async function openBatchId(tx: Queryable, mid: number, now: string): Prom
       .where('mid', '=', mid),
   );
   const batchNumber = String(Number(count?.n ?? 0) + 1).padStart(6, '0');
-  const inserted = await tx.first(
+  // Two payments (two processes) may open it at once: the unique indexes keep one, and the other, which
+  // waited for it, reads it back.
+  await tx.run(
     tx.qb
       .insertInto('batches')
       .values({
@@ -29,8 +35,9 @@ export async function openBatchId(tx: Queryable, mid: number, now: string): Prom
         closed_at: null,
         settlement_id: null,
       })
-      .returning('id'),
+      .onConflict((oc) => oc.doNothing()),
   );
-  if (!inserted) throw new Error('batch insert returned no id');
-  return inserted.id;
+  const opened = await tx.first(selectOpenBatch({ mid }));
+  if (!opened) throw new Error('no open batch after opening one');
+  return opened.id;
 }

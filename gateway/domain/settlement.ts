@@ -88,7 +88,8 @@ export type SettlementResult = {
 export async function settleOpenBatch(storage: Storage, mid: number, now: Date): Promise<SettlementResult> {
   return storage.write(async (tx) => {
     const iso = now.toISOString();
-    await tx.lock(`batch:${mid}`);
+    // Exclusive: waits for every payment joining the batch (they hold it shared) and keeps new ones out.
+    await tx.lock(`batch:${mid}`, 'exclusive');
     const batch = await tx.first(
       tx.qb.selectFrom('batches').selectAll().where('mid', '=', mid).where('status', '=', 'open'),
     );
@@ -134,7 +135,7 @@ export async function closeSettledBatches(
   return storage.write(async (tx) => {
     const iso = now.toISOString();
     // Two closes at once (two gateway processes) would both fund the same settled batches.
-    await tx.lock(`batch:${mid}`);
+    await tx.lock(`batch:${mid}`, 'exclusive');
     const batches = await tx.all(
       tx.qb
         .selectFrom('batches')

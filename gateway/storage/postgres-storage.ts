@@ -106,6 +106,17 @@ function config<R>(query: Query<R>, qb: Kysely<Database>): pg.QueryConfig {
   };
 }
 
+const lockExclusive = (key: string): pg.QueryConfig => ({
+  name: 'tp_lock',
+  text: 'select pg_advisory_xact_lock(hashtextextended($1, 0))',
+  values: [key],
+});
+const lockShared = (key: string): pg.QueryConfig => ({
+  name: 'tp_lock_shared',
+  text: 'select pg_advisory_xact_lock_shared(hashtextextended($1, 0))',
+  values: [key],
+});
+
 /** A Queryable over one client or the pool (exported for migration tests and the SQLite import). */
 export function postgresQueryable(exec: Exec, qb: Kysely<Database>, inTransaction: boolean): Queryable {
   const all = async <R>(query: Query<R>): Promise<R[]> => {
@@ -127,11 +138,11 @@ export function postgresQueryable(exec: Exec, qb: Kysely<Database>, inTransactio
         throw translate(error);
       }
     },
-    async lock(key) {
+    async lock(key, mode = 'exclusive') {
       // A lock outside a transaction would be released at once: only a unit of work can hold one.
       if (!inTransaction) throw new Error(`lock(${key}) outside a unit of work`);
       // Transaction-scoped: released by COMMIT or ROLLBACK, in every gateway process on this database.
-      await exec({ text: 'select pg_advisory_xact_lock(hashtextextended($1, 0))', values: [key] });
+      await exec(mode === 'shared' ? lockShared(key) : lockExclusive(key));
     },
   };
 }

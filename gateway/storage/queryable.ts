@@ -21,8 +21,11 @@ export type Queryable = {
    * Serializes units of work that touch the same thing (a payment's refundable balance, a card's duplicate
    * window) until the end of the transaction. SQLite's single writer serializes everything already, so it
    * is a no-op there; PostgreSQL takes a transaction-scoped advisory lock, across processes.
+   *
+   * `shared`: many units hold it at once, and only an exclusive holder of the same key waits for them all
+   * (every sale joins the open batch; only closing the batch must have it to itself).
    */
-  lock(key: string): Promise<void>;
+  lock(key: string, mode?: 'exclusive' | 'shared'): Promise<void>;
 };
 
 export type Storage = {

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ResponseCode } from '../../../gateway/contract/response-codes';
-import { keyedSale, merchant1, utn, type Json } from '../../support/gateway-harness';
+import { keyedSale, merchant1, merchant2, utn, type Json } from '../../support/gateway-harness';
 import { postJson, repoRoot, spawnGateway, type SpawnedGateway } from '../../support/spawn-gateway';
 import { testDatabaseFor } from '../../support/test-database';
 import type { ChildMessage } from './scheduler-child';
@@ -219,6 +219,29 @@ describe('two gateway processes on one PostgreSQL database', { timeout: 240_000 
     expect(
       (await report()).filter((t) => t.PaymentLinkId === link.Id && t.Status === 'approved'),
     ).toHaveLength(1);
+  });
+
+  it('settling while sales join the batch on the other process: every sale counted exactly once', async () => {
+    // Sales hold the merchant's batch key shared, a settlement holds it exclusive: a sale never joins a
+    // batch that is being closed, and a closed batch's total is final.
+    const sales = Array.from({ length: 20 }, (_, i) =>
+      post(i, '/api/Transactions/Sale', keyedSale({ ...merchant2, Amount: 1 })),
+    );
+    const settles = [0, 1, 2].map(async (i) => {
+      await new Promise((r) => setTimeout(r, 40 * i));
+      return post(i, '/api/Transactions/DoSettlement', merchant2);
+    });
+    const answers = await Promise.all(sales);
+    for (const s of await Promise.all(settles)) expect(s.ResponseCode).toBe(ResponseCode.Success);
+    expect(answers.every((a) => a.ResponseCode === ResponseCode.Success)).toBe(true);
+    const settled = (await post(0, '/api/Report/GetSettlementsByDate', merchant2))
+      .SettlementReports as Json[];
+    const unsettled = (await post(1, '/api/Report/GetUnsettledTransactions', merchant2))
+      .UnsettledTransactions as Json[];
+    const cents =
+      settled.reduce((sum, r) => sum + Math.round(Number(r.AmountSettled) * 100), 0) +
+      unsettled.reduce((sum, r) => sum + Math.round(Number(r.Amount) * 100), 0);
+    expect(cents).toBe(20_00);
   });
 
   it('two schedulers in two processes at the same moment: one batch close, one charge per due date', async () => {
