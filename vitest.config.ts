@@ -18,7 +18,8 @@ export default defineConfig({
       {
         extends: true,
         test: {
-          name: 'sqlite',
+          // Everything, the gateway on SQLite included.
+          name: 'main',
           include: ['test/**/*.test.ts', 'test/**/*.test.tsx'],
           exclude: ['test/bench/**', 'node_modules/**', 'test/gateway/postgres/**'],
         },
