@@ -135,9 +135,11 @@ describe('two gateway processes on one PostgreSQL database', { timeout: 240_000 
       expect(o.reversal.ResponseCode).toBe(ResponseCode.Success);
       expect(o.sale.ResponseCode).toBe(ResponseCode.TransactionNumberBlocked);
     }
+    // Reversed while at the processor — or, on a machine slow enough that the reversal came first, never
+    // made at all: either way nothing stays charged.
     const rows = await report();
     for (const number of numbers)
-      expect(rows.find((t) => t.UserTransactionNumber === number)?.Status).toBe('reversed');
+      expect(rows.find((t) => t.UserTransactionNumber === number)?.Status ?? 'reversed').toBe('reversed');
   });
 
   it('DoReversal and the late original sent at once to different processes: whichever wins, nothing stays charged', async () => {
