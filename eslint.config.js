@@ -1,8 +1,7 @@
 // @ts-check
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
-import { importX } from 'eslint-plugin-import-x';
-import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
+import importPlugin from 'eslint-plugin-import';
 
 /**
  * DESIGN.md's dependency direction, enforced here rather than promised:
@@ -74,13 +73,21 @@ export default tseslint.config(
         tsconfigRootDir: import.meta.dirname,
       },
     },
-    plugins: { 'import-x': importX },
+    plugins: { import: importPlugin },
     settings: {
-      'import-x/resolver-next': [createTypeScriptImportResolver({ project: './tsconfig.json' })],
+      // Cross-folder imports are extensionless relative paths (no tsconfig aliases), so Node's resolution
+      // with the TypeScript extensions finds every file. A relative import it cannot follow is an error
+      // below, so the layering rule is never skipped silently; packages (whose "exports" maps this
+      // resolver does not read) are left to tsc, which already fails on a missing module.
+      // eslint-plugin-import rather than import-x: import-x needs unrs-resolver, whose per-platform
+      // binaries are not all published to the registry these machines use, and `npm ci` refuses a lock
+      // file that lacks them.
+      'import/resolver': { node: { extensions: ['.ts', '.tsx', '.js', '.mjs', '.json'] } },
     },
     rules: {
-      'import-x/no-restricted-paths': ['error', { zones: layering }],
-      'import-x/no-default-export': 'error',
+      'import/no-restricted-paths': ['error', { zones: layering }],
+      'import/no-unresolved': ['error', { ignore: ['^[^.]'] }],
+      'import/no-default-export': 'error',
       '@typescript-eslint/no-explicit-any': 'error',
       '@typescript-eslint/consistent-type-definitions': ['error', 'type'],
       '@typescript-eslint/consistent-type-imports': 'error',
@@ -116,7 +123,7 @@ export default tseslint.config(
   },
   {
     files: ['*.config.ts', '*.config.js', 'renderer/vite.config.ts'],
-    rules: { 'import-x/no-default-export': 'off' },
+    rules: { 'import/no-default-export': 'off' },
   },
   {
     files: ['eslint.config.js'],

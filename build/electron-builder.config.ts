@@ -158,5 +158,5 @@ const config = {
 } satisfies Configuration;
 
 // electron-builder loads a TypeScript config's default export (through jiti).
-// eslint-disable-next-line import-x/no-default-export
+// eslint-disable-next-line import/no-default-export
 export default config;

@@ -1,0 +1,71 @@
+import { ESLint } from 'eslint';
+import path from 'node:path';
+import tseslint from 'typescript-eslint';
+import { describe, expect, it } from 'vitest';
+
+// DESIGN.md's dependency direction is enforced by the lint configuration; these cases prove that the
+// rule fires on each forbidden edge (a configuration that silently stopped resolving would pass them all).
+const root = path.resolve(import.meta.dirname, '../..');
+// The probe files do not exist, so type-aware parsing is switched off for them; the layering rule
+// needs only the import paths.
+const eslint = new ESLint({ cwd: root, overrideConfig: [tseslint.configs.disableTypeChecked] });
+
+async function layeringErrors(file: string, source: string): Promise<string[]> {
+  const [result] = await eslint.lintText(source, { filePath: path.join(root, file) });
+  return (result?.messages ?? [])
+    .filter((m) => m.ruleId === 'import/no-restricted-paths' || m.ruleId === 'import/no-unresolved')
+    .map((m) => `${m.ruleId}: ${m.message}`);
+}
+
+describe('layering rule', () => {
+  const forbidden: [string, string][] = [
+    [
+      'gateway/http/probe.ts',
+      "import { openJournal } from '../../electron/journal/journal';\nvoid openJournal;\n",
+    ],
+    [
+      'gateway/http/probe.ts',
+      "import { SerialTransport } from '../../native/transports/serial-transport';\nvoid SerialTransport;\n",
+    ],
+    ['native/protocols/probe.ts', "import { Sale } from '../../gateway/contract/card-sale';\nvoid Sale;\n"],
+    [
+      'renderer/src/probe.ts',
+      "import { parseTrack2 } from '../../native/protocols/iso7813-track';\nvoid parseTrack2;\n",
+    ],
+    [
+      'electron/sale/probe.ts',
+      "import { createStorage } from '../../gateway/storage/sqlite-storage';\nvoid createStorage;\n",
+    ],
+  ];
+  it.each(forbidden)(
+    '%s may not import across the boundary',
+    async (file, source) => {
+      const errors = await layeringErrors(file, source);
+      expect(errors.some((e) => e.startsWith('import/no-restricted-paths'))).toBe(true);
+    },
+    120_000,
+  );
+
+  it('allows the edges DESIGN.md permits', async () => {
+    expect(
+      await layeringErrors(
+        'gateway/http/probe.ts',
+        "import { parseTrack2 } from '../../native/protocols/iso7813-track';\nvoid parseTrack2;\n",
+      ),
+    ).toEqual([]);
+    expect(
+      await layeringErrors(
+        'electron/sale/probe.ts',
+        "import { Sale } from '../../gateway/contract/card-sale';\nvoid Sale;\n",
+      ),
+    ).toEqual([]);
+  }, 120_000);
+
+  it('reports a relative import it cannot follow instead of skipping it', async () => {
+    const errors = await layeringErrors(
+      'gateway/http/probe.ts',
+      "import { x } from '../../electron/nowhere';\nvoid x;\n",
+    );
+    expect(errors.some((e) => e.startsWith('import/no-unresolved'))).toBe(true);
+  }, 120_000);
+});
