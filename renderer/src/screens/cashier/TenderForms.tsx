@@ -3,6 +3,7 @@ import type { TenderRequest } from '../../../../electron/bridge/contract';
 import { formatCents, popDigit, pushDigit } from '../../format/money';
 import { useSale, useSaleStore } from '../../state/context';
 import type { TenderForm } from '../../state/sale-store';
+import { DigitsField, ErrorAlert, InputField, SelectField, type SelectOption } from '../../ui/fields';
 import { Keypad } from '../../ui/Keypad';
 
 function usePay() {
@@ -127,62 +128,47 @@ function KeyedForm() {
   return (
     <FormShell title="Keyed card" onSubmit={submit}>
       <div className="row">
-        <div className="field">
-          <label htmlFor="keyed-number">Card number</label>
-          <input
-            id="keyed-number"
-            type="password"
-            inputMode="numeric"
-            autoComplete="off"
-            autoFocus
-            value={number}
-            onChange={(e) => setNumber(e.target.value.replace(/[^\d ]/g, ''))}
-            aria-describedby="keyed-last4"
-          />
+        <InputField
+          id="keyed-number"
+          label="Card number"
+          type="password"
+          inputMode="numeric"
+          autoComplete="off"
+          autoFocus
+          value={number}
+          onChange={(e) => setNumber(e.target.value.replace(/[^\d ]/g, ''))}
+          aria-describedby="keyed-last4"
+        >
           <span id="keyed-last4" className="hint">
             {last4.length === 4 ? `Ends in ${last4}` : 'Hidden as you type'}
           </span>
-        </div>
-        <div className="field">
-          <label htmlFor="keyed-expiry">Expiry (MMYY)</label>
-          <input
-            id="keyed-expiry"
-            inputMode="numeric"
-            autoComplete="off"
-            maxLength={4}
-            value={expiry}
-            onChange={(e) => setExpiry(e.target.value.replace(/\D/g, ''))}
-          />
-        </div>
-        <div className="field">
-          <label htmlFor="keyed-cvn">Security code</label>
-          <input
-            id="keyed-cvn"
-            type="password"
-            inputMode="numeric"
-            autoComplete="off"
-            maxLength={4}
-            value={cvn}
-            onChange={(e) => setCvn(e.target.value.replace(/\D/g, ''))}
-          />
-        </div>
-        <div className="field">
-          <label htmlFor="keyed-zip">ZIP (optional)</label>
-          <input
-            id="keyed-zip"
-            inputMode="numeric"
-            autoComplete="off"
-            maxLength={10}
-            value={zip}
-            onChange={(e) => setZip(e.target.value)}
-          />
-        </div>
+        </InputField>
+        <DigitsField
+          id="keyed-expiry"
+          label="Expiry (MMYY)"
+          maxLength={4}
+          value={expiry}
+          onDigits={setExpiry}
+        />
+        <DigitsField
+          id="keyed-cvn"
+          label="Security code"
+          type="password"
+          maxLength={4}
+          value={cvn}
+          onDigits={setCvn}
+        />
+        <InputField
+          id="keyed-zip"
+          label="ZIP (optional)"
+          inputMode="numeric"
+          autoComplete="off"
+          maxLength={10}
+          value={zip}
+          onChange={(e) => setZip(e.target.value)}
+        />
       </div>
-      {error ? (
-        <p className="field-error" role="alert">
-          {error}
-        </p>
-      ) : null}
+      <ErrorAlert message={error} />
     </FormShell>
   );
 }
@@ -275,6 +261,11 @@ function EbtForm() {
   );
 }
 
+const accountTypes: readonly SelectOption<'CHECKING' | 'SAVING'>[] = [
+  ['CHECKING', 'Checking'],
+  ['SAVING', 'Savings'],
+];
+
 function CheckForm() {
   const pay = usePay();
   const [routing, setRouting] = useState('');
@@ -297,58 +288,38 @@ function CheckForm() {
       }}
     >
       <div className="row">
-        <div className="field">
-          <label htmlFor="check-routing">Routing number</label>
-          <input
-            id="check-routing"
-            inputMode="numeric"
-            autoComplete="off"
-            autoFocus
-            maxLength={9}
-            value={routing}
-            onChange={(e) => setRouting(e.target.value.replace(/\D/g, ''))}
-          />
-        </div>
-        <div className="field">
-          <label htmlFor="check-account">Account number</label>
-          <input
-            id="check-account"
-            type="password"
-            inputMode="numeric"
-            autoComplete="off"
-            maxLength={17}
-            value={account}
-            onChange={(e) => setAccount(e.target.value.replace(/\D/g, ''))}
-          />
-        </div>
-        <div className="field">
-          <label htmlFor="check-number">Check number</label>
-          <input
-            id="check-number"
-            inputMode="numeric"
-            autoComplete="off"
-            maxLength={10}
-            value={checkNumber}
-            onChange={(e) => setCheckNumber(e.target.value.replace(/\D/g, ''))}
-          />
-        </div>
-        <div className="field">
-          <label htmlFor="check-type">Account type</label>
-          <select
-            id="check-type"
-            value={type}
-            onChange={(e) => setType(e.target.value === 'SAVING' ? 'SAVING' : 'CHECKING')}
-          >
-            <option value="CHECKING">Checking</option>
-            <option value="SAVING">Savings</option>
-          </select>
-        </div>
+        <DigitsField
+          id="check-routing"
+          label="Routing number"
+          autoFocus
+          maxLength={9}
+          value={routing}
+          onDigits={setRouting}
+        />
+        <DigitsField
+          id="check-account"
+          label="Account number"
+          type="password"
+          maxLength={17}
+          value={account}
+          onDigits={setAccount}
+        />
+        <DigitsField
+          id="check-number"
+          label="Check number"
+          maxLength={10}
+          value={checkNumber}
+          onDigits={setCheckNumber}
+        />
+        <SelectField
+          id="check-type"
+          label="Account type"
+          value={type}
+          options={accountTypes}
+          onChange={setType}
+        />
       </div>
-      {error ? (
-        <p className="field-error" role="alert">
-          {error}
-        </p>
-      ) : null}
+      <ErrorAlert message={error} />
     </FormShell>
   );
 }
