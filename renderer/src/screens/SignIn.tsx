@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useApp, useAppStore } from '../state/context';
+import { ErrorAlert } from '../ui/fields';
 import { Keypad } from '../ui/Keypad';
 
 /** Sign in by PIN: the PIN says the role (cashier, manager, tech). */
@@ -50,11 +51,7 @@ export function SignIn() {
           aria-invalid={error ? true : undefined}
           aria-describedby={error ? 'pin-error' : sandbox ? 'pin-hint' : undefined}
         />
-        {error ? (
-          <p id="pin-error" className="field-error" role="alert">
-            {error}
-          </p>
-        ) : null}
+        <ErrorAlert id="pin-error" message={error} />
         <Keypad
           label="PIN keypad"
           doubleZero={false}

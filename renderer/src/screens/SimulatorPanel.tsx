@@ -1,5 +1,6 @@
 import type { DeviceRoleName } from '../../../electron/bridge/contract';
 import { useApp, useAppStore, useSim, useSimStore } from '../state/context';
+import { ErrorAlert } from '../ui/fields';
 import { Keypad } from '../ui/Keypad';
 import { roleWords } from './tech/DevicesScreen';
 
@@ -197,11 +198,7 @@ export function SimulatorPanel() {
           })}
         </ul>
       </div>
-      {error ? (
-        <p className="field-error" role="alert">
-          {error}
-        </p>
-      ) : null}
+      <ErrorAlert message={error} />
     </aside>
   );
 }

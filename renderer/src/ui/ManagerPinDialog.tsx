@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { useApp, useAppStore } from '../state/context';
 import { Dialog } from './Dialog';
+import { ErrorAlert } from './fields';
 import { Keypad } from './Keypad';
 
 /** Asks for the manager's PIN for one action while a cashier is signed in (refund, void, abandon…). */
@@ -37,11 +38,7 @@ export function ManagerPinDialog() {
           aria-describedby={approval.error ? 'manager-pin-error' : undefined}
           aria-invalid={approval.error ? true : undefined}
         />
-        {approval.error ? (
-          <p id="manager-pin-error" className="field-error" role="alert">
-            {approval.error}
-          </p>
-        ) : null}
+        <ErrorAlert id="manager-pin-error" message={approval.error} />
         <Keypad
           label="Manager PIN keypad"
           doubleZero={false}

@@ -5,6 +5,7 @@ import { describeError } from '../../state/app-store';
 import { useAppStore, useBridge, useSale, useSaleStore } from '../../state/context';
 import { useCommand } from '../../state/use-command';
 import { Dialog } from '../../ui/Dialog';
+import { ErrorAlert } from '../../ui/fields';
 import { ReceiptDialog } from './ReceiptPanel';
 
 const stateTone: Partial<Record<JournalState, string>> = {
@@ -116,11 +117,7 @@ function RefundDialog({ action, onDone }: { action: Action; onDone: (message?: s
           </div>
         )}
         <p className="hint">A manager must approve this.</p>
-        {error ? (
-          <p className="field-error" role="alert">
-            {error}
-          </p>
-        ) : null}
+        <ErrorAlert message={error} />
         <div className="row">
           <button type="button" className="btn" onClick={() => onDone()}>
             Back
@@ -207,16 +204,8 @@ export function TransactionsScreen() {
         </button>
       </form>
       {receiptNote ? <p role="status">{receiptNote}</p> : null}
-      {formError ? (
-        <p className="field-error" role="alert">
-          {formError}
-        </p>
-      ) : null}
-      {list.error ? (
-        <p className="field-error" role="alert">
-          {list.error}
-        </p>
-      ) : null}
+      <ErrorAlert message={formError} />
+      <ErrorAlert message={list.error} />
       <table className="data" aria-describedby="tx-count">
         <caption id="tx-count" className="hint" style={{ textAlign: 'left' }}>
           {list.loading ? 'Loading…' : `${rows.length} transaction${rows.length === 1 ? '' : 's'}`}

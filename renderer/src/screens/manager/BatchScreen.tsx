@@ -5,6 +5,7 @@ import { describeError } from '../../state/app-store';
 import { useAppStore, useBridge } from '../../state/context';
 import { useCommand } from '../../state/use-command';
 import { Dialog } from '../../ui/Dialog';
+import { ErrorAlert } from '../../ui/fields';
 
 function TotalsTable({ title, lines }: { title: string; lines: TotalsLine[] }) {
   return (
@@ -78,11 +79,7 @@ function Reconciliation({ onChanged }: { onChanged: () => void }) {
   return (
     <section aria-labelledby="rec-title" className="card">
       <h2 id="rec-title">Reconciliation: journal vs gateway</h2>
-      {rec.error ? (
-        <p className="field-error" role="alert">
-          {rec.error}
-        </p>
-      ) : null}
+      <ErrorAlert message={rec.error} />
       {v ? (
         <>
           <div className="stats">
@@ -183,11 +180,7 @@ function Reconciliation({ onChanged }: { onChanged: () => void }) {
       <button type="button" className="btn" onClick={() => void rec.reload()}>
         Compare again
       </button>
-      {error ? (
-        <p className="field-error" role="alert">
-          {error}
-        </p>
-      ) : null}
+      <ErrorAlert message={error} />
     </section>
   );
 }
@@ -256,11 +249,7 @@ function AutoClose() {
           </button>
         ) : null}
       </form>
-      {error ? (
-        <p className="field-error" role="alert">
-          {error}
-        </p>
-      ) : null}
+      <ErrorAlert message={error} />
     </section>
   );
 }
@@ -299,11 +288,7 @@ export function BatchScreen() {
   return (
     <div>
       <h1 tabIndex={-1}>Batch</h1>
-      {totals.error ? (
-        <p className="field-error" role="alert">
-          {totals.error}
-        </p>
-      ) : null}
+      <ErrorAlert message={totals.error} />
       {t ? (
         <section aria-labelledby="open-title">
           <h2 id="open-title">Open batch (this lane)</h2>
@@ -357,11 +342,7 @@ export function BatchScreen() {
         >
           {settling ? 'Settling…' : 'Close batch now'}
         </button>
-        {error ? (
-          <p className="field-error" role="alert">
-            {error}
-          </p>
-        ) : null}
+        <ErrorAlert message={error} />
         {result ? (
           <div role="status" data-testid="settle-result">
             <p>

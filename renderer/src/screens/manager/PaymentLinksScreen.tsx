@@ -3,6 +3,7 @@ import { formatCents, parseMoney } from '../../format/money';
 import { describeError } from '../../state/app-store';
 import { useAppStore, useBridge } from '../../state/context';
 import { useCommand } from '../../state/use-command';
+import { ErrorAlert } from '../../ui/fields';
 
 async function copyText(text: string): Promise<boolean> {
   try {
@@ -93,17 +94,9 @@ export function PaymentLinksScreen() {
             Create link
           </button>
         </div>
-        {error ? (
-          <p className="field-error" role="alert">
-            {error}
-          </p>
-        ) : null}
+        <ErrorAlert message={error} />
       </form>
-      {links.error ? (
-        <p className="field-error" role="alert">
-          {links.error}
-        </p>
-      ) : null}
+      <ErrorAlert message={links.error} />
       <table className="data">
         <thead>
           <tr>

@@ -3,6 +3,7 @@ import type { ReportQuery } from '../../../../electron/bridge/contract';
 import { formatCents } from '../../format/money';
 import { useCommand } from '../../state/use-command';
 import { BarChart, ShareBar } from '../../ui/charts';
+import { ErrorAlert } from '../../ui/fields';
 
 /**
  * The core reads `from`/`to` as instants (Date.parse), so a day picked here becomes the local day's first
@@ -73,11 +74,7 @@ export function ReportsScreen() {
           Export CSV
         </button>
       </form>
-      {report.error ? (
-        <p className="field-error" role="alert">
-          {report.error}
-        </p>
-      ) : null}
+      <ErrorAlert message={report.error} />
       {report.loading && !r ? <p>Loading…</p> : null}
       {r ? (
         <>

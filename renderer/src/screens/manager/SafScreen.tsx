@@ -4,6 +4,7 @@ import { formatCents, formatDateTime, parseMoney } from '../../format/money';
 import { describeError } from '../../state/app-store';
 import { useApp, useAppStore, useBridge } from '../../state/context';
 import { useCommand } from '../../state/use-command';
+import { ErrorAlert } from '../../ui/fields';
 
 function ExposureMeter({ saf }: { saf: SafView }) {
   const limit = Math.max(saf.policy.totalLimitCents, 1);
@@ -97,11 +98,7 @@ function Policy({ saf, onSaved }: { saf: SafView; onSaved: (v: SafView) => void 
           <input id="saf-age" inputMode="numeric" value={hours} onChange={(e) => setHours(e.target.value)} />
         </div>
       </div>
-      {error ? (
-        <p className="field-error" role="alert">
-          {error}
-        </p>
-      ) : null}
+      <ErrorAlert message={error} />
       <div>
         <button type="submit" className="btn btn-primary">
           Save policy
@@ -186,11 +183,7 @@ export function SafScreen() {
   return (
     <div>
       <h1 tabIndex={-1}>Offline & queues</h1>
-      {loaded.error ? (
-        <p className="field-error" role="alert">
-          {loaded.error}
-        </p>
-      ) : null}
+      <ErrorAlert message={loaded.error} />
       {saf ? (
         <>
           <section className="card" aria-labelledby="saf-queue-title">

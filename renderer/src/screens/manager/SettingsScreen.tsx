@@ -3,6 +3,7 @@ import type { FraudCheck, Role } from '../../../../electron/bridge/contract';
 import { describeError } from '../../state/app-store';
 import { useAppStore, useBridge, useSaleStore } from '../../state/context';
 import { useCommand } from '../../state/use-command';
+import { ErrorAlert } from '../../ui/fields';
 
 const fraudWords: Record<FraudCheck, string> = {
   address: 'Deny when the street address does not match (AVS)',
@@ -53,11 +54,7 @@ function SaleSettings() {
     <>
       <section className="card" aria-labelledby="biz-title">
         <h2 id="biz-title">Business settings at the gateway</h2>
-        {business.error ? (
-          <p className="field-error" role="alert">
-            {business.error}
-          </p>
-        ) : null}
+        <ErrorAlert message={business.error} />
         {b ? (
           <dl className="facts">
             <dt>Surcharge</dt>
@@ -95,11 +92,7 @@ function SaleSettings() {
             <input type="checkbox" checked={tipPrompt} onChange={(e) => setTipPrompt(e.target.checked)} />
             Offer a tip on each sale
           </label>
-          {error ? (
-            <p className="field-error" role="alert">
-              {error}
-            </p>
-          ) : null}
+          <ErrorAlert message={error} />
           <div>
             <button type="submit" className="btn btn-primary">
               Save sale settings
@@ -126,11 +119,7 @@ function FraudOptions() {
   return (
     <section className="card" aria-labelledby="fraud-title">
       <h2 id="fraud-title">Fraud auto-deny</h2>
-      {fraud.error ? (
-        <p className="field-error" role="alert">
-          {fraud.error}
-        </p>
-      ) : null}
+      <ErrorAlert message={fraud.error} />
       {fraud.data && !fraud.data.known ? (
         <p className="hint">The gateway did not say which checks are on; set them here.</p>
       ) : null}
@@ -148,11 +137,7 @@ function FraudOptions() {
           </label>
         ))}
       </fieldset>
-      {error ? (
-        <p className="field-error" role="alert">
-          {error}
-        </p>
-      ) : null}
+      <ErrorAlert message={error} />
     </section>
   );
 }
@@ -200,11 +185,7 @@ function Pins() {
           Change PIN
         </button>
       </form>
-      {error ? (
-        <p className="field-error" role="alert">
-          {error}
-        </p>
-      ) : null}
+      <ErrorAlert message={error} />
     </section>
   );
 }

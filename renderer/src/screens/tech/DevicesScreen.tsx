@@ -10,6 +10,7 @@ import type {
 import { formatDateTime } from '../../format/money';
 import { useApp, useAppStore } from '../../state/context';
 import { useAction, useCommand } from '../../state/use-command';
+import { ErrorAlert } from '../../ui/fields';
 
 export const roleWords: Record<DeviceRoleName, string> = {
   cardReader: 'Card reader',
@@ -83,11 +84,7 @@ function Health() {
           ))}
         </tbody>
       </table>
-      {error ? (
-        <p className="field-error" role="alert">
-          {error}
-        </p>
-      ) : null}
+      <ErrorAlert message={error} />
     </section>
   );
 }
@@ -277,11 +274,7 @@ function Assignment({ discovered }: { discovered: DiscoveredDeviceView[] }) {
         <button type="submit" className="btn btn-primary" disabled={busy}>
           Save device configuration
         </button>
-        {error ? (
-          <p className="field-error" role="alert">
-            {error}
-          </p>
-        ) : null}
+        <ErrorAlert message={error} />
       </form>
     </section>
   );
@@ -301,11 +294,7 @@ function Discovery({ onFound }: { onFound: (d: DiscoveredDeviceView[]) => void }
       <button type="button" className="btn" disabled={busy} onClick={() => void discover()}>
         {busy ? 'Looking…' : 'Discover devices'}
       </button>
-      {error ? (
-        <p className="field-error" role="alert">
-          {error}
-        </p>
-      ) : null}
+      <ErrorAlert message={error} />
       {result ? (
         <>
           <p className="hint">
@@ -421,11 +410,7 @@ function Tests() {
         </button>
       </div>
       {busy ? <p role="status">Testing… (for “Read a card”, present a card now)</p> : null}
-      {error ? (
-        <p className="field-error" role="alert">
-          {error}
-        </p>
-      ) : null}
+      <ErrorAlert message={error} />
       <ul aria-label="Test results" aria-live="polite">
         {results.map((r, i) => (
           <li key={i}>

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { useApp } from '../../state/context';
 import { useAction } from '../../state/use-command';
+import { ErrorAlert } from '../../ui/fields';
 import { download } from '../manager/ReportsScreen';
 import { roleWords } from './DevicesScreen';
 
@@ -66,11 +67,7 @@ export function DiagnosticsScreen() {
           {busy ? 'Collecting…' : 'Export diagnostics bundle'}
         </button>
         {saved ? <p role="status">{saved}</p> : null}
-        {error ? (
-          <p className="field-error" role="alert">
-            {error}
-          </p>
-        ) : null}
+        <ErrorAlert message={error} />
       </section>
     </div>
   );

@@ -6,6 +6,7 @@ import type {
 } from '../../../../electron/bridge/contract';
 import { useAppStore } from '../../state/context';
 import { useAction, useCommand } from '../../state/use-command';
+import { ErrorAlert } from '../../ui/fields';
 
 function Connection() {
   const loaded = useCommand('gateway.get', {});
@@ -149,11 +150,7 @@ function Connection() {
           />
         </div>
       </div>
-      {error ? (
-        <p className="field-error" role="alert">
-          {error}
-        </p>
-      ) : null}
+      <ErrorAlert message={error} />
       <div className="row">
         <button type="submit" className="btn btn-primary" disabled={busy}>
           Save connection
@@ -214,11 +211,7 @@ function Lane() {
       <button type="submit" className="btn btn-primary" disabled={busy}>
         Save lane id
       </button>
-      {error ? (
-        <p className="field-error" role="alert">
-          {error}
-        </p>
-      ) : null}
+      <ErrorAlert message={error} />
     </form>
   );
 }
