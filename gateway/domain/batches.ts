@@ -1,8 +1,11 @@
+import { sql } from 'kysely';
 import type { Queryable } from '../storage/queryable';
 import { prepare } from '../storage/prepared';
 
 const selectOpenBatch = prepare<{ mid: number }, { id: number }>((qb, p) =>
-  qb.selectFrom('batches').select('id').where('mid', '=', p('mid')).where('status', '=', 'open'),
+  // A literal, not a parameter: only then can the planner use the partial index batches_one_open
+  // (WHERE status = 'open') instead of walking every batch the merchant ever had.
+  qb.selectFrom('batches').select('id').where('mid', '=', p('mid')).where('status', '=', sql.lit('open')),
 );
 
 /**

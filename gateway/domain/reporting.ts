@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { sql, type RawBuilder, type SelectQueryBuilder } from 'kysely';
 import type {
   AuthorizationLogRow,
   BatchDetailRow,
@@ -69,6 +69,16 @@ const RETURN_COUNT = sql<number>`sum(case when p.operation = 'refund' then 1 els
 const KEYED_COUNT = sql<number>`sum(case when p.entry_mode in ('KeyEntered', 'ChipFallbackManual') then 1 else 0 end)`;
 const ALL_COUNT = sql<number>`count(*)`;
 
+/** The selection every settled-batch summary groups by: what `sums` reads. */
+const AGGREGATE = [
+  SALE_CENTS.as('sale_cents'),
+  RETURN_CENTS.as('return_cents'),
+  SALE_COUNT.as('sale_count'),
+  RETURN_COUNT.as('return_count'),
+  KEYED_COUNT.as('keyed_count'),
+  ALL_COUNT.as('n'),
+] as const;
+
 type Aggregate = {
   sale_cents: number | null;
   return_cents: number | null;
@@ -122,6 +132,28 @@ function page<R>(all: R[], p: Page): R[] {
   return all.slice(p.index * p.size, p.index * p.size + p.size);
 }
 
+/**
+ * One page of a report's rows, paged in the database so that a long report is never read whole, and the
+ * count and summed `amount` of every row of it (its Total).
+ */
+async function pageWithTotals<DB, TB extends keyof DB, I, O>(
+  q: Queryable,
+  report: SelectQueryBuilder<DB, TB, I>,
+  rows: (report: SelectQueryBuilder<DB, TB, I>) => SelectQueryBuilder<DB, TB, O>,
+  amount: RawBuilder<number>,
+  p: Page,
+): Promise<{ rows: O[]; count: number; amount: Cents }> {
+  const [found, totals] = await Promise.all([
+    q.all(
+      rows(report)
+        .limit(p.size)
+        .offset(p.index * p.size),
+    ),
+    q.first(report.select([ALL_COUNT.as('n'), amount.as('amount')])),
+  ]);
+  return { rows: found, count: Number(totals?.n ?? 0), amount: Number(totals?.amount ?? 0) };
+}
+
 function settled(q: Queryable, mid: number, range: Range, batchNumber?: string, cid?: number) {
   let query = q.qb
     .selectFrom('payments as p')
@@ -143,35 +175,43 @@ type Entity = { EntityId: string; EntityName: string; EntityType: string; Platfo
 async function entities(
   q: Queryable,
   mid: number,
-): Promise<{ merchant: Entity; cashiers: Map<number, Entity> }> {
+): Promise<{ merchant: Entity; cashier: (cid: number) => Entity }> {
   const [m, cashiers] = await Promise.all([
     q.first(q.qb.selectFrom('merchants').select(['name', 'credit_processor']).where('mid', '=', mid)),
     q.all(q.qb.selectFrom('cashiers').select(['cid', 'first_name', 'last_name']).where('mid', '=', mid)),
   ]);
   const platform = m?.credit_processor ?? '';
+  const merchant: Entity = {
+    EntityId: String(mid),
+    EntityName: m?.name ?? '',
+    EntityType: 'Merchant',
+    PlatformId: platform,
+  };
+  const byCid = new Map(
+    cashiers.map((c) => [
+      c.cid,
+      {
+        EntityId: String(c.cid),
+        EntityName: `${c.first_name} ${c.last_name}`.trim(),
+        EntityType: 'Cashier',
+        PlatformId: platform,
+      },
+    ]),
+  );
   return {
-    merchant: {
-      EntityId: String(mid),
-      EntityName: m?.name ?? '',
-      EntityType: 'Merchant',
-      PlatformId: platform,
-    },
-    cashiers: new Map(
-      cashiers.map((c) => [
-        c.cid,
-        {
-          EntityId: String(c.cid),
-          EntityName: `${c.first_name} ${c.last_name}`.trim(),
-          EntityType: 'Cashier',
-          PlatformId: platform,
-        },
-      ]),
-    ),
+    merchant,
+    // A cid missing from the cashier list still gets a row of its own: no payment drops out of the report.
+    cashier: (cid) => byCid.get(cid) ?? { ...merchant, EntityId: String(cid), EntityType: 'Cashier' },
   };
 }
 
-function cidFilter(view: EntityView): number | undefined | null {
-  if (view.level !== 1 || view.onlyId === undefined) return undefined;
+/**
+ * The cashier a view narrows the report to (undefined: every payment), or null when it names an entity
+ * the merchant does not have, so the report is empty.
+ */
+function cidFilter(view: EntityView, mid: number): number | undefined | null {
+  if (view.onlyId === undefined) return undefined;
+  if (view.level === 0) return view.onlyId === String(mid) ? undefined : null;
   return /^\d{1,9}$/.test(view.onlyId) ? Number(view.onlyId) : null;
 }
 
@@ -184,25 +224,16 @@ export async function batchSummaryByEntity(
   p: Page,
 ): Promise<Paged<BatchSummaryByEntityRow>> {
   const names = await entities(q, mid);
-  const cid = cidFilter(view);
+  const cid = cidFilter(view, mid);
   const empty = {
     rows: [],
     total: { ...names.merchant, EntityId: '', EntityName: 'Total', ...metrics(zero) },
     count: 0,
   };
-  if (cid === null || (view.level === 0 && view.onlyId !== undefined && view.onlyId !== String(mid)))
-    return empty;
+  if (cid === null) return empty;
   const groups = await q.all(
     settled(q, mid, range, undefined, cid)
-      .select([
-        'p.cid as cid',
-        SALE_CENTS.as('sale_cents'),
-        RETURN_CENTS.as('return_cents'),
-        SALE_COUNT.as('sale_count'),
-        RETURN_COUNT.as('return_count'),
-        KEYED_COUNT.as('keyed_count'),
-        ALL_COUNT.as('n'),
-      ])
+      .select(['p.cid as cid', ...AGGREGATE])
       .groupBy('p.cid')
       .orderBy('p.cid'),
   );
@@ -211,14 +242,7 @@ export async function batchSummaryByEntity(
     const s = groups.map(sums).reduce(add, zero);
     all = s.n > 0 ? [{ entity: names.merchant, s }] : [];
   } else {
-    all = groups.map((g) => ({
-      entity: names.cashiers.get(g.cid) ?? {
-        ...names.merchant,
-        EntityId: String(g.cid),
-        EntityType: 'Cashier',
-      },
-      s: sums(g),
-    }));
+    all = groups.map((g) => ({ entity: names.cashier(g.cid), s: sums(g) }));
   }
   const total = all.map((a) => a.s).reduce(add, zero);
   return {
@@ -237,7 +261,7 @@ export async function authorizationLog(
   p: Page,
 ): Promise<Paged<AuthorizationLogRow>> {
   const names = await entities(q, mid);
-  const cid = cidFilter(view);
+  const cid = cidFilter(view, mid);
   const emptyTotal = {
     ...names.merchant,
     EntityId: '',
@@ -246,9 +270,7 @@ export async function authorizationLog(
     AuthorizationAmount: 0,
     AuthorizationCount: 0,
   };
-  if (cid === null || (view.level === 0 && view.onlyId !== undefined && view.onlyId !== String(mid))) {
-    return { rows: [], total: emptyTotal, count: 0 };
-  }
+  if (cid === null) return { rows: [], total: emptyTotal, count: 0 };
   let query = q.qb
     .selectFrom('payments as p')
     .where('p.mid', '=', mid)
@@ -277,11 +299,7 @@ export async function authorizationLog(
         : [];
   } else {
     all = groups.map((g) => ({
-      entity: names.cashiers.get(g.cid) ?? {
-        ...names.merchant,
-        EntityId: String(g.cid),
-        EntityType: 'Cashier',
-      },
+      entity: names.cashier(g.cid),
       amount: Number(g.amount ?? 0),
       n: Number(g.n),
     }));
@@ -315,12 +333,7 @@ export async function batchSummaryByMerchant(
         'b.id as batch_id',
         'b.batch_number as batch_number',
         'b.settled_at as settled_at',
-        SALE_CENTS.as('sale_cents'),
-        RETURN_CENTS.as('return_cents'),
-        SALE_COUNT.as('sale_count'),
-        RETURN_COUNT.as('return_count'),
-        KEYED_COUNT.as('keyed_count'),
-        ALL_COUNT.as('n'),
+        ...AGGREGATE,
       ])
       .groupBy(['b.id', 'b.batch_number', 'b.settled_at'])
       .orderBy('b.id'),
@@ -348,7 +361,7 @@ export async function cardSummary(
   batchNumber: string | undefined,
   p: Page,
 ): Promise<Paged<CardSummaryRow>> {
-  const cid = cidFilter(view);
+  const cid = cidFilter(view, mid);
   const totalRow = (s: Sums) => ({
     CardDescription: 'Total',
     CardType: '',
@@ -358,20 +371,10 @@ export async function cardSummary(
     ReturnCount: s.returnCount,
     SaleCount: s.saleCount,
   });
-  if (cid === null || (view.level === 0 && view.onlyId !== undefined && view.onlyId !== String(mid))) {
-    return { rows: [], total: totalRow(zero), count: 0 };
-  }
+  if (cid === null) return { rows: [], total: totalRow(zero), count: 0 };
   const groups = await q.all(
     settled(q, mid, range, batchNumber, cid)
-      .select([
-        'p.card_type as card_type',
-        SALE_CENTS.as('sale_cents'),
-        RETURN_CENTS.as('return_cents'),
-        SALE_COUNT.as('sale_count'),
-        RETURN_COUNT.as('return_count'),
-        KEYED_COUNT.as('keyed_count'),
-        ALL_COUNT.as('n'),
-      ])
+      .select(['p.card_type as card_type', ...AGGREGATE])
       .groupBy('p.card_type')
       .orderBy('p.card_type'),
   );
@@ -417,10 +420,11 @@ export async function batchDetail(
   filter: { batchNumber?: string | undefined; reportRange: Range },
   p: Page,
 ): Promise<Paged<BatchDetailRow>> {
-  const base = () => settled(q, mid, filter.reportRange, filter.batchNumber);
-  const [rows, agg] = await Promise.all([
-    q.all(
-      base()
+  const found = await pageWithTotals(
+    q,
+    settled(q, mid, filter.reportRange, filter.batchNumber),
+    (report) =>
+      report
         .select([
           'p.srn',
           'p.auth_code',
@@ -441,14 +445,12 @@ export async function batchDetail(
           'b.settled_at',
         ])
         .orderBy('b.id')
-        .orderBy('p.id')
-        .limit(p.size)
-        .offset(p.index * p.size),
-    ),
-    q.first(base().select([ALL_COUNT.as('n'), SIGNED_AMOUNT.as('amount')])),
-  ]);
+        .orderBy('p.id'),
+    SIGNED_AMOUNT,
+    p,
+  );
   return {
-    rows: rows.map((r) => {
+    rows: found.rows.map((r) => {
       const keyed = (KEYED_MODES as readonly string[]).includes(r.entry_mode);
       const total =
         r.amount_cents +
@@ -493,9 +495,9 @@ export async function batchDetail(
       TransactionID: '',
       DebitRoutingMethodID: 0,
       RegulatedID: 0,
-      TransactionAmount: money(Number(agg?.amount ?? 0)),
+      TransactionAmount: money(found.amount),
     },
-    count: Number(agg?.n ?? 0),
+    count: found.count,
   };
 }
 
@@ -581,6 +583,11 @@ function disputes(q: Queryable, mid: number, kind: 'chargeback' | 'retrieval', d
   return query;
 }
 
+const DISPUTE_AMOUNT = sql<number>`sum(d.amount_cents)`;
+
+const byReportDate = (report: ReturnType<typeof disputes>) =>
+  report.selectAll('d').orderBy('d.report_date').orderBy('d.record_id');
+
 /** GetChargebacksDetail (every record) and GetChargebacksSummary (each case's latest record). */
 export async function chargebacks(
   q: Queryable,
@@ -589,36 +596,20 @@ export async function chargebacks(
   latestOnly: boolean,
   p: Page,
 ): Promise<Paged<ChargebackRow>> {
-  const base = () => {
-    const query = disputes(q, mid, 'chargeback', dates);
-    if (!latestOnly) return query;
-    return query.where('d.record_id', '=', (eb) =>
-      eb
-        .selectFrom('disputes as later')
-        .select((e) => e.fn.max('later.record_id').as('m'))
-        .whereRef('later.mid', '=', 'd.mid')
-        .whereRef('later.kind', '=', 'd.kind')
-        .whereRef('later.case_number', '=', 'd.case_number'),
-    );
-  };
-  const [rows, agg] = await Promise.all([
-    q.all(
-      base()
-        .selectAll('d')
-        .orderBy('d.report_date')
-        .orderBy('d.record_id')
-        .limit(p.size)
-        .offset(p.index * p.size),
-    ),
-    q.first(
-      base().select((eb) => [
-        eb.fn.countAll<number>().as('n'),
-        eb.fn.sum<number>('d.amount_cents').as('amount'),
-      ]),
-    ),
-  ]);
+  const all = disputes(q, mid, 'chargeback', dates);
+  const report = latestOnly
+    ? all.where('d.record_id', '=', (eb) =>
+        eb
+          .selectFrom('disputes as later')
+          .select((e) => e.fn.max('later.record_id').as('m'))
+          .whereRef('later.mid', '=', 'd.mid')
+          .whereRef('later.kind', '=', 'd.kind')
+          .whereRef('later.case_number', '=', 'd.case_number'),
+      )
+    : all;
+  const found = await pageWithTotals(q, report, byReportDate, DISPUTE_AMOUNT, p);
   return {
-    rows: rows.map((d) => ({
+    rows: found.rows.map((d) => ({
       AuthorizationCode: d.authorization_code,
       CBType: d.cb_type,
       CBTypeDescription: d.cb_type_description,
@@ -652,9 +643,9 @@ export async function chargebacks(
       ReferenceNumber: '',
       ReportDate: '',
       RecordID: 0,
-      RepresentedCBAmount: money(Number(agg?.amount ?? 0)),
+      RepresentedCBAmount: money(found.amount),
     },
-    count: Number(agg?.n ?? 0),
+    count: found.count,
   };
 }
 
@@ -664,25 +655,15 @@ export async function retrievals(
   dates: DateRange,
   p: Page,
 ): Promise<Paged<RetrievalRow>> {
-  const base = () => disputes(q, mid, 'retrieval', dates);
-  const [rows, agg] = await Promise.all([
-    q.all(
-      base()
-        .selectAll('d')
-        .orderBy('d.report_date')
-        .orderBy('d.record_id')
-        .limit(p.size)
-        .offset(p.index * p.size),
-    ),
-    q.first(
-      base().select((eb) => [
-        eb.fn.countAll<number>().as('n'),
-        eb.fn.sum<number>('d.amount_cents').as('amount'),
-      ]),
-    ),
-  ]);
+  const found = await pageWithTotals(
+    q,
+    disputes(q, mid, 'retrieval', dates),
+    byReportDate,
+    DISPUTE_AMOUNT,
+    p,
+  );
   return {
-    rows: rows.map((d) => ({
+    rows: found.rows.map((d) => ({
       CardNumber: maskedCard(d.card_first6, d.card_last4),
       CardType: d.card_type,
       CardTypeDescription: cardDescription(d.card_type),
@@ -708,8 +689,8 @@ export async function retrievals(
       ReportDate: '',
       RequestType: '',
       TransactionDate: '',
-      TransactionAmount: money(Number(agg?.amount ?? 0)),
+      TransactionAmount: money(found.amount),
     },
-    count: Number(agg?.n ?? 0),
+    count: found.count,
   };
 }

@@ -16,14 +16,19 @@ const selectNumber = prepare<
 
 const insertNumber = prepare<{ mid: number; utn: string; operation: string; created_at: string }, unknown>(
   (qb, p) =>
-    qb.insertInto('transaction_numbers').values({
-      mid: p('mid'),
-      utn: p('utn'),
-      operation: p('operation'),
-      payment_id: null,
-      state: 'reserved',
-      created_at: p('created_at'),
-    }),
+    qb
+      .insertInto('transaction_numbers')
+      .values({
+        mid: p('mid'),
+        utn: p('utn'),
+        operation: p('operation'),
+        payment_id: null,
+        state: 'reserved',
+        created_at: p('created_at'),
+      })
+      // A number already claimed inserts nothing (both dialects), and only then is it read: a fresh number,
+      // the common case, costs one statement.
+      .onConflict((oc) => oc.columns(['mid', 'utn']).doNothing()),
 );
 
 const markUsed = prepare<{ mid: number; utn: string; payment_id: number | null }, unknown>((qb, p) =>
@@ -71,9 +76,11 @@ export async function reserveTransactionNumber(
   operation: string,
   now: string,
 ): Promise<void> {
+  const inserted = await tx.run(insertNumber({ mid, utn, operation, created_at: now }));
+  if (inserted.changes > 0) return;
   const existing = await findTransactionNumber(tx, mid, utn);
   if (existing) throw refusalFor(existing);
-  await tx.run(insertNumber({ mid, utn, operation, created_at: now }));
+  throw new Error(`UserTransactionNumber ${mid}/${utn} neither inserted nor found`);
 }
 
 export async function settleTransactionNumber(

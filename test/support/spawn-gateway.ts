@@ -18,8 +18,10 @@ export function spawnGateway(
   args: string[],
   env: NodeJS.ProcessEnv = {},
   timeoutMs = 30_000,
+  /** Flags for node itself (e.g. --cpu-prof, which NODE_OPTIONS refuses). */
+  nodeArgs: string[] = [],
 ): Promise<SpawnedGateway> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'gateway/server.ts', ...args], {
+  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'gateway/server.ts', ...args], {
     cwd: repoRoot,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

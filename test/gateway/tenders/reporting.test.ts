@@ -295,6 +295,15 @@ describe('Reporting group', () => {
     });
     expect(rows(other)).toHaveLength(0);
     expect(other.body.Total).toMatchObject({ NetAmount: 0 });
+    // At ViewLevel 0 the one entity is the merchant itself; at level 1 a cashier id is a number.
+    const self = { HierarchyFilterMode: 1, HierarchyFilterValue: '1001' };
+    expect(rows(await report('GetBatchSummaryByEntity', self))).toEqual(rows(merchant));
+    expect(rows(await report('GetCardSummary', self))).toEqual(rows(await report('GetCardSummary')));
+    const stranger = { HierarchyFilterMode: 1, HierarchyFilterValue: '1002' };
+    expect(rows(await report('GetAuthorizationLogSummary', stranger))).toHaveLength(0);
+    expect(rows(await report('GetCardSummary', stranger))).toHaveLength(0);
+    const notAnId = { ViewLevel: 1, HierarchyFilterMode: 1, HierarchyFilterValue: 'one' };
+    expect(rows(await report('GetAuthorizationLogSummary', notAnId))).toHaveLength(0);
 
     const log = await report('GetAuthorizationLogSummary');
     expect(rows(log)).toEqual([
