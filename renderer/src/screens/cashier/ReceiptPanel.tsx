@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import type { ReceiptView } from '../../../../electron/bridge/contract';
 import { Dialog } from '../../ui/Dialog';
+import { InputField } from '../../ui/fields';
 import { QrCode } from '../../ui/QrCode';
 import { useSale, useSaleStore } from '../../state/context';
 
@@ -64,16 +65,14 @@ export function ReceiptDialog() {
         </div>
       </div>
       <div className="row">
-        <div className="field">
-          <label htmlFor="receipt-email">Email the receipt to</label>
-          <input
-            id="receipt-email"
-            type="email"
-            autoComplete="off"
-            value={email}
-            onChange={(e) => setEmail(e.target.value)}
-          />
-        </div>
+        <InputField
+          id="receipt-email"
+          label="Email the receipt to"
+          type="email"
+          autoComplete="off"
+          value={email}
+          onChange={(e) => setEmail(e.target.value)}
+        />
         <button
           type="button"
           className={`btn ${valid ? 'btn-primary' : ''}`}

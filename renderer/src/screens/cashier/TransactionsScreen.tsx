@@ -5,7 +5,7 @@ import { describeError } from '../../state/app-store';
 import { useAppStore, useBridge, useSale, useSaleStore } from '../../state/context';
 import { useCommand } from '../../state/use-command';
 import { Dialog } from '../../ui/Dialog';
-import { ErrorAlert } from '../../ui/fields';
+import { DigitsField, ErrorAlert, InputField } from '../../ui/fields';
 import { ReceiptDialog } from './ReceiptPanel';
 
 const stateTone: Partial<Record<JournalState, string>> = {
@@ -105,16 +105,14 @@ function RefundDialog({ action, onDone }: { action: Action; onDone: (message?: s
         {isVoid ? (
           <p>The whole payment is cancelled before settlement.</p>
         ) : (
-          <div className="field">
-            <label htmlFor="refund-amount">Refund amount (up to {formatCents(max)})</label>
-            <input
-              id="refund-amount"
-              inputMode="decimal"
-              autoComplete="off"
-              value={amount}
-              onChange={(e) => setAmount(e.target.value)}
-            />
-          </div>
+          <InputField
+            id="refund-amount"
+            label={`Refund amount (up to ${formatCents(max)})`}
+            inputMode="decimal"
+            autoComplete="off"
+            value={amount}
+            onChange={(e) => setAmount(e.target.value)}
+          />
         )}
         <p className="hint">A manager must approve this.</p>
         <ErrorAlert message={error} />
@@ -164,27 +162,15 @@ export function TransactionsScreen() {
     <div>
       <h1 tabIndex={-1}>Today’s transactions</h1>
       <form className="row card" onSubmit={search} role="search" aria-label="Find a transaction">
-        <div className="field">
-          <label htmlFor="search-last4">Last four</label>
-          <input
-            id="search-last4"
-            inputMode="numeric"
-            autoComplete="off"
-            maxLength={4}
-            value={last4}
-            onChange={(e) => setLast4(e.target.value.replace(/\D/g, ''))}
-          />
-        </div>
-        <div className="field">
-          <label htmlFor="search-amount">Amount</label>
-          <input
-            id="search-amount"
-            inputMode="decimal"
-            autoComplete="off"
-            value={amount}
-            onChange={(e) => setAmount(e.target.value)}
-          />
-        </div>
+        <DigitsField id="search-last4" label="Last four" maxLength={4} value={last4} onDigits={setLast4} />
+        <InputField
+          id="search-amount"
+          label="Amount"
+          inputMode="decimal"
+          autoComplete="off"
+          value={amount}
+          onChange={(e) => setAmount(e.target.value)}
+        />
         <button type="submit" className="btn btn-primary">
           Search
         </button>

@@ -5,7 +5,7 @@ import { describeError } from '../../state/app-store';
 import { useAppStore, useBridge } from '../../state/context';
 import { useCommand } from '../../state/use-command';
 import { Dialog } from '../../ui/Dialog';
-import { ErrorAlert } from '../../ui/fields';
+import { ErrorAlert, InputField } from '../../ui/fields';
 
 function TotalsTable({ title, lines }: { title: string; lines: TotalsLine[] }) {
   return (
@@ -231,15 +231,13 @@ function AutoClose() {
           : 'Loading…'}
       </p>
       <form className="row" onSubmit={(e) => void save(e)}>
-        <div className="field">
-          <label htmlFor="auto-time">Close time (merchant local)</label>
-          <input
-            id="auto-time"
-            type="time"
-            value={time || current?.time || '17:00'}
-            onChange={(e) => setTime(e.target.value)}
-          />
-        </div>
+        <InputField
+          id="auto-time"
+          label="Close time (merchant local)"
+          type="time"
+          value={time || current?.time || '17:00'}
+          onChange={(e) => setTime(e.target.value)}
+        />
         <button type="submit" className="btn btn-primary">
           {current?.enrolled ? 'Change time' : 'Enroll'}
         </button>

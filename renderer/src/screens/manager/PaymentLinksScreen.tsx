@@ -3,7 +3,7 @@ import { formatCents, parseMoney } from '../../format/money';
 import { describeError } from '../../state/app-store';
 import { useAppStore, useBridge } from '../../state/context';
 import { useCommand } from '../../state/use-command';
-import { ErrorAlert } from '../../ui/fields';
+import { ErrorAlert, InputField } from '../../ui/fields';
 
 async function copyText(text: string): Promise<boolean> {
   try {
@@ -68,28 +68,26 @@ export function PaymentLinksScreen() {
       <form className="card stack" onSubmit={(e) => void create(e)} aria-labelledby="new-link-title">
         <h2 id="new-link-title">New link</h2>
         <div className="row">
-          <div className="field">
-            <label htmlFor="link-amount">Amount (empty: the customer types it)</label>
-            <input
-              id="link-amount"
-              inputMode="decimal"
-              autoComplete="off"
-              value={amount}
-              onChange={(e) => setAmount(e.target.value)}
-            />
-          </div>
-          <div className="field">
-            <label htmlFor="link-description">Description</label>
-            <input
-              id="link-description"
-              value={description}
-              onChange={(e) => setDescription(e.target.value)}
-            />
-          </div>
-          <div className="field">
-            <label htmlFor="link-invoice">Invoice number</label>
-            <input id="link-invoice" value={invoice} onChange={(e) => setInvoice(e.target.value)} />
-          </div>
+          <InputField
+            id="link-amount"
+            label="Amount (empty: the customer types it)"
+            inputMode="decimal"
+            autoComplete="off"
+            value={amount}
+            onChange={(e) => setAmount(e.target.value)}
+          />
+          <InputField
+            id="link-description"
+            label="Description"
+            value={description}
+            onChange={(e) => setDescription(e.target.value)}
+          />
+          <InputField
+            id="link-invoice"
+            label="Invoice number"
+            value={invoice}
+            onChange={(e) => setInvoice(e.target.value)}
+          />
           <button type="submit" className="btn btn-primary" disabled={busy}>
             Create link
           </button>

@@ -3,7 +3,7 @@ import type { ReportQuery } from '../../../../electron/bridge/contract';
 import { formatCents } from '../../format/money';
 import { useCommand } from '../../state/use-command';
 import { BarChart, ShareBar } from '../../ui/charts';
-import { ErrorAlert } from '../../ui/fields';
+import { ErrorAlert, InputField } from '../../ui/fields';
 
 /**
  * The core reads `from`/`to` as instants (Date.parse), so a day picked here becomes the local day's first
@@ -52,14 +52,20 @@ export function ReportsScreen() {
     <div>
       <h1 tabIndex={-1}>Reports</h1>
       <form className="row card" onSubmit={submit} aria-label="Report range">
-        <div className="field">
-          <label htmlFor="report-from">From</label>
-          <input id="report-from" type="date" value={from} onChange={(e) => setFrom(e.target.value)} />
-        </div>
-        <div className="field">
-          <label htmlFor="report-to">To</label>
-          <input id="report-to" type="date" value={to} onChange={(e) => setTo(e.target.value)} />
-        </div>
+        <InputField
+          id="report-from"
+          label="From"
+          type="date"
+          value={from}
+          onChange={(e) => setFrom(e.target.value)}
+        />
+        <InputField
+          id="report-to"
+          label="To"
+          type="date"
+          value={to}
+          onChange={(e) => setTo(e.target.value)}
+        />
         <button type="submit" className="btn btn-primary">
           Show
         </button>

@@ -4,7 +4,7 @@ import { formatCents, formatDateTime, parseMoney } from '../../format/money';
 import { describeError } from '../../state/app-store';
 import { useApp, useAppStore, useBridge } from '../../state/context';
 import { useCommand } from '../../state/use-command';
-import { ErrorAlert } from '../../ui/fields';
+import { ErrorAlert, InputField } from '../../ui/fields';
 
 function ExposureMeter({ saf }: { saf: SafView }) {
   const limit = Math.max(saf.policy.totalLimitCents, 1);
@@ -75,28 +75,27 @@ function Policy({ saf, onSaved }: { saf: SafView; onSaved: (v: SafView) => void 
         Accept sales while offline
       </label>
       <div className="row">
-        <div className="field">
-          <label htmlFor="saf-per">Largest offline sale</label>
-          <input
-            id="saf-per"
-            inputMode="decimal"
-            value={perSale}
-            onChange={(e) => setPerSale(e.target.value)}
-          />
-        </div>
-        <div className="field">
-          <label htmlFor="saf-total">Most held offline at once</label>
-          <input
-            id="saf-total"
-            inputMode="decimal"
-            value={total}
-            onChange={(e) => setTotal(e.target.value)}
-          />
-        </div>
-        <div className="field">
-          <label htmlFor="saf-age">Forward within (hours)</label>
-          <input id="saf-age" inputMode="numeric" value={hours} onChange={(e) => setHours(e.target.value)} />
-        </div>
+        <InputField
+          id="saf-per"
+          label="Largest offline sale"
+          inputMode="decimal"
+          value={perSale}
+          onChange={(e) => setPerSale(e.target.value)}
+        />
+        <InputField
+          id="saf-total"
+          label="Most held offline at once"
+          inputMode="decimal"
+          value={total}
+          onChange={(e) => setTotal(e.target.value)}
+        />
+        <InputField
+          id="saf-age"
+          label="Forward within (hours)"
+          inputMode="numeric"
+          value={hours}
+          onChange={(e) => setHours(e.target.value)}
+        />
       </div>
       <ErrorAlert message={error} />
       <div>

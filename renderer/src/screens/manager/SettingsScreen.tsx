@@ -3,7 +3,7 @@ import type { FraudCheck, Role } from '../../../../electron/bridge/contract';
 import { describeError } from '../../state/app-store';
 import { useAppStore, useBridge, useSaleStore } from '../../state/context';
 import { useCommand } from '../../state/use-command';
-import { ErrorAlert } from '../../ui/fields';
+import { DigitsField, ErrorAlert, InputField, SelectField, type SelectOption } from '../../ui/fields';
 
 const fraudWords: Record<FraudCheck, string> = {
   address: 'Deny when the street address does not match (AVS)',
@@ -71,22 +71,24 @@ function SaleSettings() {
         <h2 id="sale-set-title">Sale settings for this lane</h2>
         <form className="stack" onSubmit={(e) => void save(e)}>
           <div className="row">
-            <div className="field">
-              <label htmlFor="set-tax">Tax rate (%)</label>
-              <input id="set-tax" inputMode="decimal" value={tax} onChange={(e) => setTax(e.target.value)} />
-            </div>
-            <div className="field">
-              <label htmlFor="set-presets">Tip presets (%)</label>
-              <input
-                id="set-presets"
-                value={presets}
-                onChange={(e) => setPresets(e.target.value)}
-                aria-describedby="presets-hint"
-              />
+            <InputField
+              id="set-tax"
+              label="Tax rate (%)"
+              inputMode="decimal"
+              value={tax}
+              onChange={(e) => setTax(e.target.value)}
+            />
+            <InputField
+              id="set-presets"
+              label="Tip presets (%)"
+              value={presets}
+              onChange={(e) => setPresets(e.target.value)}
+              aria-describedby="presets-hint"
+            >
               <span id="presets-hint" className="hint">
                 For example 15, 18, 20
               </span>
-            </div>
+            </InputField>
           </div>
           <label className="check">
             <input type="checkbox" checked={tipPrompt} onChange={(e) => setTipPrompt(e.target.checked)} />
@@ -142,6 +144,12 @@ function FraudOptions() {
   );
 }
 
+const roleOptions: readonly SelectOption<Role>[] = [
+  ['cashier', 'Cashier'],
+  ['manager', 'Manager'],
+  ['tech', 'Tech'],
+];
+
 function Pins() {
   const bridge = useBridge();
   const app = useAppStore();
@@ -161,26 +169,16 @@ function Pins() {
     <section className="card" aria-labelledby="pins-title">
       <h2 id="pins-title">PINs</h2>
       <form className="row" onSubmit={(e) => void save(e)}>
-        <div className="field">
-          <label htmlFor="pin-role">Role</label>
-          <select id="pin-role" value={role} onChange={(e) => setRole(e.target.value as Role)}>
-            <option value="cashier">Cashier</option>
-            <option value="manager">Manager</option>
-            <option value="tech">Tech</option>
-          </select>
-        </div>
-        <div className="field">
-          <label htmlFor="pin-new">New PIN</label>
-          <input
-            id="pin-new"
-            type="password"
-            inputMode="numeric"
-            autoComplete="new-password"
-            maxLength={8}
-            value={pin}
-            onChange={(e) => setPin(e.target.value.replace(/\D/g, ''))}
-          />
-        </div>
+        <SelectField id="pin-role" label="Role" value={role} options={roleOptions} onChange={setRole} />
+        <DigitsField
+          id="pin-new"
+          label="New PIN"
+          type="password"
+          autoComplete="new-password"
+          maxLength={8}
+          value={pin}
+          onDigits={setPin}
+        />
         <button type="submit" className="btn">
           Change PIN
         </button>

@@ -10,7 +10,7 @@ import type {
 import { formatDateTime } from '../../format/money';
 import { useApp, useAppStore } from '../../state/context';
 import { useAction, useCommand } from '../../state/use-command';
-import { ErrorAlert } from '../../ui/fields';
+import { ErrorAlert, InputField, SelectField, type SelectOption } from '../../ui/fields';
 
 export const roleWords: Record<DeviceRoleName, string> = {
   cardReader: 'Card reader',
@@ -89,6 +89,30 @@ function Health() {
   );
 }
 
+const connectionKinds: readonly SelectOption<DeviceConnectionView['kind']>[] = [
+  ['simulated', 'Simulated (sandbox)'],
+  ['serial', 'Serial port'],
+  ['hid', 'USB HID'],
+  ['wedge', 'Keyboard wedge'],
+  ['none', 'None'],
+];
+const baudRates: readonly SelectOption<number>[] = [1200, 2400, 4800, 9600, 19200, 38400, 57600, 115200].map(
+  (b) => [b, String(b)],
+);
+const dataBitsOptions: readonly SelectOption<7 | 8>[] = [
+  [8, '8'],
+  [7, '7'],
+];
+const parityOptions: readonly SelectOption<'none' | 'even' | 'odd'>[] = [
+  ['none', 'None'],
+  ['even', 'Even'],
+  ['odd', 'Odd'],
+];
+const stopBitsOptions: readonly SelectOption<1 | 2>[] = [
+  [1, '1'],
+  [2, '2'],
+];
+
 function ConnectionEditor({
   role,
   value,
@@ -122,98 +146,65 @@ function ConnectionEditor({
     <fieldset className="card">
       <legend>{roleWords[role]}</legend>
       <div className="row">
-        <div className="field">
-          <label htmlFor={id('kind')}>Connection</label>
-          <select
-            id={id('kind')}
-            value={value.kind}
-            onChange={(e) => setKind(e.target.value as DeviceConnectionView['kind'])}
-          >
-            <option value="simulated">Simulated (sandbox)</option>
-            <option value="serial">Serial port</option>
-            <option value="hid">USB HID</option>
-            <option value="wedge">Keyboard wedge</option>
-            <option value="none">None</option>
-          </select>
-        </div>
+        <SelectField
+          id={id('kind')}
+          label="Connection"
+          value={value.kind}
+          options={connectionKinds}
+          onChange={setKind}
+        />
         {serial ? (
           <>
-            <div className="field">
-              <label htmlFor={id('path')}>Port</label>
-              <input
-                id={id('path')}
-                value={serial.path}
-                onChange={(e) => onChange({ ...serial, path: e.target.value })}
-              />
-            </div>
-            <div className="field">
-              <label htmlFor={id('baud')}>Baud rate</label>
-              <select
-                id={id('baud')}
-                value={serial.baudRate}
-                onChange={(e) => onChange({ ...serial, baudRate: Number(e.target.value) })}
-              >
-                {[1200, 2400, 4800, 9600, 19200, 38400, 57600, 115200].map((b) => (
-                  <option key={b} value={b}>
-                    {b}
-                  </option>
-                ))}
-              </select>
-            </div>
-            <div className="field">
-              <label htmlFor={id('bits')}>Data bits</label>
-              <select
-                id={id('bits')}
-                value={serial.dataBits}
-                onChange={(e) => onChange({ ...serial, dataBits: e.target.value === '7' ? 7 : 8 })}
-              >
-                <option value={8}>8</option>
-                <option value={7}>7</option>
-              </select>
-            </div>
-            <div className="field">
-              <label htmlFor={id('parity')}>Parity</label>
-              <select
-                id={id('parity')}
-                value={serial.parity}
-                onChange={(e) => onChange({ ...serial, parity: e.target.value as 'none' | 'even' | 'odd' })}
-              >
-                <option value="none">None</option>
-                <option value="even">Even</option>
-                <option value="odd">Odd</option>
-              </select>
-            </div>
-            <div className="field">
-              <label htmlFor={id('stop')}>Stop bits</label>
-              <select
-                id={id('stop')}
-                value={serial.stopBits}
-                onChange={(e) => onChange({ ...serial, stopBits: e.target.value === '2' ? 2 : 1 })}
-              >
-                <option value={1}>1</option>
-                <option value={2}>2</option>
-              </select>
-            </div>
+            <InputField
+              id={id('path')}
+              label="Port"
+              value={serial.path}
+              onChange={(e) => onChange({ ...serial, path: e.target.value })}
+            />
+            <SelectField
+              id={id('baud')}
+              label="Baud rate"
+              value={serial.baudRate}
+              options={baudRates}
+              onChange={(baudRate) => onChange({ ...serial, baudRate })}
+            />
+            <SelectField
+              id={id('bits')}
+              label="Data bits"
+              value={serial.dataBits}
+              options={dataBitsOptions}
+              onChange={(dataBits) => onChange({ ...serial, dataBits })}
+            />
+            <SelectField
+              id={id('parity')}
+              label="Parity"
+              value={serial.parity}
+              options={parityOptions}
+              onChange={(parity) => onChange({ ...serial, parity })}
+            />
+            <SelectField
+              id={id('stop')}
+              label="Stop bits"
+              value={serial.stopBits}
+              options={stopBitsOptions}
+              onChange={(stopBits) => onChange({ ...serial, stopBits })}
+            />
           </>
         ) : null}
         {hid ? (
           <>
-            <div className="field">
-              <label htmlFor={id('vid')}>Vendor id (hex)</label>
-              <input
-                id={id('vid')}
-                value={hex4(hid.vendorId)}
-                onChange={(e) => onChange({ ...hid, vendorId: parseInt(e.target.value, 16) || 0 })}
-              />
-            </div>
-            <div className="field">
-              <label htmlFor={id('pid')}>Product id (hex)</label>
-              <input
-                id={id('pid')}
-                value={hex4(hid.productId)}
-                onChange={(e) => onChange({ ...hid, productId: parseInt(e.target.value, 16) || 0 })}
-              />
-            </div>
+            <InputField
+              id={id('vid')}
+              label="Vendor id (hex)"
+              value={hex4(hid.vendorId)}
+              onChange={(e) => onChange({ ...hid, vendorId: parseInt(e.target.value, 16) || 0 })}
+            />
+            <InputField
+              id={id('pid')}
+              label="Product id (hex)"
+              value={hex4(hid.productId)}
+              onChange={(e) => onChange({ ...hid, productId: parseInt(e.target.value, 16) || 0 })}
+            />
           </>
         ) : null}
       </div>
@@ -362,10 +353,13 @@ function Tests() {
         >
           Read a card
         </button>
-        <div className="field">
-          <label htmlFor="pad-text">PIN-pad display text</label>
-          <input id="pad-text" value={text} maxLength={32} onChange={(e) => setText(e.target.value)} />
-        </div>
+        <InputField
+          id="pad-text"
+          label="PIN-pad display text"
+          value={text}
+          maxLength={32}
+          onChange={(e) => setText(e.target.value)}
+        />
         <button
           type="button"
           className="btn"

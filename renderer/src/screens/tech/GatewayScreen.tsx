@@ -6,7 +6,7 @@ import type {
 } from '../../../../electron/bridge/contract';
 import { useAppStore } from '../../state/context';
 import { useAction, useCommand } from '../../state/use-command';
-import { ErrorAlert } from '../../ui/fields';
+import { ErrorAlert, InputField } from '../../ui/fields';
 
 function Connection() {
   const loaded = useCommand('gateway.get', {});
@@ -63,92 +63,78 @@ function Connection() {
             onChange={(e) => field('baseUrl', e.target.value)}
           />
         </div>
-        <div className="field">
-          <label htmlFor="gw-mid">Merchant id (mid)</label>
-          <input
-            id="gw-mid"
-            inputMode="numeric"
-            value={String(form.mid)}
-            onChange={(e) => field('mid', num(e.target.value))}
-          />
-        </div>
-        <div className="field">
-          <label htmlFor="gw-cid">Cashier id (cid)</label>
-          <input
-            id="gw-cid"
-            inputMode="numeric"
-            value={String(form.cid)}
-            onChange={(e) => field('cid', num(e.target.value))}
-          />
-        </div>
+        <InputField
+          id="gw-mid"
+          label="Merchant id (mid)"
+          inputMode="numeric"
+          value={String(form.mid)}
+          onChange={(e) => field('mid', num(e.target.value))}
+        />
+        <InputField
+          id="gw-cid"
+          label="Cashier id (cid)"
+          inputMode="numeric"
+          value={String(form.cid)}
+          onChange={(e) => field('cid', num(e.target.value))}
+        />
       </div>
       <div className="row">
-        <div className="field">
-          <label htmlFor="gw-user">User name</label>
-          <input
-            id="gw-user"
-            autoComplete="off"
-            value={form.userName}
-            onChange={(e) => field('userName', e.target.value)}
-          />
-        </div>
-        <div className="field">
-          <label htmlFor="gw-pass">Password</label>
-          <input
-            id="gw-pass"
-            type="password"
-            autoComplete="new-password"
-            value={password}
-            placeholder={form.passwordSet ? '(unchanged)' : ''}
-            onChange={(e) => setPassword(e.target.value)}
-            aria-describedby="gw-pass-hint"
-          />
+        <InputField
+          id="gw-user"
+          label="User name"
+          autoComplete="off"
+          value={form.userName}
+          onChange={(e) => field('userName', e.target.value)}
+        />
+        <InputField
+          id="gw-pass"
+          label="Password"
+          type="password"
+          autoComplete="new-password"
+          value={password}
+          placeholder={form.passwordSet ? '(unchanged)' : ''}
+          onChange={(e) => setPassword(e.target.value)}
+          aria-describedby="gw-pass-hint"
+        >
           <span id="gw-pass-hint" className="hint">
             {form.passwordSet ? 'A password is stored; type a new one to replace it.' : 'No password stored.'}
           </span>
-        </div>
-        <div className="field">
-          <label htmlFor="gw-appkey">App key</label>
-          <input
-            id="gw-appkey"
-            autoComplete="off"
-            value={form.appKey}
-            onChange={(e) => field('appKey', e.target.value)}
-          />
-        </div>
-        <div className="field">
-          <label htmlFor="gw-apptype">App type</label>
-          <input
-            id="gw-apptype"
-            inputMode="numeric"
-            value={String(form.appType)}
-            onChange={(e) => field('appType', num(e.target.value))}
-          />
-        </div>
+        </InputField>
+        <InputField
+          id="gw-appkey"
+          label="App key"
+          autoComplete="off"
+          value={form.appKey}
+          onChange={(e) => field('appKey', e.target.value)}
+        />
+        <InputField
+          id="gw-apptype"
+          label="App type"
+          inputMode="numeric"
+          value={String(form.appType)}
+          onChange={(e) => field('appType', num(e.target.value))}
+        />
       </div>
       <div className="row">
-        <div className="field">
-          <label htmlFor="gw-sale-ms">Payment timeout (ms)</label>
-          <input
-            id="gw-sale-ms"
-            inputMode="numeric"
-            value={String(form.timeouts.saleMs)}
-            onChange={(e) => field('timeouts', { ...form.timeouts, saleMs: num(e.target.value) })}
-            aria-describedby="gw-sale-hint"
-          />
+        <InputField
+          id="gw-sale-ms"
+          label="Payment timeout (ms)"
+          inputMode="numeric"
+          value={String(form.timeouts.saleMs)}
+          onChange={(e) => field('timeouts', { ...form.timeouts, saleMs: num(e.target.value) })}
+          aria-describedby="gw-sale-hint"
+        >
           <span id="gw-sale-hint" className="hint">
             No answer by then: the sale is reversed.
           </span>
-        </div>
-        <div className="field">
-          <label htmlFor="gw-other-ms">Other requests timeout (ms)</label>
-          <input
-            id="gw-other-ms"
-            inputMode="numeric"
-            value={String(form.timeouts.otherMs)}
-            onChange={(e) => field('timeouts', { ...form.timeouts, otherMs: num(e.target.value) })}
-          />
-        </div>
+        </InputField>
+        <InputField
+          id="gw-other-ms"
+          label="Other requests timeout (ms)"
+          inputMode="numeric"
+          value={String(form.timeouts.otherMs)}
+          onChange={(e) => field('timeouts', { ...form.timeouts, otherMs: num(e.target.value) })}
+        />
       </div>
       <ErrorAlert message={error} />
       <div className="row">
@@ -195,19 +181,18 @@ function Lane() {
       <h2 id="lane-title" style={{ width: '100%' }}>
         Lane
       </h2>
-      <div className="field">
-        <label htmlFor="lane-id">Lane id</label>
-        <input
-          id="lane-id"
-          maxLength={16}
-          value={lane}
-          onChange={(e) => setLane(e.target.value)}
-          aria-describedby="lane-hint"
-        />
+      <InputField
+        id="lane-id"
+        label="Lane id"
+        maxLength={16}
+        value={lane}
+        onChange={(e) => setLane(e.target.value)}
+        aria-describedby="lane-hint"
+      >
         <span id="lane-hint" className="hint">
           1 to 16 letters or digits; it prefixes every transaction number.
         </span>
-      </div>
+      </InputField>
       <button type="submit" className="btn btn-primary" disabled={busy}>
         Save lane id
       </button>
