@@ -7,7 +7,11 @@ import { keyedSale } from '../support/gateway-harness';
 import { spawnGateway } from '../support/spawn-gateway';
 import { closedLoop, fmt } from './load';
 
-type Node = { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; hitCount?: number };
+type Node = {
+  id: number;
+  callFrame: { functionName: string; url: string; lineNumber: number };
+  hitCount?: number;
+};
 type Profile = { nodes: Node[]; samples: number[]; timeDeltas: number[]; endTime: number };
 
 const seconds = Number(process.argv[2] ?? 8);
@@ -23,7 +27,9 @@ const gw = await spawnGateway(
 );
 const cpuTicks = (): number => {
   // utime + stime of the gateway process, in clock ticks (100 per second on Linux).
-  const fields = readFileSync(`/proc/${gw.child.pid}/stat`, 'utf8').replace(/^.*\) /, '').split(' ');
+  const fields = readFileSync(`/proc/${gw.child.pid}/stat`, 'utf8')
+    .replace(/^.*\) /, '')
+    .split(' ');
   return Number(fields[11]) + Number(fields[12]);
 };
 const template = JSON.stringify(keyedSale({ UserTransactionNumber: '@@UTN@@', ForceDuplication: true }));
@@ -65,11 +71,21 @@ for (const n of profile.nodes) {
   const url = n.callFrame.url.replace(/^file:\/\//, '').replace(/.*node_modules\//, 'nm:');
   const fn = `${n.callFrame.functionName || '(anon)'} ${url}:${n.callFrame.lineNumber}`;
   byFn.set(fn, (byFn.get(fn) ?? 0) + h);
-  const pkg = url.startsWith('nm:') ? url.split('/').slice(0, url.startsWith('nm:@') ? 2 : 1).join('/') : url;
+  const pkg = url.startsWith('nm:')
+    ? url
+        .split('/')
+        .slice(0, url.startsWith('nm:@') ? 2 : 1)
+        .join('/')
+    : url;
   byFile.set(pkg, (byFile.get(pkg) ?? 0) + h);
 }
 const top = (m: Map<string, number>, k: number) =>
-  [...m].sort((a, b) => b[1] - a[1]).slice(0, k).map(([f, h]) => `${((100 * h) / total).toFixed(1).padStart(5)}%  ${f}`);
-console.log(`profile ${join(profDir, file)}: ${total} samples, ${(r.completed / r.seconds).toFixed(0)} sales/s`);
+  [...m]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, k)
+    .map(([f, h]) => `${((100 * h) / total).toFixed(1).padStart(5)}%  ${f}`);
+console.log(
+  `profile ${join(profDir, file)}: ${total} samples, ${(r.completed / r.seconds).toFixed(0)} sales/s`,
+);
 console.log('-- by file/package --\n' + top(byFile, 30).join('\n'));
 console.log('-- by function --\n' + top(byFn, 40).join('\n'));
