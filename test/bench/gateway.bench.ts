@@ -78,6 +78,14 @@ export async function run(): Promise<void> {
     );
     await stopGateway(gw);
 
+    // Where 2000/s is past this machine's ceiling, (b) measures a growing queue, not latency: the same run
+    // at half the measured ceiling shows what a sale costs when the gateway keeps up.
+    const sustainable = Math.max(1, Math.round(ceiling.rate / 2));
+    gw = await spawnGateway(['--port', '0', '--data', join(dir, 'open-half'), '--log-level', 'silent']);
+    const half = await openModel(saleTarget(gw.url, 'h'), sustainable, openSeconds);
+    console.log(`(b') open model ${sustainable}/s (half the ceiling) for ${openSeconds} s: ${fmt(half)}`);
+    await stopGateway(gw);
+
     // (c) kill -9 in the middle of a run: every sale answered approved must be there after restart.
     const data = join(dir, 'kill');
     gw = await spawnGateway(['--port', '0', '--data', data, '--log-level', 'silent']);
