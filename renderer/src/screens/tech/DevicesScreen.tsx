@@ -331,28 +331,51 @@ function Discovery({ onFound }: { onFound: (d: DiscoveredDeviceView[]) => void }
   );
 }
 
+/** One test button: its words, the label its result is listed under, and what the core is asked to do. */
+type DeviceTest = { button: string; label: string; request: DeviceTestRequest };
+
+const readCardTest: DeviceTest = {
+  button: 'Read a card',
+  label: 'Read card',
+  request: { role: 'cardReader', action: 'read-card', timeoutMs: 20000 },
+};
+const checkTests: readonly DeviceTest[] = [
+  {
+    button: 'Print test receipt',
+    label: 'Print test receipt',
+    request: { role: 'receiptPrinter', action: 'print-test-receipt' },
+  },
+  {
+    button: 'Printer status',
+    label: 'Printer status',
+    request: { role: 'receiptPrinter', action: 'status' },
+  },
+  { button: 'Beep contactless', label: 'Contactless beep', request: { role: 'contactless', action: 'beep' } },
+  {
+    button: 'Ping signature pad',
+    label: 'Signature pad heartbeat',
+    request: { role: 'signaturePad', action: 'heartbeat' },
+  },
+];
+
 function Tests() {
   const { run, busy, error } = useAction();
   const [text, setText] = useState('TILLPOINT TEST');
   const [results, setResults] = useState<{ label: string; ok: boolean; detail: string }[]>([]);
-  const test = async (label: string, req: DeviceTestRequest) => {
-    const v = await run('devices.test', req);
+  const test = async ({ label, request }: DeviceTest) => {
+    const v = await run('devices.test', request);
     if (v) setResults((r) => [{ label, ok: v.ok, detail: v.detail }, ...r].slice(0, 8));
   };
+  const testButton = (t: DeviceTest) => (
+    <button key={t.button} type="button" className="btn" disabled={busy} onClick={() => void test(t)}>
+      {t.button}
+    </button>
+  );
   return (
     <section className="card" aria-labelledby="tests-title">
       <h2 id="tests-title">Test actions</h2>
       <div className="row">
-        <button
-          type="button"
-          className="btn"
-          disabled={busy}
-          onClick={() =>
-            void test('Read card', { role: 'cardReader', action: 'read-card', timeoutMs: 20000 })
-          }
-        >
-          Read a card
-        </button>
+        {testButton(readCardTest)}
         <InputField
           id="pad-text"
           label="PIN-pad display text"
@@ -360,48 +383,12 @@ function Tests() {
           maxLength={32}
           onChange={(e) => setText(e.target.value)}
         />
-        <button
-          type="button"
-          className="btn"
-          disabled={busy}
-          onClick={() => void test('PIN-pad display', { role: 'pinPad', action: 'display-text', text })}
-        >
-          Show on PIN pad
-        </button>
-        <button
-          type="button"
-          className="btn"
-          disabled={busy}
-          onClick={() =>
-            void test('Print test receipt', { role: 'receiptPrinter', action: 'print-test-receipt' })
-          }
-        >
-          Print test receipt
-        </button>
-        <button
-          type="button"
-          className="btn"
-          disabled={busy}
-          onClick={() => void test('Printer status', { role: 'receiptPrinter', action: 'status' })}
-        >
-          Printer status
-        </button>
-        <button
-          type="button"
-          className="btn"
-          disabled={busy}
-          onClick={() => void test('Contactless beep', { role: 'contactless', action: 'beep' })}
-        >
-          Beep contactless
-        </button>
-        <button
-          type="button"
-          className="btn"
-          disabled={busy}
-          onClick={() => void test('Signature pad heartbeat', { role: 'signaturePad', action: 'heartbeat' })}
-        >
-          Ping signature pad
-        </button>
+        {testButton({
+          button: 'Show on PIN pad',
+          label: 'PIN-pad display',
+          request: { role: 'pinPad', action: 'display-text', text },
+        })}
+        {checkTests.map(testButton)}
       </div>
       {busy ? <p role="status">Testing… (for “Read a card”, present a card now)</p> : null}
       <ErrorAlert message={error} />
