@@ -6,6 +6,7 @@ import { useAppStore, useBridge } from '../../state/context';
 import { useCommand } from '../../state/use-command';
 import { Dialog } from '../../ui/Dialog';
 import { ErrorAlert, InputField } from '../../ui/fields';
+import { Stat } from '../../ui/Stat';
 
 function TotalsTable({ title, lines }: { title: string; lines: TotalsLine[] }) {
   return (
@@ -83,26 +84,10 @@ function Reconciliation({ onChanged }: { onChanged: () => void }) {
       {v ? (
         <>
           <div className="stats">
-            <div className="stat">
-              <div className="label">Orphans</div>
-              <div className="value" data-testid="rec-orphans">
-                {v.orphans}
-              </div>
-            </div>
-            <div className="stat">
-              <div className="label">Mismatches</div>
-              <div className="value">{v.mismatches}</div>
-            </div>
-            <div className="stat">
-              <div className="label">Reversals pending</div>
-              <div className="value">{v.pendingReversals}</div>
-            </div>
-            <div className="stat">
-              <div className="label">Can close</div>
-              <div className="value" data-testid="rec-can-close">
-                {v.canClose ? 'Yes' : 'No'}
-              </div>
-            </div>
+            <Stat label="Orphans" value={v.orphans} testId="rec-orphans" />
+            <Stat label="Mismatches" value={v.mismatches} />
+            <Stat label="Reversals pending" value={v.pendingReversals} />
+            <Stat label="Can close" value={v.canClose ? 'Yes' : 'No'} testId="rec-can-close" />
           </div>
           {v.blockers.length > 0 ? (
             <ul aria-label="What blocks the batch close">
@@ -291,31 +276,15 @@ export function BatchScreen() {
         <section aria-labelledby="open-title">
           <h2 id="open-title">Open batch (this lane)</h2>
           <div className="stats">
-            <div className="stat">
-              <div className="label">Sales ({t.saleCount})</div>
-              <div className="value" data-testid="batch-sales">
-                {formatCents(t.saleCents)}
-              </div>
-            </div>
-            <div className="stat">
-              <div className="label">Refunds ({t.refundCount})</div>
-              <div className="value">{formatCents(t.refundCents)}</div>
-            </div>
-            <div className="stat">
-              <div className="label">Net</div>
-              <div className="value" data-testid="batch-net">
-                {formatCents(t.netCents)}
-              </div>
-            </div>
-            <div className="stat">
-              <div className="label">Tips</div>
-              <div className="value">{formatCents(t.tipCents)}</div>
-            </div>
+            <Stat label={`Sales (${t.saleCount})`} value={formatCents(t.saleCents)} testId="batch-sales" />
+            <Stat label={`Refunds (${t.refundCount})`} value={formatCents(t.refundCents)} />
+            <Stat label="Net" value={formatCents(t.netCents)} testId="batch-net" />
+            <Stat label="Tips" value={formatCents(t.tipCents)} />
             {t.gateway ? (
-              <div className="stat">
-                <div className="label">At the gateway ({t.gateway.count}, all lanes)</div>
-                <div className="value">{formatCents(t.gateway.amountCents)}</div>
-              </div>
+              <Stat
+                label={`At the gateway (${t.gateway.count}, all lanes)`}
+                value={formatCents(t.gateway.amountCents)}
+              />
             ) : null}
           </div>
           <div className="row" style={{ alignItems: 'flex-start' }}>

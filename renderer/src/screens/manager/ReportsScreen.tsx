@@ -4,6 +4,7 @@ import { formatCents } from '../../format/money';
 import { useCommand } from '../../state/use-command';
 import { BarChart, ShareBar } from '../../ui/charts';
 import { ErrorAlert, InputField } from '../../ui/fields';
+import { Stat } from '../../ui/Stat';
 
 /**
  * The core reads `from`/`to` as instants (Date.parse), so a day picked here becomes the local day's first
@@ -85,18 +86,9 @@ export function ReportsScreen() {
       {r ? (
         <>
           <div className="stats">
-            <div className="stat">
-              <div className="label">Transactions</div>
-              <div className="value">{r.rows.length}</div>
-            </div>
-            <div className="stat">
-              <div className="label">Sales</div>
-              <div className="value">{formatCents(r.salesByHour.reduce((s, h) => s + h.amountCents, 0))}</div>
-            </div>
-            <div className="stat">
-              <div className="label">Refunds ({r.refunds.count})</div>
-              <div className="value">{formatCents(r.refunds.amountCents)}</div>
-            </div>
+            <Stat label="Transactions" value={r.rows.length} />
+            <Stat label="Sales" value={formatCents(r.salesByHour.reduce((s, h) => s + h.amountCents, 0))} />
+            <Stat label={`Refunds (${r.refunds.count})`} value={formatCents(r.refunds.amountCents)} />
           </div>
           <BarChart
             title="Sales by hour"
