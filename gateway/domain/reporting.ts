@@ -132,6 +132,8 @@ function page<R>(all: R[], p: Page): R[] {
   return all.slice(p.index * p.size, p.index * p.size + p.size);
 }
 
+type Totals = { n: number; amount: number | null };
+
 /**
  * One page of a report's rows, paged in the database so that a long report is never read whole, and the
  * count and summed `amount` of every row of it (its Total).
@@ -149,7 +151,8 @@ async function pageWithTotals<DB, TB extends keyof DB, I, O>(
         .limit(p.size)
         .offset(p.index * p.size),
     ),
-    q.first(report.select([ALL_COUNT.as('n'), amount.as('amount')])),
+    // Kysely cannot resolve a selection over a generic table set, so the row type is stated.
+    q.first(report.select([ALL_COUNT.as('n'), amount.as('amount')]).$castTo<Totals>()),
   ]);
   return { rows: found, count: Number(totals?.n ?? 0), amount: Number(totals?.amount ?? 0) };
 }
