@@ -1,7 +1,7 @@
 import { ResponseCode } from '../contract/response-codes';
 import type { Queryable } from '../storage/queryable';
 import { prepare } from '../storage/prepared';
-import type { FraudScreen } from './payments';
+import type { AuthorizationFacts, FraudDenial, FraudScreen } from './payments';
 
 /** The four auto-deny checks of the interface, in its order. */
 export const FRAUD_CHECKS = ['Account', 'Address', 'Cvv', 'ZipCode'] as const;
@@ -102,8 +102,6 @@ export async function setFraudChecks(
   return state;
 }
 
-type Denial = { code: number; message: string };
-
 /**
  * The auto-deny checks acting on card sales (runPayment calls this hook). Account: the card's fingerprint
  * is on the merchant's blacklist, refused before the processor is asked. Address / ZipCode: the AVS answer
@@ -113,38 +111,42 @@ type Denial = { code: number; message: string };
 export const tenderFraudScreen: FraudScreen = {
   async beforeAuthorization(tx, mid, fingerprint) {
     const state = await readFraudState(tx, mid);
-    if (!state.Account) return null;
+    const afterAuthorization = (facts: AuthorizationFacts) => screenAuthorization(state, facts);
+    if (!state.Account) return { denied: null, afterAuthorization };
     const listed = await tx.first(selectBlacklisted({ mid, fingerprint }));
-    return listed
-      ? { code: ResponseCode.FraudDeniedAccount, message: 'Auto-denied: the account is on the blacklist' }
-      : null;
-  },
-  async afterAuthorization(q, mid, result) {
-    const state = await readFraudState(q, mid);
-    const denials: Denial[] = [];
-    const streetFailed = result.avs === 'Z' || result.avs === 'N';
-    const zipFailed = result.avs === 'A' || result.avs === 'N';
-    if (state.Address && result.addressGiven && streetFailed) {
-      denials.push({
-        code: ResponseCode.FraudDeniedAddress,
-        message: 'Auto-denied: the street address did not match (AVS)',
-      });
-    }
-    if (state.ZipCode && result.zipGiven && zipFailed) {
-      denials.push({
-        code: ResponseCode.FraudDeniedZipCode,
-        message: 'Auto-denied: the zip code did not match (AVS)',
-      });
-    }
-    if (state.Cvv && result.cvnGiven && result.cvn === 'N') {
-      denials.push({
-        code: ResponseCode.FraudDeniedCvn,
-        message: 'Auto-denied: the security code did not match',
-      });
-    }
-    const first = denials[0];
-    if (!first) return null;
-    // The first failed check names the code; the message lists every check that failed.
-    return { code: first.code, message: denials.map((d) => d.message).join('; ') };
+    return {
+      denied: listed
+        ? { code: ResponseCode.FraudDeniedAccount, message: 'Auto-denied: the account is on the blacklist' }
+        : null,
+      afterAuthorization,
+    };
   },
 };
+
+function screenAuthorization(state: FraudState, result: AuthorizationFacts): FraudDenial | null {
+  const denials: FraudDenial[] = [];
+  const streetFailed = result.avs === 'Z' || result.avs === 'N';
+  const zipFailed = result.avs === 'A' || result.avs === 'N';
+  if (state.Address && result.addressGiven && streetFailed) {
+    denials.push({
+      code: ResponseCode.FraudDeniedAddress,
+      message: 'Auto-denied: the street address did not match (AVS)',
+    });
+  }
+  if (state.ZipCode && result.zipGiven && zipFailed) {
+    denials.push({
+      code: ResponseCode.FraudDeniedZipCode,
+      message: 'Auto-denied: the zip code did not match (AVS)',
+    });
+  }
+  if (state.Cvv && result.cvnGiven && result.cvn === 'N') {
+    denials.push({
+      code: ResponseCode.FraudDeniedCvn,
+      message: 'Auto-denied: the security code did not match',
+    });
+  }
+  const first = denials[0];
+  if (!first) return null;
+  // The first failed check names the code; the message lists every check that failed.
+  return { code: first.code, message: denials.map((d) => d.message).join('; ') };
+}

@@ -64,24 +64,33 @@ export type PaymentRequest = {
   forcedAuthCode?: string | undefined;
 };
 
+export type FraudDenial = { code: number; message: string };
+export type AuthorizationFacts = {
+  avs: string;
+  cvn: string;
+  cvnGiven: boolean;
+  addressGiven: boolean;
+  zipGiven: boolean;
+};
+
+/**
+ * The merchant's auto-deny checks for one payment, read once inside its first unit of work: the account
+ * check runs before the processor is asked; `afterAuthorization` judges its AVS and CVN results with the
+ * same settings (a change made while the processor answers applies from the next payment).
+ */
 export type FraudScreen = {
-  /** Before the processor is asked (account blacklist). A code denies the payment. */
   beforeAuthorization(
     tx: Queryable,
     mid: number,
     fingerprint: string,
-  ): Promise<{ code: number; message: string } | null>;
-  /** After an approval (AVS and CVN results): a code reverses it and denies the payment. */
-  afterAuthorization(
-    q: Queryable,
-    mid: number,
-    result: { avs: string; cvn: string; cvnGiven: boolean; addressGiven: boolean; zipGiven: boolean },
-  ): Promise<{ code: number; message: string } | null>;
+  ): Promise<{
+    denied: FraudDenial | null;
+    afterAuthorization: (facts: AuthorizationFacts) => FraudDenial | null;
+  }>;
 };
 
 export const noFraudScreen: FraudScreen = {
-  beforeAuthorization: () => Promise.resolve(null),
-  afterAuthorization: () => Promise.resolve(null),
+  beforeAuthorization: () => Promise.resolve({ denied: null, afterAuthorization: () => null }),
 };
 
 async function withTimeout<T>(work: Promise<T>, ms: number): Promise<T | 'timeout'> {
@@ -268,7 +277,7 @@ export async function runPayment(
         ]);
       }
     }
-    const denied = await svc.fraud.beforeAuthorization(tx, mid, fingerprint);
+    const { denied, afterAuthorization } = await svc.fraud.beforeAuthorization(tx, mid, fingerprint);
     const row: Omit<PaymentRow, 'id'> = {
       srn: newServiceReferenceNumber(),
       mid,
@@ -317,7 +326,7 @@ export async function runPayment(
     const inserted = await tx.first(insertPayment(row));
     if (!inserted) throw new Error('payment insert returned no id');
     if (denied) await settleTransactionNumber(tx, mid, req.utn, inserted.id);
-    return { id: inserted.id, row: { ...row, id: inserted.id }, denied };
+    return { id: inserted.id, row: { ...row, id: inserted.id }, denied, afterAuthorization };
   });
   if (pending.denied) return saleResponse(pending.row, pending.denied.code, [pending.denied.message]);
 
@@ -380,7 +389,7 @@ export async function runPayment(
   // A decline for the CVN mismatch itself is screened too: with the merchant's Cvv auto-deny check on, the
   // sale is denied by that rule and answers its code (112) rather than the issuer's (103).
   if (result.approved || result.code === ResponseCode.CvnMismatch) {
-    const fraud = await svc.fraud.afterAuthorization(svc.storage.read, mid, {
+    const fraud = pending.afterAuthorization({
       avs: result.avs,
       cvn: result.cvn,
       cvnGiven: req.card.cvn !== undefined,
