@@ -6,7 +6,7 @@ type FieldProps = {
   label: ReactNode;
 };
 
-type InputFieldProps = FieldProps &
+export type InputFieldProps = FieldProps &
   Omit<InputHTMLAttributes<HTMLInputElement>, 'id'> & {
     /** Shown under the input: a hint, which the input names in its aria-describedby. */
     children?: ReactNode;

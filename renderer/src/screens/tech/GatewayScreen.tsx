@@ -6,7 +6,29 @@ import type {
 } from '../../../../electron/bridge/contract';
 import { useAppStore } from '../../state/context';
 import { useAction, useCommand } from '../../state/use-command';
-import { ErrorAlert, InputField } from '../../ui/fields';
+import { ErrorAlert, InputField, type InputFieldProps } from '../../ui/fields';
+
+/**
+ * A number typed as text. An emptied field holds NaN rather than 0, so saving it is refused by the core's
+ * validation instead of quietly storing a zero.
+ */
+function NumberField({
+  value,
+  onValue,
+  ...props
+}: Omit<InputFieldProps, 'value' | 'onChange' | 'inputMode'> & {
+  value: number;
+  onValue: (n: number) => void;
+}) {
+  return (
+    <InputField
+      inputMode="numeric"
+      {...props}
+      value={String(value)}
+      onChange={(e) => onValue(e.target.value.trim() === '' ? NaN : Number(e.target.value))}
+    />
+  );
+}
 
 function Connection() {
   const loaded = useCommand('gateway.get', {});
@@ -48,7 +70,6 @@ function Connection() {
       app.getState().notify('success', 'Gateway settings saved.');
     }
   };
-  const num = (s: string) => (s.trim() === '' ? NaN : Number(s));
   return (
     <form className="card stack" onSubmit={(e) => void save(e)} aria-labelledby="gw-title">
       <h2 id="gw-title">Gateway connection</h2>
@@ -63,20 +84,13 @@ function Connection() {
             onChange={(e) => field('baseUrl', e.target.value)}
           />
         </div>
-        <InputField
+        <NumberField
           id="gw-mid"
           label="Merchant id (mid)"
-          inputMode="numeric"
-          value={String(form.mid)}
-          onChange={(e) => field('mid', num(e.target.value))}
+          value={form.mid}
+          onValue={(n) => field('mid', n)}
         />
-        <InputField
-          id="gw-cid"
-          label="Cashier id (cid)"
-          inputMode="numeric"
-          value={String(form.cid)}
-          onChange={(e) => field('cid', num(e.target.value))}
-        />
+        <NumberField id="gw-cid" label="Cashier id (cid)" value={form.cid} onValue={(n) => field('cid', n)} />
       </div>
       <div className="row">
         <InputField
@@ -107,33 +121,30 @@ function Connection() {
           value={form.appKey}
           onChange={(e) => field('appKey', e.target.value)}
         />
-        <InputField
+        <NumberField
           id="gw-apptype"
           label="App type"
-          inputMode="numeric"
-          value={String(form.appType)}
-          onChange={(e) => field('appType', num(e.target.value))}
+          value={form.appType}
+          onValue={(n) => field('appType', n)}
         />
       </div>
       <div className="row">
-        <InputField
+        <NumberField
           id="gw-sale-ms"
           label="Payment timeout (ms)"
-          inputMode="numeric"
-          value={String(form.timeouts.saleMs)}
-          onChange={(e) => field('timeouts', { ...form.timeouts, saleMs: num(e.target.value) })}
+          value={form.timeouts.saleMs}
+          onValue={(n) => field('timeouts', { ...form.timeouts, saleMs: n })}
           aria-describedby="gw-sale-hint"
         >
           <span id="gw-sale-hint" className="hint">
             No answer by then: the sale is reversed.
           </span>
-        </InputField>
-        <InputField
+        </NumberField>
+        <NumberField
           id="gw-other-ms"
           label="Other requests timeout (ms)"
-          inputMode="numeric"
-          value={String(form.timeouts.otherMs)}
-          onChange={(e) => field('timeouts', { ...form.timeouts, otherMs: num(e.target.value) })}
+          value={form.timeouts.otherMs}
+          onValue={(n) => field('timeouts', { ...form.timeouts, otherMs: n })}
         />
       </div>
       <ErrorAlert message={error} />
