@@ -1,4 +1,5 @@
 import { formatCents } from '../format/money';
+import { TableHead } from './TableHead';
 
 export type Bar = { label: string; value: number; detail?: string };
 
@@ -44,12 +45,7 @@ export function BarChart({ title, bars, format = formatCents, height = 180 }: Ba
       </svg>
       <table className="sr-only">
         <caption>{title}</caption>
-        <thead>
-          <tr>
-            <th scope="col">Item</th>
-            <th scope="col">Value</th>
-          </tr>
-        </thead>
+        <TableHead columns={['Item', 'Value']} />
         <tbody>
           {bars.map((b) => (
             <tr key={b.label}>

@@ -6,6 +6,7 @@ import { useAppStore, useBridge, useSale, useSaleStore } from '../../state/conte
 import { useCommand } from '../../state/use-command';
 import { Dialog } from '../../ui/Dialog';
 import { DigitsField, ErrorAlert, InputField } from '../../ui/fields';
+import { TableHead } from '../../ui/TableHead';
 import { ReceiptDialog } from './ReceiptPanel';
 
 const stateTone: Partial<Record<JournalState, string>> = {
@@ -196,20 +197,10 @@ export function TransactionsScreen() {
         <caption id="tx-count" className="hint" style={{ textAlign: 'left' }}>
           {list.loading ? 'Loading…' : `${rows.length} transaction${rows.length === 1 ? '' : 's'}`}
         </caption>
-        <thead>
-          <tr>
-            <th scope="col">Time</th>
-            <th scope="col">Type</th>
-            <th scope="col">Card</th>
-            <th scope="col" className="num">
-              Amount
-            </th>
-            <th scope="col">Status</th>
-            <th scope="col">Auth</th>
-            <th scope="col">Number</th>
-            <th scope="col">Actions</th>
-          </tr>
-        </thead>
+        <TableHead
+          columns={['Time', 'Type', 'Card', 'Amount', 'Status', 'Auth', 'Number', 'Actions']}
+          numeric={['Amount']}
+        />
         <tbody>
           {rows.map((t) => (
             <tr key={t.userTransactionNumber} data-utn={t.userTransactionNumber} data-state={t.state}>

@@ -7,22 +7,16 @@ import { useCommand } from '../../state/use-command';
 import { Dialog } from '../../ui/Dialog';
 import { ErrorAlert, InputField } from '../../ui/fields';
 import { Stat } from '../../ui/Stat';
+import { TableHead } from '../../ui/TableHead';
 
 function TotalsTable({ title, lines }: { title: string; lines: TotalsLine[] }) {
   return (
     <table className="data">
       <caption style={{ textAlign: 'left', fontWeight: 700 }}>{title}</caption>
-      <thead>
-        <tr>
-          <th scope="col">{title.startsWith('By card') ? 'Card type' : 'Tender'}</th>
-          <th scope="col" className="num">
-            Count
-          </th>
-          <th scope="col" className="num">
-            Amount
-          </th>
-        </tr>
-      </thead>
+      <TableHead
+        columns={[title.startsWith('By card') ? 'Card type' : 'Tender', 'Count', 'Amount']}
+        numeric={['Count', 'Amount']}
+      />
       <tbody>
         {lines.length === 0 ? (
           <tr>
@@ -101,15 +95,7 @@ function Reconciliation({ onChanged }: { onChanged: () => void }) {
             Show matching rows too ({v.rows.length} in all)
           </label>
           <table className="data">
-            <thead>
-              <tr>
-                <th scope="col">Number</th>
-                <th scope="col">Journal</th>
-                <th scope="col">Gateway</th>
-                <th scope="col">Verdict</th>
-                <th scope="col">Resolve</th>
-              </tr>
-            </thead>
+            <TableHead columns={['Number', 'Journal', 'Gateway', 'Verdict', 'Resolve']} />
             <tbody>
               {rows.length === 0 ? (
                 <tr>
@@ -332,15 +318,7 @@ export function BatchScreen() {
         <h2 id="last-title">Last settlements</h2>
         {last.error ? <p className="field-error">{last.error}</p> : null}
         <table className="data">
-          <thead>
-            <tr>
-              <th scope="col">Completed</th>
-              <th scope="col" className="num">
-                Amount
-              </th>
-              <th scope="col">Batches</th>
-            </tr>
-          </thead>
+          <TableHead columns={['Completed', 'Amount', 'Batches']} numeric={['Amount']} />
           <tbody>
             {(last.data ?? []).length === 0 ? (
               <tr>

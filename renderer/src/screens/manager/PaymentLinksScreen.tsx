@@ -4,6 +4,7 @@ import { describeError } from '../../state/app-store';
 import { useAppStore, useBridge } from '../../state/context';
 import { useCommand } from '../../state/use-command';
 import { ErrorAlert, InputField } from '../../ui/fields';
+import { TableHead } from '../../ui/TableHead';
 
 async function copyText(text: string): Promise<boolean> {
   try {
@@ -96,17 +97,7 @@ export function PaymentLinksScreen() {
       </form>
       <ErrorAlert message={links.error} />
       <table className="data">
-        <thead>
-          <tr>
-            <th scope="col">Description</th>
-            <th scope="col" className="num">
-              Amount
-            </th>
-            <th scope="col">Status</th>
-            <th scope="col">Link</th>
-            <th scope="col">Actions</th>
-          </tr>
-        </thead>
+        <TableHead columns={['Description', 'Amount', 'Status', 'Link', 'Actions']} numeric={['Amount']} />
         <tbody>
           {(links.data ?? []).length === 0 ? (
             <tr>

@@ -5,6 +5,7 @@ import { useCommand } from '../../state/use-command';
 import { BarChart, ShareBar } from '../../ui/charts';
 import { ErrorAlert, InputField } from '../../ui/fields';
 import { Stat } from '../../ui/Stat';
+import { TableHead } from '../../ui/TableHead';
 
 /**
  * The core reads `from`/`to` as instants (Date.parse), so a day picked here becomes the local day's first
@@ -116,22 +117,10 @@ export function ReportsScreen() {
           />
           <table className="data">
             <caption style={{ textAlign: 'left', fontWeight: 700 }}>Transactions</caption>
-            <thead>
-              <tr>
-                <th scope="col">When</th>
-                <th scope="col">Type</th>
-                <th scope="col">Status</th>
-                <th scope="col">Card</th>
-                <th scope="col" className="num">
-                  Total
-                </th>
-                <th scope="col" className="num">
-                  Refunded
-                </th>
-                <th scope="col">Auth</th>
-                <th scope="col">Batch</th>
-              </tr>
-            </thead>
+            <TableHead
+              columns={['When', 'Type', 'Status', 'Card', 'Total', 'Refunded', 'Auth', 'Batch']}
+              numeric={['Total', 'Refunded']}
+            />
             <tbody>
               {r.rows.map((row) => (
                 <tr key={row.serviceReferenceNumber}>

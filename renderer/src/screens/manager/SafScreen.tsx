@@ -5,6 +5,7 @@ import { describeError } from '../../state/app-store';
 import { useApp, useAppStore, useBridge } from '../../state/context';
 import { useCommand } from '../../state/use-command';
 import { ErrorAlert, InputField } from '../../ui/fields';
+import { TableHead } from '../../ui/TableHead';
 
 function ExposureMeter({ saf }: { saf: SafView }) {
   const limit = Math.max(saf.policy.totalLimitCents, 1);
@@ -121,19 +122,10 @@ function Reversals() {
         twice.
       </p>
       <table className="data">
-        <thead>
-          <tr>
-            <th scope="col">Number</th>
-            <th scope="col" className="num">
-              Amount
-            </th>
-            <th scope="col">Since</th>
-            <th scope="col" className="num">
-              Attempts
-            </th>
-            <th scope="col">Last error</th>
-          </tr>
-        </thead>
+        <TableHead
+          columns={['Number', 'Amount', 'Since', 'Attempts', 'Last error']}
+          numeric={['Amount', 'Attempts']}
+        />
         <tbody>
           {!view || view.items.length === 0 ? (
             <tr>
@@ -189,17 +181,7 @@ export function SafScreen() {
             <h2 id="saf-queue-title">Store-and-forward queue</h2>
             <ExposureMeter saf={saf} />
             <table className="data">
-              <thead>
-                <tr>
-                  <th scope="col">Number</th>
-                  <th scope="col">Card</th>
-                  <th scope="col" className="num">
-                    Amount
-                  </th>
-                  <th scope="col">Stored</th>
-                  <th scope="col">State</th>
-                </tr>
-              </thead>
+              <TableHead columns={['Number', 'Card', 'Amount', 'Stored', 'State']} numeric={['Amount']} />
               <tbody>
                 {saf.items.length === 0 ? (
                   <tr>

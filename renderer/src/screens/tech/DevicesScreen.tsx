@@ -11,6 +11,7 @@ import { formatDateTime } from '../../format/money';
 import { useApp, useAppStore } from '../../state/context';
 import { useAction, useCommand } from '../../state/use-command';
 import { ErrorAlert, InputField, SelectField, type SelectOption } from '../../ui/fields';
+import { TableHead } from '../../ui/TableHead';
 
 export const roleWords: Record<DeviceRoleName, string> = {
   cardReader: 'Card reader',
@@ -42,16 +43,7 @@ function Health() {
     <section className="card" aria-labelledby="health-title">
       <h2 id="health-title">Health</h2>
       <table className="data">
-        <thead>
-          <tr>
-            <th scope="col">Role</th>
-            <th scope="col">Connection</th>
-            <th scope="col">State</th>
-            <th scope="col">Last seen</th>
-            <th scope="col">Problem</th>
-            <th scope="col">Action</th>
-          </tr>
-        </thead>
+        <TableHead columns={['Role', 'Connection', 'State', 'Last seen', 'Problem', 'Action']} />
         <tbody>
           {devices.map((d) => (
             <tr key={d.role} data-role={d.role}>
@@ -294,15 +286,7 @@ function Discovery({ onFound }: { onFound: (d: DiscoveredDeviceView[]) => void }
             {result.hid.available ? 'available' : `unavailable — ${result.hid.reason ?? 'no HID support'}`}.
           </p>
           <table className="data">
-            <thead>
-              <tr>
-                <th scope="col">Transport</th>
-                <th scope="col">Path</th>
-                <th scope="col">Vendor / product</th>
-                <th scope="col">Maker</th>
-                <th scope="col">Looks like</th>
-              </tr>
-            </thead>
+            <TableHead columns={['Transport', 'Path', 'Vendor / product', 'Maker', 'Looks like']} />
             <tbody>
               {result.devices.length === 0 ? (
                 <tr>
@@ -434,17 +418,7 @@ function Recorder() {
       </div>
       {error ? <p className="field-error">{error}</p> : null}
       <table className="data">
-        <thead>
-          <tr>
-            <th scope="col">Time</th>
-            <th scope="col">Device</th>
-            <th scope="col">Direction</th>
-            <th scope="col" className="num">
-              Bytes
-            </th>
-            <th scope="col">Data (masked)</th>
-          </tr>
-        </thead>
+        <TableHead columns={['Time', 'Device', 'Direction', 'Bytes', 'Data (masked)']} numeric={['Bytes']} />
         <tbody>
           {(v?.frames ?? []).length === 0 ? (
             <tr>
