@@ -5,6 +5,7 @@ import {
   REPORTING_MAX_PAGE_SIZE,
   reportingEndpoints as ep,
 } from '../contract/reporting';
+import type { EndpointSpec } from '../contract/endpoint';
 import { addDays, localParts, merchantTimeZone, zonedInstant } from '../domain/local-time';
 import { outcome, success } from '../domain/outcome';
 import { Problems } from '../domain/problems';
@@ -24,8 +25,9 @@ import {
 } from '../domain/reporting';
 import { ensureStatements, STATEMENT_ZONES, type StatementZone } from '../domain/statements';
 import { int, text } from '../http/checks';
-import { implement, type Loose, type OperationContext } from '../http/operation';
+import { implement, type Loose, type Operation, type OperationContext } from '../http/operation';
 import type { GatewayServices } from '../http/services';
+import type { Queryable } from '../storage/queryable';
 
 /**
  * The Reporting group: bearer-token authorized (the token of /api/Auth), always the token's merchant. A
@@ -112,7 +114,8 @@ async function common(body: Loose, ctx: OperationContext): Promise<Common> {
   };
 }
 
-function view(body: Loose, problems: Problems): EntityView {
+function view(body: Loose, c: Common): EntityView {
+  const { problems } = c;
   const level = int(body, 'ViewLevel') ?? 0;
   const mode = int(body, 'HierarchyFilterMode') ?? 0;
   if (level !== 0 && level !== 1)
@@ -133,6 +136,9 @@ function view(body: Loose, problems: Problems): EntityView {
   }
   return { level: level === 1 ? 1 : 0, onlyId: mode === 1 ? value : undefined };
 }
+
+/** For the reports whose request has the common fields only. */
+const noOwnFields = () => undefined;
 
 function refusal(c: Common) {
   const messages = c.problems.messages();
@@ -156,112 +162,94 @@ function answer<R>(c: Common, r: Paged<R>) {
 
 const passBody = { check: (body: Loose) => body };
 
-export function registerReportingRoutes(app: FastifyInstance, services: GatewayServices): void {
-  implement(app, services, ep.authorizationLogSummary, {
+/**
+ * A paged report: the common fields and `fields` are all checked, and every problem answered at once,
+ * before `read` runs.
+ */
+function pagedReport<F, R>(
+  fields: (body: Loose, c: Common) => F,
+  read: (q: Queryable, c: Common, f: F) => Promise<Paged<R>>,
+) {
+  return {
     ...passBody,
-    async handle(body, ctx) {
+    async handle(body: Loose, ctx: OperationContext) {
       const c = await common(body, ctx);
-      const v = view(body, c.problems);
+      const f = fields(body, c);
       if (!c.problems.empty) return refusal(c);
-      return answer(c, await authorizationLog(ctx.services.storage.read, c.mid, c.range, v, c.page));
+      return answer(c, await read(ctx.services.storage.read, c, f));
     },
-  });
+  };
+}
 
-  implement(app, services, ep.batchSummaryByEntity, {
-    ...passBody,
-    async handle(body, ctx) {
-      const c = await common(body, ctx);
-      const v = view(body, c.problems);
-      if (!c.problems.empty) return refusal(c);
-      return answer(c, await batchSummaryByEntity(ctx.services.storage.read, c.mid, c.range, v, c.page));
-    },
-  });
-
-  implement(app, services, ep.cardSummary, {
-    ...passBody,
-    async handle(body, ctx) {
-      const c = await common(body, ctx);
-      const v = view(body, c.problems);
-      if (!c.problems.empty) return refusal(c);
-      const batch = text(body, 'BatchNumber');
-      return answer(c, await cardSummary(ctx.services.storage.read, c.mid, c.range, v, batch, c.page));
-    },
-  });
-
-  implement(app, services, ep.batchSummaryByMerchant, {
-    ...passBody,
-    async handle(body, ctx) {
-      const c = await common(body, ctx);
-      if (!c.problems.empty) return refusal(c);
-      return answer(
-        c,
-        await batchSummaryByMerchant(ctx.services.storage.read, c.mid, c.zone, c.range, c.page),
-      );
-    },
-  });
-
-  implement(app, services, ep.batchDetail, {
-    ...passBody,
-    async handle(body, ctx) {
-      const c = await common(body, ctx);
-      const raw = text(body, 'ReportDate');
-      const day = raw === undefined ? undefined : reportDate(raw, c.zone);
-      if (raw !== undefined && !day) {
-        c.problems.add(ResponseCode.InvalidRequest, 'ReportDate must be a date (YYYY-MM-DD)', 'ReportDate');
+/** GetBatchDetail's own fields: the batch, or the day its batches settled. */
+function batchDetailFields(body: Loose, c: Common) {
+  const raw = text(body, 'ReportDate');
+  const day = raw === undefined ? undefined : reportDate(raw, c.zone);
+  if (raw !== undefined && !day) {
+    c.problems.add(ResponseCode.InvalidRequest, 'ReportDate must be a date (YYYY-MM-DD)', 'ReportDate');
+  }
+  const reportRange: Range = day
+    ? {
+        fromIso: zonedInstant(day, '00:00', c.zone).toISOString(),
+        toIso: zonedInstant(addDays(day, 1), '00:00', c.zone).toISOString(),
       }
-      if (!c.problems.empty) return refusal(c);
-      const reportRange: Range = day
-        ? {
-            fromIso: zonedInstant(day, '00:00', c.zone).toISOString(),
-            toIso: zonedInstant(addDays(day, 1), '00:00', c.zone).toISOString(),
-          }
-        : {};
-      return answer(
-        c,
-        await batchDetail(
-          ctx.services.storage.read,
-          c.mid,
-          c.zone,
-          { batchNumber: text(body, 'BatchNumber'), reportRange },
-          c.page,
-        ),
-      );
-    },
-  });
+    : {};
+  return { batchNumber: text(body, 'BatchNumber'), reportRange };
+}
 
-  implement(app, services, ep.depositsSummary, {
-    ...passBody,
-    async handle(body, ctx) {
-      const c = await common(body, ctx);
-      if (!c.problems.empty) return refusal(c);
-      return answer(c, await depositsSummary(ctx.services.storage.read, c.mid, c.zone, c.range, c.page));
-    },
-  });
+/** The merchant's statements, once each completed month with activity has one (issued on first ask). */
+async function issuedStatements(ctx: OperationContext, mid: number) {
+  await ensureStatements(ctx.services.storage, mid, ctx.now);
+  const q = ctx.services.storage.read;
+  return { q, statements: q.qb.selectFrom('merchant_statements').where('mid', '=', mid) };
+}
 
+export function registerReportingRoutes(app: FastifyInstance, services: GatewayServices): void {
+  const route = <E extends EndpointSpec>(spec: E, operation: Operation<E, Loose>) =>
+    implement(app, services, spec, operation);
+
+  route(
+    ep.authorizationLogSummary,
+    pagedReport(view, (q, c, v) => authorizationLog(q, c.mid, c.range, v, c.page)),
+  );
+  route(
+    ep.batchSummaryByEntity,
+    pagedReport(view, (q, c, v) => batchSummaryByEntity(q, c.mid, c.range, v, c.page)),
+  );
+  route(
+    ep.cardSummary,
+    pagedReport(
+      (body, c) => ({ view: view(body, c), batch: text(body, 'BatchNumber') }),
+      (q, c, f) => cardSummary(q, c.mid, c.range, f.view, f.batch, c.page),
+    ),
+  );
+  route(
+    ep.batchSummaryByMerchant,
+    pagedReport(noOwnFields, (q, c) => batchSummaryByMerchant(q, c.mid, c.zone, c.range, c.page)),
+  );
+  route(
+    ep.batchDetail,
+    pagedReport(batchDetailFields, (q, c, filter) => batchDetail(q, c.mid, c.zone, filter, c.page)),
+  );
+  route(
+    ep.depositsSummary,
+    pagedReport(noOwnFields, (q, c) => depositsSummary(q, c.mid, c.zone, c.range, c.page)),
+  );
   for (const [spec, latestOnly] of [
     [ep.chargebacksDetail, false],
     [ep.chargebacksSummary, true],
   ] as const) {
-    implement(app, services, spec, {
-      ...passBody,
-      async handle(body, ctx) {
-        const c = await common(body, ctx);
-        if (!c.problems.empty) return refusal(c);
-        return answer(c, await chargebacks(ctx.services.storage.read, c.mid, c.dates, latestOnly, c.page));
-      },
-    });
+    route(
+      spec,
+      pagedReport(noOwnFields, (q, c) => chargebacks(q, c.mid, c.dates, latestOnly, c.page)),
+    );
   }
+  route(
+    ep.retrievalsDetail,
+    pagedReport(noOwnFields, (q, c) => retrievals(q, c.mid, c.dates, c.page)),
+  );
 
-  implement(app, services, ep.retrievalsDetail, {
-    ...passBody,
-    async handle(body, ctx) {
-      const c = await common(body, ctx);
-      if (!c.problems.empty) return refusal(c);
-      return answer(c, await retrievals(ctx.services.storage.read, c.mid, c.dates, c.page));
-    },
-  });
-
-  implement(app, services, ep.merchantStatementList, {
+  route(ep.merchantStatementList, {
     ...passBody,
     async handle(body, ctx) {
       const c = await common({ MerchantNumber: body.MerchantNumber }, ctx);
@@ -269,15 +257,8 @@ export function registerReportingRoutes(app: FastifyInstance, services: GatewayS
         const messages = c.problems.messages();
         return { ...outcome(c.problems.code(), messages), ErrorMessages: messages, Result: [] };
       }
-      await ensureStatements(ctx.services.storage, c.mid, ctx.now);
-      const q = ctx.services.storage.read;
-      const rows = await q.all(
-        q.qb
-          .selectFrom('merchant_statements')
-          .select(['statement_id', 'statement_date'])
-          .where('mid', '=', c.mid)
-          .orderBy('period'),
-      );
+      const { q, statements } = await issuedStatements(ctx, c.mid);
+      const rows = await q.all(statements.select(['statement_id', 'statement_date']).orderBy('period'));
       return {
         ...success(),
         ErrorMessages: [],
@@ -291,7 +272,7 @@ export function registerReportingRoutes(app: FastifyInstance, services: GatewayS
     },
   });
 
-  implement(app, services, ep.merchantStatement, {
+  route(ep.merchantStatement, {
     ...passBody,
     async handle(body, ctx) {
       const c = await common({ MerchantNumber: body.MerchantNumber }, ctx);
@@ -311,15 +292,8 @@ export function registerReportingRoutes(app: FastifyInstance, services: GatewayS
         ErrorMessages: messages,
       });
       if (!c.problems.empty || id === undefined) return refuse(c.problems.code(), c.problems.messages());
-      await ensureStatements(ctx.services.storage, c.mid, ctx.now);
-      const q = ctx.services.storage.read;
-      const row = await q.first(
-        q.qb
-          .selectFrom('merchant_statements')
-          .select(['statement_id', 'data'])
-          .where('mid', '=', c.mid)
-          .where('statement_id', '=', id),
-      );
+      const { q, statements } = await issuedStatements(ctx, c.mid);
+      const row = await q.first(statements.select(['statement_id', 'data']).where('statement_id', '=', id));
       // Another merchant's statement id answers exactly like an unknown one.
       if (!row) return refuse(ResponseCode.NotFound, ['StatementId not found']);
       const data = JSON.parse(row.data) as { Zones: Record<StatementZone, unknown> };
