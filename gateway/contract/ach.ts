@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { Int32, Money, Text, withBase, withEnvelope } from './common';
-import { bankFieldProperties, bankOutcomeProperties, nullableDateTime } from './checks';
+import { bankFieldProperties, bankOutcomeProperties, bankReportProperties, nullableDateTime } from './checks';
 import { endpoint } from './endpoint';
 
 export const ProcessAchRequest = withEnvelope(bankFieldProperties);
@@ -43,19 +43,8 @@ export const AchReportRequest = withEnvelope({ Parameters: Type.Optional(AchRepo
 export type AchReportRequest = Static<typeof AchReportRequest>;
 
 export const AchReportTransaction = Type.Object({
-  AccountNumber: Type.String(),
-  AccountType: Type.String(),
-  CheckAmount: Type.Number(),
-  CheckNumber: Type.String(),
-  Code: Type.String(),
-  MadeOn: Type.String({ format: 'date-time' }),
-  Message: Type.String(),
-  PacketIdentifier: Type.String(),
+  ...bankReportProperties,
   ResponseFromHostReceived: Type.Boolean(),
-  ResponseType: Type.String(),
-  ResponseTypeText: Type.String(),
-  ResultCode: Type.String(),
-  RoutingNumber: Type.String(),
   TerminalId: Type.String(),
   TransactionId: Type.String(),
   TransactionReverted: Type.Boolean(),

@@ -115,7 +115,8 @@ export type CheckResponse = Static<typeof CheckResponse>;
 
 const nullableDateTime = Type.Union([Type.String({ format: 'date-time' }), Type.Null()]);
 
-export const CheckReportTransaction = Type.Object({
+/** The fields of a report transaction that GetReport of checks and of ACH both answer. */
+export const bankReportProperties = {
   AccountNumber: Type.String(),
   AccountType: Type.String(),
   CheckAmount: Type.Number(),
@@ -128,6 +129,10 @@ export const CheckReportTransaction = Type.Object({
   ResponseTypeText: Type.String(),
   ResultCode: Type.String(),
   RoutingNumber: Type.String(),
+} satisfies TProperties;
+
+export const CheckReportTransaction = Type.Object({
+  ...bankReportProperties,
   ServiceTransactionNumber: Type.String(),
   TypeCode: Type.String(),
   TransactionVoided: Type.Boolean(),
