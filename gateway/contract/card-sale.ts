@@ -32,6 +32,15 @@ export const PurchaseCardLevel2 = Type.Object({
   DestinationZip: Type.Optional(Text(10)),
 });
 
+/** The amounts a sale adds to its base Amount, and its currency: the same fields on card and wallet sales. */
+export const saleTotalProperties = {
+  CardDifferenceAmount: Type.Optional(Money()),
+  SurchargeAmount: Type.Optional(Money()),
+  TaxAmount: Type.Optional(Money()),
+  TipAmount: Type.Optional(Money()),
+  CurrencyCode: Type.Optional(Text(3)),
+};
+
 /** Card sale request fields, shared by credit, gift card, debit, EBT, token and the other sales. */
 export const cardSaleProperties = {
   Amount: Money('transaction amount (base), JSON number'),
@@ -44,11 +53,7 @@ export const cardSaleProperties = {
   NameOnCard: Type.Optional(Text(64)),
   Street: Type.Optional(Text(128)),
   ZipCode: Type.Optional(Text(16)),
-  CardDifferenceAmount: Type.Optional(Money()),
-  SurchargeAmount: Type.Optional(Money()),
-  TaxAmount: Type.Optional(Money()),
-  TipAmount: Type.Optional(Money()),
-  CurrencyCode: Type.Optional(Text(3)),
+  ...saleTotalProperties,
   CustomerAddress: Type.Optional(Text(255)),
   CustomerCity: Type.Optional(Text(64)),
   CustomerCountry: Type.Optional(Text(64)),

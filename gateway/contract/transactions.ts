@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { Int32, Money, StringEnum, Text, withBase, withEnvelope } from './common';
-import { PosCodeValues, PosEntryModeValues, cardSaleProperties } from './card-sale';
+import { PosCodeValues, PosEntryModeValues, cardSaleProperties, saleTotalProperties } from './card-sale';
 
 export const ClosePreauthRequest = withEnvelope({
   Amount: Money('final amount of the completion (base), at most the authorized amount'),
@@ -55,11 +55,7 @@ export type ForceRetailSaleRequest = Static<typeof ForceRetailSaleRequest>;
 const walletProperties = {
   Amount: Money(),
   UserTransactionNumber: Text(64),
-  CardDifferenceAmount: Type.Optional(Money()),
-  SurchargeAmount: Type.Optional(Money()),
-  TaxAmount: Type.Optional(Money()),
-  TipAmount: Type.Optional(Money()),
-  CurrencyCode: Type.Optional(Text(3)),
+  ...saleTotalProperties,
   CustomerEmail: Type.Optional(Text(254)),
   InvoiceNumber: Type.Optional(Text(64)),
   OrderReference: Type.Optional(Text(64)),
