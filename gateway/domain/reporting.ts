@@ -61,6 +61,9 @@ export function maskedCard(first6: string, last4: string): string {
 
 const money = (cents: Cents) => fromCents(cents);
 
+/** The merchant's local date of an instant; '' while there is none (a batch not settled or closed yet). */
+const localDate = (iso: string | null, zone: string) => (iso ? localParts(new Date(iso), zone).date : '');
+
 // Aggregates of approved, batched payments; fixed SQL text without values (the same in both dialects).
 const SALE_CENTS = sql<number>`sum(case when p.operation = 'refund' then 0 else p.amount_cents + p.tax_cents + p.tip_cents + p.surcharge_cents + p.card_difference_cents + p.cashback_cents end)`;
 const RETURN_CENTS = sql<number>`sum(case when p.operation = 'refund' then p.amount_cents else 0 end)`;
@@ -346,7 +349,7 @@ export async function batchSummaryByMerchant(
     rows: page(groups, p).map((g) => ({
       BatchNumber: g.batch_number,
       FileSource: 'Gateway',
-      ReportDate: g.settled_at ? localParts(new Date(g.settled_at), zone).date : '',
+      ReportDate: localDate(g.settled_at, zone),
       TerminalNumber: String(mid),
       ...metrics(sums(g)),
     })),
@@ -472,7 +475,7 @@ export async function batchDetail(
         InvoiceNumber: r.invoice ?? '',
         Keyed: keyed ? 'Y' : 'N',
         RegulatedIDDescription: 'Not regulated',
-        ReportDate: r.settled_at ? localParts(new Date(r.settled_at), zone).date : '',
+        ReportDate: localDate(r.settled_at, zone),
         TransactionCode: r.operation === 'refund' ? 'R' : 'S',
         TransactionDate: r.created_at,
         TransactionDescription: description(r.operation, r.transaction_type),
@@ -543,7 +546,7 @@ export async function depositsSummary(
   const routing = `*****${sandboxDepositAccount.routing.slice(-4)}`;
   const row = (l: (typeof lines)[number]): DepositRow => {
     const credit = l.net >= 0;
-    const date = l.closedAt ? localParts(new Date(l.closedAt), zone).date : '';
+    const date = localDate(l.closedAt, zone);
     return {
       DDANumber: dda,
       ReportDate: date,
