@@ -1,7 +1,6 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useApp, useAppStore } from '../state/context';
-import { ErrorAlert } from '../ui/fields';
-import { Keypad } from '../ui/Keypad';
+import { PinEntry } from '../ui/PinEntry';
 
 /** Sign in by PIN: the PIN says the role (cashier, manager, tech). */
 export function SignIn() {
@@ -35,30 +34,17 @@ export function SignIn() {
         Sign in
       </h1>
       <form onSubmit={submit} className="stack">
-        <label htmlFor="pin">Your PIN</label>
-        <input
+        <PinEntry
           id="pin"
+          label="Your PIN"
+          keypadLabel="PIN keypad"
           ref={pinRef}
           data-autofocus
-          className="pin-input"
-          type="password"
-          inputMode="numeric"
-          autoComplete="off"
-          maxLength={8}
-          value={pin}
+          pin={pin}
+          onPin={setPin}
+          error={error}
+          hintId={sandbox ? 'pin-hint' : undefined}
           disabled={connection !== 'open'}
-          onChange={(e) => setPin(e.target.value.replace(/\D/g, ''))}
-          aria-invalid={error ? true : undefined}
-          aria-describedby={error ? 'pin-error' : sandbox ? 'pin-hint' : undefined}
-        />
-        <ErrorAlert id="pin-error" message={error} />
-        <Keypad
-          label="PIN keypad"
-          doubleZero={false}
-          disabled={connection !== 'open'}
-          onDigit={(d) => setPin((p) => (p + d).slice(0, 8))}
-          onBackspace={() => setPin((p) => p.slice(0, -1))}
-          onClear={() => setPin('')}
         />
         <button type="submit" className="btn btn-primary" disabled={pin.length === 0 || busy}>
           Sign in

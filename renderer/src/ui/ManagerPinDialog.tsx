@@ -1,8 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { useApp, useAppStore } from '../state/context';
 import { Dialog } from './Dialog';
-import { ErrorAlert } from './fields';
-import { Keypad } from './Keypad';
+import { PinEntry } from './PinEntry';
 
 /** Asks for the manager's PIN for one action while a cashier is signed in (refund, void, abandon…). */
 export function ManagerPinDialog() {
@@ -25,26 +24,13 @@ export function ManagerPinDialog() {
     <Dialog title="Manager approval" onClose={cancel} initialFocus="manager-pin">
       <p className="dialog-reason">{approval.reason}</p>
       <form onSubmit={submit} className="stack">
-        <label htmlFor="manager-pin">Manager PIN</label>
-        <input
+        <PinEntry
           id="manager-pin"
-          className="pin-input"
-          type="password"
-          inputMode="numeric"
-          autoComplete="off"
-          maxLength={8}
-          value={pin}
-          onChange={(e) => setPin(e.target.value.replace(/\D/g, ''))}
-          aria-describedby={approval.error ? 'manager-pin-error' : undefined}
-          aria-invalid={approval.error ? true : undefined}
-        />
-        <ErrorAlert id="manager-pin-error" message={approval.error} />
-        <Keypad
-          label="Manager PIN keypad"
-          doubleZero={false}
-          onDigit={(d) => setPin((p) => (p + d).slice(0, 8))}
-          onBackspace={() => setPin((p) => p.slice(0, -1))}
-          onClear={() => setPin('')}
+          label="Manager PIN"
+          keypadLabel="Manager PIN keypad"
+          pin={pin}
+          onPin={setPin}
+          error={approval.error}
         />
         <div className="row">
           <button type="button" className="btn" onClick={cancel}>
