@@ -316,7 +316,7 @@ export function BatchScreen() {
       <AutoClose />
       <section aria-labelledby="last-title" className="card">
         <h2 id="last-title">Last settlements</h2>
-        {last.error ? <p className="field-error">{last.error}</p> : null}
+        <ErrorAlert message={last.error} />
         <table className="data">
           <TableHead columns={['Completed', 'Amount', 'Batches']} numeric={['Amount']} />
           <tbody>

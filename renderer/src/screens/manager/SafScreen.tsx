@@ -156,7 +156,7 @@ function Reversals() {
       >
         Retry now
       </button>
-      {error ? <p className="field-error">{error}</p> : null}
+      <ErrorAlert message={error} />
     </section>
   );
 }
@@ -219,7 +219,7 @@ export function SafScreen() {
             >
               Forward now
             </button>
-            {error ? <p className="field-error">{error}</p> : null}
+            <ErrorAlert message={error} />
           </section>
           <Policy key={JSON.stringify(saf.policy)} saf={saf} onSaved={setSaf} />
         </>

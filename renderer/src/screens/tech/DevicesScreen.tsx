@@ -211,11 +211,7 @@ function Assignment({ discovered }: { discovered: DiscoveredDeviceView[] }) {
   const app = useAppStore();
   useEffect(() => setConfig(loaded.data), [loaded.data]);
   if (!config)
-    return loaded.error ? (
-      <p className="field-error">{loaded.error}</p>
-    ) : (
-      <p>Loading device configuration…</p>
-    );
+    return loaded.error ? <ErrorAlert message={loaded.error} /> : <p>Loading device configuration…</p>;
   const save = async (e: FormEvent) => {
     e.preventDefault();
     const v = await run('devices.config.set', { config });
@@ -416,7 +412,7 @@ function Recorder() {
           Refresh frames
         </button>
       </div>
-      {error ? <p className="field-error">{error}</p> : null}
+      <ErrorAlert message={error} />
       <table className="data">
         <TableHead columns={['Time', 'Device', 'Direction', 'Bytes', 'Data (masked)']} numeric={['Bytes']} />
         <tbody>

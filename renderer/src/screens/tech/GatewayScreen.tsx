@@ -42,7 +42,7 @@ function Connection() {
     setForm(loaded.data);
     setSaved(loaded.data);
   }, [loaded.data]);
-  if (!form) return loaded.error ? <p className="field-error">{loaded.error}</p> : <p>Loading…</p>;
+  if (!form) return loaded.error ? <ErrorAlert message={loaded.error} /> : <p>Loading…</p>;
   const field = <K extends keyof GatewaySettingsView>(k: K, v: GatewaySettingsView[K]) =>
     setForm({ ...form, [k]: v });
   const save = async (e: FormEvent) => {
