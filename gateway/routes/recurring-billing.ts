@@ -86,11 +86,8 @@ type CreateCommand = {
   body: Loose;
 };
 
-function checkCreate(body: Loose, problems: Problems, ctx: OperationContext): CreateCommand | undefined {
-  const amountCents = money(problems, body, 'Amount', {
-    required: true,
-    ceilingCents: ctx.services.rules.amountCeilingCents,
-  });
+/** FrequencyId when sent, refused (with its own code) unless the FrequencyId table has it. */
+function frequencyIdOf(body: Loose, problems: Problems): number | undefined {
   const frequencyId = int(body, 'FrequencyId');
   if (frequencyId !== undefined && !frequencyById(frequencyId))
     problems.add(
@@ -98,6 +95,15 @@ function checkCreate(body: Loose, problems: Problems, ctx: OperationContext): Cr
       'FrequencyId must be 1 to 7 (see the FrequencyId table)',
       'FrequencyId',
     );
+  return frequencyId;
+}
+
+function checkCreate(body: Loose, problems: Problems, ctx: OperationContext): CreateCommand | undefined {
+  const amountCents = money(problems, body, 'Amount', {
+    required: true,
+    ceilingCents: ctx.services.rules.amountCeilingCents,
+  });
+  const frequencyId = frequencyIdOf(body, problems);
   const isInstallment = body.IsInstallment === true;
   const installmentTotal = int(body, 'InstallmentTotal');
   if (isInstallment && installmentTotal !== undefined && (installmentTotal < 1 || installmentTotal > 999))
@@ -494,13 +500,7 @@ export function registerRecurringBillingRoutes(
         allowZero: false,
         ceilingCents: ctx.services.rules.amountCeilingCents,
       });
-      const frequencyId = int(body, 'FrequencyId');
-      if (frequencyId !== undefined && !frequencyById(frequencyId))
-        problems.add(
-          ResponseCode.InvalidFrequency,
-          'FrequencyId must be 1 to 7 (see the FrequencyId table)',
-          'FrequencyId',
-        );
+      const frequencyId = frequencyIdOf(body, problems);
       const next = dateField(problems, body, 'NextPaymentDate');
       const end = dateField(problems, body, 'RecurringEnd');
       const start = dateField(problems, body, 'RecurringStart');
