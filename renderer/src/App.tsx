@@ -10,6 +10,7 @@ import { ReportsScreen } from './screens/manager/ReportsScreen';
 import { SettingsScreen } from './screens/manager/SettingsScreen';
 import { PaymentLinksScreen } from './screens/manager/PaymentLinksScreen';
 import { SafScreen } from './screens/manager/SafScreen';
+import { AuditScreen } from './screens/manager/AuditScreen';
 import { DevicesScreen } from './screens/tech/DevicesScreen';
 import { GatewayScreen } from './screens/tech/GatewayScreen';
 import { DiagnosticsScreen } from './screens/tech/DiagnosticsScreen';
@@ -24,6 +25,7 @@ const screens: Record<View, () => React.JSX.Element> = {
   settings: SettingsScreen,
   links: PaymentLinksScreen,
   saf: SafScreen,
+  audit: AuditScreen,
   devices: DevicesScreen,
   gateway: GatewayScreen,
   diagnostics: DiagnosticsScreen,

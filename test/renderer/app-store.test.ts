@@ -50,6 +50,9 @@ describe('app store: session, screens and manager approval', () => {
     expect(viewsFor('cashier')).toEqual(['sale', 'transactions']);
     expect(viewsFor('tech')).not.toContain('sale');
     expect(viewsFor('manager')).toContain('batch');
+    // The core answers audit.list to a manager only.
+    expect(viewsFor('manager')).toContain('audit');
+    expect(viewsFor('cashier')).not.toContain('audit');
   });
 
   it('a manager signed in needs no PIN dialog', async () => {

@@ -9,6 +9,7 @@ export type View =
   | 'settings'
   | 'links'
   | 'saf'
+  | 'audit'
   | 'devices'
   | 'gateway'
   | 'diagnostics';
@@ -21,6 +22,7 @@ export const viewTitles: Readonly<Record<View, string>> = {
   settings: 'Settings',
   links: 'Payment links',
   saf: 'Offline & queues',
+  audit: 'Audit log',
   devices: 'Devices',
   gateway: 'Gateway & lane',
   diagnostics: 'Diagnostics',
@@ -28,7 +30,8 @@ export const viewTitles: Readonly<Record<View, string>> = {
 
 const byRole: Readonly<Record<Role, readonly View[]>> = {
   cashier: ['sale', 'transactions'],
-  manager: ['sale', 'transactions', 'batch', 'reports', 'settings', 'links', 'saf'],
+  // audit.list is a manager command: the log of who did what stays with the manager.
+  manager: ['sale', 'transactions', 'batch', 'reports', 'settings', 'links', 'saf', 'audit'],
   // A tech configures devices and the gateway; money screens stay with cashiers and managers.
   tech: ['devices', 'gateway', 'diagnostics'],
 };

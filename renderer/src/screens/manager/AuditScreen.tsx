@@ -1,0 +1,117 @@
+import { useState } from 'react';
+import type { AuditEntryView } from '../../../../electron/bridge/contract';
+import { useCommand } from '../../state/use-command';
+import { ErrorAlert, SelectField, type SelectOption } from '../../ui/fields';
+import { TableHead } from '../../ui/TableHead';
+
+/** The core's action names (electron/bridge/handlers.ts) in a manager's words; an unknown one shows as is. */
+const actionWords: Readonly<Record<string, string>> = {
+  'sign-in': 'Signed in',
+  'sign-out': 'Signed out',
+  'pin-changed': 'PIN changed',
+  'lane-changed': 'Lane changed',
+  'ticket-abandoned': 'Sale cancelled (reversed)',
+  refund: 'Refund',
+  void: 'Void',
+  'orphan-resolved': 'Orphan resolved',
+  'batch-close': 'Batch closed',
+  'auto-close-set': 'Automatic close set',
+  'auto-close-removed': 'Automatic close removed',
+  'settings-changed': 'Settings changed',
+  'fraud-option': 'Fraud check changed',
+  'payment-link-created': 'Payment link created',
+  'payment-link-disabled': 'Payment link disabled',
+  'saf-policy': 'Offline policy changed',
+  'gateway-settings': 'Gateway settings changed',
+  'devices-configured': 'Devices configured',
+  'frame-recorder': 'Frame recorder',
+};
+
+const roleWords: Readonly<Record<AuditEntryView['role'], string>> = {
+  cashier: 'Cashier',
+  manager: 'Manager',
+  tech: 'Tech',
+  system: 'Terminal',
+};
+
+function actionText(action: string): string {
+  return actionWords[action] ?? action;
+}
+
+/** Date and time to the second: two entries a minute apart must not read the same. */
+function stamp(at: number): string {
+  return new Date(at).toLocaleString('en-US', {
+    month: 'short',
+    day: 'numeric',
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+  });
+}
+
+const limits: readonly SelectOption<number>[] = [
+  [50, 'Last 50'],
+  [200, 'Last 200'],
+  [1000, 'Last 1,000'],
+];
+
+/**
+ * Who did what and when on this lane: sign-ins, refunds and voids with who approved them, settings and
+ * batch changes. The core writes the details without card data; the screen shows them as they are.
+ */
+export function AuditScreen() {
+  const [limit, setLimit] = useState(50);
+  const [action, setAction] = useState('');
+  const log = useCommand('audit.list', { limit }, String(limit));
+  const entries = log.data ?? [];
+  // audit.list has no filter of its own: the choice narrows what was read (docs/screens.md, proposals).
+  const present = [...new Set(entries.map((e) => e.action))].sort((a, b) =>
+    actionText(a).localeCompare(actionText(b)),
+  );
+  const actionOptions: SelectOption<string>[] = [
+    ['', 'All actions'],
+    ...present.map((a): SelectOption<string> => [a, actionText(a)]),
+  ];
+  const shown = action ? entries.filter((e) => e.action === action) : entries;
+  return (
+    <div>
+      <h1 tabIndex={-1}>Audit log</h1>
+      <div className="row card" role="group" aria-label="Which entries">
+        <SelectField id="audit-limit" label="Show" value={limit} options={limits} onChange={setLimit} />
+        <SelectField
+          id="audit-action"
+          label="Action"
+          value={present.includes(action) ? action : ''}
+          options={actionOptions}
+          onChange={setAction}
+        />
+        <button type="button" className="btn" onClick={() => void log.reload()} disabled={log.loading}>
+          Refresh
+        </button>
+      </div>
+      <ErrorAlert message={log.error} />
+      <table className="data" aria-describedby="audit-count">
+        <caption id="audit-count" className="hint" style={{ textAlign: 'left' }}>
+          {log.loading && !log.data
+            ? 'Loading…'
+            : `${shown.length} entr${shown.length === 1 ? 'y' : 'ies'}, newest first`}
+        </caption>
+        <TableHead columns={['When', 'Who', 'Action', 'Detail', 'Approved by']} />
+        <tbody>
+          {shown.map((e, i) => (
+            // Entries carry no id; time, action and position keep the keys stable between reads.
+            <tr key={`${e.at}-${e.action}-${i}`} data-action={e.action}>
+              <td>
+                <time dateTime={new Date(e.at).toISOString()}>{stamp(e.at)}</time>
+              </td>
+              <td>{roleWords[e.role]}</td>
+              <td>{actionText(e.action)}</td>
+              <td>{e.detail}</td>
+              <td>{e.approvedBy ? roleWords[e.approvedBy] : '—'}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
