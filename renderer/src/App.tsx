@@ -5,6 +5,7 @@ import { viewsFor, viewTitles, type View } from './state/views';
 import { SignIn } from './screens/SignIn';
 import { SaleScreen } from './screens/cashier/SaleScreen';
 import { TransactionsScreen } from './screens/cashier/TransactionsScreen';
+import { CardServicesScreen } from './screens/cashier/CardServicesScreen';
 import { BatchScreen } from './screens/manager/BatchScreen';
 import { ReportsScreen } from './screens/manager/ReportsScreen';
 import { SettingsScreen } from './screens/manager/SettingsScreen';
@@ -20,6 +21,7 @@ import { formatCents } from './format/money';
 const screens: Record<View, () => React.JSX.Element> = {
   sale: SaleScreen,
   transactions: TransactionsScreen,
+  cards: CardServicesScreen,
   batch: BatchScreen,
   reports: ReportsScreen,
   settings: SettingsScreen,

@@ -4,6 +4,7 @@ import type { Role } from '../../../electron/bridge/contract';
 export type View =
   | 'sale'
   | 'transactions'
+  | 'cards'
   | 'batch'
   | 'reports'
   | 'settings'
@@ -17,6 +18,7 @@ export type View =
 export const viewTitles: Readonly<Record<View, string>> = {
   sale: 'Sale',
   transactions: 'Transactions',
+  cards: 'Gift & EBT',
   batch: 'Batch',
   reports: 'Reports',
   settings: 'Settings',
@@ -29,9 +31,9 @@ export const viewTitles: Readonly<Record<View, string>> = {
 };
 
 const byRole: Readonly<Record<Role, readonly View[]>> = {
-  cashier: ['sale', 'transactions'],
+  cashier: ['sale', 'transactions', 'cards'],
   // audit.list is a manager command: the log of who did what stays with the manager.
-  manager: ['sale', 'transactions', 'batch', 'reports', 'settings', 'links', 'saf', 'audit'],
+  manager: ['sale', 'transactions', 'cards', 'batch', 'reports', 'settings', 'links', 'saf', 'audit'],
   // A tech configures devices and the gateway; money screens stay with cashiers and managers.
   tech: ['devices', 'gateway', 'diagnostics'],
 };
