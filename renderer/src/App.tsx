@@ -6,6 +6,7 @@ import { SignIn } from './screens/SignIn';
 import { SaleScreen } from './screens/cashier/SaleScreen';
 import { TransactionsScreen } from './screens/cashier/TransactionsScreen';
 import { CardServicesScreen } from './screens/cashier/CardServicesScreen';
+import { PreauthScreen } from './screens/cashier/PreauthScreen';
 import { BatchScreen } from './screens/manager/BatchScreen';
 import { ReportsScreen } from './screens/manager/ReportsScreen';
 import { SettingsScreen } from './screens/manager/SettingsScreen';
@@ -22,6 +23,7 @@ const screens: Record<View, () => React.JSX.Element> = {
   sale: SaleScreen,
   transactions: TransactionsScreen,
   cards: CardServicesScreen,
+  preauths: PreauthScreen,
   batch: BatchScreen,
   reports: ReportsScreen,
   settings: SettingsScreen,

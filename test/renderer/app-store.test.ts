@@ -47,7 +47,7 @@ describe('app store: session, screens and manager approval', () => {
   });
 
   it('each role sees only its screens', () => {
-    expect(viewsFor('cashier')).toEqual(['sale', 'transactions', 'cards']);
+    expect(viewsFor('cashier')).toEqual(['sale', 'transactions', 'cards', 'preauths']);
     expect(viewsFor('tech')).not.toContain('sale');
     expect(viewsFor('manager')).toContain('batch');
     // The core answers audit.list to a manager only.

@@ -5,6 +5,7 @@ export type View =
   | 'sale'
   | 'transactions'
   | 'cards'
+  | 'preauths'
   | 'batch'
   | 'reports'
   | 'settings'
@@ -19,6 +20,7 @@ export const viewTitles: Readonly<Record<View, string>> = {
   sale: 'Sale',
   transactions: 'Transactions',
   cards: 'Gift & EBT',
+  preauths: 'Pre-authorizations',
   batch: 'Batch',
   reports: 'Reports',
   settings: 'Settings',
@@ -31,9 +33,20 @@ export const viewTitles: Readonly<Record<View, string>> = {
 };
 
 const byRole: Readonly<Record<Role, readonly View[]>> = {
-  cashier: ['sale', 'transactions', 'cards'],
+  cashier: ['sale', 'transactions', 'cards', 'preauths'],
   // audit.list is a manager command: the log of who did what stays with the manager.
-  manager: ['sale', 'transactions', 'cards', 'batch', 'reports', 'settings', 'links', 'saf', 'audit'],
+  manager: [
+    'sale',
+    'transactions',
+    'cards',
+    'preauths',
+    'batch',
+    'reports',
+    'settings',
+    'links',
+    'saf',
+    'audit',
+  ],
   // A tech configures devices and the gateway; money screens stay with cashiers and managers.
   tech: ['devices', 'gateway', 'diagnostics'],
 };

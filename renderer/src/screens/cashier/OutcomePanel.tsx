@@ -60,7 +60,10 @@ export function OutcomePanel({ outcome }: { outcome: SaleOutcome }) {
   const reversal = useSale((s) => s.reversal);
   const lastTender = useSale((s) => s.lastTender);
   const sale = useSaleStore();
-  const { tone, title } = headline(t);
+  const head = headline(t);
+  const tone = head.tone;
+  // An approved hold has charged nothing yet: the cashier must not read it as a finished sale.
+  const title = t.kind === 'preauth' && t.status === 'approved' ? 'Pre-authorized (held)' : head.title;
   const next = nextStepFor(t);
   const isCard = t.kind !== 'cash' && t.kind !== 'check';
   // The e2e run reads this mark against `tillpoint:card` (the simulated swipe) for its swipe-to-approved
@@ -141,6 +144,11 @@ export function OutcomePanel({ outcome }: { outcome: SaleOutcome }) {
       {t.status === 'partial' ? (
         <p>
           <strong>Collect the remaining {formatCents(ticket.remainingCents)} with another tender.</strong>
+        </p>
+      ) : null}
+      {t.kind === 'preauth' && t.status === 'approved' ? (
+        <p data-testid="outcome-preauth">
+          Nothing is charged yet. Complete it with the final amount and tip on the Pre-authorizations screen.
         </p>
       ) : null}
       {next ? <p>{next}</p> : null}

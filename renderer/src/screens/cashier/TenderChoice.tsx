@@ -2,7 +2,7 @@ import type { TenderForm } from '../../state/sale-store';
 import { useSale, useSaleStore } from '../../state/context';
 
 export type TenderOption = {
-  id: 'credit' | TenderForm;
+  id: 'credit' | 'preauth' | TenderForm;
   label: string;
   hint: string;
   key: string;
@@ -17,14 +17,19 @@ export const tenderOptions: readonly TenderOption[] = [
   { id: 'gift', label: 'Gift card', hint: 'Swipe or type', key: 'g' },
   { id: 'ebt', label: 'EBT', hint: 'Food or cash', key: 'e' },
   { id: 'check', label: 'Check', hint: 'Routing and account', key: 'q' },
+  { id: 'preauth', label: 'Pre-auth', hint: 'Hold now, complete later', key: 'a' },
 ];
 
-/** Starts the chosen tender: credit goes straight to the devices, the others ask for their details. */
+/**
+ * Starts the chosen tender: credit and pre-authorization go straight to the devices (a hold is read like a
+ * credit card), the others ask for their details.
+ */
 export function useStartTender(): (id: TenderOption['id']) => void {
   const sale = useSaleStore();
   return (id) => {
     const s = sale.getState();
     if (id === 'credit') void s.pay({ kind: 'credit', entry: 'present' });
+    else if (id === 'preauth') void s.pay({ kind: 'preauth', entry: 'present' });
     else void s.chooseForm(id);
   };
 }
