@@ -233,14 +233,17 @@ export function TransactionsScreen() {
                   ) : null}
                   {refundable(t) ? (
                     <>
-                      <button
-                        type="button"
-                        className="btn btn-small"
-                        onClick={() => setAction({ kind: 'refund', tx: t })}
-                        aria-label={`Refund ${formatCents(t.amountCents + t.tipCents)} ${cardLabel(t)}`}
-                      >
-                        Refund
-                      </button>
+                      {/* A hold charged nothing: there is nothing to refund, only the hold to void. */}
+                      {t.operation !== 'preauth' ? (
+                        <button
+                          type="button"
+                          className="btn btn-small"
+                          onClick={() => setAction({ kind: 'refund', tx: t })}
+                          aria-label={`Refund ${formatCents(t.amountCents + t.tipCents)} ${cardLabel(t)}`}
+                        >
+                          Refund
+                        </button>
+                      ) : null}
                       {t.refundedCents === 0 ? (
                         <button
                           type="button"
