@@ -1,4 +1,4 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import type {
   BalanceView,
   BridgeResult,
@@ -131,6 +131,7 @@ export function CardServicesScreen() {
   const [result, setResult] = useState<Result | null>(null);
   const [error, setError] = useState<string | null>(null);
   const progress = useOutsideTicketProgress(running !== null);
+  const returnFocus = useRef<HTMLElement | null>(null);
 
   /** The gift card as the payload carries it; undefined (and an error shown) when the number is missing. */
   const giftCard = (): { entry: 'swipe' } | { entry: 'keyed'; keyed: { cardNumber: string } } | undefined => {
@@ -148,7 +149,7 @@ export function CardServicesScreen() {
     done: (value: T) => Result,
   ): Promise<void> => {
     // The controls are disabled while the card is read, which drops the focus: it comes back afterwards.
-    const from = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+    returnFocus.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
     setError(null);
     setResult(null);
     setRunning(what);
@@ -158,12 +159,20 @@ export function CardServicesScreen() {
     setNumber('');
     if (!r.ok) {
       setError(describeError(r.error));
-      requestAnimationFrame(() => from?.focus());
       return;
     }
     setResult(done(r.value));
-    requestAnimationFrame(() => document.getElementById('card-result-title')?.focus());
   };
+
+  // After the commit that re-enables the controls: the result's heading takes the focus (a screen reader
+  // reads it, Tab goes on from there); after an error, the control that started it gets it back.
+  useEffect(() => {
+    const from = returnFocus.current;
+    if (running || !from) return;
+    returnFocus.current = null;
+    const heading = document.getElementById('card-result-title');
+    (heading ?? from).focus();
+  }, [running, result, error]);
 
   const giftBalance = (e: FormEvent) => {
     e.preventDefault();
