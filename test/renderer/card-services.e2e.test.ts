@@ -1,0 +1,276 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import {
+  axeSerious,
+  buildRenderer,
+  launchBrowser,
+  screenshot,
+  startTerminal,
+  type AxeViolation,
+  type Browser,
+  type Terminal,
+} from '../e2e/harness';
+
+/**
+ * The screens for card operations outside a plain sale — gift and EBT balances, gift reload,
+ * pre-authorization and its completion — and the manager's audit log, in real Chromium against the real
+ * `npm start` (browser mode, embedded sandbox gateway, simulated devices), as test/e2e/terminal.test.ts
+ * drives the others. The tests run in order on one terminal.
+ */
+
+const VISA = '4111111111111111';
+const GIFT = '6035710000000018'; // active with 100.00 at a merchant's first use (docs/gateway-tenders.md)
+const EBT = '5077010000000014'; // food 150.00, cash 80.00; PIN 1234
+const PIN = '1234';
+
+let terminal: Terminal;
+let browser: Browser;
+let page: Page;
+const a11y = new Map<string, AxeViolation[]>();
+
+async function checkA11y(p: Page, screen: string): Promise<void> {
+  a11y.set(screen, await axeSerious(p));
+}
+
+async function signIn(p: Page, pin: string): Promise<void> {
+  await p.waitForSelector('#pin:enabled');
+  await p.focus('#pin');
+  await p.keyboard.type(pin);
+  await p.keyboard.press('Enter');
+  await p.waitForSelector('nav[aria-label="Screens"]');
+}
+
+async function signOut(p: Page): Promise<void> {
+  await p.getByRole('button', { name: 'Sign out' }).click();
+  await p.waitForSelector('#pin:enabled');
+}
+
+const headings: Readonly<Record<string, string>> = { Transactions: 'Today’s transactions' };
+
+async function go(p: Page, screen: string): Promise<void> {
+  await p.locator('nav[aria-label="Screens"]').getByRole('button', { name: screen, exact: true }).click();
+  await p.getByRole('heading', { level: 1, name: headings[screen] ?? screen, exact: true }).waitFor();
+}
+
+/** Picks the simulator's test card by its masked number (the page never holds a full number). */
+async function chooseCard(p: Page, pan: string): Promise<void> {
+  const masked = `${pan.slice(0, 6)}${'*'.repeat(pan.length - 10)}${pan.slice(-4)}`;
+  const value = await p.$eval(
+    '#sim-card',
+    (el, m) => [...(el as HTMLSelectElement).options].find((o) => o.text.includes(m))?.value ?? '',
+    masked,
+  );
+  expect(value, `test card ${masked} in the simulator`).not.toBe('');
+  await p.selectOption('#sim-card', value);
+}
+
+/** Every text and attribute of the page outside scripts: where a full card number must never appear. */
+function pageText(p: Page): Promise<string> {
+  return p.evaluate(() => {
+    const parts: string[] = [document.body.innerText];
+    for (const el of document.body.querySelectorAll('*')) {
+      if (el.tagName === 'SCRIPT') continue;
+      for (const a of el.attributes) parts.push(a.value);
+      if (el instanceof HTMLInputElement) parts.push(el.value);
+    }
+    return parts.join('\n');
+  });
+}
+
+/** Tabs through the screen from its heading: every control reached shows a focus ring at least 3 px wide. */
+async function tabThroughMain(p: Page, presses: number): Promise<string[]> {
+  await p.focus('main h1');
+  const reached: string[] = [];
+  for (let i = 0; i < presses; i++) {
+    await p.keyboard.press('Tab');
+    const focus = await p.evaluate(() => {
+      const el = document.activeElement as HTMLElement | null;
+      if (!el || !el.closest('main')) return null;
+      const cs = getComputedStyle(el);
+      const name = el.getAttribute('aria-label') ?? el.textContent?.trim() ?? '';
+      return { name: name || el.id, outline: cs.outlineStyle, width: parseFloat(cs.outlineWidth) };
+    });
+    if (!focus) break;
+    expect(focus.outline, `focus ring on ${focus.name}`).not.toBe('none');
+    expect(focus.width, `focus ring width on ${focus.name}`).toBeGreaterThanOrEqual(3);
+    reached.push(focus.name);
+  }
+  return reached;
+}
+
+async function typePinOnPad(p: Page, pin: string): Promise<void> {
+  const pad = p.getByRole('group', { name: 'Simulated PIN pad keys' });
+  for (const d of pin) await pad.getByRole('button', { name: d, exact: true }).click();
+  await p.click('[data-sim="pin-enter"]');
+}
+
+describe('gift, EBT, pre-authorization and audit log screens in Chromium (sandbox, simulated devices)', () => {
+  beforeAll(async () => {
+    buildRenderer();
+    terminal = await startTerminal();
+    browser = await launchBrowser();
+    page = await browser.context.newPage();
+    await page.goto(terminal.url);
+    await signIn(page, '1111');
+  }, 180_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await terminal?.stop();
+    console.log(
+      [
+        `axe-core serious/critical violations by screen (${a11y.size} screens):`,
+        ...[...a11y.entries()].map(
+          ([screen, v]) =>
+            `  ${screen}: ${v.length === 0 ? 'ok' : v.map((x) => `${x.id} (${x.impact})`).join(', ')}`,
+        ),
+      ].join('\n'),
+    );
+  }, 60_000);
+
+  it('gift card balance inquiry, then a reload typed and sent from the keyboard', async () => {
+    await go(page, 'Gift & EBT');
+    await checkA11y(page, 'cashier: gift & EBT');
+    const reached = await tabThroughMain(page, 8);
+    expect(reached).toEqual(
+      expect.arrayContaining(['Check gift balance', 'reload-amount', 'Food (SNAP) balance']),
+    );
+
+    await chooseCard(page, GIFT);
+    await page.getByRole('button', { name: 'Check gift balance' }).click();
+    await page.waitForSelector('#card-prompt[data-step="waiting-for-card"]');
+    expect(await page.textContent('#card-prompt')).toContain('Swipe');
+    await page.click('[data-sim="swipe"]');
+    await page.waitForSelector('[data-testid="card-balance"]');
+    expect(await page.textContent('#card-result-title')).toBe('Gift card balance');
+    expect(await page.textContent('[data-testid="card-balance"]')).toBe('$100.00');
+    expect(await page.textContent('[data-testid="card-card"]')).toBe('Gift •••• 0018');
+    // The result takes the focus, so a screen reader reads it and Tab continues from there.
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('card-result-title');
+    await checkA11y(page, 'cashier: gift balance');
+    await screenshot(page, 'cards-01-gift-balance');
+
+    await page.focus('#reload-amount');
+    await page.keyboard.type('25.00');
+    await page.getByRole('button', { name: 'Reload $25.00' }).waitFor();
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('#card-prompt[data-step="waiting-for-card"]');
+    await page.click('[data-sim="swipe"]');
+    await page.waitForSelector('text=Gift card reloaded');
+    expect(await page.textContent('[data-testid="reload-amount"]')).toBe('$25.00');
+    expect(await page.textContent('[data-testid="card-balance"]')).toBe('$125.00');
+    await checkA11y(page, 'cashier: gift reload');
+    await screenshot(page, 'cards-02-gift-reload');
+    expect(await pageText(page)).not.toContain(GIFT);
+  }, 60_000);
+
+  it('EBT food balance: card, then the PIN on the PIN pad', async () => {
+    await chooseCard(page, EBT);
+    await page.getByRole('button', { name: 'Food (SNAP) balance' }).click();
+    await page.waitForSelector('#card-prompt[data-step="waiting-for-card"]');
+    await page.click('[data-sim="swipe"]');
+    await page.waitForSelector('#card-prompt[data-step="pin-entry"]');
+    await checkA11y(page, 'cashier: EBT PIN prompt');
+    await typePinOnPad(page, PIN);
+    await page.waitForSelector('text=EBT food (SNAP) balance');
+    expect(await page.textContent('[data-testid="card-balance"]')).toBe('$150.00');
+    expect(await page.textContent('[data-testid="card-card"]')).toBe('EBT •••• 0014');
+    await checkA11y(page, 'cashier: EBT balance');
+    await screenshot(page, 'cards-03-ebt-food-balance');
+    expect(await pageText(page)).not.toContain(EBT);
+  }, 60_000);
+
+  it('pre-authorization on the sale screen, completed with a tip; the completion is in today’s transactions', async () => {
+    await go(page, 'Sale');
+    await chooseCard(page, VISA);
+    await page.waitForSelector('#sale-amount');
+    for (const d of '2000') await page.keyboard.press(d);
+    await page.keyboard.press('a');
+    await page.waitForSelector('[data-step="waiting-for-card"]');
+    await page.click('[data-sim="swipe"]');
+    await page.waitForSelector('[data-outcome="approved"]');
+    expect(await page.textContent('#outcome-title')).toBe('Pre-authorized (held)');
+    expect(await page.textContent('[data-testid="outcome-card"]')).toContain('Visa •••• 1111');
+    await checkA11y(page, 'sale: pre-authorized');
+    await screenshot(page, 'cards-04-preauth-held');
+    await page.keyboard.press('n');
+    await page.waitForSelector('[data-outcome]', { state: 'detached' });
+
+    await go(page, 'Pre-authorizations');
+    const complete = page.getByRole('button', { name: 'Complete $20.00 Visa •••• 1111' });
+    await complete.waitFor();
+    await checkA11y(page, 'cashier: pre-authorizations');
+    await complete.click();
+    await page.waitForSelector('dialog[open] #preauth-amount');
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('preauth-amount');
+    await page.fill('#preauth-amount', '18.50');
+    await page.fill('#preauth-tip', '3.00');
+    expect(await page.textContent('[data-testid="preauth-total"]')).toBe('Total to charge: $21.50');
+    await checkA11y(page, 'cashier: complete pre-authorization dialog');
+    await screenshot(page, 'cards-05-preauth-complete');
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('text=Completed $21.50 (tip $3.00) on Visa •••• 1111.');
+    await page.waitForSelector('text=0 open holds');
+
+    await go(page, 'Transactions');
+    const row = page.locator('table.data tbody tr', { hasText: 'Completion' });
+    await row.waitFor();
+    expect(await row.textContent()).toContain('$21.50');
+    expect(await row.getAttribute('data-state')).toBe('approved');
+    // The hold itself charged nothing: it offers no refund.
+    const held = page.locator('table.data tbody tr', { hasText: 'Pre-authorization' });
+    expect(await held.getByRole('button', { name: /^Refund/ }).count()).toBe(0);
+    await screenshot(page, 'cards-06-completion-in-transactions');
+
+    // A manager-approved action for the audit log: part of the completion refunded with the manager's PIN.
+    await page.getByRole('button', { name: 'Refund $21.50 Visa •••• 1111' }).click();
+    await page.fill('#refund-amount', '1.00');
+    await page.getByRole('button', { name: 'Refund', exact: true }).click();
+    await page.waitForSelector('#manager-pin');
+    await page.keyboard.type('9999');
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('text=Refunded $1.00.');
+  }, 60_000);
+
+  it('audit log: the manager’s settings change and a manager-approved refund, with who and when', async () => {
+    await signOut(page);
+    await signIn(page, '9999');
+    await go(page, 'Settings');
+    await page.waitForSelector('#set-tax');
+    await expect.poll(() => page.inputValue('#set-tax')).toBe('0');
+    await page.getByRole('button', { name: 'Save sale settings' }).click();
+    await page.waitForSelector('text=Settings saved.');
+
+    await go(page, 'Audit log');
+    const row = page.locator('tr[data-action="settings-changed"]').first();
+    await row.waitFor();
+    const cells = await row.locator('td').allTextContents();
+    expect(cells[1]).toBe('Manager');
+    expect(cells[2]).toBe('Settings changed');
+    // The cashier's refund, with the manager who approved it.
+    const refund = await page.locator('tr[data-action="refund"]').first().locator('td').allTextContents();
+    expect(refund.slice(1, 3)).toEqual(['Cashier', 'Refund']);
+    expect(refund[4]).toBe('Manager');
+    // Sign-ins are there too, newest first: the manager's before the cashier's.
+    await page.locator('tr[data-action="sign-in"]').nth(1).waitFor();
+    expect(await page.locator('tr[data-action="sign-in"] td:nth-child(2)').allTextContents()).toEqual(
+      expect.arrayContaining(['Manager', 'Cashier']),
+    );
+    // Narrowed to one action by the filter.
+    await page.selectOption('#audit-action', 'settings-changed');
+    await expect.poll(() => page.locator('table.data tbody tr').count()).toBe(1);
+    await checkA11y(page, 'manager: audit log');
+    await screenshot(page, 'cards-07-audit-log');
+    for (const pan of [VISA, GIFT, EBT]) expect(await pageText(page)).not.toContain(pan);
+  }, 60_000);
+
+  it('no new screen has a serious or critical accessibility violation (axe-core)', () => {
+    const failing = [...a11y.entries()].filter(([, v]) => v.length > 0);
+    expect(
+      failing.map(
+        ([s, v]) =>
+          `${s}: ${v.map((x) => `${x.id}: ${x.help} ${JSON.stringify(x.nodes.slice(0, 3))}`).join('; ')}`,
+      ),
+    ).toEqual([]);
+  });
+});
