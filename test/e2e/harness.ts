@@ -1,5 +1,5 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -10,8 +10,45 @@ export const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..'
 export const artifacts = join(repoRoot, 'test-artifacts', 'e2e');
 export const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
-/** Builds the renderer once for the run; returns Vite's output lines that carry the sizes. */
+const buildLock = join(repoRoot, 'test-artifacts', 'renderer-build.lock');
+const buildMarker = join(repoRoot, 'test-artifacts', 'renderer-build.json');
+
+/**
+ * Builds the renderer once for the run; returns Vite's output lines that carry the sizes. Several e2e
+ * files run in parallel forks of one vitest process: a second build would empty renderer/dist while the
+ * first file's terminal is serving it, so the first fork builds (under a lock directory) and records the
+ * run's id — the forks' common parent — and the others reuse that build.
+ */
 export function buildRenderer(): string[] {
+  mkdirSync(dirname(buildLock), { recursive: true });
+  const deadline = Date.now() + 170_000;
+  for (;;) {
+    try {
+      mkdirSync(buildLock);
+      break;
+    } catch {
+      // A lock left by a run that was killed mid-build: a build takes well under two minutes.
+      const heldSince = statSync(buildLock, { throwIfNoEntry: false })?.mtimeMs ?? Date.now();
+      if (Date.now() - heldSince > 120_000) rmSync(buildLock, { recursive: true, force: true });
+      if (Date.now() > deadline) throw new Error(`renderer build lock held too long: ${buildLock}`);
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 200);
+    }
+  }
+  try {
+    if (existsSync(buildMarker)) {
+      const marker = JSON.parse(readFileSync(buildMarker, 'utf8')) as { run: number; lines: string[] };
+      if (marker.run === process.ppid && existsSync(join(repoRoot, 'renderer', 'dist', 'index.html')))
+        return marker.lines;
+    }
+    const lines = viteBuild();
+    writeFileSync(buildMarker, JSON.stringify({ run: process.ppid, lines }));
+    return lines;
+  } finally {
+    rmSync(buildLock, { recursive: true, force: true });
+  }
+}
+
+function viteBuild(): string[] {
   const r = spawnSync(
     process.execPath,
     [
