@@ -220,6 +220,10 @@ describe('gift, EBT, pre-authorization and audit log screens in Chromium (sandbo
     // The hold itself charged nothing: it offers no refund.
     const held = page.locator('table.data tbody tr', { hasText: 'Pre-authorization' });
     expect(await held.getByRole('button', { name: /^Refund/ }).count()).toBe(0);
+    // Nor does the gift reload of the first test: gift money is not refunded through DoRefund.
+    const reload = page.locator('table.data tbody tr', { hasText: 'Gift reload' });
+    await reload.waitFor();
+    expect(await reload.getByRole('button', { name: /^Refund/ }).count()).toBe(0);
     await screenshot(page, 'cards-06-completion-in-transactions');
 
     // A manager-approved action for the audit log: part of the completion refunded with the manager's PIN.

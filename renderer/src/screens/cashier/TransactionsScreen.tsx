@@ -38,6 +38,18 @@ const operationWords: Record<TransactionView['operation'], string> = {
   void: 'Void',
 };
 
+/**
+ * The tenders whose money goes back to the card through the gateway's DoRefund. A hold charged nothing
+ * (only the hold is voided); gift, EBT and check money have refunds of their own that the gateway refuses
+ * here, so offering the button would only end in an error at the counter.
+ */
+const cardRefundOperations: ReadonlySet<TransactionView['operation']> = new Set([
+  'sale',
+  'preauth-complete',
+  'debit',
+  'token-sale',
+]);
+
 /** Card money that can still be given back: approved at the gateway, with something left to refund. */
 function refundable(t: TransactionView): boolean {
   return (
@@ -233,8 +245,7 @@ export function TransactionsScreen() {
                   ) : null}
                   {refundable(t) ? (
                     <>
-                      {/* A hold charged nothing: there is nothing to refund, only the hold to void. */}
-                      {t.operation !== 'preauth' ? (
+                      {cardRefundOperations.has(t.operation) ? (
                         <button
                           type="button"
                           className="btn btn-small"
