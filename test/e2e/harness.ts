@@ -4,6 +4,7 @@ import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { expect } from 'vitest';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 
 export const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -199,4 +200,51 @@ export function median(values: number[]): number {
   const s = [...values].sort((a, b) => a - b);
   const mid = Math.floor(s.length / 2);
   return s.length % 2 === 1 ? (s[mid] ?? 0) : ((s[mid - 1] ?? 0) + (s[mid] ?? 0)) / 2;
+}
+
+// Steps every screen test takes, shared by the e2e files.
+
+export async function signIn(p: Page, pin: string): Promise<void> {
+  await p.waitForSelector('#pin:enabled');
+  await p.focus('#pin');
+  await p.keyboard.type(pin);
+  await p.keyboard.press('Enter');
+  await p.waitForSelector('nav[aria-label="Screens"]');
+}
+
+export async function signOut(p: Page): Promise<void> {
+  await p.getByRole('button', { name: 'Sign out' }).click();
+  await p.waitForSelector('#pin:enabled');
+}
+
+const headings: Readonly<Record<string, string>> = { Transactions: 'Today’s transactions' };
+
+export async function go(p: Page, screen: string): Promise<void> {
+  await p.locator('nav[aria-label="Screens"]').getByRole('button', { name: screen, exact: true }).click();
+  await p.getByRole('heading', { level: 1, name: headings[screen] ?? screen, exact: true }).waitFor();
+}
+
+/** Picks the simulator's test card by its masked number (the page never holds a full number). */
+export async function chooseCard(p: Page, pan: string): Promise<void> {
+  const masked = `${pan.slice(0, 6)}${'*'.repeat(pan.length - 10)}${pan.slice(-4)}`;
+  const value = await p.$eval(
+    '#sim-card',
+    (el, m) => [...(el as HTMLSelectElement).options].find((o) => o.text.includes(m))?.value ?? '',
+    masked,
+  );
+  expect(value, `test card ${masked} in the simulator`).not.toBe('');
+  await p.selectOption('#sim-card', value);
+}
+
+/** Every text and attribute of the page outside scripts: where a full card number must never appear. */
+export function pageText(p: Page): Promise<string> {
+  return p.evaluate(() => {
+    const parts: string[] = [document.body.innerText];
+    for (const el of document.body.querySelectorAll('*')) {
+      if (el.tagName === 'SCRIPT') continue;
+      for (const a of el.attributes) parts.push(a.value);
+      if (el instanceof HTMLInputElement) parts.push(el.value);
+    }
+    return parts.join('\n');
+  });
 }

@@ -3,6 +3,11 @@ import type { Page } from 'playwright-core';
 import {
   axeSerious,
   buildRenderer,
+  chooseCard,
+  go,
+  pageText,
+  signIn,
+  signOut,
   launchBrowser,
   screenshot,
   startTerminal,
@@ -30,51 +35,6 @@ const a11y = new Map<string, AxeViolation[]>();
 
 async function checkA11y(p: Page, screen: string): Promise<void> {
   a11y.set(screen, await axeSerious(p));
-}
-
-async function signIn(p: Page, pin: string): Promise<void> {
-  await p.waitForSelector('#pin:enabled');
-  await p.focus('#pin');
-  await p.keyboard.type(pin);
-  await p.keyboard.press('Enter');
-  await p.waitForSelector('nav[aria-label="Screens"]');
-}
-
-async function signOut(p: Page): Promise<void> {
-  await p.getByRole('button', { name: 'Sign out' }).click();
-  await p.waitForSelector('#pin:enabled');
-}
-
-const headings: Readonly<Record<string, string>> = { Transactions: 'Today’s transactions' };
-
-async function go(p: Page, screen: string): Promise<void> {
-  await p.locator('nav[aria-label="Screens"]').getByRole('button', { name: screen, exact: true }).click();
-  await p.getByRole('heading', { level: 1, name: headings[screen] ?? screen, exact: true }).waitFor();
-}
-
-/** Picks the simulator's test card by its masked number (the page never holds a full number). */
-async function chooseCard(p: Page, pan: string): Promise<void> {
-  const masked = `${pan.slice(0, 6)}${'*'.repeat(pan.length - 10)}${pan.slice(-4)}`;
-  const value = await p.$eval(
-    '#sim-card',
-    (el, m) => [...(el as HTMLSelectElement).options].find((o) => o.text.includes(m))?.value ?? '',
-    masked,
-  );
-  expect(value, `test card ${masked} in the simulator`).not.toBe('');
-  await p.selectOption('#sim-card', value);
-}
-
-/** Every text and attribute of the page outside scripts: where a full card number must never appear. */
-function pageText(p: Page): Promise<string> {
-  return p.evaluate(() => {
-    const parts: string[] = [document.body.innerText];
-    for (const el of document.body.querySelectorAll('*')) {
-      if (el.tagName === 'SCRIPT') continue;
-      for (const a of el.attributes) parts.push(a.value);
-      if (el instanceof HTMLInputElement) parts.push(el.value);
-    }
-    return parts.join('\n');
-  });
 }
 
 /** Tabs through the screen from its heading: every control reached shows a focus ring at least 3 px wide. */
