@@ -1,3 +1,4 @@
+import { randomInt } from 'node:crypto';
 import Database from 'better-sqlite3';
 import type { JournalOperation, JournalState } from '../bridge/contract';
 import { journalMigrations } from './migrations/index';
@@ -202,7 +203,7 @@ const PATCH_COLUMNS: Record<keyof EntryPatch, string> = {
   tipCents: 'tip_cents',
 };
 
-/** `L1-k3x9q2-42`: lane, the journal's creation epoch (base 36), and the persisted counter. */
+/** `L1-mhz3k2a1q7f0-42`: lane, the journal's creation stamp (base 36), and the persisted counter. */
 export function formatUtn(laneId: string, epoch: string, seq: number): string {
   return `${laneId}-${epoch}-${seq}`;
 }
@@ -351,7 +352,12 @@ export class JournalStore {
   private counter(now: number): { lastSeq: number; epoch: string } {
     const row = this.stmt.counter.get();
     if (row) return { lastSeq: row.last_seq, epoch: row.epoch };
-    const epoch = Math.floor(now / 1000).toString(36);
+    // The creation time in milliseconds plus four random base-36 digits: two journals with one lane id
+    // created in the same second (a data folder reset twice, a cloned lane, two test lanes) would
+    // otherwise number their sales alike, and the gateway refuses the second as a reused number.
+    const epoch = `${Math.floor(now).toString(36)}${randomInt(36 ** 4)
+      .toString(36)
+      .padStart(4, '0')}`;
     this.stmt.initCounter.run(epoch);
     return { lastSeq: 0, epoch };
   }

@@ -115,6 +115,17 @@ describe('journal entries and numbers', () => {
     s.close();
   });
 
+  it('two journals of one lane id created at the same instant never number a sale alike', () => {
+    const at = Date.UTC(2030, 0, 1);
+    const utns = new Set<string>();
+    for (let i = 0; i < 20; i++) {
+      const s = JournalStore.open(tempDb());
+      utns.add(s.allocate({ laneId: 'L1', operation: 'sale', amountCents: 100, now: at }).utn);
+      s.close();
+    }
+    expect(utns.size).toBe(20);
+  });
+
   it('recovers entries left `sending` by a crash as unknown, each with a reversal queued', () => {
     const s = JournalStore.open(tempDb());
     const a = s.allocate({ laneId: 'L1', operation: 'sale', amountCents: 100, now: 1 });

@@ -116,16 +116,19 @@ describe('tenders', () => {
     });
     const { bridge } = lane;
     try {
+      // Swipe only once the sale is waiting for the card (a fixed pause raced it on a loaded machine).
+      const steps: string[] = [];
+      const off = bridge.on('sale.progress', (p) => steps.push(p.step));
       const t = value(await bridge.send('sale.open', { subtotalCents: 3000, taxCents: 0 }));
       const pay = bridge.send('sale.pay', {
         ticketId: t.ticketId,
         tender: { kind: 'credit', entry: 'swipe' },
       });
-      await eventually(async () => (await lane.core.connect().send('simulator.state', {})).ok);
-      await new Promise((r) => setTimeout(r, 50));
+      await eventually(() => steps.includes('waiting-for-card'));
+      off();
       value(await bridge.send('simulator.swipe', {}));
       const out = value(await pay);
-      expect(out.tender.status).toBe('partial');
+      expect(out.tender.status, out.tender.message).toBe('partial');
       expect(out.tender.approvedCents).toBe(2000);
       expect(out.needsAnotherTender).toBe(true);
       const rest = value(
