@@ -196,6 +196,16 @@ export async function axeSerious(page: Page): Promise<AxeViolation[]> {
   return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
 }
 
+/** The screens with serious or critical violations, one readable line each (empty when all are clean). */
+export function describeViolations(byScreen: ReadonlyMap<string, AxeViolation[]>): string[] {
+  return [...byScreen.entries()]
+    .filter(([, v]) => v.length > 0)
+    .map(
+      ([s, v]) =>
+        `${s}: ${v.map((x) => `${x.id}: ${x.help} ${JSON.stringify(x.nodes.slice(0, 3))}`).join('; ')}`,
+    );
+}
+
 export function median(values: number[]): number {
   const s = [...values].sort((a, b) => a - b);
   const mid = Math.floor(s.length / 2);
