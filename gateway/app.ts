@@ -24,6 +24,7 @@ import { registerTokenRoutes } from './routes/tokens';
 import { recoverInterruptedPayments } from './domain/recovery';
 import { outcome } from './domain/outcome';
 import { ResponseCode } from './contract/response-codes';
+import { intervalTask } from './schedulers/interval-task';
 
 export type GatewayOptions = {
   /** The key file's folder (and the SQLite database's, when that is the database). */
@@ -92,29 +93,8 @@ export const RECOVERY_TASK = 'payment-recovery';
  * restart would recover its pending payments. Every process sweeps for abandoned ones once a minute.
  */
 function recoverySweep(sweep: () => Promise<number>, intervalMs = 60_000): BackgroundTask {
-  let timer: NodeJS.Timeout | null = null;
-  let chain: Promise<unknown> = Promise.resolve();
-  const runOnce = async (): Promise<void> => {
-    chain = chain.then(sweep, sweep);
-    await chain;
-  };
-  return {
-    name: RECOVERY_TASK,
-    start() {
-      if (timer) return;
-      timer = setInterval(() => {
-        // A failed sweep (database briefly away) is retried by the next one.
-        runOnce().catch(() => undefined);
-      }, intervalMs);
-      timer.unref();
-    },
-    async stop() {
-      if (timer) clearInterval(timer);
-      timer = null;
-      await chain.catch(() => undefined);
-    },
-    runOnce,
-  };
+  // A failed sweep (database briefly away) is retried by the next one.
+  return intervalTask(RECOVERY_TASK, sweep, intervalMs, () => undefined);
 }
 
 const coreGroups: RouteGroup[] = [

@@ -1,4 +1,5 @@
 import type { BackgroundTask } from '../app';
+import { intervalTask } from './interval-task';
 import { TransactionType } from '../contract/card-sale';
 import { ResponseCode } from '../contract/response-codes';
 import { checkMerchantAmountRules } from '../domain/business-settings';
@@ -49,9 +50,7 @@ export function createRecurringBillingScheduler(
   const batchSize = options.batchSize ?? 200;
   const report = options.onError ?? (() => undefined);
   const { storage, clock } = services;
-  let timer: NodeJS.Timeout | null = null;
   // Passes never overlap in one process: each waits for the one before it.
-  let chain: Promise<void> = Promise.resolve();
 
   const nowIso = () => clock.now().toISOString();
 
@@ -252,26 +251,7 @@ export function createRecurringBillingScheduler(
     }
   }
 
-  const runOnce = (): Promise<void> => {
-    chain = chain.then(pass, pass);
-    return chain;
-  };
-
-  return {
-    name: RECURRING_BILLING_TASK,
-    start() {
-      if (timer) return;
-      timer = setInterval(() => {
-        runOnce().catch((error: unknown) => report('recurring billing pass failed', error));
-      }, intervalMs);
-      // A pending pass must not keep a stopping process alive.
-      timer.unref();
-    },
-    async stop() {
-      if (timer) clearInterval(timer);
-      timer = null;
-      await chain.catch(() => undefined);
-    },
-    runOnce,
-  };
+  return intervalTask(RECURRING_BILLING_TASK, pass, intervalMs, (error: unknown) =>
+    report('recurring billing pass failed', error),
+  );
 }
