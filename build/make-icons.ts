@@ -4,6 +4,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PNG } from 'pngjs';
 import { chromium } from 'playwright-core';
+import { chromiumArgs, chromiumExecutable } from './chromium';
 
 /**
  * `npm run icons`: renders build/icon.svg into the icons electron-builder packages — build/icons/NxN.png
@@ -77,15 +78,8 @@ export function buildIco(pngs: ReadonlyMap<number, Buffer>): Buffer {
 
 async function render(svg: string, sizes: readonly number[]): Promise<Map<number, Buffer>> {
   const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-    ],
+    executablePath: chromiumExecutable,
+    args: [...chromiumArgs],
   });
   try {
     const page = await browser.newPage({ deviceScaleFactor: 1 });

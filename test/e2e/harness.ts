@@ -6,10 +6,11 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'vitest';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { chromiumArgs, chromiumExecutable } from '../../build/chromium';
 
 export const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const artifacts = join(repoRoot, 'test-artifacts', 'e2e');
-export const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+export const chromiumPath = chromiumExecutable;
 
 const buildLock = join(repoRoot, 'test-artifacts', 'renderer-build.lock');
 const buildMarker = join(repoRoot, 'test-artifacts', 'renderer-build.json');
@@ -141,14 +142,7 @@ export async function launchBrowser(): Promise<Browser> {
     executablePath: chromiumPath,
     headless: true,
     viewport: { width: 1366, height: 900 },
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-    ],
+    args: [...chromiumArgs],
   });
   // A step that cannot happen should fail the test quickly, not after Playwright's 30 s default.
   context.setDefaultTimeout(15_000);

@@ -4,8 +4,9 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { merchant1, startGateway, type Json, type TestGateway } from '../../support/gateway-harness';
 import { createLink, put, reportOf } from './support';
+import { chromiumArgs, chromiumExecutable } from '../../../build/chromium';
 
-const CHROMIUM = '/usr/bin/chromium';
+const CHROMIUM = chromiumExecutable;
 const ARTIFACTS = join(process.cwd(), 'test-artifacts', 'checkout');
 
 describe('hosted checkout in Chromium', () => {
@@ -19,14 +20,7 @@ describe('hosted checkout in Chromium', () => {
     gw = await startGateway({ backgroundTasks: false });
     browser = await chromium.launch({
       executablePath: CHROMIUM,
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-      ],
+      args: [...chromiumArgs],
     });
   });
   afterAll(async () => {
