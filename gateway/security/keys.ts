@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, linkSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 
 /** The gateway's secrets, 32 random bytes each. */
 export type GatewayKeys = {
@@ -48,8 +48,9 @@ export function loadKeys(file: string, createIfMissing: boolean): GatewayKeys {
   if (!existsSync(file)) {
     if (!createIfMissing) throw new KeysMissingError(file);
     const keys = generateKeys();
-    writeKeysFile(file, keys);
-    return keys;
+    if (publishKeysFile(file, keys)) return keys;
+    // Another process (a second gateway started on the same fresh folder) published its keys first:
+    // everyone must use that one file, or the vault and the tokens of one would be unreadable to the other.
   }
   const parsed = JSON.parse(readFileSync(file, 'utf8')) as Partial<KeysFile>;
   return {
@@ -57,4 +58,22 @@ export function loadKeys(file: string, createIfMissing: boolean): GatewayKeys {
     fingerprintKey: decodeKey(parsed.fingerprintKey, 'fingerprintKey', file),
     tokenKey: decodeKey(parsed.tokenKey, 'tokenKey', file),
   };
+}
+
+/**
+ * Writes the keys beside `file` and links them into place, so a reader never sees a half-written file and
+ * of two processes creating it at once exactly one wins. False when the file already existed.
+ */
+function publishKeysFile(file: string, keys: GatewayKeys): boolean {
+  const draft = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+  writeKeysFile(draft, keys);
+  try {
+    linkSync(draft, file);
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw error;
+  } finally {
+    unlinkSync(draft);
+  }
 }
