@@ -33,7 +33,7 @@
  *   TimeOut1 RC 0008 (TIMEOUT). The notes list the enum's values up to 0010 and 3004; these three are
  *   read from the same header.
  */
-import { type TlvNode, TlvError, decodeTlv, encodeTlv, findTlv } from './ber-tlv';
+import { type TlvNode, TlvError, decodeTlv, decodeTlvTopLevel, encodeTlv, findTlv } from './ber-tlv';
 import { fromBcd, toBcd, type Vivo2Frame, encodeVivo2Command, encodeVivo2Response } from './vivotech2';
 
 export const IDTECH_EMV_COMMANDS = {
@@ -240,9 +240,9 @@ function readAmounts(nodes: readonly TlvNode[]): TransactionAmounts | undefined 
   return out;
 }
 
-function safeDecode(bytes: Uint8Array): TlvNode[] | undefined {
+function safeDecode(bytes: Uint8Array, topLevelOnly = false): TlvNode[] | undefined {
   try {
-    return decodeTlv(bytes);
+    return topLevelOnly ? decodeTlvTopLevel(bytes) : decodeTlv(bytes);
   } catch (e) {
     if (e instanceof TlvError) return undefined;
     throw e;
@@ -382,10 +382,12 @@ export type ContactStartRequest = TransactionAmounts & {
 
 function outputTagList(nodes: readonly TlvNode[]): string[] | undefined {
   const dfee1a = findTlv(nodes, 'DFEE1A');
-  if (!dfee1a) return undefined;
-  // DFEE1A's value is a list of bare tags (no lengths): read tag after tag with BER tag rules.
+  return dfee1a ? decodeOutputTags(dfee1a.value) : undefined;
+}
+
+/** DFEE1A's value: a list of bare tags (no lengths), read tag after tag with BER tag rules. */
+export function decodeOutputTags(v: Uint8Array): string[] | undefined {
   const tags: string[] = [];
-  const v = dfee1a.value;
   let i = 0;
   while (i < v.length) {
     const start = i;
@@ -401,7 +403,7 @@ function outputTagList(nodes: readonly TlvNode[]): string[] | undefined {
   return tags;
 }
 
-function encodeOutputTags(tags: readonly string[]): TlvNode {
+export function encodeOutputTags(tags: readonly string[]): TlvNode {
   const parts = tags.map((t) => {
     if (!/^(?:[0-9A-Fa-f]{2}){1,3}$/.test(t)) throw new IdtechEmvError('an output tag is 1-3 bytes of hex');
     return Uint8Array.from(Buffer.from(t, 'hex'));
@@ -517,7 +519,8 @@ export function buildContactApplyHostResponse(r: ApplyHostResponse): Uint8Array 
 export function parseContactApplyHostResponseData(data: Uint8Array): ApplyHostResponse | undefined {
   if (data.length < 1) return undefined;
   const comFlag = data[0];
-  const nodes = safeDecode(data.subarray(1));
+  // Scripts are the card's to judge: one the reader cannot parse still goes to the card (Book 4 §12.2.4).
+  const nodes = safeDecode(data.subarray(1), true);
   if (!nodes) return undefined;
   if (comFlag === 0) return { kind: 'unable-to-go-online', appData: nodes };
   if (comFlag !== 1) return undefined;
