@@ -8,6 +8,7 @@ import {
   IDTECH_EMV_COMMANDS,
   PROTOCOL2_STATUS,
   TRANSACTION_TYPE,
+  activateFailureResultCode,
   buildActivateTransaction240,
   buildCancel,
   buildContactApplyHostResponse,
@@ -328,11 +329,9 @@ export class ChipReaderDriver implements ChipReader, DriverLifecycle {
         return { started: r.tlv };
       }
       if (r.status === PROTOCOL2_STATUS.timeout) return { kind: 'timeout' };
-      if (r.status === PROTOCOL2_STATUS.failed && frame.data.length === 2)
-        return (
-          this.resultOutcome(((frame.data[0] ?? 0) << 8) | (frame.data[1] ?? 0)) ??
-          failed('reader-error', 'start failed')
-        );
+      const code = activateFailureResultCode(frame);
+      if (code !== undefined)
+        return this.resultOutcome(code) ?? failed('reader-error', `start ended: ${emvResultText(code)}`);
       return failed('reader-error', `reader answered: ${r.reason}`);
     }
     const r = parseContactResponse(frame);

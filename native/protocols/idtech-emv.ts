@@ -27,7 +27,9 @@
  *   without its `72 46 05 03` prefix; the bracketed part only when ComFlag = 01.
  * - CHOICE (§2.1, [gap] for contact): a 02-40 that started a contact transaction answers status 00 with
  *   the 02-40 data layout `Attribution | TLVs` (no DFEE12 KSN: data encryption is off), Attribution bits
- *   4/3/0 = 000 (contact); the host continues with 60-11 as after 60-10.
+ *   4/3/0 = 000 (contact); the host continues with 60-11 as after 60-10. A 02-40 contact start that does
+ *   not reach "start OK" answers status 0A with the 2-byte EMV result code as its only data (fallback
+ *   0007, 3002 …); no card within its timeout answers status 08, as the contactless 02-xx do.
  * - CHOICE (§3.1; same C SDK enum `IDTDef.h EMV_RESULT_CODE`): card removed mid-transaction is RC 3005
  *   (SMARTCARD_ABSENT), a card that stops answering RC 3006 (SMARTCARD_TIMEOUT), no card seated within
  *   TimeOut1 RC 0008 (TIMEOUT). The notes list the enum's values up to 0010 and 3004; these three are
@@ -624,6 +626,18 @@ export type ActivateResponse =
 /** Data of a 02-40 response with card data: `Attribution | TLVs` (no KSN; CHOICE above). */
 export function encodeActivateResponseData(attribution: number, tlvs: readonly TlvNode[]): Uint8Array {
   return concat(Uint8Array.of(attribution & 0xff), encodeTlv(tlvs));
+}
+
+/** Data of a 02-40 contact start that ended before "start OK": its EMV result code (CHOICE above). */
+export function encodeActivateFailureData(resultCode: number): Uint8Array {
+  return u16(resultCode);
+}
+
+/** The EMV result code of a 02-40 failure (status 0A with 2 bytes of data), if it carries one. */
+export function activateFailureResultCode(frame: Vivo2Frame): number | undefined {
+  if (!frame.crcOk || frame.subOrStatus !== PROTOCOL2_STATUS.failed || frame.data.length !== 2)
+    return undefined;
+  return ((frame.data[0] ?? 0) << 8) | (frame.data[1] ?? 0);
 }
 
 /** Reads a 02-40 response: status 00 or 23 with `Attribution | TLVs`, else the status. */

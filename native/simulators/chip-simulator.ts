@@ -21,6 +21,7 @@ import {
   PROTOCOL2_STATUS,
   type TransactionAmounts,
   decodeOutputTags,
+  encodeActivateFailureData,
   encodeActivateResponseData,
   encodeContactResponseData,
   parseActivateTransaction240Data,
@@ -422,9 +423,7 @@ export class ChipSimulator {
     if (resultCode === EMV_RESULT.startOk)
       this.respond(cmd, PROTOCOL2_STATUS.ok, encodeActivateResponseData(ATTRIBUTION_CONTACT, tlvs));
     else if (resultCode === EMV_RESULT.timeout) this.respond(cmd, PROTOCOL2_STATUS.timeout);
-    // CHOICE (idtech-emv.ts): a 02-40 contact start that does not reach "start OK" answers status 0A with
-    // the 2-byte EMV result code as data.
-    else this.respond(cmd, PROTOCOL2_STATUS.failed, Uint8Array.of(resultCode >> 8, resultCode & 0xff));
+    else this.respond(cmd, PROTOCOL2_STATUS.failed, encodeActivateFailureData(resultCode));
   }
 
   private onNoCard(): void {

@@ -3,6 +3,7 @@ import { encodeTlv } from '../../../native/protocols/ber-tlv';
 import {
   EMV_RESULT,
   PROTOCOL2_STATUS,
+  activateFailureResultCode,
   attributionInterface,
   buildActivateTransaction240,
   buildCancel,
@@ -11,6 +12,7 @@ import {
   buildContactAuthenticate,
   buildContactStart,
   emvResultText,
+  encodeActivateFailureData,
   encodeActivateResponseData,
   encodeContactResponse,
   parseActivateResponse,
@@ -229,6 +231,16 @@ describe('responses', () => {
       status: 0x23,
       cardInterface: 'contactless',
     });
+  });
+  it('02-40 contact start that ends early: status 0A with its 2-byte result code (CHOICE)', () => {
+    const frame = responseFrame(
+      encodeVivo2Response(0x02, 0x0a, encodeActivateFailureData(EMV_RESULT.fallbackToMsr)),
+    );
+    expect(activateFailureResultCode(frame)).toBe(0x0007);
+    expect(activateFailureResultCode(responseFrame(encodeVivo2Response(0x02, 0x0a)))).toBeUndefined();
+    expect(
+      activateFailureResultCode(responseFrame(encodeVivo2Response(0x02, 0x08, bytes('0007')))),
+    ).toBeUndefined();
   });
   it('status and result-code tables', () => {
     expect(protocol2StatusText(0x23)).toBe('request online authorization');
