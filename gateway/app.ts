@@ -9,6 +9,7 @@ import { noFraudScreen, type FraudScreen } from './domain/payments';
 import { Authenticator } from './security/authenticator';
 import { loadKeys } from './security/keys';
 import { LoginThrottle, defaultThrottle, type ThrottleOptions } from './security/login-throttle';
+import { storageAtcRegister } from './sandbox/atc-register';
 import { createSandboxProcessor } from './sandbox/sandbox-processor';
 import type { Processor } from './sandbox/processor';
 import { isEmpty, seedSandbox } from './sandbox/seed';
@@ -121,7 +122,12 @@ export async function buildGateway(
   const storage = await openStorage(options.database ?? { kind: 'sqlite' }, options.dataDir);
   const processor =
     options.processor ??
-    createSandboxProcessor({ slowMs: options.sandboxSlowMs ?? 3_000, latencyMs: 0 }, () => clock.now());
+    createSandboxProcessor(
+      { slowMs: options.sandboxSlowMs ?? 3_000, latencyMs: 0 },
+      () => clock.now(),
+      // The sandbox issuer's ATC register lives in the database: a replay is caught across processes.
+      storageAtcRegister(storage, keys.fingerprintKey, () => clock.now()),
+    );
   if (options.sandbox && (await isEmpty(storage))) await seedSandbox(storage, processor.name, clock.now());
   const processorTimeoutMs = options.processorTimeoutMs ?? 30_000;
   // SQLite has one process: every pending payment at start is a crash's. On PostgreSQL other live
