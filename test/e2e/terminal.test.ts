@@ -187,6 +187,11 @@ describe('terminal screens in Chromium (browser mode, sandbox gateway, simulated
     // The on-screen receipt with its QR code.
     await page.keyboard.press('r');
     await page.waitForSelector('dialog[open] svg.qr');
+    // The customer's copy carries the last four only (FACTA; PCI DSS 3.4.1), never the first six.
+    const receipt = (await page.textContent('dialog[open] .receipt')) ?? '';
+    expect(receipt).toContain('****4444');
+    expect(receipt).not.toContain('555555');
+    expect(receipt).toContain('CUSTOMER COPY');
     await checkA11y(page, 'receipt dialog');
     await screenshot(page, '02-chip-receipt');
     await page.keyboard.press('Escape');

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import type { TransactionReportRecord } from '../../gateway/contract/report';
+import type { TicketView } from '../../electron/bridge/contract';
 import type { JournalRow, ReversalRow } from '../../electron/journal/journal-store';
 import { batchTotals, reconcile } from '../../electron/reconciliation';
 import { buildReceipt } from '../../electron/sale/receipt';
@@ -154,6 +155,27 @@ describe('receipts and signatures', () => {
     expect(r.text).toContain('411111******1111');
     expect(r.text).toContain('SIGNATURE CAPTURED');
     expect(r.text).toContain('10.80');
+  });
+
+  it('the customer copy shows the last four only; the merchant copy keeps first six / last four (FACTA, PCI DSS 3.4.1)', () => {
+    const ticket: TicketView = {
+      ticketId: 'T-2', status: 'paid', subtotalCents: 2000, taxCents: 0, tipCents: 0, totalCents: 2000, paidCents: 2000, remainingCents: 0, openedAt: 0, closedAt: 0,
+      tenders: [
+        { tenderId: 'A', kind: 'credit', status: 'approved', requestedCents: 1000, approvedCents: 1000, tipCents: 0, cashBackCents: 0, at: 0, card: { maskedPan: '555555******4444', last4: '4444', cardType: 'Mastercard', entry: 'chip' } },
+        { tenderId: 'B', kind: 'gift', status: 'approved', requestedCents: 1000, approvedCents: 1000, tipCents: 0, cashBackCents: 0, at: 0, card: { maskedPan: '603571******0018', last4: '0018', cardType: 'Gift', entry: 'keyed' } },
+      ],
+    }; // prettier-ignore
+    const header = { merchantName: 'SHOP', laneId: 'L1', mid: 1001 };
+    const customer = buildReceipt(ticket, 'customer', header, 0);
+    expect(customer.text).toContain('Mastercard ****4444');
+    expect(customer.text).toContain('Gift ****0018');
+    for (const firstSix of ['555555', '603571']) {
+      expect(customer.text).not.toContain(firstSix);
+      expect(JSON.stringify(customer.lines)).not.toContain(firstSix);
+      expect(customer.qrData).not.toContain(firstSix);
+    }
+    const merchant = buildReceipt(ticket, 'merchant', header, 0);
+    expect(merchant.text).toContain('555555******4444');
   });
 
   it('renders screen strokes to SVG and refuses junk', () => {
