@@ -34,7 +34,7 @@ import { safEligibility } from '../store-forward/saf';
 import type { Clock } from '../util/clock';
 import { newId } from '../util/ids';
 import type { Logger } from '../util/log';
-import { fromWire, isCents, toWire } from '../util/money';
+import { centsFromText, fromWire, isCents, toWire } from '../util/money';
 import { acquireCard, type AcquiredCard } from './card-acquire';
 import { buildReceipt, toPrinterReceipt } from './receipt';
 import { signatureSvg } from './signature';
@@ -72,10 +72,9 @@ function failureMessage(f: GatewayFailure): string {
   return f.message;
 }
 
+/** The gateway's balance text ("1,234.56") in cents; undefined when absent or unreadable. */
 function balanceCents(value: string | undefined): number | undefined {
-  if (value === undefined || value === '') return undefined;
-  const n = Number(value);
-  return Number.isFinite(n) ? Math.round(n * 100) : undefined;
+  return centsFromText(value);
 }
 
 function cardSummary(card: AcquiredCard, cardType?: string): CardSummary {

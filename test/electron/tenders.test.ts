@@ -71,6 +71,25 @@ describe('tenders', () => {
     }
   });
 
+  it('gift balances of 1,000.00 and more read in full (the gateway sends en-US text: "1,234.56")', async () => {
+    const lane = await startLane({ gateway: gw, signIn: '9999' });
+    const { bridge } = lane;
+    const card = { entry: 'keyed' as const, keyed: { cardNumber: '6035710000000018' } };
+    try {
+      expect(value(await bridge.send('gift.balance', card)).balanceCents).toBe(10_000);
+      value(await bridge.send('gift.reload', { amountCents: 113_456, ...card }));
+      expect(value(await bridge.send('gift.balance', card)).balanceCents).toBe(123_456);
+      // A gift sale's answer carries the balance left on the card, read by the same rule.
+      const t = value(await bridge.send('sale.open', { subtotalCents: 100, taxCents: 0 }));
+      const paid = value(
+        await bridge.send('sale.pay', { ticketId: t.ticketId, tender: { kind: 'gift', ...card } }),
+      );
+      expect(paid.tender.balanceCents).toBe(123_356);
+    } finally {
+      await lane.close();
+    }
+  });
+
   it('EBT food: balance and sale with the PIN from the pad', async () => {
     const lane = await startLane({
       gateway: gw,

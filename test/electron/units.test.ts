@@ -8,7 +8,7 @@ import { buildReceipt } from '../../electron/sale/receipt';
 import { signatureSvg } from '../../electron/sale/signature';
 import { backoffDelay, reversalBackoff } from '../../electron/util/backoff';
 import { createLogger } from '../../electron/util/log';
-import { formatCents, fromWire, toWire } from '../../electron/util/money';
+import { centsFromText, formatCents, fromWire, toWire } from '../../electron/util/money';
 import { createSealer } from '../../electron/util/key-file';
 import { randomBytes } from 'node:crypto';
 
@@ -118,6 +118,21 @@ describe('money, masking, sealing, backoff', () => {
       ),
     );
     expect(formatCents(-1205)).toBe('-12.05');
+  });
+
+  it('reads the gateway’s en-US balance text into cents, thousands separators included', () => {
+    expect(centsFromText('1,234.56')).toBe(123_456);
+    expect(centsFromText('12,345.67')).toBe(1_234_567);
+    expect(centsFromText('1234.56')).toBe(123_456);
+    expect(centsFromText('999.99')).toBe(99_999);
+    expect(centsFromText('0.00')).toBe(0);
+    expect(centsFromText('7')).toBe(700);
+    expect(centsFromText('7.5')).toBe(750);
+    expect(centsFromText('-1,000.01')).toBe(-100_001);
+    expect(centsFromText('$1,234.56')).toBe(123_456);
+    for (const bad of ['', 'abc', '1.234', '1,23.45', '12,3456.00', '1e3', 'NaN', '1.2.3', ',123.00'])
+      expect(centsFromText(bad), bad).toBeUndefined();
+    expect(centsFromText(undefined)).toBeUndefined();
   });
 
   it('masks any PAN that reaches a log line', () => {
