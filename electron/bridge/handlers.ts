@@ -19,6 +19,7 @@ import type {
   TerminalStatusView,
 } from './contract';
 import { BridgeFailure } from './failure';
+import { isExactRate } from '../../common/percent';
 import type { DeviceHost } from '../devices/device-host';
 import type { GatewayClient } from '../gateway-client/client';
 import type { Journal } from '../journal/journal-protocol';
@@ -532,8 +533,13 @@ export function createHandlers(s: CoreServices): Handlers {
     async 'business.update'(p, ctx) {
       const sale = { ...settings.value.sale };
       if (p.taxRatePercent !== undefined) {
-        if (typeof p.taxRatePercent !== 'number' || p.taxRatePercent < 0 || p.taxRatePercent > 30)
-          throw new BridgeFailure('invalid', 'The tax rate is 0 to 30 %.');
+        if (
+          typeof p.taxRatePercent !== 'number' ||
+          p.taxRatePercent < 0 ||
+          p.taxRatePercent > 30 ||
+          !isExactRate(p.taxRatePercent)
+        )
+          throw new BridgeFailure('invalid', 'The tax rate is 0 to 30 %, with at most four decimals.');
         sale.taxRatePercent = p.taxRatePercent;
       }
       if (p.tipPrompt !== undefined) sale.tipPrompt = p.tipPrompt === true;

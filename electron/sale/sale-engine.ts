@@ -19,6 +19,7 @@ import type {
   TransactionView,
 } from '../bridge/contract';
 import { BridgeFailure } from '../bridge/failure';
+import { taxCents } from '../../common/percent';
 import type { CardSaleRequest, SaleResponse } from '../../gateway/contract/card-sale';
 import { ResponseCode } from '../../gateway/contract/response-codes';
 import { TransactionType } from '../../gateway/contract/card-sale';
@@ -212,7 +213,8 @@ export class SaleEngine {
     if (!isCents(req.subtotalCents) || req.subtotalCents <= 0)
       throw new BridgeFailure('invalid', 'The amount must be a positive number of cents.');
     const rate = this.deps.settings().sale.taxRatePercent;
-    const tax = req.taxCents ?? Math.round((req.subtotalCents * rate) / 100);
+    // The same rule the screen previews with (common/percent.ts): half up on the exact product.
+    const tax = req.taxCents ?? taxCents(req.subtotalCents, rate);
     const tip = req.tipCents ?? 0;
     if (!isCents(tax) || tax < 0 || !isCents(tip) || tip < 0)
       throw new BridgeFailure('invalid', 'Tax and tip must be zero or a positive number of cents.');

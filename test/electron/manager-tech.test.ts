@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { taxOf } from '../../renderer/src/format/money';
 import { startLane, value, type Lane } from './helpers';
 
 describe('manager passthroughs and tech tools', () => {
@@ -61,6 +62,21 @@ describe('manager passthroughs and tech tools', () => {
     expect(report.rows.length).toBeGreaterThan(0);
     expect(report.salesByHour).toHaveLength(24);
     expect(report.csv.split('\n')[0]).toContain('serviceReferenceNumber');
+  });
+
+  it('tax: the core charges what the screen previews (30.00 at 9.95 % is 2.99, half up on 298.5 cents)', async () => {
+    const { bridge } = lane;
+    value(await bridge.send('business.update', { taxRatePercent: 9.95 }));
+    try {
+      expect(value(await bridge.send('sale.open', { subtotalCents: 3000 })).taxCents).toBe(taxOf(3000, 9.95));
+      expect(value(await bridge.send('sale.open', { subtotalCents: 3000 })).taxCents).toBe(299);
+      expect(value(await bridge.send('sale.open', { subtotalCents: 2999 })).taxCents).toBe(298);
+      // A rate the rule cannot apply exactly is refused, not rounded somewhere else.
+      const bad = await bridge.send('business.update', { taxRatePercent: 8.87501 });
+      expect(bad.ok ? 'ok' : bad.error.code).toBe('invalid');
+    } finally {
+      value(await bridge.send('business.update', { taxRatePercent: 0 }));
+    }
   });
 
   it('devices: list, configuration, test actions, frame recorder, diagnostics without card data', async () => {

@@ -1,5 +1,6 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import type { FraudCheck, Role } from '../../../../electron/bridge/contract';
+import { isExactRate } from '../../../../common/percent';
 import { describeError } from '../../state/app-store';
 import { useAppStore, useBridge, useSaleStore } from '../../state/context';
 import { useCommand } from '../../state/use-command';
@@ -36,7 +37,8 @@ function SaleSettings() {
       .map((p) => p.trim())
       .filter((p) => p.length > 0)
       .map(Number);
-    if (!Number.isFinite(rate) || rate < 0 || rate > 30) return setError('The tax rate is 0 to 30 %.');
+    if (!Number.isFinite(rate) || rate < 0 || rate > 30 || !isExactRate(rate))
+      return setError('The tax rate is 0 to 30 %, with at most four decimals.');
     if (list.some((n) => !Number.isFinite(n) || n < 0 || n > 100) || list.length > 6)
       return setError('Tip presets are up to six percentages, separated by commas.');
     const r = await bridge.send('business.update', {
