@@ -19,6 +19,7 @@ import type {
   TerminalStatusView,
 } from './contract';
 import { BridgeFailure } from './failure';
+import { gatewayAddressProblem } from '../../common/gateway-address';
 import { isExactRate } from '../../common/percent';
 import type { DeviceHost } from '../devices/device-host';
 import type { GatewayClient } from '../gateway-client/client';
@@ -621,8 +622,9 @@ export function createHandlers(s: CoreServices): Handlers {
             'The gateway address must be a URL such as https://gateway.example.com.',
           );
         }
-        if (url.protocol !== 'https:' && url.protocol !== 'http:')
-          throw new BridgeFailure('invalid', 'The gateway address must be http or https.');
+        // PCI DSS 4.2.1: https, or plain http to this machine only (the rule the Gateway screen applies too).
+        const problem = gatewayAddressProblem(url.protocol, url.hostname);
+        if (problem) throw new BridgeFailure('invalid', problem);
         g.baseUrl = url.toString().replace(/\/$/, '');
         g.mode = 'remote';
       }

@@ -374,6 +374,14 @@ describe('terminal screens in Chromium (browser mode, sandbox gateway, simulated
     await page.getByRole('button', { name: 'Test connection' }).click();
     await page.waitForSelector('[data-testid="gateway-test"]');
     expect(await page.textContent('[data-testid="gateway-test"]')).toContain('Connected');
+    // A remote gateway over plain http is refused on the screen, in the core's words (PCI DSS 4.2.1).
+    const address = await page.inputValue('#gw-url');
+    await page.fill('#gw-url', 'http://gateway.example.com');
+    await page.getByRole('button', { name: 'Save connection' }).click();
+    await page.getByText('A remote gateway must use https://').waitFor();
+    await page.fill('#gw-url', address);
+    await page.getByRole('button', { name: 'Test connection' }).click();
+    await expect.poll(() => page.textContent('[data-testid="gateway-test"]')).toContain('Connected');
     await checkA11y(page, 'tech: gateway & lane');
     await screenshot(page, '10-gateway');
 

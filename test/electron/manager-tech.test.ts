@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PLAIN_HTTP_REFUSED } from '../../common/gateway-address';
 import { taxOf } from '../../renderer/src/format/money';
 import { startLane, value, type Lane } from './helpers';
 
@@ -137,6 +138,21 @@ describe('manager passthroughs and tech tools', () => {
     expect(JSON.stringify(g)).not.toContain('sandbox-pass');
     const bad = await tech.send('gateway.update', { baseUrl: 'ftp://x' });
     expect(bad.ok ? 'ok' : bad.error.code).toBe('invalid');
+    // A remote gateway over plain http would carry PANs, PIN blocks and the password in clear.
+    const before = value(await tech.send('gateway.get', {}));
+    for (const baseUrl of [
+      'http://gateway.example.com',
+      'http://10.0.0.5:8080',
+      'http://127.0.0.1@evil.example',
+    ]) {
+      const clear = await tech.send('gateway.update', { baseUrl, password: 'new-secret' });
+      expect(clear.ok ? 'ok' : clear.error, baseUrl).toEqual({
+        code: 'invalid',
+        message: PLAIN_HTTP_REFUSED,
+      });
+    }
+    // Refused means unchanged: same address, still the embedded sandbox.
+    expect(value(await tech.send('gateway.get', {}))).toEqual(before);
     tech.close();
   });
 });
