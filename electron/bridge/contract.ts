@@ -748,8 +748,15 @@ export type Commands = {
   'session.signIn': Cmd<{ pin: string }, Session>;
   'session.signOut': Cmd<Empty, null>;
   'session.current': Cmd<Empty, Session | null>;
-  /** Changes a role's PIN (4-8 digits). A manager may change any; a user may change their own. */
-  'session.changePin': Cmd<{ role: Role; newPin: string; approval?: ManagerApproval }, null>;
+  /**
+   * Changes a role's PIN (4-8 digits). Your own: with `currentPin`, that role's PIN as it is now. Another
+   * role's: with `approval`, a manager's PIN (also when a manager is signed in). A wrong PIN and a new PIN
+   * another role holds get the same `forbidden` answer; changes are throttled (docs/bridge.md).
+   */
+  'session.changePin': Cmd<
+    { role: Role; newPin: string; currentPin?: string; approval?: ManagerApproval },
+    null
+  >;
   'terminal.status': Cmd<Empty, TerminalStatusView>;
   'lane.get': Cmd<Empty, { laneId: string }>;
   /** Tech only. Changes the UserTransactionNumber prefix; the counter continues, so numbers stay unique. */

@@ -208,8 +208,21 @@ function startOfToday(now: number): number {
 export function createHandlers(s: CoreServices): Handlers {
   const { engine, settings, journal, client, devices, roles } = s;
   const who = (ctx: CallContext): Role => ctx.session()?.role ?? 'cashier';
-  const manager = (ctx: CallContext, approval: unknown): Promise<Role> =>
-    roles.requireManager(ctx.session(), approvalOf(approval));
+  /**
+   * Manager rights for `action`. A wrong or locked-out manager PIN is audited (PCI DSS 10.2.1.4: invalid
+   * access attempts) with the action it was typed for, never the PIN; a missing approval is only the
+   * prompt for it.
+   */
+  const manager = async (ctx: CallContext, approval: unknown, action: string): Promise<Role> => {
+    const given = approvalOf(approval);
+    try {
+      return await roles.requireManager(ctx.session(), given);
+    } catch (error) {
+      if (given && error instanceof BridgeFailure)
+        await s.audit(who(ctx), 'approval-failed', `${action}: ${error.message}`);
+      throw error;
+    }
+  };
   const approvedBy = (ctx: CallContext, granted: Role): Role | undefined =>
     ctx.session()?.role === granted ? undefined : granted;
 
@@ -269,7 +282,15 @@ export function createHandlers(s: CoreServices): Handlers {
   const handlers: Handlers = {
     // --- session & terminal
     async 'session.signIn'(p, ctx) {
-      const session = await roles.signIn(p.pin);
+      let session: Session;
+      try {
+        session = await roles.signIn(p.pin);
+      } catch (error) {
+        // PCI DSS 10.2.1.4: every invalid attempt is audited (the reason, never the PIN typed).
+        if (error instanceof BridgeFailure)
+          await s.audit(ctx.session()?.role ?? 'system', 'sign-in-failed', error.message);
+        throw error;
+      }
       ctx.setSession(session);
       await s.audit(session.role, 'sign-in', `${session.role} signed in`);
       return session;
@@ -285,15 +306,24 @@ export function createHandlers(s: CoreServices): Handlers {
       const target = p.role;
       if (target !== 'cashier' && target !== 'manager' && target !== 'tech')
         throw new BridgeFailure('invalid', 'Unknown role.');
-      let approver: Role | undefined;
-      if (who(ctx) !== target) approver = await manager(ctx, p.approval);
-      await roles.changePin(target, p.newPin);
-      await s.audit(
-        who(ctx),
-        'pin-changed',
-        `PIN of ${target} changed`,
-        approver && approvedBy(ctx, approver),
-      );
+      if (p.currentPin !== undefined && typeof p.currentPin !== 'string')
+        throw new BridgeFailure('invalid', 'The current PIN is digits.');
+      const session = ctx.session();
+      if (!session) throw new BridgeFailure('unauthorized', 'Sign in first.');
+      try {
+        const done = await roles.changePin({
+          session,
+          role: target,
+          newPin: p.newPin,
+          currentPin: p.currentPin,
+          approval: approvalOf(p.approval),
+        });
+        await s.audit(session.role, 'pin-changed', `PIN of ${target} changed`, done.approvedBy);
+      } catch (error) {
+        if (error instanceof BridgeFailure && error.code !== 'invalid')
+          await s.audit(session.role, 'pin-change-failed', `PIN of ${target}: ${error.message}`);
+        throw error;
+      }
       return null;
     },
     async 'terminal.status'(_p, ctx) {
@@ -320,7 +350,7 @@ export function createHandlers(s: CoreServices): Handlers {
     async 'sale.abandon'(p, ctx) {
       let approver: Role | undefined;
       const t = await engine.abandon(str(p.ticketId, 'ticketId', 64), async () => {
-        approver = await manager(ctx, p.approval);
+        approver = await manager(ctx, p.approval, 'sale.abandon');
         return approver;
       });
       if (approver)
@@ -362,7 +392,7 @@ export function createHandlers(s: CoreServices): Handlers {
       return rows.map(toTransactionView);
     },
     async 'transactions.refund'(p, ctx) {
-      const approver = await manager(ctx, p.approval);
+      const approver = await manager(ctx, p.approval, 'transactions.refund');
       const srn = str(p.serviceReferenceNumber, 'serviceReferenceNumber', 64);
       const r = await engine.refund(srn, p.amountCents);
       await s.audit(
@@ -374,7 +404,7 @@ export function createHandlers(s: CoreServices): Handlers {
       return r;
     },
     async 'transactions.void'(p, ctx) {
-      const approver = await manager(ctx, p.approval);
+      const approver = await manager(ctx, p.approval, 'transactions.void');
       const srn = str(p.serviceReferenceNumber, 'serviceReferenceNumber', 64);
       const r = await engine.void(srn);
       await s.audit(
@@ -401,7 +431,7 @@ export function createHandlers(s: CoreServices): Handlers {
     },
     'batch.reconcile': () => s.reconciliation(),
     async 'batch.resolveOrphan'(p, ctx) {
-      const approver = await manager(ctx, p.approval);
+      const approver = await manager(ctx, p.approval, 'batch.resolveOrphan');
       const utn = str(p.userTransactionNumber, 'userTransactionNumber', 64);
       const view = await s.reconciliation();
       const row = view.rows.find((r) => r.userTransactionNumber === utn);
@@ -435,7 +465,7 @@ export function createHandlers(s: CoreServices): Handlers {
       return s.reconciliation();
     },
     async 'batch.settle'(p, ctx) {
-      const approver = await manager(ctx, p.approval);
+      const approver = await manager(ctx, p.approval, 'batch.settle');
       const view = await s.reconciliation();
       if (!view.canClose)
         throw new BridgeFailure('conflict', `The batch cannot close yet: ${view.blockers.join(' ')}`);
@@ -475,7 +505,7 @@ export function createHandlers(s: CoreServices): Handlers {
       return view;
     },
     async 'batch.autoClose.set'(p, ctx) {
-      const approver = await manager(ctx, p.approval);
+      const approver = await manager(ctx, p.approval, 'batch.autoClose.set');
       const view = await setAutoClose(client, str(p.time, 'time', 5));
       await settings.set('autoClose', view);
       await s.audit(
@@ -487,7 +517,7 @@ export function createHandlers(s: CoreServices): Handlers {
       return view;
     },
     async 'batch.autoClose.remove'(p, ctx) {
-      const approver = await manager(ctx, p.approval);
+      const approver = await manager(ctx, p.approval, 'batch.autoClose.remove');
       const view = await removeAutoClose(client);
       await settings.set('autoClose', view);
       await s.audit(
@@ -582,7 +612,7 @@ export function createHandlers(s: CoreServices): Handlers {
     // --- store-and-forward
     'saf.get': () => s.saf.view(settings.value.saf),
     async 'saf.setPolicy'(p, ctx) {
-      const approver = await manager(ctx, p.approval);
+      const approver = await manager(ctx, p.approval, 'saf.setPolicy');
       const policy = safPolicyOf(p);
       await settings.set('saf', policy);
       await s.audit(

@@ -152,17 +152,29 @@ const roleOptions: readonly SelectOption<Role>[] = [
   ['tech', 'Tech'],
 ];
 
+/**
+ * PIN changes on the manager's screen. The core wants proof typed with every change: the manager's own
+ * PIN as it is now, whether the manager changes their own PIN (`currentPin`) or another role's
+ * (`approval`) — a manager who walked away from a signed-in screen does not lend it out.
+ */
 function Pins() {
   const bridge = useBridge();
   const app = useAppStore();
   const [role, setRole] = useState<Role>('cashier');
+  const [mine, setMine] = useState('');
   const [pin, setPin] = useState('');
   const [error, setError] = useState<string | null>(null);
   const save = async (e: FormEvent) => {
     e.preventDefault();
+    if (!/^\d{4,8}$/.test(mine)) return setError('Type your manager PIN.');
     if (!/^\d{4,8}$/.test(pin)) return setError('A PIN is 4 to 8 digits.');
-    const r = await bridge.send('session.changePin', { role, newPin: pin });
+    const own = app.getState().session?.role === role;
+    const r = await bridge.send(
+      'session.changePin',
+      own ? { role, newPin: pin, currentPin: mine } : { role, newPin: pin, approval: { managerPin: mine } },
+    );
     setPin('');
+    setMine('');
     if (!r.ok) return setError(describeError(r.error));
     setError(null);
     app.getState().notify('success', `The ${role} PIN is changed.`);
@@ -172,6 +184,15 @@ function Pins() {
       <h2 id="pins-title">PINs</h2>
       <form className="row" onSubmit={(e) => void save(e)}>
         <SelectField id="pin-role" label="Role" value={role} options={roleOptions} onChange={setRole} />
+        <DigitsField
+          id="pin-mine"
+          label="Your manager PIN"
+          type="password"
+          autoComplete="current-password"
+          maxLength={8}
+          value={mine}
+          onDigits={setMine}
+        />
         <DigitsField
           id="pin-new"
           label="New PIN"
