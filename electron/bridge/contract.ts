@@ -216,12 +216,34 @@ export type TicketView = {
   remainingCents: number;
   tenders: TenderView[];
   invoiceNumber?: string;
+  /** Set for a ticket opened to pay for a gift card load. */
+  purpose?: 'gift-reload';
+  /** The load of a `gift-reload` ticket, once tried. */
+  giftReload?: GiftReloadView;
   openedAt: number;
   closedAt?: number;
 };
 
+/**
+ * What a ticket is for. `gift-reload`: the payment for loading a gift card — no tax, no tip, paid by a
+ * real payment (not a pre-authorization, not gift value); once paid, `gift.reload { ticketId }` loads it.
+ */
+export type TicketPurpose = 'sale' | 'gift-reload';
+
+/** The load a `gift-reload` ticket paid for. */
+export type GiftReloadView = {
+  /** `loaded`: the gateway approved it; `failed`: refused, load again; `unknown`: no answer, being reversed. */
+  state: 'loaded' | 'failed' | 'unknown';
+  amountCents: number;
+  userTransactionNumber?: string;
+  last4?: string;
+  message?: string;
+};
+
 export type SaleOpenRequest = {
   subtotalCents: number;
+  /** Default `sale`. */
+  purpose?: TicketPurpose;
   /** Omit to let the core apply the merchant's tax rate from settings. */
   taxCents?: number;
   tipCents?: number;
@@ -275,6 +297,18 @@ export type BalanceView = {
   kind: 'gift' | 'ebt-food' | 'ebt-cash';
   balanceCents: number;
   card: CardSummary;
+};
+
+/**
+ * Loads value on a gift card. Paid: `ticketId` of a `gift-reload` ticket paid in full, `amountCents` its
+ * amount (each ticket loads once). Unpaid (a promotion, a correction): a manager's approval. Audited.
+ */
+export type GiftReloadRequest = {
+  amountCents: number;
+  entry?: 'swipe' | 'keyed';
+  keyed?: { cardNumber: string };
+  ticketId?: string;
+  approval?: ManagerApproval;
 };
 
 export type PreauthCompleteRequest = {
@@ -779,10 +813,7 @@ export type Commands = {
 
   // --- balances and other card operations outside a ticket
   'gift.balance': Cmd<{ entry?: 'swipe' | 'keyed'; keyed?: { cardNumber: string } }, BalanceView>;
-  'gift.reload': Cmd<
-    { amountCents: number; entry?: 'swipe' | 'keyed'; keyed?: { cardNumber: string } },
-    TransactionView
-  >;
+  'gift.reload': Cmd<GiftReloadRequest, TransactionView>;
   'ebt.balance': Cmd<{ program: EbtProgram }, BalanceView>;
   'preauth.complete': Cmd<PreauthCompleteRequest, TransactionView>;
 

@@ -366,7 +366,32 @@ export function createHandlers(s: CoreServices): Handlers {
       engine.signature(str(p.ticketId, 'ticketId', 64), str(p.tenderId, 'tenderId', 64), p.signature),
 
     'gift.balance': (p) => engine.giftBalance(p.entry, p.keyed),
-    'gift.reload': (p) => engine.giftReload(p.amountCents, p.entry, p.keyed),
+    async 'gift.reload'(p, ctx) {
+      // Value on a gift card is money: paid by a reload ticket, or a manager's decision (approved first,
+      // before the card is read or anything is sent).
+      const ticketId = p.ticketId === undefined ? undefined : str(p.ticketId, 'ticketId', 64);
+      const approver = ticketId === undefined ? await manager(ctx, p.approval, 'gift.reload') : undefined;
+      const basis = ticketId === undefined ? 'no payment taken' : `paid by ticket ${ticketId}`;
+      try {
+        const t = await engine.giftReload(p.amountCents, p.entry, p.keyed, ticketId);
+        await s.audit(
+          who(ctx),
+          'gift-reload',
+          `gift reload ${t.userTransactionNumber} of ${t.amountCents} cents on card ending ${t.last4 ?? '?'}, ${basis}`,
+          approver && approvedBy(ctx, approver),
+        );
+        return t;
+      } catch (error) {
+        if (error instanceof BridgeFailure && error.code !== 'busy')
+          await s.audit(
+            who(ctx),
+            'gift-reload-failed',
+            `gift reload of ${String(p.amountCents)} cents, ${basis}: ${error.message}`,
+            approver && approvedBy(ctx, approver),
+          );
+        throw error;
+      }
+    },
     'ebt.balance': (p) => engine.ebtBalance(p.program),
     'preauth.complete': (p) => engine.preauthComplete(p),
 

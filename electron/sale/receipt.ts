@@ -54,7 +54,11 @@ export function buildReceipt(
     },
     { kind: 'text', text: `TICKET ${t.ticketId}`, align: 'center' },
     { kind: 'rule' },
-    { kind: 'pair', left: 'SUBTOTAL', right: formatCents(t.subtotalCents) },
+    {
+      kind: 'pair',
+      left: t.purpose === 'gift-reload' ? 'GIFT CARD LOAD' : 'SUBTOTAL',
+      right: formatCents(t.subtotalCents),
+    },
   ];
   if (t.taxCents > 0) lines.push({ kind: 'pair', left: 'TAX', right: formatCents(t.taxCents) });
   if (t.tipCents > 0) lines.push({ kind: 'pair', left: 'TIP', right: formatCents(t.tipCents) });

@@ -53,9 +53,18 @@ describe('tenders', () => {
         await bridge.send('gift.balance', { entry: 'keyed', keyed: { cardNumber: '6035710000000026' } }),
       );
       expect(balance.balanceCents).toBe(0);
+      // A load is paid first: a ticket opened for it, paid in cash.
+      const load = value(await bridge.send('sale.open', { subtotalCents: 1000, purpose: 'gift-reload' }));
+      value(
+        await bridge.send('sale.pay', {
+          ticketId: load.ticketId,
+          tender: { kind: 'cash', tenderedCents: 1000 },
+        }),
+      );
       const reload = value(
         await bridge.send('gift.reload', {
           amountCents: 1000,
+          ticketId: load.ticketId,
           entry: 'keyed',
           keyed: { cardNumber: '6035710000000026' },
         }),

@@ -14,6 +14,8 @@ const actionWords: Readonly<Record<string, string>> = {
   'approval-failed': 'Manager PIN refused',
   'lane-changed': 'Lane changed',
   'ticket-abandoned': 'Sale cancelled (reversed)',
+  'gift-reload': 'Gift card reload',
+  'gift-reload-failed': 'Gift card reload refused',
   refund: 'Refund',
   void: 'Void',
   'orphan-resolved': 'Orphan resolved',
