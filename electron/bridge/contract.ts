@@ -315,7 +315,12 @@ export type PreauthCompleteRequest = {
   serviceReferenceNumber: string;
   /** Final base amount, at most the authorized amount. */
   amountCents: number;
+  /**
+   * Above `preauthTipMaxPercent` of the hold (20 % unless changed), or on a hold this lane did not make,
+   * a tip needs a manager: a signed-in manager or `approval`.
+   */
   tipCents?: number;
+  approval?: ManagerApproval;
 };
 
 // =====================================================================================================
@@ -525,12 +530,15 @@ export type BusinessSettingsView = {
   taxRatePercent: number;
   tipPrompt: boolean;
   tipPresetsPercent: number[];
+  /** A pre-authorization completion's tip above this share of the hold needs a manager (default 20). */
+  preauthTipMaxPercent?: number;
 };
 
 export type BusinessSettingsUpdate = {
   taxRatePercent?: number;
   tipPrompt?: boolean;
   tipPresetsPercent?: number[];
+  preauthTipMaxPercent?: number;
 };
 
 export type FraudCheck = 'account' | 'address' | 'cvv' | 'zipCode';

@@ -20,7 +20,7 @@ import type {
 } from './contract';
 import { BridgeFailure } from './failure';
 import { gatewayAddressProblem } from '../../common/gateway-address';
-import { isExactRate } from '../../common/percent';
+import { isExactRate, withinPercent } from '../../common/percent';
 import type { DeviceHost } from '../devices/device-host';
 import type { GatewayClient } from '../gateway-client/client';
 import type { Journal } from '../journal/journal-protocol';
@@ -393,7 +393,41 @@ export function createHandlers(s: CoreServices): Handlers {
       }
     },
     'ebt.balance': (p) => engine.ebtBalance(p.program),
-    'preauth.complete': (p) => engine.preauthComplete(p),
+    async 'preauth.complete'(p, ctx) {
+      const srn = str(p.serviceReferenceNumber, 'serviceReferenceNumber', 64);
+      const tip = p.tipCents ?? 0;
+      if (!isCents(tip) || tip < 0)
+        throw new BridgeFailure('invalid', 'The tip must be zero or a positive number of cents.');
+      // A tip the cardholder never saw at the hold: above the lane's share of it (the gateway's bound,
+      // mirrored), or on a hold this lane did not make, a manager approves before anything is sent.
+      const held = await journal.bySrn(srn);
+      const hold = held?.operation === 'preauth' ? held.approvedCents : undefined;
+      const share = settings.value.sale.preauthTipMaxPercent;
+      const needsManager = tip > 0 && (hold === undefined || !withinPercent(tip, hold, share));
+      const approver = needsManager ? await manager(ctx, p.approval, 'preauth.complete') : undefined;
+      // Named by the hold's UserTransactionNumber: a gateway id is all digits, which the audit's card-data
+      // mask would hide.
+      const detail = `completion of hold ${held?.utn ?? 'not on this lane'}: ${String(p.amountCents)} cents, tip ${tip} cents (hold ${hold ?? 'unknown'} cents)`;
+      try {
+        const t = await engine.preauthComplete({ ...p, serviceReferenceNumber: srn, tipCents: tip });
+        await s.audit(
+          who(ctx),
+          'preauth-complete',
+          `${t.userTransactionNumber} ${detail}`,
+          approver && approvedBy(ctx, approver),
+        );
+        return t;
+      } catch (error) {
+        if (error instanceof BridgeFailure && error.code !== 'invalid' && error.code !== 'busy')
+          await s.audit(
+            who(ctx),
+            'preauth-complete-failed',
+            `${detail}: ${error.message}`,
+            approver && approvedBy(ctx, approver),
+          );
+        throw error;
+      }
+    },
 
     // --- receipts
     'receipt.get': (p) =>
@@ -572,6 +606,7 @@ export function createHandlers(s: CoreServices): Handlers {
         taxRatePercent: sale.taxRatePercent,
         tipPrompt: sale.tipPrompt,
         tipPresetsPercent: sale.tipPresetsPercent,
+        preauthTipMaxPercent: sale.preauthTipMaxPercent,
       };
       if (!r.ok) {
         if (r.failure.kind === 'unreachable') throw engine.failureOf(r.failure);
@@ -608,11 +643,21 @@ export function createHandlers(s: CoreServices): Handlers {
           throw new BridgeFailure('invalid', 'Tip presets are up to six percentages.');
         sale.tipPresetsPercent = [...p.tipPresetsPercent];
       }
+      if (p.preauthTipMaxPercent !== undefined) {
+        if (
+          typeof p.preauthTipMaxPercent !== 'number' ||
+          p.preauthTipMaxPercent < 0 ||
+          p.preauthTipMaxPercent > 100 ||
+          !isExactRate(p.preauthTipMaxPercent)
+        )
+          throw new BridgeFailure('invalid', 'The pre-authorization tip share is 0 to 100 %.');
+        sale.preauthTipMaxPercent = p.preauthTipMaxPercent;
+      }
       await settings.set('sale', sale);
       await s.audit(
         who(ctx),
         'settings-changed',
-        `sale settings: tax ${sale.taxRatePercent}%, tip prompt ${String(sale.tipPrompt)}`,
+        `sale settings: tax ${sale.taxRatePercent}%, tip prompt ${String(sale.tipPrompt)}, pre-auth tip up to ${sale.preauthTipMaxPercent}% without a manager`,
       );
       return handlers['business.get']({}, ctx);
     },

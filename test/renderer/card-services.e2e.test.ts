@@ -180,6 +180,13 @@ describe('gift, EBT, pre-authorization and audit log screens in Chromium (sandbo
     await page.waitForSelector('dialog[open] #preauth-amount');
     expect(await page.evaluate(() => document.activeElement?.id)).toBe('preauth-amount');
     await page.fill('#preauth-amount', '18.50');
+    // A tip above 20 % of the $20.00 hold needs the manager: the cashier is asked for the PIN.
+    await page.fill('#preauth-tip', '5.00');
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('#manager-pin');
+    expect(await page.textContent('.dialog-reason')).toContain('tip of $5.00 on a hold of $20.00');
+    await page.getByRole('button', { name: 'Cancel', exact: true }).click();
+    await page.getByText('Not completed: a manager must approve this tip.').waitFor();
     await page.fill('#preauth-tip', '3.00');
     expect(await page.textContent('[data-testid="preauth-total"]')).toBe('Total to charge: $21.50');
     await checkA11y(page, 'cashier: complete pre-authorization dialog');

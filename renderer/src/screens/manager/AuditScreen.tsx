@@ -16,6 +16,8 @@ const actionWords: Readonly<Record<string, string>> = {
   'ticket-abandoned': 'Sale cancelled (reversed)',
   'gift-reload': 'Gift card reload',
   'gift-reload-failed': 'Gift card reload refused',
+  'preauth-complete': 'Pre-authorization completed',
+  'preauth-complete-failed': 'Pre-authorization completion refused',
   refund: 'Refund',
   void: 'Void',
   'orphan-resolved': 'Orphan resolved',
