@@ -21,8 +21,17 @@ export const BRIDGE_CONTRACT_VERSION = 1;
 /** The global the Electron preload exposes (`window.tillpoint`). */
 export const BRIDGE_GLOBAL = 'tillpoint';
 
-/** Browser mode: the `<meta name=...>` in the served index.html holding the WebSocket URL and secret. */
+/**
+ * Browser mode: the `<meta name=...>` in the served index.html holding the WebSocket URL (no secret: the
+ * page is readable by any local process; see ClientMessage `hello`).
+ */
 export const BRIDGE_META_NAME = 'tillpoint-bridge';
+
+/** Browser mode: the fragment parameter of the launch URL carrying the one-time token (`/#launch=…`). */
+export const BRIDGE_LAUNCH_PARAM = 'launch';
+
+/** Browser mode: where the window keeps its page key (sessionStorage: this tab, this origin only). */
+export const BRIDGE_PAGE_KEY_STORAGE = 'tillpoint.pageKey';
 
 /** Browser mode: the WebSocket path on the terminal's loopback port. */
 export const BRIDGE_WS_PATH = '/bridge';
@@ -936,12 +945,17 @@ export type Bridge = {
 // Browser-mode wire protocol (JSON text frames over ws://127.0.0.1:PORT/bridge)
 
 export type ClientMessage =
-  /** First frame: the per-launch secret from the page's meta tag (or <data>/bridge.json for tools). */
-  | { type: 'hello'; secret: string; contractVersion: number }
+  /**
+   * First frame, with one proof: `secret` (a tool: `<data>/bridge.json`, owner-only), `launchToken` (the
+   * window the terminal opened: the one-time `#launch=` of its URL), or `pageKey` (that window again,
+   * after a reload or a dropped socket).
+   */
+  | { type: 'hello'; secret?: string; launchToken?: string; pageKey?: string; contractVersion: number }
   | { type: 'call'; id: number; command: CommandName; payload: unknown };
 
 export type ServerMessage =
-  | { type: 'welcome'; contractVersion: number }
+  /** `pageKey`: given once, for a spent launch token; the window keeps it to come back. */
+  | { type: 'welcome'; contractVersion: number; pageKey?: string }
   | { type: 'result'; id: number; result: BridgeResult<unknown> }
   | { type: 'event'; event: EventName; payload: unknown }
   /** Sent before the server closes the socket (bad secret, protocol error). */
