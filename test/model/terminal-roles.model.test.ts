@@ -4,7 +4,7 @@ import type { BridgeResult, JournalOperation, ManagerApproval, Role } from '../.
 import type { BridgeConnection } from '../../electron/core';
 import { startLane, value, type Lane } from '../electron/helpers';
 import { startGateway, type TestGateway } from '../support/gateway-harness';
-import { assertModel, modelRun } from './model-run';
+import { assertModel, modelRun } from './terminal-model-run';
 
 /**
  * Roles over the real bridge, as an adversary at the counter plays them: whatever the sequence of
