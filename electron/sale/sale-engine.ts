@@ -28,7 +28,7 @@ import { lastFour, maskPan } from '../../native/protocols/pan-mask';
 import type { GatewayClient, GatewayResult } from '../gateway-client/client';
 import type { GatewayFailure } from '../gateway-client/errors';
 import type { Journal } from '../journal/journal-protocol';
-import type { JournalRow, NewEntry } from '../journal/journal-store';
+import type { EntryPatch, JournalRow, NewEntry } from '../journal/journal-store';
 import type { SettingsShape } from '../settings';
 import type { StoreAndForward } from '../store-forward/saf';
 import { safEligibility } from '../store-forward/saf';
@@ -37,6 +37,7 @@ import { newId } from '../util/ids';
 import type { Logger } from '../util/log';
 import { centsFromText, fromWire, isCents, toWire } from '../util/money';
 import { acquireCard, type AcquiredCard } from './card-acquire';
+import { ChipSale, PIN_CARD_ON_HOLD, refusedTender } from './chip-sale';
 import { buildReceipt, toPrinterReceipt } from './receipt';
 import { checkReloadOpen, checkReloadTender, checkReloadTicket } from './gift-reload-rules';
 import { signatureSvg } from './signature';
@@ -108,7 +109,11 @@ type CardFields = Partial<
 function cardFields(card: AcquiredCard): CardFields {
   switch (card.source) {
     case 'swipe':
-      return { Track2: card.track2, PosEntryMode: 'Swiped', PosCode: 'Retail' };
+      return {
+        Track2: card.track2,
+        PosEntryMode: card.fallback ? 'ChipFallbackSwipe' : 'Swiped',
+        PosCode: 'Retail',
+      };
     case 'emv':
       return {
         EmvData: card.emvHex,
@@ -149,6 +154,8 @@ export function toTransactionView(r: JournalRow): TransactionView {
     createdAt: r.createdAt,
     updatedAt: r.updatedAt,
     ...(r.message ? { message: r.message } : {}),
+    ...(r.cardDecision ? { cardDecision: r.cardDecision } : {}),
+    ...(r.scriptResults ? { scriptResults: r.scriptResults } : {}),
   };
 }
 
@@ -191,6 +198,10 @@ export class SaleEngine {
             tender.message = row.message ?? 'Declined.';
           } else if (row.state === 'reversed') {
             tender.status = 'reversed';
+          } else if (row.state === 'reversing' && row.message) {
+            // Reversed by decision (an approval the chip card never confirmed): the journal says why.
+            tender.status = 'reversed';
+            tender.message = row.message;
           } else {
             tender.status = 'unknown';
             tender.message = UNKNOWN_MESSAGE;
@@ -548,7 +559,7 @@ export class SaleEngine {
           () => this.deps.gateway().processCheck(fields),
           { reversible: false },
         );
-        await this.applyResult(view, row, result, (r) => ({
+        await this.applyResult(view, row, result, {}, (r) => ({
           approvedCents: amount,
           srn: r.TransactionInfo?.ServiceTransactionNumber,
         }));
@@ -585,70 +596,133 @@ export class SaleEngine {
           signal,
           prompt,
           connected: (r) => this.deps.connected(r),
+          chipFallbackAfterFailures: settings.chipFallbackAfterFailures,
         });
-        if (got.kind !== 'card') return this.stopped(view, got.kind);
+        if (got.kind !== 'card')
+          return this.stopped(view, got.kind, 'reason' in got ? got.reason : undefined);
         const card = got.card;
         view.card = cardSummary(card);
-        prompt('authorizing', 'Authorizing…');
-        const operation: JournalOperation = tender.kind === 'preauth' ? 'preauth' : 'sale';
-        const fields = {
-          ...this.amountFields(split),
-          TransactionType:
-            tender.kind === 'preauth' ? TransactionType.Pre_Authorization : TransactionType.CREDIT,
-          ...cardFields(card),
-          ...(req.allowDuplicate ? { ForceDuplication: true } : {}),
-          ...(t.invoiceNumber ? { InvoiceNumber: t.invoiceNumber } : {}),
-        };
-        const { row, result } = await this.journaled(
-          {
-            ...this.entryBase(t, view, operation, amount, split),
-            last4: card.last4,
-            cardType: card.brand,
-            entryMode: card.entry,
-          },
-          (utn) => {
-            const body = { ...fields, UserTransactionNumber: utn };
-            return tender.kind === 'preauth'
-              ? this.deps.gateway().preAuthorization(body)
-              : this.deps.gateway().sale(body);
-          },
-          {
-            offline: async (r) => {
-              if (tender.kind !== 'credit') return false;
-              const exposure = await this.deps.saf.exposure();
-              const ok = safEligibility(this.deps.settings().saf, exposure.exposureCents, {
-                source: card.source,
-                tender: 'credit',
-                amountCents: amount,
-              });
-              if (!ok.ok) {
-                view.message = `The gateway is unreachable (offline); nothing was charged. ${ok.reason}`;
-                return false;
-              }
-              const stored = await this.deps.saf.store(
-                r,
-                { ...fields, UserTransactionNumber: r.utn },
-                card.last4,
-                card.brand,
+        const chip = this.chipSale(card);
+        try {
+          // The chip's CVM (EMV Book 3 §10.5): a card that asks for its PIN online pays as PIN debit.
+          let pinBlock: { ksn: string; pinBlock: string } | undefined;
+          if (chip?.cvm === 'online-pin') {
+            if (tender.kind === 'preauth') {
+              await chip.abandon();
+              view.status = 'declined';
+              view.message = PIN_CARD_ON_HOLD;
+              return;
+            }
+            if (!this.deps.connected('pinPad')) {
+              await chip.abandon();
+              return this.stopped(
+                view,
+                'failed',
+                'the card asks for its PIN and the PIN pad is not connected',
               );
-              view.userTransactionNumber = stored.utn;
-              view.status = 'stored';
-              view.approvedCents = amount;
-              view.message = 'Approved offline (store-and-forward): forwarded when the gateway returns.';
-              return true;
+            }
+            const pin = await this.pin(card, amount, signal, prompt);
+            if (pin.kind !== 'pin') {
+              await chip.abandon();
+              return this.stopped(
+                view,
+                pin.kind === 'failed' ? 'failed' : pin.kind,
+                pin.kind === 'failed' ? pin.reason : undefined,
+              );
+            }
+            pinBlock = { ksn: pin.ksn, pinBlock: pin.pinBlock };
+          }
+          prompt('authorizing', chip ? 'Authorizing… Do not remove the card' : 'Authorizing…');
+          const operation: JournalOperation =
+            tender.kind === 'preauth' ? 'preauth' : pinBlock ? 'debit' : 'sale';
+          const fields = {
+            ...this.amountFields(split),
+            TransactionType:
+              tender.kind === 'preauth'
+                ? TransactionType.Pre_Authorization
+                : pinBlock
+                  ? TransactionType.SaleDebit
+                  : TransactionType.CREDIT,
+            ...cardFields(card),
+            ...(pinBlock ? { KSN: pinBlock.ksn, PinBlock: pinBlock.pinBlock } : {}),
+            ...(req.allowDuplicate ? { ForceDuplication: true } : {}),
+            ...(t.invoiceNumber ? { InvoiceNumber: t.invoiceNumber } : {}),
+          };
+          const { row, result } = await this.journaled(
+            {
+              ...this.entryBase(t, view, operation, amount, split),
+              last4: card.last4,
+              cardType: card.brand,
+              entryMode: card.entry,
             },
-          },
-        );
-        if (view.status !== 'stored') await this.applySale(view, row, result, split);
-        if (card.source === 'emv') prompt('remove-card', 'Remove card');
-        const floor = this.deps.settings().sale.signatureFloorCents;
-        if (
-          (view.status === 'approved' || view.status === 'partial' || view.status === 'stored') &&
-          view.approvedCents >= floor
-        ) {
-          view.signature = { required: true, captured: false };
+            (utn) => {
+              const body = { ...fields, UserTransactionNumber: utn };
+              return tender.kind === 'preauth'
+                ? this.deps.gateway().preAuthorization(body)
+                : pinBlock
+                  ? this.deps.gateway().saleDebit(body)
+                  : this.deps.gateway().sale(body);
+            },
+            {
+              offline: async (r) => {
+                // A PIN block is never stored (store-and-forward is credit only).
+                if (tender.kind !== 'credit' || pinBlock) return false;
+                const exposure = await this.deps.saf.exposure();
+                const ok = safEligibility(this.deps.settings().saf, exposure.exposureCents, {
+                  source: card.source,
+                  tender: 'credit',
+                  amountCents: amount,
+                });
+                if (!ok.ok) {
+                  view.message = `The gateway is unreachable (offline); nothing was charged. ${ok.reason}`;
+                  return false;
+                }
+                if (chip && !(await chip.approvesOffline())) {
+                  view.message =
+                    'The gateway is unreachable (offline) and the card declined offline; nothing was charged.';
+                  return false;
+                }
+                const stored = await this.deps.saf.store(
+                  r,
+                  { ...fields, UserTransactionNumber: r.utn },
+                  card.last4,
+                  card.brand,
+                );
+                view.userTransactionNumber = stored.utn;
+                view.status = 'stored';
+                view.approvedCents = amount;
+                view.message = 'Approved offline (store-and-forward): forwarded when the gateway returns.';
+                return true;
+              },
+            },
+          );
+          if (view.status !== 'stored') {
+            const verdict = chip ? await chip.afterAnswer(row, result) : undefined;
+            if (verdict?.kind === 'refused') refusedTender(view, verdict.row, verdict.why);
+            else
+              await this.applySale(
+                view,
+                row,
+                result,
+                split,
+                verdict?.kind === 'confirmed' ? verdict.patch : {},
+              );
+          }
+          if (card.source === 'emv') prompt('remove-card', 'Remove card');
+          const floor = this.deps.settings().sale.signatureFloorCents;
+          // A chip card says itself whether it wants a signature (its CVM); other cards follow the floor.
+          const wantsSignature = chip ? chip.cvm === 'signature' : view.approvedCents >= floor;
+          if (
+            (view.status === 'approved' || view.status === 'partial' || view.status === 'stored') &&
+            wantsSignature
+          ) {
+            view.signature = { required: true, captured: false };
+          }
+          return;
+        } finally {
+          // Whatever stopped the tender early, the card's transaction does not stay open on the reader.
+          if (chip?.inTransaction) await chip.abandon();
         }
-        return;
       }
       case 'debit':
       case 'ebt': {
@@ -665,60 +739,77 @@ export class SaleEngine {
           devices: this.deps.devices(),
           entry,
           amountCents: amount + cashBack,
+          otherAmountCents: cashBack,
           timeoutMs: settings.cardWaitMs,
           signal,
           prompt,
           connected: (r) => this.deps.connected(r),
+          chipFallbackAfterFailures: settings.chipFallbackAfterFailures,
         });
-        if (got.kind !== 'card') return this.stopped(view, got.kind);
+        if (got.kind !== 'card')
+          return this.stopped(view, got.kind, 'reason' in got ? got.reason : undefined);
         const card = got.card;
         view.card = cardSummary(card, tender.kind === 'ebt' ? 'EBT' : undefined);
-        const pin = await this.pin(card, amount + cashBack, signal, prompt);
-        if (pin.kind !== 'pin')
-          return this.stopped(
-            view,
-            pin.kind === 'failed' ? 'failed' : pin.kind,
-            pin.kind === 'failed' ? pin.reason : undefined,
+        const chip = this.chipSale(card);
+        try {
+          const pin = await this.pin(card, amount + cashBack, signal, prompt);
+          if (pin.kind !== 'pin')
+            return this.stopped(
+              view,
+              pin.kind === 'failed' ? 'failed' : pin.kind,
+              pin.kind === 'failed' ? pin.reason : undefined,
+            );
+          prompt('authorizing', chip ? 'Authorizing… Do not remove the card' : 'Authorizing…');
+          const program: EbtProgram | undefined = tender.kind === 'ebt' ? tender.program : undefined;
+          const operation: JournalOperation =
+            tender.kind === 'debit' ? 'debit' : program === 'cash' ? 'ebt-cash' : 'ebt-food';
+          const fields = {
+            ...(tender.kind === 'ebt' && program === 'food'
+              ? { Amount: toWire(amount) } // EBT food: no tax, tip or cash back (gateway rule)
+              : this.amountFields(split)),
+            ...cardFields(card),
+            KSN: pin.ksn,
+            PinBlock: pin.pinBlock,
+            ...(cashBack > 0 ? { CashBackAmount: toWire(cashBack) } : {}),
+            ...(req.allowDuplicate ? { ForceDuplication: true } : {}),
+          };
+          view.cashBackCents = cashBack;
+          const { row, result } = await this.journaled(
+            {
+              ...this.entryBase(t, view, operation, amount, split),
+              cashBackCents: cashBack,
+              last4: card.last4,
+              cardType: view.card.cardType ?? card.brand,
+              entryMode: card.entry,
+            },
+            (utn) =>
+              tender.kind === 'debit'
+                ? this.deps.gateway().saleDebit({
+                    ...fields,
+                    TransactionType: TransactionType.SaleDebit,
+                    UserTransactionNumber: utn,
+                  })
+                : this.deps.gateway().ebtSale(program === 'cash' ? 'cash' : 'food', {
+                    ...fields,
+                    TransactionType: TransactionType.EBT,
+                    UserTransactionNumber: utn,
+                  }),
           );
-        prompt('authorizing', 'Authorizing…');
-        const program: EbtProgram | undefined = tender.kind === 'ebt' ? tender.program : undefined;
-        const operation: JournalOperation =
-          tender.kind === 'debit' ? 'debit' : program === 'cash' ? 'ebt-cash' : 'ebt-food';
-        const fields = {
-          ...(tender.kind === 'ebt' && program === 'food'
-            ? { Amount: toWire(amount) } // EBT food: no tax, tip or cash back (gateway rule)
-            : this.amountFields(split)),
-          ...cardFields(card),
-          KSN: pin.ksn,
-          PinBlock: pin.pinBlock,
-          ...(cashBack > 0 ? { CashBackAmount: toWire(cashBack) } : {}),
-          ...(req.allowDuplicate ? { ForceDuplication: true } : {}),
-        };
-        view.cashBackCents = cashBack;
-        const { row, result } = await this.journaled(
-          {
-            ...this.entryBase(t, view, operation, amount, split),
-            cashBackCents: cashBack,
-            last4: card.last4,
-            cardType: view.card.cardType ?? card.brand,
-            entryMode: card.entry,
-          },
-          (utn) =>
-            tender.kind === 'debit'
-              ? this.deps.gateway().saleDebit({
-                  ...fields,
-                  TransactionType: TransactionType.SaleDebit,
-                  UserTransactionNumber: utn,
-                })
-              : this.deps.gateway().ebtSale(program === 'cash' ? 'cash' : 'food', {
-                  ...fields,
-                  TransactionType: TransactionType.EBT,
-                  UserTransactionNumber: utn,
-                }),
-        );
-        await this.applySale(view, row, result, split);
-        if (card.source === 'emv') prompt('remove-card', 'Remove card');
-        return;
+          const verdict = chip ? await chip.afterAnswer(row, result) : undefined;
+          if (verdict?.kind === 'refused') refusedTender(view, verdict.row, verdict.why);
+          else
+            await this.applySale(
+              view,
+              row,
+              result,
+              split,
+              verdict?.kind === 'confirmed' ? verdict.patch : {},
+            );
+          if (card.source === 'emv') prompt('remove-card', 'Remove card');
+          return;
+        } finally {
+          if (chip?.inTransaction) await chip.abandon();
+        }
       }
       case 'gift': {
         let card: AcquiredCard;
@@ -732,8 +823,10 @@ export class SaleEngine {
             signal,
             prompt,
             connected: (r) => this.deps.connected(r),
+            chip: 'none',
           });
-          if (got.kind !== 'card') return this.stopped(view, got.kind);
+          if (got.kind !== 'card')
+            return this.stopped(view, got.kind, 'reason' in got ? got.reason : undefined);
           card = got.card;
         }
         view.card = { ...cardSummary(card, 'Gift'), maskedPan: card.maskedPan };
@@ -760,6 +853,16 @@ export class SaleEngine {
       default:
         throw new BridgeFailure('invalid', 'Unknown tender.');
     }
+  }
+
+  /** The chip conversation of a card read from the contact slot that went online (chip-sale.ts). */
+  private chipSale(card: AcquiredCard): ChipSale | undefined {
+    return ChipSale.for(card, this.deps.devices()?.chipReader, {
+      journal: this.deps.journal,
+      clock: this.deps.clock,
+      log: this.deps.log,
+      kickReversals: this.deps.kickReversals,
+    });
   }
 
   private giftKeyed(cardNumber: string | undefined): AcquiredCard {
@@ -918,14 +1021,15 @@ export class SaleEngine {
     return { row: updated, result };
   }
 
-  /** A sale response onto the tender and the journal row. */
+  /** A sale response onto the tender and the journal row (`patch`: what the chip card said, if any). */
   private applySale(
     view: TenderView,
     row: JournalRow,
     result: GatewayResult<SaleAnswer>,
     split: Split,
+    patch: EntryPatch = {},
   ): Promise<void> {
-    return this.applyResult(view, row, result, (r) => {
+    return this.applyResult(view, row, result, patch, (r) => {
       const asked = split.baseCents + split.taxCents + split.tipCents;
       const partial = result.ok && result.code === ResponseCode.PartialApproval;
       const approved = partial ? fromWire(r.Amount) + fromWire(r.TaxAmount) + fromWire(r.TipAmount) : asked;
@@ -943,6 +1047,7 @@ export class SaleEngine {
     view: TenderView,
     row: JournalRow,
     result: GatewayResult<R>,
+    patch: EntryPatch,
     read: (r: R) => {
       approvedCents: number;
       authCode?: string | undefined;
@@ -983,6 +1088,7 @@ export class SaleEngine {
     await this.deps.journal.update(
       row.utn,
       {
+        ...patch,
         state: partial ? 'partial' : 'approved',
         approvedCents: view.approvedCents,
         authCode: view.authCode ?? null,
@@ -1162,6 +1268,7 @@ export class SaleEngine {
       signal,
       prompt: (step, text, s) => this.progress('', '', step, text, s),
       connected: (r) => this.deps.connected(r),
+      chip: 'none',
     });
     if (got.kind !== 'card')
       throw new BridgeFailure('device', got.kind === 'cancelled' ? 'Cancelled.' : 'No card in time.');
@@ -1274,6 +1381,8 @@ export class SaleEngine {
         signal,
         prompt,
         connected: (r) => this.deps.connected(r),
+        // A balance inquiry has no issuer answer to hand a chip: the card is swiped or tapped.
+        chip: 'none',
       });
       if (got.kind !== 'card')
         throw new BridgeFailure('device', got.kind === 'cancelled' ? 'Cancelled.' : 'No card in time.');
