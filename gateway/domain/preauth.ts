@@ -9,6 +9,9 @@ import { findByReference } from './refund-rules';
 import { saleResponse, type PaymentRow } from './sale-response';
 import { reserveTransactionNumber, settleTransactionNumber } from './transaction-numbers';
 
+/** ClosePreauth's AdditionalTip bound by default: a fifth of what the preauthorization held. */
+export const DEFAULT_MAX_TIP_PERCENT = 20;
+
 /**
  * ClosePreauth: captures an open preauthorization once, for at most the authorized base amount, with an
  * optional additional tip. The completion is the payment that joins the batch; the preauthorization closes.
