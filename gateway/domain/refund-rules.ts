@@ -35,6 +35,13 @@ export function remainingRefundable(p: PaymentRow): Cents {
   return refundableTotal(p) - p.refunded_cents - p.pending_refund_cents;
 }
 
+/** Whether a payment's batch has settled (settled or closed): once settled, a batch never reopens. */
+async function batchSettled(q: Queryable, batchId: number | null): Promise<boolean> {
+  if (batchId === null) return false;
+  const b = await q.first(q.qb.selectFrom('batches').select('status').where('id', '=', batchId));
+  return b?.status === 'settled' || b?.status === 'closed';
+}
+
 export async function findByReference(
   q: Queryable,
   mid: number,
@@ -80,6 +87,13 @@ export async function runRefund(
         original.operation === 'preauth'
           ? 'A preauthorization is not refundable: close it or void it'
           : 'Only an approved sale can be refunded',
+      ]);
+    }
+    if (original.operation === 'force' && !(await batchSettled(tx, original.batch_id))) {
+      // A voice authorization the processor has not seen: a typed code plus a refund would be a credit
+      // paid from nothing. The batch's settlement is its capture; until then it can only be voided.
+      throw new DomainError(ResponseCode.ForcePostNotSettled, [
+        'A force post can be refunded only once its batch has settled; void it until then',
       ]);
     }
     const remaining = remainingRefundable(original);
@@ -148,13 +162,11 @@ export async function runRefund(
   const authCode = reserved.original.auth_code;
   const reference = reserved.refundSrn;
   const asked = await withTimeout(
-    svc.processor
-      .refund({ mid, amountCents: reserved.amount, authCode, reference })
-      .catch(() => ({
-        ok: false as const,
-        code: ResponseCode.ProcessorUnavailable,
-        message: 'Processor error',
-      })),
+    svc.processor.refund({ mid, amountCents: reserved.amount, authCode, reference }).catch(() => ({
+      ok: false as const,
+      code: ResponseCode.ProcessorUnavailable,
+      message: 'Processor error',
+    })),
     svc.processorTimeoutMs,
   );
   const answer: RefundAnswer =
