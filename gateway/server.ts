@@ -17,10 +17,11 @@ import {
 const usage = `usage: npm run gateway -- [--port N] [--host H] [--data DIR] [--sandbox] [--base-path /prefix]
                            [--public-url URL] [--sandbox-slow-ms MS] [--log-level info|warn|error|silent]
                            [--db sqlite|postgres://user:password@host:port/database] [--db-pool N]
-                           [--workers N]
+                           [--workers N] [--max-tip-percent N]
   --db        the database (default: $${DATABASE_URL_ENV}, else SQLite in the data folder); the key file
               stays in --data, and every process on one PostgreSQL database needs the same one
-  --workers   N processes sharing the port (Node cluster); more than 1 needs PostgreSQL`;
+  --workers   N processes sharing the port (Node cluster); more than 1 needs PostgreSQL
+  --max-tip-percent  ClosePreauth's AdditionalTip bound, in percent of the hold (default 20)`;
 
 type Settings = {
   port: number;
@@ -33,6 +34,7 @@ type Settings = {
   level: string;
   database: DatabaseConfig;
   workers: number;
+  maxTipPercent: number | undefined;
 };
 
 function parsePositive(value: string | undefined, name: string, fallback: number, max: number): number {
@@ -56,6 +58,7 @@ function settings(): Settings | null {
         'sandbox-slow-ms': { type: 'string' },
         'log-level': { type: 'string' },
         db: { type: 'string' },
+        'max-tip-percent': { type: 'string' },
         'db-pool': { type: 'string' },
         workers: { type: 'string' },
         help: { type: 'boolean' },
@@ -105,6 +108,10 @@ function settings(): Settings | null {
     level: args['log-level'] ?? 'warn',
     database,
     workers,
+    maxTipPercent:
+      args['max-tip-percent'] === undefined
+        ? undefined
+        : parsePositive(args['max-tip-percent'], 'max-tip-percent', 20, 100),
   };
 }
 
@@ -133,6 +140,7 @@ async function serve(s: Settings): Promise<void> {
       basePath: s.basePath,
       ...(s.publicUrl ? { publicUrl: s.publicUrl } : {}),
       ...(s.sandboxSlowMs !== undefined ? { sandboxSlowMs: s.sandboxSlowMs } : {}),
+      ...(s.maxTipPercent !== undefined ? { maxAdditionalTipPercent: s.maxTipPercent } : {}),
       logger: s.level === 'silent' ? false : { level: s.level },
     },
     breadthGroups,
