@@ -6,6 +6,7 @@ import { saleResponse, type PaymentRow } from './sale-response';
 import {
   cancelBlocker,
   cancelPayment,
+  chargedTotal,
   claimRefundCancel,
   finishRefundCancel,
   isCardRefund,
@@ -131,8 +132,9 @@ export async function runReversal(svc: Services, ctx: RequestContext, utn: strin
   if (decision.kind === 'reverse') {
     await svc.processor.reverse({
       mid,
-      amountCents: decision.row.amount_cents,
+      amountCents: chargedTotal(decision.row),
       authCode: decision.row.auth_code,
+      reference: decision.row.srn,
     });
   }
   return decision.response;

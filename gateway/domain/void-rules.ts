@@ -7,6 +7,28 @@ import type { PaymentRow } from './sale-response';
 import { balanceOf } from './stored-value';
 import { reserveTransactionNumber, settleTransactionNumber } from './transaction-numbers';
 
+/** Everything a payment charged the card, what a void or reversal must give back at the processor. */
+export function chargedTotal(
+  p: Pick<
+    PaymentRow,
+    | 'amount_cents'
+    | 'tax_cents'
+    | 'tip_cents'
+    | 'surcharge_cents'
+    | 'card_difference_cents'
+    | 'cashback_cents'
+  >,
+): number {
+  return (
+    p.amount_cents +
+    p.tax_cents +
+    p.tip_cents +
+    p.surcharge_cents +
+    p.card_difference_cents +
+    p.cashback_cents
+  );
+}
+
 async function batchIsOpen(q: Queryable, batchId: number | null): Promise<boolean> {
   if (batchId === null) return true;
   const b = await q.first(q.qb.selectFrom('batches').select('status').where('id', '=', batchId));
@@ -240,8 +262,9 @@ export async function runVoid(
   if (!target.refund) {
     await svc.processor.reverse({
       mid,
-      amountCents: target.row.amount_cents,
+      amountCents: chargedTotal(target.row),
       authCode: target.row.auth_code,
+      reference: target.row.srn,
     });
     return target.row;
   }
