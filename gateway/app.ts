@@ -154,7 +154,7 @@ export async function buildGateway(
       storage,
       keys.fingerprintKey,
       clock,
-      new LoginThrottle(options.throttle ?? defaultThrottle),
+      new LoginThrottle(storage, options.throttle ?? defaultThrottle),
       {
         cacheTtlMs: options.credentialCacheTtlMs ?? 60_000,
         cacheMaxEntries: 10_000,
