@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ResponseCode } from '../../gateway/contract/response-codes';
+import { recoverInterruptedPayments } from '../../gateway/domain/recovery';
 import { ControlledProcessor } from '../support/controlled-processor';
 import { keyedSale, merchant1, startGateway, utn, type TestGateway } from '../support/gateway-harness';
 
@@ -159,5 +160,78 @@ describe('cancelling a refund undoes it at the processor, or the refund stays bo
     expect(await booked(s.srn)).toBe(0);
     const next = await gw.post('/api/Transactions/DoSettlement', merchant1);
     expect(next.body.AmountSettled).toBe(0);
+  });
+});
+
+describe('a refund the processor does not answer in time', () => {
+  let gw: TestGateway;
+  const processor = new ControlledProcessor();
+  beforeAll(async () => {
+    gw = await startGateway({ processor, processorTimeoutMs: 400 });
+  });
+  afterAll(async () => {
+    await gw.close();
+  });
+
+  it('is cancelled at the processor, answered as a timeout, and releases its amount', async () => {
+    const sale = await gw.post('/api/Transactions/Sale', keyedSale({ Amount: 15 }));
+    const srn = String(sale.body.ServiceReferenceNumber);
+    const held = processor.hold('refund');
+    const r = await gw.post('/api/Transactions/DoRefund', {
+      ...merchant1,
+      ServiceTransactionNumber: srn,
+      Amount: 15,
+      UserTransactionNumber: utn('slow-refund'),
+    });
+    held.release();
+    expect(r.body.ResponseCode).toBe(ResponseCode.ProcessorTimeout);
+    expect(processor.callsOf('reverseRefund').map((c) => c.reference)).toEqual([
+      r.body.ServiceReferenceNumber,
+    ]);
+    expect(processor.netRefundedCents(String(sale.body.AuthorizationNumber))).toBe(0);
+    const again = await gw.post('/api/Transactions/DoRefund', {
+      ...merchant1,
+      ServiceTransactionNumber: srn,
+      Amount: 15,
+      UserTransactionNumber: utn('refund'),
+    });
+    expect(again.body.ResponseCode).toBe(ResponseCode.Success);
+  });
+
+  it('stays pending, its amount reserved, while the processor will not confirm the cancel either', async () => {
+    const sale = await gw.post('/api/Transactions/Sale', keyedSale({ Amount: 6 }));
+    const srn = String(sale.body.ServiceReferenceNumber);
+    const held = processor.hold('refund');
+    processor.refuse('reverseRefund');
+    let r: Awaited<ReturnType<TestGateway['post']>>;
+    try {
+      r = await gw.post('/api/Transactions/DoRefund', {
+        ...merchant1,
+        ServiceTransactionNumber: srn,
+        Amount: 6,
+        UserTransactionNumber: utn('unknown-refund'),
+      });
+    } finally {
+      held.release();
+      processor.accept('reverseRefund');
+    }
+    expect(r.body.ResponseCode).toBe(ResponseCode.ProcessorTimeout);
+    const blocked = await gw.post('/api/Transactions/DoRefund', {
+      ...merchant1,
+      ServiceTransactionNumber: srn,
+      Amount: 6,
+      UserTransactionNumber: utn('refund'),
+    });
+    expect(blocked.body.ResponseCode).toBe(ResponseCode.AlreadyVoidedOrRefunded);
+    // The recovery sweep gets the processor's confirmation, then releases it.
+    await recoverInterruptedPayments(gw.gateway.storage, processor, new Date(Date.now() + 10 * 60_000), 0);
+    const released = await gw.post('/api/Transactions/DoRefund', {
+      ...merchant1,
+      ServiceTransactionNumber: srn,
+      Amount: 6,
+      UserTransactionNumber: utn('refund'),
+    });
+    expect(released.body.ResponseCode).toBe(ResponseCode.Success);
+    expect(processor.netRefundedCents(String(sale.body.AuthorizationNumber))).toBe(600);
   });
 });
