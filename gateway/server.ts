@@ -17,10 +17,13 @@ import {
 const usage = `usage: npm run gateway -- [--port N] [--host H] [--data DIR] [--sandbox] [--base-path /prefix]
                            [--public-url URL] [--sandbox-slow-ms MS] [--log-level info|warn|error|silent]
                            [--db sqlite|postgres://user:password@host:port/database] [--db-pool N]
-                           [--workers N]
+                           [--workers N] [--max-tip-percent N]
   --db        the database (default: $${DATABASE_URL_ENV}, else SQLite in the data folder); the key file
               stays in --data, and every process on one PostgreSQL database needs the same one
-  --workers   N processes sharing the port (Node cluster); more than 1 needs PostgreSQL`;
+  --workers   N processes sharing the port (Node cluster); more than 1 needs PostgreSQL
+  --max-tip-percent  ClosePreauth's AdditionalTip bound, in percent of the hold (default 20)
+  --sandbox   demo merchants, simulated processor, generated keys; required for a new data folder that
+              was not set up with gateway:admin init-keys`;
 
 type Settings = {
   port: number;
@@ -33,6 +36,7 @@ type Settings = {
   level: string;
   database: DatabaseConfig;
   workers: number;
+  maxTipPercent: number | undefined;
 };
 
 function parsePositive(value: string | undefined, name: string, fallback: number, max: number): number {
@@ -56,6 +60,7 @@ function settings(): Settings | null {
         'sandbox-slow-ms': { type: 'string' },
         'log-level': { type: 'string' },
         db: { type: 'string' },
+        'max-tip-percent': { type: 'string' },
         'db-pool': { type: 'string' },
         workers: { type: 'string' },
         help: { type: 'boolean' },
@@ -86,25 +91,41 @@ function settings(): Settings | null {
         'more processes would only queue on it. Run one process on SQLite, or move to PostgreSQL ' +
         '(docs/postgres.md).',
     );
-  // Sandbox is the default for a new folder with no production config (no key file, no database). On
-  // PostgreSQL the database may already exist for other processes: the key file alone decides.
+  // A new folder (no key file, no database; on PostgreSQL the database may already serve other processes,
+  // so the key file alone decides) is never silently made a sandbox with demo merchants and generated keys:
+  // the operator says which it is (DESIGN.md said otherwise; README "The gateway alone" gives the reason).
   const keysExist = existsSync(join(dataDir, 'keys.json'));
   const fresh = !keysExist && (database.kind === 'postgres' || !existsSync(join(dataDir, SQLITE_FILE)));
   const basePath = args['base-path'] ?? '';
   if (basePath && !/^\/[A-Za-z0-9_-]+(\/[A-Za-z0-9_-]+)*$/.test(basePath))
     throw new UsageError('--base-path must look like /testing');
+  const port = parsePort(args.port, 8080);
+  const maxTipPercent =
+    args['max-tip-percent'] === undefined
+      ? undefined
+      : parsePositive(args['max-tip-percent'], 'max-tip-percent', 20, 100);
+  // Last, so that a mistyped argument is reported as such first.
+  if (fresh && args.sandbox !== true && !cluster.isWorker) {
+    throw new UsageError(
+      `${dataDir} is a new data folder with no production set-up. Start it with --sandbox for the demo ` +
+        'sandbox (demo merchants, simulated processor, generated keys), or set it up for production first: ' +
+        `npm run gateway:admin -- init-keys --data ${dataDir} (then add-application, add-merchant, add-user, ` +
+        'add-cashier; README "The gateway alone").',
+    );
+  }
   return {
-    port: parsePort(args.port, 8080),
+    port,
     host: args.host ?? '127.0.0.1',
     dataDir,
     // A worker asks the primary, which decided before it made the key file (the folder is no longer new).
-    sandbox: cluster.isWorker ? process.env[WORKER_SANDBOX_ENV] === '1' : args.sandbox === true || fresh,
+    sandbox: cluster.isWorker ? process.env[WORKER_SANDBOX_ENV] === '1' : args.sandbox === true,
     basePath,
     publicUrl: args['public-url'],
     sandboxSlowMs: args['sandbox-slow-ms'] ? Number(args['sandbox-slow-ms']) : undefined,
     level: args['log-level'] ?? 'warn',
     database,
     workers,
+    maxTipPercent,
   };
 }
 
@@ -133,6 +154,7 @@ async function serve(s: Settings): Promise<void> {
       basePath: s.basePath,
       ...(s.publicUrl ? { publicUrl: s.publicUrl } : {}),
       ...(s.sandboxSlowMs !== undefined ? { sandboxSlowMs: s.sandboxSlowMs } : {}),
+      ...(s.maxTipPercent !== undefined ? { maxAdditionalTipPercent: s.maxTipPercent } : {}),
       logger: s.level === 'silent' ? false : { level: s.level },
     },
     breadthGroups,

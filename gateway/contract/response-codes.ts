@@ -5,6 +5,7 @@
  */
 import { commerceCatalog, commerceCodes } from './response-codes-commerce';
 import { emvCatalog, emvCodes } from './response-codes-emv';
+import { safeguardCatalog, safeguardCodes } from './response-codes-safeguards';
 import { tenderCatalog, tenderCodes } from './response-codes-tenders';
 
 const coreCodes = {
@@ -59,7 +60,13 @@ const coreCodes = {
   InternalError: 500,
 } as const;
 
-export const ResponseCode = { ...coreCodes, ...commerceCodes, ...tenderCodes, ...emvCodes } as const;
+export const ResponseCode = {
+  ...coreCodes,
+  ...commerceCodes,
+  ...tenderCodes,
+  ...emvCodes,
+  ...safeguardCodes,
+} as const;
 
 export type ResponseCodeName = keyof typeof ResponseCode;
 export type ResponseCodeValue = (typeof ResponseCode)[ResponseCodeName];
@@ -184,4 +191,5 @@ export const responseCatalog: Record<number, CatalogEntry> = {
   ...commerceCatalog,
   ...tenderCatalog,
   ...emvCatalog,
+  ...safeguardCatalog,
 };

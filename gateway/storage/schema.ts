@@ -1,5 +1,6 @@
 import type { Generated } from 'kysely';
 import type { CommerceTables } from './schema-commerce';
+import type { SecurityTables } from './schema-security';
 import type { TenderTables } from './schema-tenders';
 
 /**
@@ -201,4 +202,4 @@ export type CoreTables = {
   emv_card_counters: EmvCardCountersTable;
 };
 
-export type Database = CoreTables & CommerceTables & TenderTables;
+export type Database = CoreTables & CommerceTables & TenderTables & SecurityTables;

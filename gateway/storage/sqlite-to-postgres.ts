@@ -44,6 +44,7 @@ export const TABLES_IN_ORDER = [
   'disputes',
   'merchant_statements',
   'emv_card_counters',
+  'login_throttle',
 ] as const satisfies readonly (keyof Database)[];
 
 type Table = (typeof TABLES_IN_ORDER)[number];
