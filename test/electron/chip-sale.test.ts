@@ -318,6 +318,46 @@ describe('chip sales through the real core, the simulated NGA reader and the san
     expect(gatewayPayment(lane.gw, utn)).toMatchObject({ status: 'approved', entry_mode: 'Contactless' });
   });
 
+  it('a hold on a chip card: the card confirms the pre-authorization (TC); a card that asks for its PIN cannot be held', async () => {
+    const { outcome } = await pay(3400, { kind: 'preauth', entry: 'chip' });
+    await waitFor('chip');
+    expect(sim().insert(MC_CHIP)).toBe(true);
+    const held = value(await outcome);
+    expect(held.tender.status).toBe('approved');
+    expect(told[0]?.completion).toMatchObject({ kind: 'completed', decision: 'TC' });
+    const utn = held.tender.userTransactionNumber as string;
+    expect(await lane.core.journal.get(utn)).toMatchObject({ operation: 'preauth', cardDecision: 'TC' });
+    expect(gatewayPayment(lane.gw, utn)).toMatchObject({ status: 'approved', entry_mode: 'Chip' });
+
+    const before = await lane.core.journal.lastSequence();
+    const pinCard = await pay(3500, { kind: 'preauth', entry: 'chip' });
+    await waitFor('chip');
+    expect(sim().insert(VISA_DEBIT_CHIP)).toBe(true);
+    const refused = value(await pinCard.outcome);
+    expect(refused.tender.status).toBe('declined');
+    expect(refused.tender.message).toContain('PIN');
+    // Nothing was sent, and the card's transaction was ended on the reader.
+    expect(await lane.core.journal.lastSequence()).toBe(before);
+    expect(lane.core.devices.devices.chipReader.inTransaction()).toBe(false);
+    expect(sim().state().chip.cardInserted).toBe(false);
+  });
+
+  it('cancelled at the PIN: nothing is sent and the card’s transaction ends on the reader', async () => {
+    const before = await lane.core.journal.lastSequence();
+    const { ticket, outcome } = await pay(3600, { kind: 'credit', entry: 'chip' });
+    await waitFor('chip');
+    expect(sim().insert(VISA_DEBIT_CHIP)).toBe(true);
+    await eventually(() => sim().state().pinPad.awaitingPin);
+    expect(lane.core.devices.devices.chipReader.inTransaction()).toBe(true);
+    value(await lane.bridge.send('sale.cancel', { ticketId: ticket.ticketId }));
+    const out = value(await outcome);
+    expect(out.tender.status).toBe('cancelled');
+    expect(told).toHaveLength(0);
+    expect(await lane.core.journal.lastSequence()).toBe(before);
+    await eventually(() => !lane.core.devices.devices.chipReader.inTransaction());
+    expect(sim().state().chip.cardInserted).toBe(false);
+  });
+
   it('offline: the card is told "unable to go online" and declines (AAC), so store-and-forward does not keep it', async () => {
     const offline = await startLane({
       gateway: { ...lane.gw, baseUrl: 'http://127.0.0.1:9' },
