@@ -63,7 +63,13 @@ export type SaleEngineDeps = {
 
 const UNKNOWN_MESSAGE = 'Do not retry — no answer from the gateway. The terminal is reversing this sale.';
 
-type Active = { ticketId: string; tenderId: string; abort: AbortController };
+type Active = {
+  ticketId: string;
+  tenderId: string;
+  abort: AbortController;
+  /** A chip card in its transaction on the reader, until it is told the issuer's answer. */
+  chip?: ChipSale;
+};
 
 /** Plain words for a failed tender. */
 function failureMessage(f: GatewayFailure): string {
@@ -391,7 +397,8 @@ export class SaleEngine {
     };
     t.tenders.push(view);
     const abort = new AbortController();
-    this.active = { ticketId: t.ticketId, tenderId: view.tenderId, abort };
+    const active: Active = { ticketId: t.ticketId, tenderId: view.tenderId, abort };
+    this.active = active;
     try {
       // The ticket is saved with the tender in progress, so a restart finds it (and the journal its outcome).
       await this.persist(t);
@@ -411,6 +418,9 @@ export class SaleEngine {
       }
     } finally {
       this.active = undefined;
+      // A chip card left in its transaction by a tender that stopped before the card was told anything
+      // (PIN cancelled, refused, an error) is released on the reader.
+      if (active.chip?.inTransaction) await active.chip.abandon();
     }
     this.recompute(t);
     await this.persist(t);
@@ -603,126 +613,112 @@ export class SaleEngine {
         const card = got.card;
         view.card = cardSummary(card);
         const chip = this.chipSale(card);
-        try {
-          // The chip's CVM (EMV Book 3 §10.5): a card that asks for its PIN online pays as PIN debit.
-          let pinBlock: { ksn: string; pinBlock: string } | undefined;
-          if (chip?.cvm === 'online-pin') {
-            if (tender.kind === 'preauth') {
-              await chip.abandon();
-              view.status = 'declined';
-              view.message = PIN_CARD_ON_HOLD;
-              return;
-            }
-            if (!this.deps.connected('pinPad')) {
-              await chip.abandon();
-              return this.stopped(
-                view,
-                'failed',
-                'the card asks for its PIN and the PIN pad is not connected',
-              );
-            }
-            const pin = await this.pin(card, amount, signal, prompt);
-            if (pin.kind !== 'pin') {
-              await chip.abandon();
-              return this.stopped(
-                view,
-                pin.kind === 'failed' ? 'failed' : pin.kind,
-                pin.kind === 'failed' ? pin.reason : undefined,
-              );
-            }
-            pinBlock = { ksn: pin.ksn, pinBlock: pin.pinBlock };
+        // The chip's CVM (EMV Book 3 §10.5): a card that asks for its PIN online pays as PIN debit.
+        let pinBlock: { ksn: string; pinBlock: string } | undefined;
+        if (chip?.cvm === 'online-pin') {
+          if (tender.kind === 'preauth') {
+            view.status = 'declined';
+            view.message = PIN_CARD_ON_HOLD;
+            return;
           }
-          prompt('authorizing', chip ? 'Authorizing… Do not remove the card' : 'Authorizing…');
-          const operation: JournalOperation =
-            tender.kind === 'preauth' ? 'preauth' : pinBlock ? 'debit' : 'sale';
-          const fields = {
-            ...this.amountFields(split),
-            TransactionType:
-              tender.kind === 'preauth'
-                ? TransactionType.Pre_Authorization
-                : pinBlock
-                  ? TransactionType.SaleDebit
-                  : TransactionType.CREDIT,
-            ...cardFields(card),
-            ...(pinBlock ? { KSN: pinBlock.ksn, PinBlock: pinBlock.pinBlock } : {}),
-            ...(req.allowDuplicate ? { ForceDuplication: true } : {}),
-            ...(t.invoiceNumber ? { InvoiceNumber: t.invoiceNumber } : {}),
-          };
-          const { row, result } = await this.journaled(
-            {
-              ...this.entryBase(t, view, operation, amount, split),
-              last4: card.last4,
-              cardType: card.brand,
-              entryMode: card.entry,
-            },
-            (utn) => {
-              const body = { ...fields, UserTransactionNumber: utn };
-              return tender.kind === 'preauth'
-                ? this.deps.gateway().preAuthorization(body)
-                : pinBlock
-                  ? this.deps.gateway().saleDebit(body)
-                  : this.deps.gateway().sale(body);
-            },
-            {
-              offline: async (r) => {
-                // A PIN block is never stored (store-and-forward is credit only).
-                if (tender.kind !== 'credit' || pinBlock) return false;
-                const exposure = await this.deps.saf.exposure();
-                const ok = safEligibility(this.deps.settings().saf, exposure.exposureCents, {
-                  source: card.source,
-                  tender: 'credit',
-                  amountCents: amount,
-                });
-                if (!ok.ok) {
-                  view.message = `The gateway is unreachable (offline); nothing was charged. ${ok.reason}`;
-                  return false;
-                }
-                if (chip && !(await chip.approvesOffline())) {
-                  view.message =
-                    'The gateway is unreachable (offline) and the card declined offline; nothing was charged.';
-                  return false;
-                }
-                const stored = await this.deps.saf.store(
-                  r,
-                  { ...fields, UserTransactionNumber: r.utn },
-                  card.last4,
-                  card.brand,
-                );
-                view.userTransactionNumber = stored.utn;
-                view.status = 'stored';
-                view.approvedCents = amount;
-                view.message = 'Approved offline (store-and-forward): forwarded when the gateway returns.';
-                return true;
-              },
-            },
-          );
-          if (view.status !== 'stored') {
-            const verdict = chip ? await chip.afterAnswer(row, result) : undefined;
-            if (verdict?.kind === 'refused') refusedTender(view, verdict.row, verdict.why);
-            else
-              await this.applySale(
-                view,
-                row,
-                result,
-                split,
-                verdict?.kind === 'confirmed' ? verdict.patch : {},
-              );
-          }
-          if (card.source === 'emv') prompt('remove-card', 'Remove card');
-          const floor = this.deps.settings().sale.signatureFloorCents;
-          // A chip card says itself whether it wants a signature (its CVM); other cards follow the floor.
-          const wantsSignature = chip ? chip.cvm === 'signature' : view.approvedCents >= floor;
-          if (
-            (view.status === 'approved' || view.status === 'partial' || view.status === 'stored') &&
-            wantsSignature
-          ) {
-            view.signature = { required: true, captured: false };
-          }
-          return;
-        } finally {
-          // Whatever stopped the tender early, the card's transaction does not stay open on the reader.
-          if (chip?.inTransaction) await chip.abandon();
+          if (!this.deps.connected('pinPad'))
+            return this.stopped(view, 'failed', 'the card asks for its PIN and the PIN pad is not connected');
+          const pin = await this.pin(card, amount, signal, prompt);
+          if (pin.kind !== 'pin')
+            return this.stopped(
+              view,
+              pin.kind === 'failed' ? 'failed' : pin.kind,
+              pin.kind === 'failed' ? pin.reason : undefined,
+            );
+          pinBlock = { ksn: pin.ksn, pinBlock: pin.pinBlock };
         }
+        prompt('authorizing', chip ? 'Authorizing… Do not remove the card' : 'Authorizing…');
+        const operation: JournalOperation =
+          tender.kind === 'preauth' ? 'preauth' : pinBlock ? 'debit' : 'sale';
+        const fields = {
+          ...this.amountFields(split),
+          TransactionType:
+            tender.kind === 'preauth'
+              ? TransactionType.Pre_Authorization
+              : pinBlock
+                ? TransactionType.SaleDebit
+                : TransactionType.CREDIT,
+          ...cardFields(card),
+          ...(pinBlock ? { KSN: pinBlock.ksn, PinBlock: pinBlock.pinBlock } : {}),
+          ...(req.allowDuplicate ? { ForceDuplication: true } : {}),
+          ...(t.invoiceNumber ? { InvoiceNumber: t.invoiceNumber } : {}),
+        };
+        const { row, result } = await this.journaled(
+          {
+            ...this.entryBase(t, view, operation, amount, split),
+            last4: card.last4,
+            cardType: card.brand,
+            entryMode: card.entry,
+          },
+          (utn) => {
+            const body = { ...fields, UserTransactionNumber: utn };
+            return tender.kind === 'preauth'
+              ? this.deps.gateway().preAuthorization(body)
+              : pinBlock
+                ? this.deps.gateway().saleDebit(body)
+                : this.deps.gateway().sale(body);
+          },
+          {
+            offline: async (r) => {
+              // A PIN block is never stored (store-and-forward is credit only).
+              if (tender.kind !== 'credit' || pinBlock) return false;
+              const exposure = await this.deps.saf.exposure();
+              const ok = safEligibility(this.deps.settings().saf, exposure.exposureCents, {
+                source: card.source,
+                tender: 'credit',
+                amountCents: amount,
+              });
+              if (!ok.ok) {
+                view.message = `The gateway is unreachable (offline); nothing was charged. ${ok.reason}`;
+                return false;
+              }
+              if (chip && !(await chip.approvesOffline())) {
+                view.message =
+                  'The gateway is unreachable (offline) and the card declined offline; nothing was charged.';
+                return false;
+              }
+              const stored = await this.deps.saf.store(
+                r,
+                { ...fields, UserTransactionNumber: r.utn },
+                card.last4,
+                card.brand,
+              );
+              view.userTransactionNumber = stored.utn;
+              view.status = 'stored';
+              view.approvedCents = amount;
+              view.message = 'Approved offline (store-and-forward): forwarded when the gateway returns.';
+              return true;
+            },
+          },
+        );
+        if (view.status !== 'stored') {
+          const verdict = chip ? await chip.afterAnswer(row, result) : undefined;
+          if (verdict?.kind === 'refused') refusedTender(view, verdict.row, verdict.why);
+          else
+            await this.applySale(
+              view,
+              row,
+              result,
+              split,
+              verdict?.kind === 'confirmed' ? verdict.patch : {},
+            );
+        }
+        if (card.source === 'emv') prompt('remove-card', 'Remove card');
+        const floor = this.deps.settings().sale.signatureFloorCents;
+        // A chip card says itself whether it wants a signature (its CVM); other cards follow the floor.
+        const wantsSignature = chip ? chip.cvm === 'signature' : view.approvedCents >= floor;
+        if (
+          (view.status === 'approved' || view.status === 'partial' || view.status === 'stored') &&
+          wantsSignature
+        ) {
+          view.signature = { required: true, captured: false };
+        }
+        return;
       }
       case 'debit':
       case 'ebt': {
@@ -751,65 +747,55 @@ export class SaleEngine {
         const card = got.card;
         view.card = cardSummary(card, tender.kind === 'ebt' ? 'EBT' : undefined);
         const chip = this.chipSale(card);
-        try {
-          const pin = await this.pin(card, amount + cashBack, signal, prompt);
-          if (pin.kind !== 'pin')
-            return this.stopped(
-              view,
-              pin.kind === 'failed' ? 'failed' : pin.kind,
-              pin.kind === 'failed' ? pin.reason : undefined,
-            );
-          prompt('authorizing', chip ? 'Authorizing… Do not remove the card' : 'Authorizing…');
-          const program: EbtProgram | undefined = tender.kind === 'ebt' ? tender.program : undefined;
-          const operation: JournalOperation =
-            tender.kind === 'debit' ? 'debit' : program === 'cash' ? 'ebt-cash' : 'ebt-food';
-          const fields = {
-            ...(tender.kind === 'ebt' && program === 'food'
-              ? { Amount: toWire(amount) } // EBT food: no tax, tip or cash back (gateway rule)
-              : this.amountFields(split)),
-            ...cardFields(card),
-            KSN: pin.ksn,
-            PinBlock: pin.pinBlock,
-            ...(cashBack > 0 ? { CashBackAmount: toWire(cashBack) } : {}),
-            ...(req.allowDuplicate ? { ForceDuplication: true } : {}),
-          };
-          view.cashBackCents = cashBack;
-          const { row, result } = await this.journaled(
-            {
-              ...this.entryBase(t, view, operation, amount, split),
-              cashBackCents: cashBack,
-              last4: card.last4,
-              cardType: view.card.cardType ?? card.brand,
-              entryMode: card.entry,
-            },
-            (utn) =>
-              tender.kind === 'debit'
-                ? this.deps.gateway().saleDebit({
-                    ...fields,
-                    TransactionType: TransactionType.SaleDebit,
-                    UserTransactionNumber: utn,
-                  })
-                : this.deps.gateway().ebtSale(program === 'cash' ? 'cash' : 'food', {
-                    ...fields,
-                    TransactionType: TransactionType.EBT,
-                    UserTransactionNumber: utn,
-                  }),
+        const pin = await this.pin(card, amount + cashBack, signal, prompt);
+        if (pin.kind !== 'pin')
+          return this.stopped(
+            view,
+            pin.kind === 'failed' ? 'failed' : pin.kind,
+            pin.kind === 'failed' ? pin.reason : undefined,
           );
-          const verdict = chip ? await chip.afterAnswer(row, result) : undefined;
-          if (verdict?.kind === 'refused') refusedTender(view, verdict.row, verdict.why);
-          else
-            await this.applySale(
-              view,
-              row,
-              result,
-              split,
-              verdict?.kind === 'confirmed' ? verdict.patch : {},
-            );
-          if (card.source === 'emv') prompt('remove-card', 'Remove card');
-          return;
-        } finally {
-          if (chip?.inTransaction) await chip.abandon();
-        }
+        prompt('authorizing', chip ? 'Authorizing… Do not remove the card' : 'Authorizing…');
+        const program: EbtProgram | undefined = tender.kind === 'ebt' ? tender.program : undefined;
+        const operation: JournalOperation =
+          tender.kind === 'debit' ? 'debit' : program === 'cash' ? 'ebt-cash' : 'ebt-food';
+        const fields = {
+          ...(tender.kind === 'ebt' && program === 'food'
+            ? { Amount: toWire(amount) } // EBT food: no tax, tip or cash back (gateway rule)
+            : this.amountFields(split)),
+          ...cardFields(card),
+          KSN: pin.ksn,
+          PinBlock: pin.pinBlock,
+          ...(cashBack > 0 ? { CashBackAmount: toWire(cashBack) } : {}),
+          ...(req.allowDuplicate ? { ForceDuplication: true } : {}),
+        };
+        view.cashBackCents = cashBack;
+        const { row, result } = await this.journaled(
+          {
+            ...this.entryBase(t, view, operation, amount, split),
+            cashBackCents: cashBack,
+            last4: card.last4,
+            cardType: view.card.cardType ?? card.brand,
+            entryMode: card.entry,
+          },
+          (utn) =>
+            tender.kind === 'debit'
+              ? this.deps.gateway().saleDebit({
+                  ...fields,
+                  TransactionType: TransactionType.SaleDebit,
+                  UserTransactionNumber: utn,
+                })
+              : this.deps.gateway().ebtSale(program === 'cash' ? 'cash' : 'food', {
+                  ...fields,
+                  TransactionType: TransactionType.EBT,
+                  UserTransactionNumber: utn,
+                }),
+        );
+        const verdict = chip ? await chip.afterAnswer(row, result) : undefined;
+        if (verdict?.kind === 'refused') refusedTender(view, verdict.row, verdict.why);
+        else
+          await this.applySale(view, row, result, split, verdict?.kind === 'confirmed' ? verdict.patch : {});
+        if (card.source === 'emv') prompt('remove-card', 'Remove card');
+        return;
       }
       case 'gift': {
         let card: AcquiredCard;
@@ -855,14 +841,20 @@ export class SaleEngine {
     }
   }
 
-  /** The chip conversation of a card read from the contact slot that went online (chip-sale.ts). */
+  /**
+   * The chip conversation of a card read from the contact slot that went online (chip-sale.ts). It is
+   * kept on the tender in progress, so pay() releases the card if the tender stops before the card is
+   * told anything.
+   */
   private chipSale(card: AcquiredCard): ChipSale | undefined {
-    return ChipSale.for(card, this.deps.devices()?.chipReader, {
+    const chip = ChipSale.for(card, this.deps.devices()?.chipReader, {
       journal: this.deps.journal,
       clock: this.deps.clock,
       log: this.deps.log,
       kickReversals: this.deps.kickReversals,
     });
+    if (chip && this.active) this.active.chip = chip;
+    return chip;
   }
 
   private giftKeyed(cardNumber: string | undefined): AcquiredCard {
