@@ -13,9 +13,12 @@ import { startFaultProxy, passThrough, type Fault, type FaultProxy } from './fau
 /**
  * The terminal's promise under faults (issue 5, "Done means"): at least 200 randomized sales through a
  * proxy that delays, drops responses after the gateway committed and resets connections, with the lane
- * process killed by SIGKILL at random moments and restarted on the same data folder. At the end every
- * sale is approved exactly once at the gateway or not charged there (reversed, blocked, declined), the
- * journal and the gateway's report agree, and no UserTransactionNumber was used twice.
+ * process killed by SIGKILL at random moments and restarted on the same data folder. About a third are
+ * chip sales on the simulated reader, with the card's own faults (issue 14): a card that declines after
+ * the issuer's approval, a card pulled out before it answers — and kills between the approval and the
+ * card's answer. At the end every sale is approved exactly once at the gateway or not charged there
+ * (reversed, blocked, declined), the journal and the gateway's report agree, and no UserTransactionNumber
+ * was used twice.
  */
 
 const TARGET_SALES = Number(process.env.FAULT_SALES ?? '200');
@@ -131,6 +134,8 @@ describe('fault injection: proxy faults and kill -9 of the lane', () => {
 
       let sales = 0;
       let kills = 0;
+      const chipTally = { chipSales: 0, declinedByCard: 0, cardRemoved: 0 };
+      const refusedByCard: string[] = [];
       const started = Date.now();
       while (sales < TARGET_SALES) {
         const run = startChild(dataDir, proxy.url, 'sell', Math.floor(random() * 1e9));
@@ -147,6 +152,14 @@ describe('fault injection: proxy faults and kill -9 of the lane', () => {
         await run.exited;
         kills += 1;
         sales += run.sales;
+        for (const line of run.lines) {
+          if (!line.startsWith('{')) continue;
+          const o = JSON.parse(line) as { utn?: string; chip?: boolean; cardRefusal?: string };
+          if (o.chip) chipTally.chipSales += 1;
+          if (o.cardRefusal === 'declined-by-card') chipTally.declinedByCard += 1;
+          if (o.cardRefusal === 'card-removed') chipTally.cardRemoved += 1;
+          if (o.cardRefusal && o.utn) refusedByCard.push(o.utn);
+        }
         if (Date.now() - started > 480_000) break;
       }
 
@@ -236,6 +249,16 @@ describe('fault injection: proxy faults and kill -9 of the lane', () => {
         if (!journalSet.has(r.UserTransactionNumber))
           disagreements.push(`${r.UserTransactionNumber}: at the gateway, not in the journal`);
       }
+      // An approval the card refused is never a sale: reversed in the journal, not approved at the gateway.
+      const journalByUtn = new Map(journal.map((j) => [j.utn, j]));
+      for (const utn of refusedByCard) {
+        if (journalByUtn.get(utn)?.state !== 'reversed')
+          disagreements.push(
+            `${utn}: refused by the card, journal ${journalByUtn.get(utn)?.state ?? 'absent'}`,
+          );
+        if (byUtn.get(utn)?.Status === 'approved')
+          disagreements.push(`${utn}: refused by the card, approved at the gateway`);
+      }
       const approvedAtGateway = records.filter((r) => r.Status === 'approved').length;
 
       process.stdout.write(
@@ -245,7 +268,9 @@ describe('fault injection: proxy faults and kill -9 of the lane', () => {
           `  outcomes: approved ${counts.approved} (gateway approved ${approvedAtGateway}), declined ${counts.declined}, ` +
           `reversed at the gateway ${counts.reversedAtGateway}, blocked before arrival ${counts.blockedBeforeArrival}, ` +
           `failed before sending ${counts.failedBeforeSending}, left unresolved ${counts.other}\n` +
-          `  UserTransactionNumbers: ${utns.length} unique of ${utns.length}, counter ${lastSeq}, reused 0\n`,
+          `  UserTransactionNumbers: ${utns.length} unique of ${utns.length}, counter ${lastSeq}, reused 0\n` +
+          `  chip sales ${chipTally.chipSales}: declined by the card after approval ${chipTally.declinedByCard}, ` +
+          `card removed before completion ${chipTally.cardRemoved} (each reversed)\n`,
       );
 
       expect(disagreements).toEqual([]);
@@ -253,6 +278,9 @@ describe('fault injection: proxy faults and kill -9 of the lane', () => {
       expect(approvedAtGateway).toBe(counts.approved);
       expect(journal.length).toBeGreaterThanOrEqual(TARGET_SALES);
       expect(kills).toBeGreaterThan(5);
+      // The card faults were really exercised: a run without them would prove nothing about them.
+      expect(chipTally.declinedByCard).toBeGreaterThan(0);
+      expect(chipTally.cardRemoved).toBeGreaterThan(0);
     },
   );
 });

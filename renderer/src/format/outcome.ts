@@ -36,6 +36,12 @@ export function nextStepFor(tender: TenderView): string {
       return 'Choose a tender to try again.';
     case 'unknown':
       return 'Do not run the card again. The customer will not be charged for this attempt.';
+    case 'reversed':
+      return tender.cardRefusal === 'declined-by-card'
+        ? 'Ask for another card or tender.'
+        : tender.cardRefusal
+          ? 'Insert the card again and leave it in until “Remove card”, or use another tender.'
+          : '';
     default:
       return '';
   }
