@@ -419,7 +419,9 @@ export function createHandlers(s: CoreServices): Handlers {
         );
         return t;
       } catch (error) {
-        if (error instanceof BridgeFailure && error.code !== 'invalid' && error.code !== 'busy')
+        // Refusals are audited too (PCI DSS 10.2.1.4), the gateway's tip bound among them: a manager may
+        // approve a tip above the lane's share, and the gateway still applies its own ceiling to it.
+        if (error instanceof BridgeFailure && error.code !== 'busy')
           await s.audit(
             who(ctx),
             'preauth-complete-failed',
