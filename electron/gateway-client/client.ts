@@ -182,6 +182,8 @@ export class GatewayClient {
       };
     }
     const msg = Array.isArray((body as { Msg?: unknown }).Msg) ? (body as { Msg: string[] }).Msg : [];
+    const rawDecline = (body as { DeclineCode?: unknown }).DeclineCode;
+    const declineCode = typeof rawDecline === 'number' ? rawDecline : undefined;
     if (answer.status !== 200) {
       return {
         ok: false,
@@ -189,7 +191,7 @@ export class GatewayClient {
           kind: 'invalid',
           code,
           status: answer.status,
-          message: plainMessage(code, msg, 'Request refused'),
+          message: plainMessage(code, declineCode, msg, 'Request refused'),
         },
       };
     }
@@ -204,14 +206,15 @@ export class GatewayClient {
     }
     const response = body as R;
     if (isSuccessCode(code)) return { ok: true, code, response };
-    const kind = classifyCode(code, options.movesMoney);
+    const kind = classifyCode(code, declineCode, options.movesMoney);
     return {
       ok: false,
       response,
       failure: {
         kind,
         code,
-        message: plainMessage(code, msg, 'The gateway refused the request.'),
+        ...(declineCode !== undefined ? { declineCode } : {}),
+        message: plainMessage(code, declineCode, msg, 'The gateway refused the request.'),
         ...(kind === 'unreachable' ? { where: 'processor' as const } : {}),
       },
     };

@@ -952,6 +952,7 @@ export class SaleEngine {
             : 'declined';
       view.message = view.message ?? failureMessage(f);
       if (f.code !== undefined) view.gatewayCode = f.code;
+      if (f.declineCode !== undefined) view.declineCode = f.declineCode;
       if (result.response && 'Balance' in result.response) {
         const b = balanceCents((result.response as { Balance?: string }).Balance);
         if (b !== undefined) view.balanceCents = b;
@@ -1274,7 +1275,10 @@ export class SaleEngine {
 
   failureOf(f: GatewayFailure): BridgeFailure {
     const code = f.kind === 'unknown-outcome' ? 'unknown-outcome' : f.kind;
-    return new BridgeFailure(code, failureMessage(f), f.code !== undefined ? { gatewayCode: f.code } : {});
+    return new BridgeFailure(code, failureMessage(f), {
+      ...(f.code !== undefined ? { gatewayCode: f.code } : {}),
+      ...(f.declineCode !== undefined ? { declineCode: f.declineCode } : {}),
+    });
   }
 
   // ---------------------------------------------------------------------------------------------------

@@ -5,7 +5,7 @@ import { openBatchId } from './batches';
 import { newServiceReferenceNumber } from './ids';
 import { formatCents, type Cents } from './money';
 import { DomainError } from './outcome';
-import { findByReference } from './refund-rules';
+import { paymentByReference } from './references';
 import { saleResponse, type PaymentRow } from './sale-response';
 import { reserveTransactionNumber, settleTransactionNumber } from './transaction-numbers';
 
@@ -24,13 +24,25 @@ export async function closePreauth(
     await tx.lock(`utn:${mid}:${req.utn}`);
     await reserveTransactionNumber(tx, mid, req.utn, 'completion', now);
     await tx.lock(`payment:${mid}:${req.srn}`);
-    const pre = await findByReference(tx, mid, req.srn);
-    if (!pre) throw new DomainError(ResponseCode.NotFound, ['ServiceReferenceNumber not found']);
+    const pre = await paymentByReference(tx, mid, req.srn, {
+      code: ResponseCode.PreauthNotFound,
+      message: 'ServiceReferenceNumber names no preauthorization',
+    });
     if (pre.operation !== 'preauth')
-      throw new DomainError(ResponseCode.NotEligible, ['Not a preauthorization']);
+      throw new DomainError(ResponseCode.PreauthNotFound, [
+        'ServiceReferenceNumber is not a preauthorization',
+      ]);
+    if (pre.status === 'declined' || pre.status === 'failed')
+      throw new DomainError(ResponseCode.PreauthDeclined, [
+        'The preauthorization was declined: nothing is held',
+      ]);
+    if (pre.preauth_state === 'closed' && pre.status === 'approved')
+      throw new DomainError(ResponseCode.PreauthCompletedBefore, [
+        'The preauthorization was already completed',
+      ]);
     if (pre.status !== 'approved' || pre.preauth_state !== 'open') {
-      throw new DomainError(ResponseCode.PreauthAlreadyClosed, [
-        'The preauthorization is already closed or voided',
+      throw new DomainError(ResponseCode.PreauthNotClosable, [
+        `The preauthorization is ${pre.status === 'approved' ? 'not open' : pre.status}: it cannot be completed`,
       ]);
     }
     if (req.amountCents > pre.amount_cents) {

@@ -3,6 +3,7 @@ import type { SaleResponse } from '../contract/card-sale';
 import type { Queryable } from '../storage/queryable';
 import type { RequestContext, Services } from './context';
 import { openBatchId } from './batches';
+import { paymentByReference } from './references';
 import { newServiceReferenceNumber } from './ids';
 import { formatCents, type Cents } from './money';
 import { DomainError } from './outcome';
@@ -67,15 +68,14 @@ export async function runRefund(
     await tx.lock(`utn:${mid}:${req.utn}`);
     await reserveTransactionNumber(tx, mid, req.utn, 'refund', startedIso);
     await tx.lock(`payment:${mid}:${req.srn}`);
-    const original = await findByReference(tx, mid, req.srn);
-    if (!original) throw new DomainError(ResponseCode.NotFound, ['ServiceTransactionNumber not found']);
+    const original = await paymentByReference(tx, mid, req.srn);
     if (original.status === 'voided' || original.status === 'reversed') {
-      throw new DomainError(ResponseCode.AlreadyVoidedOrRefunded, [
-        'The transaction is voided: nothing to refund',
+      throw new DomainError(ResponseCode.RefundImpossible, [
+        `The transaction is ${original.status}: nothing to refund`,
       ]);
     }
     if (!REFUNDABLE_OPERATIONS.has(original.operation) || original.status !== 'approved') {
-      throw new DomainError(ResponseCode.NotEligible, [
+      throw new DomainError(ResponseCode.RefundImpossible, [
         original.operation === 'preauth'
           ? 'A preauthorization is not refundable: close it or void it'
           : 'Only an approved sale can be refunded',
@@ -83,16 +83,16 @@ export async function runRefund(
     }
     const remaining = remainingRefundable(original);
     if (remaining <= 0) {
-      throw new DomainError(ResponseCode.AlreadyVoidedOrRefunded, ['The transaction is fully refunded']);
+      throw new DomainError(ResponseCode.RefundImpossible, ['The transaction is fully refunded']);
     }
     const amount = req.amountCents ?? remaining;
     if (req.expectedFullCents !== undefined && req.expectedFullCents !== remaining) {
-      throw new DomainError(ResponseCode.RefundExceedsBalance, [
+      throw new DomainError(ResponseCode.RefundImpossible, [
         `Amount must equal the remaining refundable balance (${formatCents(remaining)}) for a full refund`,
       ]);
     }
     if (amount > remaining) {
-      throw new DomainError(ResponseCode.RefundExceedsBalance, [
+      throw new DomainError(ResponseCode.RefundImpossible, [
         `Refund exceeds the remaining refundable balance (${formatCents(remaining)})`,
       ]);
     }

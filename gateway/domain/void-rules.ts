@@ -2,7 +2,7 @@ import { ResponseCode } from '../contract/response-codes';
 import type { Queryable } from '../storage/queryable';
 import type { RequestContext, Services } from './context';
 import { DomainError } from './outcome';
-import { findByReference } from './refund-rules';
+import { paymentByReference } from './references';
 import type { PaymentRow } from './sale-response';
 import { reserveTransactionNumber, settleTransactionNumber } from './transaction-numbers';
 
@@ -45,26 +45,21 @@ export async function cancelPayment(
   }
 }
 
-/** Why a payment cannot be voided or reversed, or null. */
+/** Why a payment cannot be voided or reversed, or null: every reason is the real catalog's "void impossible". */
 export async function cancelBlocker(q: Queryable, target: PaymentRow): Promise<DomainError | null> {
+  const impossible = (why: string) => new DomainError(ResponseCode.VoidImpossible, [why]);
   if (target.status === 'voided' || target.status === 'reversed') {
-    return new DomainError(ResponseCode.AlreadyVoidedOrRefunded, ['The transaction is already voided']);
+    return impossible(`The transaction is already ${target.status}`);
   }
-  if (target.status !== 'approved') {
-    return new DomainError(ResponseCode.NotEligible, ['Only an approved transaction can be voided']);
-  }
+  if (target.status !== 'approved') return impossible('Only an approved transaction can be voided');
   if (target.refunded_cents > 0 || target.pending_refund_cents > 0) {
-    return new DomainError(ResponseCode.AlreadyVoidedOrRefunded, [
-      'The transaction is refunded: it cannot be voided',
-    ]);
+    return impossible('The transaction is refunded: it cannot be voided');
   }
   if (target.operation === 'preauth' && target.preauth_state === 'closed') {
-    return new DomainError(ResponseCode.PreauthAlreadyClosed, [
-      'The preauthorization is closed: void its completion',
-    ]);
+    return impossible('The preauthorization is closed: void its completion');
   }
   if (!(await batchIsOpen(q, target.batch_id))) {
-    return new DomainError(ResponseCode.AlreadySettled, ['The transaction is settled: refund it instead']);
+    return impossible('The transaction is settled: refund it instead');
   }
   return null;
 }
@@ -81,8 +76,7 @@ export async function runVoid(
     await tx.lock(`utn:${mid}:${utn}`);
     await reserveTransactionNumber(tx, mid, utn, 'void', now);
     await tx.lock(`payment:${mid}:${srn}`);
-    const row = await findByReference(tx, mid, srn);
-    if (!row) throw new DomainError(ResponseCode.NotFound, ['ServiceTransactionNumber not found']);
+    const row = await paymentByReference(tx, mid, srn);
     const blocker = await cancelBlocker(tx, row);
     if (blocker) throw blocker;
     await cancelPayment(tx, row, 'voided', now);

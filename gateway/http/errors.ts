@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { ResponseCode } from '../contract/response-codes';
-import { outcome } from '../domain/outcome';
+import { outcome, systemError } from '../domain/outcome';
 import { randomBytes } from 'node:crypto';
 
 /**
@@ -38,11 +38,7 @@ export function registerErrorHandlers(
     );
     return reply
       .code(500)
-      .send(
-        outcome(ResponseCode.InternalError, [
-          `An unexpected error occurred; nothing was changed (reference ${reference})`,
-        ]),
-      );
+      .send(systemError([`An unexpected error occurred; nothing was changed (reference ${reference})`]));
   });
 
   app.setNotFoundHandler((request, reply) => {

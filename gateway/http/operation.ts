@@ -34,10 +34,15 @@ export type Operation<E extends EndpointSpec, C> = {
   handle: (command: C, ctx: OperationContext) => Promise<ResponseOf<E> | BaseOutcome>;
 };
 
-/** Money fields answer 506 and TransactionType 501 (codes the interface fixes); Token missing is 3. */
+/**
+ * Money fields answer 506 and TransactionType 501 (codes the interface fixes); Token missing is 3; a
+ * missing UserTransactionNumber is the real catalog's 30.
+ */
 function codeForField(field: string, schemaType: string | undefined, keyword: string): number {
   if (field === 'TransactionType') return ResponseCode.InvalidTransactionType;
   if (field === 'Token' && keyword === 'required') return ResponseCode.MissingToken;
+  if (field === 'UserTransactionNumber' && keyword === 'required')
+    return ResponseCode.UserTransactionNumberEmpty;
   if (schemaType === 'number') return ResponseCode.InvalidAmount;
   return ResponseCode.InvalidRequest;
 }
@@ -268,7 +273,7 @@ export function implement<E extends EndpointSpec, C>(
         // The database's own guard of the refund ceiling (the domain checks it first, under a lock): if a
         // race ever got past that, the unit of work was rolled back whole and the answer is the rule's.
         if (error instanceof CheckViolation && error.constraint === 'payments_refund_ceiling') {
-          return outcome(ResponseCode.RefundExceedsBalance, [
+          return outcome(ResponseCode.RefundImpossible, [
             'Refunds would exceed the original amount; nothing was changed',
           ]);
         }

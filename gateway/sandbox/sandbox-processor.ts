@@ -1,6 +1,7 @@
 import { randomInt } from 'node:crypto';
 import { decryptTdesDukptPinBlock } from '../../native/protocols/dukpt-tdes';
 import { ResponseCode } from '../contract/response-codes';
+import { DeclineCode } from '../contract/decline-codes';
 import type { AuthorizationRequest, AuthorizationResult, AvsResult, CvnResult, Processor } from './processor';
 import {
   AVS_FAIL_STREET_PREFIX,
@@ -85,16 +86,16 @@ export function createSandboxProcessor(
             pan: req.card.pan,
           });
         } catch {
-          return decline(ResponseCode.IncorrectPin, 'PIN block does not verify');
+          return decline(DeclineCode.IncorrectPin, 'PIN block does not verify');
         }
-        if (pin !== SANDBOX_PIN) return decline(ResponseCode.IncorrectPin, 'Incorrect PIN');
+        if (pin !== SANDBOX_PIN) return decline(DeclineCode.IncorrectPin, 'Incorrect PIN');
       }
       if (behaviour.kind === 'decline') return decline(behaviour.code, behaviour.message);
-      if (expired(req.card.expiryYYMM, now())) return decline(ResponseCode.ExpiredCard, 'Expired card');
-      if (cvn === 'N') return decline(ResponseCode.CvnMismatch, 'CVN does not match');
+      if (expired(req.card.expiryYYMM, now())) return decline(DeclineCode.ExpiredCard, 'Expired card');
+      if (cvn === 'N') return decline(DeclineCode.CvnMismatch, 'CVN does not match');
       if (behaviour.kind === 'partial' && req.totalCents > behaviour.availableCents) {
         if (!req.allowPartial || req.cashbackCents > 0) {
-          return decline(ResponseCode.InsufficientFunds, 'Insufficient funds');
+          return decline(DeclineCode.InsufficientFunds, 'Insufficient funds');
         }
         return {
           approved: true,

@@ -124,7 +124,7 @@ export class Authenticator {
     if (user.mid !== c.mid) {
       return {
         ok: false,
-        code: ResponseCode.MerchantAccessDenied,
+        code: ResponseCode.InvalidHostCredentials,
         messages: ['The user does not belong to mid'],
       };
     }
@@ -134,7 +134,7 @@ export class Authenticator {
     if (!cashier || !cashier.is_enable) {
       return {
         ok: false,
-        code: ResponseCode.MerchantAccessDenied,
+        code: ResponseCode.InvalidHostCredentials,
         messages: ['cid is not a cashier of mid'],
       };
     }

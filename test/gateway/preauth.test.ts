@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { keyedSale, merchant1, startGateway, utn, type TestGateway } from '../support/gateway-harness';
+import { ResponseCode } from '../../gateway/contract/response-codes';
 
 describe('preauthorization and ClosePreauth', () => {
   let gw: TestGateway;
@@ -37,15 +38,19 @@ describe('preauthorization and ClosePreauth', () => {
       .UnsettledTransactions as Record<string, unknown>[];
     expect(unsettled.length).toBe(unsettledBefore.length + 1);
     expect(unsettled.some((u) => u.ServiceReferenceNumber === pre.body.ServiceReferenceNumber)).toBe(false);
-    expect((await close(pre.body.ServiceReferenceNumber)).body.ResponseCode).toBe(422);
+    expect((await close(pre.body.ServiceReferenceNumber)).body.ResponseCode).toBe(
+      ResponseCode.PreauthCompletedBefore,
+    );
   });
 
   it('refuses more than the authorized amount, an unknown reference and a non-preauth', async () => {
     const pre = await preauth(30);
     expect((await close(pre.body.ServiceReferenceNumber, { Amount: 30.01 })).body.ResponseCode).toBe(506);
-    expect((await close('000000000000')).body.ResponseCode).toBe(404);
+    expect((await close('000000000000')).body.ResponseCode).toBe(ResponseCode.PreauthNotFound);
     const sale = await gw.post('/api/Transactions/Sale', keyedSale());
-    expect((await close(sale.body.ServiceReferenceNumber)).body.ResponseCode).toBe(423);
+    expect((await close(sale.body.ServiceReferenceNumber)).body.ResponseCode).toBe(
+      ResponseCode.PreauthNotFound,
+    );
   });
 
   it('a voided preauthorization cannot be closed', async () => {
@@ -56,6 +61,8 @@ describe('preauthorization and ClosePreauth', () => {
       UserTransactionNumber: utn('v'),
     });
     expect(v.body.ResponseCode).toBe(200);
-    expect((await close(pre.body.ServiceReferenceNumber, { Amount: 20 })).body.ResponseCode).toBe(422);
+    expect((await close(pre.body.ServiceReferenceNumber, { Amount: 20 })).body.ResponseCode).toBe(
+      ResponseCode.PreauthNotClosable,
+    );
   });
 });

@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { keyedSale, merchant1, utn } from '../support/gateway-harness';
 import { postJson, run, spawnGateway, type SpawnedGateway } from '../support/spawn-gateway';
 import { databaseArgs } from '../support/test-database';
+import { ResponseCode } from '../../gateway/contract/response-codes';
 
 const dirs: string[] = [];
 const children: SpawnedGateway[] = [];
@@ -171,7 +172,9 @@ describe('npm run gateway', { timeout: 120_000 }, () => {
       };
       expect((await postJson(`${gw.url}/api/BusinessSettings`, creds)).ResponseCode).toBe(200);
       // Not a sandbox: the demo merchants do not exist here.
-      expect((await postJson(`${gw.url}/api/BusinessSettings`, merchant1)).ResponseCode).toBe(401);
+      expect((await postJson(`${gw.url}/api/BusinessSettings`, merchant1)).ResponseCode).toBe(
+        ResponseCode.AuthenticationFailed,
+      );
     } finally {
       gw.child.kill('SIGTERM');
       await gw.exited;

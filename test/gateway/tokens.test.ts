@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { merchant1, merchant2, startGateway, utn, type TestGateway } from '../support/gateway-harness';
+import { ResponseCode } from '../../gateway/contract/response-codes';
 
 describe('GatewayAdmin token operations', () => {
   let gw: TestGateway;
@@ -94,8 +95,13 @@ describe('GatewayAdmin token operations', () => {
     expect((await forCard({ Account: '4111111111111111', ExistingToken: existing })).body.ResponseCode).toBe(
       426,
     );
-    expect((await forCard({ Account: '4111111111111112' })).body.ResponseCode).toBe(104);
-    expect((await forCard({ CardNumber: '4111111111111111' })).body.ResponseCode).toBe(400);
+    // Card data that cannot be stored is the real catalog's 25 (token not generated); CardNumber is no alias.
+    expect((await forCard({ Account: '4111111111111112' })).body.ResponseCode).toBe(
+      ResponseCode.TokenNotGenerated,
+    );
+    expect((await forCard({ CardNumber: '4111111111111111' })).body.ResponseCode).toBe(
+      ResponseCode.TokenNotGenerated,
+    );
     const sale = await gw.post('/api/Transactions/SaleWithToken', {
       ...merchant1,
       Amount: 2,

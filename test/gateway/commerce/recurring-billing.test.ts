@@ -10,6 +10,7 @@ import {
   type Json,
   type TestGateway,
 } from '../../support/gateway-harness';
+import { ResponseCode } from '../../../gateway/contract/response-codes';
 
 describe('Recurring Billing API', () => {
   let gw: TestGateway;
@@ -85,7 +86,7 @@ describe('Recurring Billing API', () => {
       [{ StartDate: 'soon' }, 400, /StartDate/],
       [{ Account: undefined, ExpDate: undefined }, 106, /A card is required/],
       [{ Account: '4111111111111112' }, 104, /Account is not a valid card number/],
-      [{ ExpDate: '1229' }, 102, /expired/],
+      [{ ExpDate: '1229' }, ResponseCode.Declined, /expired/],
       [{ ExpDate: undefined }, 107, /ExpDate/],
       [{ Cv: '12a' }, 400, /Cv must be 3 or 4 digits/],
       [{ CardTokenId: 9999 }, 400, /Send one card/],

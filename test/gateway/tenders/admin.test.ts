@@ -9,6 +9,7 @@ import {
 } from '../../support/gateway-harness';
 import { allText } from './helpers';
 import { storedText } from '../../support/test-database';
+import { ResponseCode } from '../../../gateway/contract/response-codes';
 
 const SECRET = 'Pr0cessor-S3cret!';
 
@@ -173,7 +174,7 @@ describe('gateway admin and administration', () => {
     );
   });
 
-  it('answers DoesUserExist for the authenticated user; a wrong password is 401, not an oracle', async () => {
+  it('answers DoesUserExist for the authenticated user; a wrong password is 1 (invalid credentials), not an oracle', async () => {
     const r = await gw.post('/api/GatewayAdmin/DoesUserExist', { ...merchant1 });
     expect(r.body).toMatchObject({
       ResponseCode: 200,
@@ -184,10 +185,10 @@ describe('gateway admin and administration', () => {
       ProcessorIds: [7],
     });
     const wrong = await gw.post('/api/GatewayAdmin/DoesUserExist', { ...merchant1, Password: 'guess' });
-    expect(wrong.body.ResponseCode).toBe(401);
+    expect(wrong.body.ResponseCode).toBe(ResponseCode.AuthenticationFailed);
     expect(wrong.body.UserExists).toBeUndefined();
     const nobody = await gw.post('/api/GatewayAdmin/DoesUserExist', { ...merchant1, UserName: 'nobody' });
-    expect(nobody.body.ResponseCode).toBe(401);
+    expect(nobody.body.ResponseCode).toBe(ResponseCode.AuthenticationFailed);
     expect(nobody.body.Msg).toEqual(wrong.body.Msg);
   });
 });
