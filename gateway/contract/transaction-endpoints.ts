@@ -69,6 +69,7 @@ export const transactionEndpoints = {
     auth: 'envelope',
     body: TokenSaleRequest,
     response: SaleResponse,
+    jsonNumbers: ['Amount', 'SurchargeAmount', 'TransactionType'],
   }),
   saleWithDeviceWalletA: endpoint({
     method: 'POST',

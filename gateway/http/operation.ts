@@ -10,7 +10,7 @@ import { findTransactionNumber, refusalFor } from '../domain/transaction-numbers
 import type { Credentials, Principal } from '../security/authenticator';
 import { verifyToken } from '../security/bearer-token';
 import { CheckViolation, UniqueViolation } from '../storage/queryable';
-import { bindFields, isFormRequest } from './form-binding';
+import { bindFields, bindJson, isFormRequest } from './binding';
 import type { GatewayServices } from './services';
 
 /** A request body before we trust it: any field may be missing or of the wrong type. */
@@ -222,9 +222,12 @@ export function implement<E extends EndpointSpec, C>(
       summary: spec.summary,
       operationId: `${spec.method.toLowerCase()}${spec.path.replace(/[^A-Za-z0-9]+/g, '_')}`,
     },
+    // One tolerant binder for JSON, forms and query strings (http/binding.ts) before the schema sees it.
     preValidation: (request, _reply, done) => {
-      if (spec.body && isObject(request.body) && isFormRequest(request.headers['content-type'])) {
-        request.body = bindFields(request.body, spec.body);
+      if (spec.body && isObject(request.body)) {
+        request.body = isFormRequest(request.headers['content-type'])
+          ? bindFields(request.body, spec.body)
+          : bindJson(request.body, spec.body, spec.jsonNumbers ? { jsonNumbers: spec.jsonNumbers } : {});
       }
       if (spec.querystring && isObject(request.query))
         request.query = bindFields(request.query, spec.querystring);
@@ -232,6 +235,10 @@ export function implement<E extends EndpointSpec, C>(
     },
     handler: async (request, reply) => {
       const raw = spec.method === 'GET' ? request.query : request.body;
+      // No body at all (nothing, whitespace, JSON null): the real catalog's empty request.
+      if (spec.body && (raw === undefined || raw === null)) {
+        return outcome(ResponseCode.EmptyRequest, ["The request is empty: send the operation's fields"]);
+      }
       if (inputSchema && !isObject(raw)) {
         return outcome(ResponseCode.InvalidRequest, ['The body must be a JSON object or a form']);
       }

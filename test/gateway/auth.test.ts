@@ -44,7 +44,7 @@ describe('envelope authentication', () => {
   });
 
   it('lists every missing or mistyped credential field at once', async () => {
-    const r = await settings({ AppKey: 'sandbox-app-key', mid: '1001', UserName: 'sandbox' });
+    const r = await settings({ AppKey: 'sandbox-app-key', mid: 'one thousand', UserName: 'sandbox' });
     expect(r.body.ResponseCode).toBe(ResponseCode.AuthenticationFailed);
     const msg = r.body.Msg as string[];
     expect(msg).toEqual(

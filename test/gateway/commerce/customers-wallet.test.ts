@@ -134,7 +134,7 @@ describe('MobileWalletTransaction', () => {
 
   it('refuses bad amounts, types and another merchant id; an EcommerceId is stored once', async () => {
     const cases: [Json, number][] = [
-      [{ Fee: '1.00' }, 506],
+      [{ Fee: '1.00 USD' }, 506],
       [{ Total: -1 }, 506],
       [{ Tax: 1.001 }, 506],
       [{ Total: 5, TotalRefundedAmount: 6 }, 506],

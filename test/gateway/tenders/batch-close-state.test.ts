@@ -102,7 +102,9 @@ describe('automatic batch close: the transitions table', () => {
       expect(r.body.ResponseCode, Time).toBe(662);
     }
     expect((await admin(gw, 'UpdateAutomaticHourToCloseBatch')).body.ResponseCode).toBe(662);
-    expect((await admin(gw, 'UpdateAutomaticHourToCloseBatch', { Time: 1700 })).body.ResponseCode).toBe(400);
+    expect((await admin(gw, 'UpdateAutomaticHourToCloseBatch', { Time: 1700 })).body.ResponseCode).toBe(
+      ResponseCode.InvalidCloseTime,
+    );
     expect((await admin(gw, 'GetAutomaticBatchClose')).body.CloseTime).toBe('17:00');
   });
 

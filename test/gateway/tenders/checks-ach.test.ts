@@ -150,7 +150,7 @@ describe('check processor and ACH', () => {
     for (const method of [2, 9, -1]) {
       expect((await processCheck(check({ Method: method }))).body.ResponseCode).toBe(400);
     }
-    expect((await processCheck(check({ Method: '0' }))).body.ResponseCode).toBe(400);
+    expect((await processCheck(check({ Method: 'zero' }))).body.ResponseCode).toBe(400);
     // Verification methods consult the negative file; the no-verification ones do not.
     expect((await processCheck(check({ Method: 5, ACCOUNT_NUMBER: '44440002' }))).body).toMatchObject({
       ResponseCode: ResponseCode.CheckNotProcessed,

@@ -146,7 +146,7 @@ describe('EBT', () => {
     expect(type.body.ResponseCode).toBe(501);
     const quoted = await gw.post(
       '/api/EbtTransaction/EbtCashBenefitsSale',
-      ebtBody(ebt.rich, { Amount: '5' }),
+      ebtBody(ebt.rich, { Amount: '5 dollars' }),
     );
     expect(quoted.body.ResponseCode).toBe(506);
     const three = await gw.post(

@@ -134,8 +134,8 @@ describe('fraud auto-deny options', () => {
       const r = await gw.post('/api/GatewayAdmin/AddFraudAutoDenyOptions', { ...merchant1, Options });
       expect(r.body.ResponseCode, Options).toBe(659);
     }
-    const numeric = await gw.post('/api/GatewayAdmin/AddFraudAutoDenyOptions', { ...merchant1, Options: 1 });
-    expect(numeric.body.ResponseCode).toBe(400);
+    const numeric = await gw.post('/api/GatewayAdmin/AddFraudAutoDenyOptions', { ...merchant1, Options: 5 });
+    expect(numeric.body.ResponseCode).toBe(ResponseCode.InvalidFraudOptions);
     const get = await gw.post('/api/GatewayAdmin/GetUserAutodenyOptions', { ...merchant1 });
     expect(get.body.Options).toBe('');
   });

@@ -167,7 +167,7 @@ describe('gift cards', () => {
     expect(msg).toMatch(/CardNumber is not a valid card number/);
     expect(allText(r.body)).not.toContain('6035710000000010');
 
-    const quoted = await gw.post('/api/GiftCard/Sale', giftBody(gift.hundred, { Amount: '10.00' }));
+    const quoted = await gw.post('/api/GiftCard/Sale', giftBody(gift.hundred, { Amount: '10.00 USD' }));
     expect(quoted.body.ResponseCode).toBe(506);
     const negative = await gw.post('/api/GiftCard/Reload', giftBody(gift.hundred, { Amount: -5 }));
     expect(negative.body.ResponseCode).toBe(506);

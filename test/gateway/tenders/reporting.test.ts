@@ -505,7 +505,7 @@ describe('Reporting group', () => {
       expect(r.body.ErrorMessages).toHaveLength(1);
     }
     expect((await report('GetCardSummary', { PageSize: 500 }, fresh1)).body.ResponseCode).toBe(200);
-    expect((await report('GetCardSummary', { PageSize: '10' }, fresh1)).body.ResponseCode).toBe(400);
+    expect((await report('GetCardSummary', { PageSize: 'ten' }, fresh1)).body.ResponseCode).toBe(400);
     expect((await report('GetCardSummary', { FromDate: 'last week' }, fresh1)).body.ResponseCode).toBe(400);
     expect((await report('GetCardSummary', { FromDate: '2025-02-30' }, fresh1)).body.ResponseCode).toBe(400);
     expect(
