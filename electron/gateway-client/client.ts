@@ -292,8 +292,8 @@ export class GatewayClient {
   sale(f: OperationBody<typeof transactionEndpoints.sale>) {
     return this.call(transactionEndpoints.sale, f, { movesMoney: true });
   }
-  preAuthorization(f: OperationBody<typeof transactionEndpoints.preAuthorization>) {
-    return this.call(transactionEndpoints.preAuthorization, f, { movesMoney: true });
+  preAuthorization(f: OperationBody<typeof transactionEndpoints.processPreauth>) {
+    return this.call(transactionEndpoints.processPreauth, f, { movesMoney: true });
   }
   closePreauth(f: OperationBody<typeof transactionEndpoints.closePreauth>) {
     return this.call(transactionEndpoints.closePreauth, f, { movesMoney: true });

@@ -3,6 +3,7 @@ import { endpoint } from './endpoint';
 import {
   CardSaleRequest,
   DebitSaleRequest,
+  PreauthRequest,
   FullRefundResponse,
   SaleResponse,
   TokenSaleRequest,
@@ -33,13 +34,14 @@ export const transactionEndpoints = {
     response: SaleResponse,
     definedHere: true,
   }),
-  preAuthorization: endpoint({
+  processPreauth: endpoint({
     method: 'POST',
-    path: '/api/Transactions/PreAuthorization',
+    path: '/api/Transactions/ProcessPreauth',
     group,
-    summary: 'Preauthorization (TransactionType 3), completed once by ClosePreauth',
+    summary:
+      'Preauthorization (TransactionType 3, implied when absent), completed once by ClosePreauth; also at /api/Transactions/PreAuthorization',
     auth: 'envelope',
-    body: CardSaleRequest,
+    body: PreauthRequest,
     response: SaleResponse,
     definedHere: true,
   }),

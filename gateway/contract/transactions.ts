@@ -24,10 +24,16 @@ const refundProperties = {
 export const RefundRequest = withEnvelope(refundProperties);
 export type RefundRequest = Static<typeof RefundRequest>;
 
-/** DoFullRefund refunds the whole remaining balance: Amount may be left out; when sent it must equal that balance. */
+/**
+ * DoFullRefund refunds the whole remaining balance (the transitions table). Amount may be left out; a sent
+ * Amount must be a valid amount but does not change what is refunded — a shopping cart sends the order
+ * total even after a partial refund — and RefundedAmount says what was.
+ */
 export const FullRefundRequest = withEnvelope({
   ...refundProperties,
-  Amount: Type.Optional(Money('when sent, must equal the remaining refundable balance')),
+  Amount: Type.Optional(
+    Money('optional and informative: the whole remaining balance is refunded whatever valid Amount is sent'),
+  ),
 });
 export type FullRefundRequest = Static<typeof FullRefundRequest>;
 

@@ -46,10 +46,11 @@ export async function findByReference(
 export type RefundRequest = {
   srn: string;
   utn: string;
-  /** null: refund the whole remaining balance (DoFullRefund). */
+  /**
+   * null: refund the whole remaining balance (DoFullRefund, whatever valid Amount it was sent: the
+   * transitions table says it refunds what remains, and a shopping cart sends the order total).
+   */
   amountCents: Cents | null;
-  /** DoFullRefund's optional Amount, which must then equal the remaining balance. */
-  expectedFullCents?: Cents | undefined;
 };
 
 /**
@@ -86,11 +87,6 @@ export async function runRefund(
       throw new DomainError(ResponseCode.RefundImpossible, ['The transaction is fully refunded']);
     }
     const amount = req.amountCents ?? remaining;
-    if (req.expectedFullCents !== undefined && req.expectedFullCents !== remaining) {
-      throw new DomainError(ResponseCode.RefundImpossible, [
-        `Amount must equal the remaining refundable balance (${formatCents(remaining)}) for a full refund`,
-      ]);
-    }
     if (amount > remaining) {
       throw new DomainError(ResponseCode.RefundImpossible, [
         `Refund exceeds the remaining refundable balance (${formatCents(remaining)})`,

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Static } from 'typebox';
 import { envelopeFieldNames } from '../contract/common';
 import type { EndpointSpec, ResponseOf } from '../contract/endpoint';
+import { aliasesOf } from '../contract/path-aliases';
 import { ResponseCode } from '../contract/response-codes';
 import type { RequestContext } from '../domain/context';
 import { DomainError, outcome, type BaseOutcome } from '../domain/outcome';
@@ -209,9 +210,27 @@ export function implement<E extends EndpointSpec, C>(
   operation: Operation<E, C>,
 ): void {
   const inputSchema = spec.method === 'GET' ? spec.querystring : spec.body;
+  // The operation at its path and at every alias of the alias table, one handler for all; the aliases
+  // stay out of /openapi.json, whose entry names them.
+  const aliases = aliasesOf(spec.path);
+  for (const url of [spec.path, ...aliases]) {
+    registerRoute(app, services, spec, operation, inputSchema, url, aliases);
+  }
+}
+
+function registerRoute<E extends EndpointSpec, C>(
+  app: FastifyInstance,
+  services: GatewayServices,
+  spec: E,
+  operation: Operation<E, C>,
+  inputSchema: EndpointSpec['body'],
+  url: string,
+  aliases: readonly string[],
+): void {
+  const isAlias = url !== spec.path;
   app.route({
     method: spec.method,
-    url: spec.path,
+    url,
     ...(spec.bodyLimit ? { bodyLimit: spec.bodyLimit } : {}),
     attachValidation: true,
     schema: {
@@ -220,7 +239,9 @@ export function implement<E extends EndpointSpec, C>(
       response: { 200: spec.response },
       tags: [spec.group],
       summary: spec.summary,
-      operationId: `${spec.method.toLowerCase()}${spec.path.replace(/[^A-Za-z0-9]+/g, '_')}`,
+      ...(aliases.length > 0 && !isAlias ? { description: `Also served at ${aliases.join(', ')}.` } : {}),
+      ...(isAlias ? { hide: true } : {}),
+      operationId: `${spec.method.toLowerCase()}${url.replace(/[^A-Za-z0-9]+/g, '_')}`,
     },
     // One tolerant binder for JSON, forms and query strings (http/binding.ts) before the schema sees it.
     preValidation: (request, _reply, done) => {

@@ -38,7 +38,7 @@ function interfaceOperations(): Op[] {
   add('POST', '/api/Transactions');
   for (const path of [
     '/api/Transactions/Sale',
-    '/api/Transactions/PreAuthorization',
+    '/api/Transactions/ProcessPreauth',
     '/api/GiftCard/Sale',
     '/api/GiftCard/Reload',
     '/api/GiftCard/Refund',

@@ -81,13 +81,41 @@ describe('refunds and voids', () => {
 
   it('DoFullRefund refunds the remaining balance and answers RefundedAmount without TipAmount', async () => {
     const srn = await sale({ Amount: 40, TipAmount: 4 });
-    expect((await refund(srn, 4)).body.ResponseCode).toBe(200);
-    const wrong = await fullRefund(srn, { Amount: 44 });
-    expect(wrong.body.ResponseCode).toBe(ResponseCode.RefundImpossible);
-    const full = await fullRefund(srn);
-    expect(full.body).toMatchObject({ ResponseCode: 200, RefundedAmount: 40, Amount: 40 });
+    expect((await refund(srn, 4)).body.ResponseCode).toBe(ResponseCode.Success);
+    // An invalid Amount is still refused as an amount, and refunds nothing.
+    for (const Amount of [-1, 10.001, 0]) {
+      expect((await fullRefund(srn, { Amount })).body.ResponseCode, String(Amount)).toBe(
+        ResponseCode.InvalidAmount,
+      );
+    }
+    expect(await record(srn)).toMatchObject({ TotalRefundedAmount: 4 });
+    // A shopping cart sends the order total (44.00) after a partial refund: the remaining 40.00 is refunded.
+    const full = await fullRefund(srn, { Amount: 44 });
+    expect(full.body).toMatchObject({ ResponseCode: ResponseCode.Success, RefundedAmount: 40, Amount: 40 });
+    expect(full.body.Msg).toEqual([
+      'Refunded the remaining balance 40.00 (Amount 44.00 was sent; a full refund refunds what remains)',
+    ]);
     expect('TipAmount' in full.body).toBe(false);
+    expect(await record(srn)).toMatchObject({ TotalRefundedAmount: 44, RemainingRefundableAmount: 0 });
     expect((await fullRefund(srn)).body.ResponseCode).toBe(ResponseCode.RefundImpossible);
+  });
+
+  it('DoFullRefund refunds the whole remaining balance whatever valid Amount is sent, or none', async () => {
+    const less = await sale({ Amount: 30 });
+    const r = await fullRefund(less, { Amount: 5 });
+    expect(r.body).toMatchObject({ ResponseCode: ResponseCode.Success, RefundedAmount: 30 });
+    const exact = await sale({ Amount: 12.5 });
+    const e = await fullRefund(exact, { Amount: 12.5 });
+    expect(e.body).toMatchObject({
+      ResponseCode: ResponseCode.Success,
+      RefundedAmount: 12.5,
+      Msg: ['Refunded'],
+    });
+    const none = await sale({ Amount: 7 });
+    expect((await fullRefund(none)).body).toMatchObject({
+      ResponseCode: ResponseCode.Success,
+      RefundedAmount: 7,
+    });
   });
 
   it('voids an unsettled sale once; a voided sale cannot be refunded or voided again', async () => {

@@ -88,6 +88,25 @@ describe('GatewayAdmin token operations', () => {
     expect(sale.body.ResponseCode).toBe(404);
   });
 
+  it('serves the group at its older path /api/MonetraAdmin/* too, paths in any case', async () => {
+    const stored = await gw.post('/api/MonetraAdmin/GetTokenForCard', {
+      ...merchant1,
+      Account: '4242424242424242',
+      expDate: '1230',
+    });
+    expect(stored.body.ResponseCode).toBe(ResponseCode.Success);
+    const found = await gw.post('/api/monetraadmin/gettokenbyidentifier', {
+      ...merchant1,
+      Identifier: stored.body.Identifier,
+    });
+    expect(found.body).toMatchObject({ ResponseCode: ResponseCode.Success, Supported: true });
+    expect((found.body.Tokens as Record<string, unknown>[])[0]).toMatchObject({ Token: stored.body.Token });
+    // Every Gateway Admin operation, not only the token ones (the alias table maps the group).
+    const exists = await gw.post('/api/MonetraAdmin/DoesUserExist', merchant1);
+    expect(exists.body).toMatchObject({ ResponseCode: ResponseCode.Success, UserExists: true });
+    expect((await gw.post('/api/MonetraAdmin/NoSuchOperation', merchant1)).status).toBe(404);
+  });
+
   it('keeps an ExistingToken as given, once, and validates the card', async () => {
     const existing = '11111111-2222-4333-8444-555555555555';
     const r = await forCard({ Account: '4111111111111111', expDate: '1230', ExistingToken: existing });
