@@ -39,7 +39,14 @@ export type GatewayTimeouts = {
 export const defaultGatewayTimeouts: GatewayTimeouts = { saleMs: 30_000, otherMs: 15_000 };
 
 export type GatewayResult<R> =
-  { ok: true; code: number; response: R } | { ok: false; failure: GatewayFailure; response?: R };
+  | {
+      ok: true;
+      code: number;
+      response: R;
+      /** The answer was lost and GetTransaction told what the gateway had recorded (sale engine). */
+      confirmedByInquiry?: true;
+    }
+  | { ok: false; failure: GatewayFailure; response?: R; confirmedByInquiry?: true };
 
 export type GatewayClientOptions = {
   baseUrl: string;
@@ -328,6 +335,17 @@ export class GatewayClient {
 
   // --- reads
 
+  /**
+   * The gateway's record of a transaction by its UserTransactionNumber: asked before reversing a sale
+   * whose answer was lost (the card networks' inquiry-then-reverse order). Never moves money.
+   */
+  getTransaction(userTransactionNumber: string) {
+    return this.call(
+      transactionEndpoints.getTransaction,
+      { UserTransactionNumber: userTransactionNumber },
+      { movesMoney: false },
+    );
+  }
   getReportByMerchant() {
     return this.call(reportEndpoints.getReportByMerchant, {}, { movesMoney: false });
   }

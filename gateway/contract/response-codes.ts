@@ -67,6 +67,8 @@ const coreCodes = {
   TransactionNumberBlocked: 411,
   AlreadyExists: 426,
   InvalidState: 427,
+  TransactionCancelled: 430,
+  TransactionPending: 431,
 
   ProcessorUnavailable: 502,
   ProcessorTimeout: 504,
@@ -262,6 +264,19 @@ const coreCatalog: Record<(typeof coreCodes)[keyof typeof coreCodes], CatalogEnt
       'the race (nothing is charged), which 3 would not.',
   },
   426: { verbiage: 'ALREADY EXISTS', meaning: 'The record already exists.' },
+  430: {
+    verbiage: 'TRANSACTION VOIDED OR REVERSED',
+    meaning:
+      'GetTransaction: the transaction was voided or reversed, nothing of it is charged (TransactionStatus ' +
+      'says which). Not in the real catalog: a code of its own so that no client reads a cancelled ' +
+      "payment as approved (a lookup's 200 would be).",
+  },
+  431: {
+    verbiage: 'TRANSACTION PENDING',
+    meaning:
+      'GetTransaction: the processor has not answered yet; ask again shortly, or reverse it (DoReversal ' +
+      'cancels it as soon as the answer arrives). Not in the real catalog: nothing is decided yet.',
+  },
   427: { verbiage: 'INVALID STATE', meaning: 'The record is not in a state that allows this operation.' },
   502: {
     verbiage: 'PROCESSOR UNAVAILABLE',

@@ -16,6 +16,8 @@ import {
   RefundRequest,
   ReversalRequest,
   SettlementResponse,
+  TransactionLookupRequest,
+  TransactionLookupResponse,
   VoidRequest,
   WalletASaleRequest,
   WalletBSaleRequest,
@@ -136,6 +138,17 @@ export const transactionEndpoints = {
     auth: 'envelope',
     body: ReversalRequest,
     response: SaleResponse,
+  }),
+  getTransaction: endpoint({
+    method: 'POST',
+    path: '/api/Transactions/GetTransaction',
+    group,
+    summary:
+      "The merchant's transaction with this UserTransactionNumber and its current state (29 when there is none)",
+    auth: 'envelope',
+    body: TransactionLookupRequest,
+    response: TransactionLookupResponse,
+    definedHere: true,
   }),
   doSettlement: endpoint({
     method: 'POST',

@@ -11,6 +11,7 @@ import { noExtras, runPayment, type PaymentRequest, type Amounts } from '../doma
 import { closePreauth } from '../domain/preauth';
 import { runRefund } from '../domain/refund-rules';
 import { runReversal } from '../domain/reversal';
+import { lookupTransaction } from '../domain/transaction-lookup';
 import { closeSettledBatches, settleOpenBatch, type SettlementResult } from '../domain/settlement';
 import { runVoid } from '../domain/void-rules';
 import { loadCard } from '../domain/vault';
@@ -469,6 +470,13 @@ export function registerTransactionRoutes(app: FastifyInstance, services: Gatewa
       return requiredText(problems, body, 'UserTransactionNumber');
     },
     handle: (utn, ctx) => runReversal(ctx.services, ctx, utn),
+  });
+
+  implement(app, services, ep.getTransaction, {
+    check(body, problems) {
+      return requiredText(problems, body, 'UserTransactionNumber');
+    },
+    handle: (utn, ctx) => lookupTransaction(ctx.services, ctx, utn),
   });
 
   implement(app, services, ep.doSettlement, {

@@ -39,6 +39,7 @@ function interfaceOperations(): Op[] {
   for (const path of [
     '/api/Transactions/Sale',
     '/api/Transactions/ProcessPreauth',
+    '/api/Transactions/GetTransaction',
     '/api/GiftCard/Sale',
     '/api/GiftCard/Reload',
     '/api/GiftCard/Refund',
