@@ -16,7 +16,9 @@ import {
  * AuthorizationNumber. A lookup must never let it read a declined, voided or undecided payment as approved.
  */
 const readsAsApproved = (b: Json): boolean =>
-  b.ResponseCode === 200 || /APPROV/i.test(String(b.verbiage ?? '')) || Boolean(b.AuthorizationNumber);
+  b.ResponseCode === 200 ||
+  (typeof b.verbiage === 'string' && /APPROV/i.test(b.verbiage)) ||
+  Boolean(b.AuthorizationNumber);
 
 describe('POST /api/Transactions/GetTransaction', () => {
   let gw: TestGateway;
