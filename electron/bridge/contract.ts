@@ -76,6 +76,8 @@ export type BridgeError = {
   message: string;
   /** Gateway ResponseCode when the gateway answered (see docs/response-codes.md). */
   gatewayCode?: number;
+  /** A decline's reason (gatewayCode 3): the DeclineCode table of docs/response-codes.md. */
+  declineCode?: number;
   /** For `invalid`: one entry per problem. */
   problems?: string[];
 };
@@ -213,6 +215,8 @@ export type TenderView = {
   /** Plain words for the cashier: decline reason and what to try next, or the unknown-outcome warning. */
   message?: string;
   gatewayCode?: number;
+  /** A decline's reason when gatewayCode is 3 (the DeclineCode table of docs/response-codes.md). */
+  declineCode?: number;
   /** A chip sale the issuer approved and the card did not confirm: reversed, and why. */
   cardRefusal?: CardRefusal;
   signature?: { required: boolean; captured: boolean; svg?: string };

@@ -591,6 +591,7 @@ export class SaleEngine {
               ...(req.allowDuplicate ? { ForceDuplication: true } : {}),
               ...(t.invoiceNumber ? { InvoiceNumber: t.invoiceNumber } : {}),
             }),
+          { inquire: (utn) => this.inquireSale(utn) },
         );
         await this.applySale(view, row, result, split);
         return;
@@ -664,6 +665,7 @@ export class SaleEngine {
                 : this.deps.gateway().sale(body);
           },
           {
+            inquire: (utn) => this.inquireSale(utn),
             offline: async (r) => {
               // A PIN block is never stored (store-and-forward is credit only).
               if (tender.kind !== 'credit' || pinBlock) return false;
@@ -789,6 +791,7 @@ export class SaleEngine {
                   TransactionType: TransactionType.EBT,
                   UserTransactionNumber: utn,
                 }),
+          { inquire: (utn) => this.inquireSale(utn) },
         );
         const verdict = chip ? await chip.afterAnswer(row, result) : undefined;
         if (verdict?.kind === 'refused') refusedTender(view, verdict.row, verdict.why);
@@ -832,6 +835,7 @@ export class SaleEngine {
               ...this.giftFields(card),
               ...(req.allowDuplicate ? { ForceDuplication: true } : {}),
             }),
+          { inquire: (utn) => this.inquireSale(utn) },
         );
         await this.applySale(view, row, result, split);
         return;
@@ -956,7 +960,12 @@ export class SaleEngine {
   async journaled<R>(
     entry: Omit<NewEntry, 'now'>,
     send: (utn: string) => Promise<GatewayResult<R>>,
-    options: { reversible?: boolean; offline?: (row: JournalRow) => Promise<boolean> } = {},
+    options: {
+      reversible?: boolean;
+      offline?: (row: JournalRow) => Promise<boolean>;
+      /** What the gateway recorded for this number, when the answer was lost (see `inquireSale`). */
+      inquire?: (utn: string) => Promise<GatewayResult<R> | undefined>;
+    } = {},
   ): Promise<{ row: JournalRow; result: GatewayResult<R> }> {
     const row = await this.deps.journal.allocate({ ...entry, now: this.deps.clock.now() });
     let result: GatewayResult<R>;
@@ -968,6 +977,25 @@ export class SaleEngine {
         ok: false,
         failure: { kind: 'unknown-outcome', message: error instanceof Error ? error.message : String(error) },
       };
+    }
+    // The answer was lost while the cashier's ticket is open: ask before reversing (the card networks'
+    // inquiry-then-reverse order). The row stays `sending` meanwhile, so a crash now recovers it as
+    // unknown and reverses it, exactly as before; an answer the inquiry cannot give leaves today's path.
+    if (
+      !result.ok &&
+      result.failure.kind === 'unknown-outcome' &&
+      (options.reversible ?? true) &&
+      options.inquire
+    ) {
+      const known = await options.inquire(row.utn).catch(() => undefined);
+      if (known) {
+        this.deps.log.log(
+          'info',
+          'sale',
+          `${row.utn} ${entry.operation}: answer lost (${result.failure.message}); GetTransaction says ${known.ok ? 'approved' : 'declined'}`,
+        );
+        result = known;
+      }
     }
     const now = this.deps.clock.now();
     if (result.ok) {
@@ -1005,12 +1033,32 @@ export class SaleEngine {
       row.utn,
       {
         state: f.kind === 'declined' ? 'declined' : 'failed',
-        message: f.message,
+        message: result.confirmedByInquiry
+          ? `${f.message} (answer lost; confirmed by GetTransaction)`
+          : f.message,
         ...(f.code !== undefined ? { gatewayCode: f.code } : {}),
       },
       now,
     );
     return { row: updated, result };
+  }
+
+  /**
+   * What the gateway recorded for a tender whose answer was lost: its approval (the ticket completes with
+   * it: no second charge, no needless reversal) or its decline; anything else — not found, still at the
+   * processor, voided, no answer to the inquiry either — is undefined and the tender takes today's path
+   * (unknown, reversal queued; a reversal of a number that never arrived blocks it against a late original).
+   */
+  private async inquireSale(utn: string): Promise<GatewayResult<SaleAnswer> | undefined> {
+    const r = await this.deps.gateway().getTransaction(utn);
+    if (r.ok) {
+      return r.response.TransactionStatus === 'Approved'
+        ? { ok: true, code: r.code, response: r.response, confirmedByInquiry: true }
+        : undefined;
+    }
+    if (r.failure.kind === 'declined' && r.response?.TransactionStatus === 'Declined')
+      return { ok: false, failure: r.failure, response: r.response, confirmedByInquiry: true };
+    return undefined;
   }
 
   /** A sale response onto the tender and the journal row (`patch`: what the chip card said, if any). */
@@ -1059,6 +1107,7 @@ export class SaleEngine {
             : 'declined';
       view.message = view.message ?? failureMessage(f);
       if (f.code !== undefined) view.gatewayCode = f.code;
+      if (f.declineCode !== undefined) view.declineCode = f.declineCode;
       if (result.response && 'Balance' in result.response) {
         const b = balanceCents((result.response as { Balance?: string }).Balance);
         if (b !== undefined) view.balanceCents = b;
@@ -1087,7 +1136,9 @@ export class SaleEngine {
         srn: view.serviceReferenceNumber ?? null,
         cardType: view.card?.cardType ?? null,
         gatewayCode: view.gatewayCode ?? null,
-        message: partial ? 'Partial approval' : 'Approved',
+        message:
+          (partial ? 'Partial approval' : 'Approved') +
+          (result.confirmedByInquiry ? ' (answer lost; confirmed by GetTransaction)' : ''),
       },
       this.deps.clock.now(),
     );
@@ -1409,7 +1460,10 @@ export class SaleEngine {
 
   failureOf(f: GatewayFailure): BridgeFailure {
     const code = f.kind === 'unknown-outcome' ? 'unknown-outcome' : f.kind;
-    return new BridgeFailure(code, failureMessage(f), f.code !== undefined ? { gatewayCode: f.code } : {});
+    return new BridgeFailure(code, failureMessage(f), {
+      ...(f.code !== undefined ? { gatewayCode: f.code } : {}),
+      ...(f.declineCode !== undefined ? { declineCode: f.declineCode } : {}),
+    });
   }
 
   // ---------------------------------------------------------------------------------------------------

@@ -8,6 +8,7 @@ import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SaleProgress, TenderRequest } from '../../electron/bridge/contract';
 import type { TransactionReportRecord } from '../../gateway/contract/report';
+import { DeclineCode } from '../../gateway/contract/decline-codes';
 import { ResponseCode } from '../../gateway/contract/response-codes';
 import type { ChipCompletion, ChipHostResponse } from '../../native/drivers/roles';
 import { decodeTlvHex } from '../../native/protocols/ber-tlv';
@@ -196,7 +197,8 @@ describe('chip sales through the real core, the simulated NGA reader and the san
     expect(sim().typePin('9999')).toBe(true);
     const out = value(await outcome);
     expect(out.tender.status).toBe('declined');
-    expect(out.tender.gatewayCode).toBe(ResponseCode.IncorrectPin);
+    expect(out.tender.gatewayCode).toBe(ResponseCode.Declined);
+    expect(out.tender.declineCode).toBe(DeclineCode.IncorrectPin);
     const answer = told[0]?.answer;
     if (!answer || answer === 'unable-to-go-online') throw new Error('the card was not given the decline');
     expect(answer.arc).toBe('55');
