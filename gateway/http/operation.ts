@@ -239,7 +239,9 @@ function registerRoute<E extends EndpointSpec, C>(
       response: { 200: spec.response },
       tags: [spec.group],
       summary: spec.summary,
-      ...(aliases.length > 0 && !isAlias ? { description: `Also served at ${aliases.join(', ')}.` } : {}),
+      ...(operationDescription(spec, aliases, isAlias)
+        ? { description: operationDescription(spec, aliases, isAlias) }
+        : {}),
       ...(isAlias ? { hide: true } : {}),
       operationId: `${spec.method.toLowerCase()}${url.replace(/[^A-Za-z0-9]+/g, '_')}`,
     },
@@ -318,3 +320,13 @@ export function typed<T>(body: Loose): T {
 
 export type { Static };
 export { envelopeFieldNames };
+
+/** A reader of the OpenAPI document tells the interface's paths from the ones the interface leaves unnamed. */
+export const DEFINED_HERE_NOTE = 'Defined by Tillpoint: the interface leaves this path unnamed (docs/).';
+
+function operationDescription(spec: EndpointSpec, aliases: readonly string[], isAlias: boolean): string {
+  const parts: string[] = [];
+  if (spec.definedHere) parts.push(DEFINED_HERE_NOTE);
+  if (aliases.length > 0 && !isAlias) parts.push(`Also served at ${aliases.join(', ')}.`);
+  return parts.join(' ');
+}
