@@ -93,6 +93,8 @@ async function pay(ctx: OperationContext, request: PaymentRequest) {
 function cardSale(kind: SaleKind) {
   return {
     replayField: 'UserTransactionNumber',
+    // runPayment's first unit of work reserves it (after pay's merchant rule, a DomainError).
+    reservesNumber: true,
     check(body: Loose, problems: Problems): PaymentRequest | undefined {
       const amounts = amountsOf(problems, body, { cashback: kind.pin === true });
       transactionType(problems, body, kind.type, kind.typeName);
@@ -147,6 +149,7 @@ function walletSale(
 ) {
   return {
     replayField: 'UserTransactionNumber',
+    reservesNumber: true,
     check(body: Loose, problems: Problems, ctx: OperationContext): PaymentRequest | undefined {
       // Real wallet payloads are encrypted to the merchant's processing certificate, which this gateway
       // does not hold; the base64 stand-in is the sandbox's, and outside it would take any typed PAN.
