@@ -11,7 +11,7 @@ import { loadKeys } from './security/keys';
 import { LoginThrottle, defaultThrottle, type ThrottleOptions } from './security/login-throttle';
 import { storageAtcRegister } from './sandbox/atc-register';
 import { createSandboxProcessor } from './sandbox/sandbox-processor';
-import type { Processor } from './sandbox/processor';
+import type { Processor } from './domain/processor-port';
 import { isEmpty, seedSandbox } from './sandbox/seed';
 import { openStorage, type DatabaseConfig } from './storage/open-storage';
 import type { Storage } from './storage/queryable';

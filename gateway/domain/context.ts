@@ -1,6 +1,6 @@
 import type { Principal } from '../security/authenticator';
 import type { Storage } from '../storage/queryable';
-import type { Processor } from '../sandbox/processor';
+import type { Processor } from './processor-port';
 import type { GatewayKeys } from '../security/keys';
 import type { Clock } from './clock';
 

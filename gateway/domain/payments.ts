@@ -1,7 +1,7 @@
 import { ResponseCode } from '../contract/response-codes';
 import { DeclineCode } from '../contract/decline-codes';
 import type { SaleResponse } from '../contract/card-sale';
-import type { AuthorizationKind, AuthorizationResult } from '../sandbox/processor';
+import type { AuthorizationKind, AuthorizationResult } from './processor-port';
 import { cardFingerprint } from '../security/vault-cipher';
 import type { Queryable } from '../storage/queryable';
 import { prepare, type Query } from '../storage/prepared';

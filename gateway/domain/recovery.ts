@@ -1,4 +1,4 @@
-import type { Processor } from '../sandbox/processor';
+import type { Processor } from './processor-port';
 import type { Storage } from '../storage/queryable';
 import { ResponseCode } from '../contract/response-codes';
 import { cancelPayment } from './void-rules';

@@ -16,7 +16,7 @@ import { closeSettledBatches, settleOpenBatch, type SettlementResult } from '../
 import { runVoid } from '../domain/void-rules';
 import { loadCard } from '../domain/vault';
 import { decodeWalletAToken, decodeWalletBToken, type WalletResult } from '../domain/wallet-tokens';
-import type { AuthorizationKind } from '../sandbox/processor';
+import type { AuthorizationKind } from '../domain/processor-port';
 import { Problems } from '../domain/problems';
 import { flag, int, money, requiredText, text, transactionType } from '../http/checks';
 import { implement, type Loose, type OperationContext } from '../http/operation';

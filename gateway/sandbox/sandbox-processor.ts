@@ -4,7 +4,13 @@ import { ResponseCode } from '../contract/response-codes';
 import { DeclineCode } from '../contract/decline-codes';
 import { type AtcRegister, memoryAtcRegister } from './atc-register';
 import { type ChipRefusal, type VerifiedArqc, arcOnly, checkChipCryptogram } from './emv-issuer';
-import type { AuthorizationRequest, AuthorizationResult, AvsResult, CvnResult, Processor } from './processor';
+import type {
+  AuthorizationRequest,
+  AuthorizationResult,
+  AvsResult,
+  CvnResult,
+  Processor,
+} from '../domain/processor-port';
 import {
   AVS_FAIL_STREET_PREFIX,
   AVS_FAIL_ZIP,

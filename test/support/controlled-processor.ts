@@ -7,7 +7,7 @@ import type {
   Processor,
   ProcessorAnswer,
   ReturnRequest,
-} from '../../gateway/sandbox/processor';
+} from '../../gateway/domain/processor-port';
 
 export type ProcessorOperation = 'authorize' | 'reverse' | 'refund' | 'reverseRefund' | 'capture';
 

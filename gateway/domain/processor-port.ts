@@ -1,4 +1,4 @@
-import type { Cents } from '../domain/money';
+import type { Cents } from './money';
 
 /** What a processor sees of a card: the PAN travels to it, and nowhere else. */
 export type ProcessorCard = {
