@@ -21,7 +21,7 @@ import {
   type StoredValueCard,
   type TenderAmounts,
 } from './stored-value';
-import { reserveTransactionNumber, settleTransactionNumber } from './transaction-numbers';
+import { reserveTransactionNumber, settleTransactionNumber } from './rules/user-transaction-number';
 
 /** Card type of gift card payments in reports (the card mix shows it as "Gift Card"). */
 export const GIFT_CARD_TYPE = 'GiftCard';

@@ -15,7 +15,7 @@ import { withTimeout } from './processor-timeout';
 import { type Cents } from './money';
 import { DomainError } from './outcome';
 import { saleResponse, type PaymentRow } from './sale-response';
-import { reserveTransactionNumber, settleTransactionNumber } from './transaction-numbers';
+import { reserveTransactionNumber, settleTransactionNumber } from './rules/user-transaction-number';
 import { outcomeColumns, paymentColumns, type Outcome, type PaymentColumns } from './payment-columns';
 import { finishPaymentStatement, startPaymentStatement } from './payment-one-trip';
 import { storeCard } from './vault';

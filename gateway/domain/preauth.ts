@@ -9,7 +9,7 @@ import { DomainError } from './outcome';
 import { withTimeout } from './processor-timeout';
 import { paymentByReference } from './references';
 import { saleResponse, type PaymentRow } from './sale-response';
-import { reserveTransactionNumber, settleTransactionNumber } from './transaction-numbers';
+import { reserveTransactionNumber, settleTransactionNumber } from './rules/user-transaction-number';
 
 /** ClosePreauth's AdditionalTip bound by default: a fifth of what the preauthorization held. */
 export const DEFAULT_MAX_TIP_PERCENT = 20;

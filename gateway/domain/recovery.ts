@@ -1,4 +1,5 @@
 import type { Processor } from './processor-port';
+import { settleTransactionNumber } from './rules/user-transaction-number';
 import type { Storage } from '../storage/queryable';
 import { ResponseCode } from '../contract/response-codes';
 import { cancelPayment } from './void-rules';
@@ -116,13 +117,7 @@ export async function recoverInterruptedPayments(
             .where('id', '=', p.parent_id),
         );
       }
-      await tx.run(
-        tx.qb
-          .updateTable('transaction_numbers')
-          .set({ state: 'used', payment_id: p.id })
-          .where('mid', '=', p.mid)
-          .where('utn', '=', p.utn),
-      );
+      await settleTransactionNumber(tx, p.mid, p.utn, p.id);
       return true;
     });
     if (claimed) recovered += 1;

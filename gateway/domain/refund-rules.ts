@@ -9,7 +9,7 @@ import { withTimeout } from './processor-timeout';
 import { formatCents, type Cents } from './money';
 import { DomainError } from './outcome';
 import { saleResponse, type PaymentRow } from './sale-response';
-import { reserveTransactionNumber, settleTransactionNumber } from './transaction-numbers';
+import { reserveTransactionNumber, settleTransactionNumber } from './rules/user-transaction-number';
 
 /** Operations whose money can go back to the card through DoRefund / DoFullRefund. */
 export const REFUNDABLE_OPERATIONS: ReadonlySet<string> = new Set([

@@ -13,7 +13,7 @@ import {
   refundNotTakenBack,
   undoCardRefund,
 } from './void-rules';
-import { findTransactionNumber } from './transaction-numbers';
+import { blockTransactionNumber, findTransactionNumber } from './rules/user-transaction-number';
 
 type ReversalDecision =
   | { kind: 'answer'; response: SaleResponse }
@@ -32,11 +32,7 @@ export async function runReversal(svc: Services, ctx: RequestContext, utn: strin
     await tx.lock(`utn:${mid}:${utn}`);
     const use = await findTransactionNumber(tx, mid, utn);
     if (!use) {
-      await tx.run(
-        tx.qb
-          .insertInto('transaction_numbers')
-          .values({ mid, utn, operation: 'reversal', payment_id: null, state: 'blocked', created_at: now }),
-      );
+      await blockTransactionNumber(tx, mid, utn, now);
       return {
         kind: 'answer',
         response: {

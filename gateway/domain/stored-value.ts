@@ -10,7 +10,7 @@ import { newServiceReferenceNumber } from './ids';
 import type { Cents } from './money';
 import { DomainError } from './outcome';
 import type { PaymentRow } from './sale-response';
-import { reserveTransactionNumber, settleTransactionNumber } from './transaction-numbers';
+import { reserveTransactionNumber, settleTransactionNumber } from './rules/user-transaction-number';
 
 /**
  * Gift card and EBT money is kept by the gateway itself (the sandbox is their issuer), so a purchase is one

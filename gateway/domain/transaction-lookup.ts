@@ -5,7 +5,7 @@ import { fromCents } from './money';
 import { DomainError } from './outcome';
 import { refundableTotal } from './refund-rules';
 import { saleResponse, type PaymentRow } from './sale-response';
-import { findTransactionNumber } from './transaction-numbers';
+import { findTransactionNumber } from './rules/user-transaction-number';
 
 /** The interface's names for the gateway's operations (GetTransaction's Operation). */
 const operationNames: Readonly<Record<string, string>> = {

@@ -6,7 +6,11 @@ import { paymentByReference } from './references';
 import { undoRefundAtProcessor } from './refund-rules';
 import type { PaymentRow } from './sale-response';
 import { balanceOf } from './stored-value';
-import { reserveTransactionNumber, settleTransactionNumber } from './transaction-numbers';
+import {
+  releaseTransactionNumber,
+  reserveTransactionNumber,
+  settleTransactionNumber,
+} from './rules/user-transaction-number';
 
 /** Everything a payment charged the card, what a void or reversal must give back at the processor. */
 export function chargedTotal(
@@ -280,7 +284,7 @@ export async function runVoid(
     const done = await finishRefundCancel(tx, target.row.id, 'voided', undone, svc.clock.now().toISOString());
     if (done) await settleTransactionNumber(tx, mid, utn, target.row.id);
     // Refused: nothing changed, the number included.
-    else await tx.run(tx.qb.deleteFrom('transaction_numbers').where('mid', '=', mid).where('utn', '=', utn));
+    else await releaseTransactionNumber(tx, mid, utn);
     return done;
   });
   if (!booked) throw refundNotTakenBack();

@@ -7,7 +7,7 @@ import { ResponseCode } from '../contract/response-codes';
 import type { RequestContext } from '../domain/context';
 import { DomainError, outcome, type BaseOutcome } from '../domain/outcome';
 import { Problems } from '../domain/problems';
-import { findTransactionNumber, refusalFor } from '../domain/transaction-numbers';
+import { findTransactionNumber, refusalFor } from '../domain/rules/user-transaction-number';
 import type { Credentials, Principal } from '../security/authenticator';
 import { verifyToken } from '../security/bearer-token';
 import { CheckViolation, UniqueViolation } from '../storage/queryable';

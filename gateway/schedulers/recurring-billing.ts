@@ -16,7 +16,7 @@ import {
   runUtn,
   type RunRow,
 } from '../domain/recurring-billing';
-import { findTransactionNumber } from '../domain/transaction-numbers';
+import { findTransactionNumber } from '../domain/rules/user-transaction-number';
 import { loadCard } from '../domain/vault';
 import type { GatewayServices } from '../http/services';
 

@@ -1,7 +1,18 @@
-import { ResponseCode } from '../contract/response-codes';
-import type { Queryable } from '../storage/queryable';
-import { prepare } from '../storage/prepared';
-import type { TransactionNumberState } from '../storage/schema';
+/**
+ * UserTransactionNumber use. Interface, Limits 1: "UserTransactionNumber must be unique; every refund needs
+ * a new one"; DESIGN.md, Identity of a payment: unique per merchant for every operation that takes one,
+ * reuse is refused and changes nothing; DESIGN.md, Reversal: reversing an unknown number blocks it, so a
+ * late original is refused instead of charged.
+ *
+ * A number is claimed (`reserved`) by the unit of work of the operation that carries it, marked `used` with
+ * the payment it produced, released when that unit refuses and changes nothing, or `blocked` by DoReversal.
+ * A used number answers 411 (DuplicateTransactionNumber), a blocked one 413 (TransactionNumberBlocked).
+ * The replay lookup of http/operation.ts and the one-trip claim of payment-one-trip.ts apply the same rule.
+ */
+import { ResponseCode } from '../../contract/response-codes';
+import type { Queryable } from '../../storage/queryable';
+import { prepare } from '../../storage/prepared';
+import type { TransactionNumberState } from '../../storage/schema';
 
 const selectNumber = prepare<
   { mid: number; utn: string },
@@ -38,7 +49,7 @@ const markUsed = prepare<{ mid: number; utn: string; payment_id: number | null }
     .where('mid', '=', p('mid'))
     .where('utn', '=', p('utn')),
 );
-import { DomainError } from './outcome';
+import { DomainError } from '../outcome';
 
 export type NumberUse = {
   state: 'reserved' | 'used' | 'blocked';
@@ -83,6 +94,26 @@ export async function reserveTransactionNumber(
   throw new Error(`UserTransactionNumber ${mid}/${utn} neither inserted nor found`);
 }
 
+/** DoReversal of a number never seen: it is blocked, so the late original it names is refused (413). */
+export async function blockTransactionNumber(
+  tx: Queryable,
+  mid: number,
+  utn: string,
+  now: string,
+): Promise<void> {
+  await tx.run(
+    tx.qb
+      .insertInto('transaction_numbers')
+      .values({ mid, utn, operation: 'reversal', payment_id: null, state: 'blocked', created_at: now }),
+  );
+}
+
+/** A claim whose unit of work refused after all: the number is free again, nothing changed. */
+export async function releaseTransactionNumber(tx: Queryable, mid: number, utn: string): Promise<void> {
+  await tx.run(tx.qb.deleteFrom('transaction_numbers').where('mid', '=', mid).where('utn', '=', utn));
+}
+
+/** The number is used by `paymentId` (null for an operation that produced no payment row). */
 export async function settleTransactionNumber(
   tx: Queryable,
   mid: number,
