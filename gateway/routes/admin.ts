@@ -11,7 +11,7 @@ import {
   setAutomaticClose,
   updateAutomaticHour,
   type Transition,
-} from '../domain/batch-close';
+} from '../domain/batch-close/schedule';
 import { parseFraudOptions } from '../domain/fraud-options';
 import { localParts, merchantTimeZone } from '../domain/local-time';
 import { DomainError, outcome, success } from '../domain/outcome';

@@ -12,7 +12,11 @@ import { closePreauth } from '../domain/preauth';
 import { runRefund } from '../domain/refund-rules';
 import { runReversal } from '../domain/reversal';
 import { lookupTransaction } from '../domain/transaction-lookup';
-import { closeSettledBatches, settleOpenBatch, type SettlementResult } from '../domain/settlement';
+import {
+  closeSettledBatches,
+  settleOpenBatch,
+  type SettlementResult,
+} from '../domain/batch-close/settlement';
 import { runVoid } from '../domain/void-rules';
 import { loadCard } from '../domain/vault';
 import { decodeWalletAToken, decodeWalletBToken, type WalletResult } from '../domain/wallet-tokens';

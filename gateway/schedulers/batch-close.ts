@@ -1,7 +1,7 @@
 import type { BackgroundTask } from '../app';
-import { dueLocalDate, scheduleOf } from '../domain/batch-close';
+import { dueLocalDate, scheduleOf } from '../domain/batch-close/schedule';
 import type { Clock } from '../domain/clock';
-import { settleOpenBatch } from '../domain/settlement';
+import { settleOpenBatch } from '../domain/batch-close/settlement';
 import { UniqueViolation, type Storage } from '../storage/queryable';
 
 export const BATCH_CLOSE_TASK = 'batch-close';

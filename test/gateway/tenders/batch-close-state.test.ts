@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseCloseTime } from '../../../gateway/domain/batch-close';
+import { parseCloseTime } from '../../../gateway/domain/batch-close/schedule';
 import { zonedInstant } from '../../../gateway/domain/local-time';
 import {
   ManualClock,
