@@ -18,6 +18,7 @@ import { saleResponse, type PaymentRow } from './sale-response';
 import { reserveTransactionNumber, settleTransactionNumber } from './rules/user-transaction-number';
 import { outcomeColumns, paymentColumns, type Outcome, type PaymentColumns } from './payment-columns';
 import { finishPaymentStatement, startPaymentStatement } from './payment-one-trip';
+import { chargedCents, type AmountColumns } from './rules/card-paid';
 import { storeCard } from './vault';
 
 export type Amounts = {
@@ -37,9 +38,16 @@ export const noExtras = {
   cashbackCents: 0,
 };
 
-/** Everything the card is charged, cash back included (TotalAmount of the report excludes cash back). */
-export function chargedCents(a: Amounts): Cents {
-  return a.baseCents + a.taxCents + a.tipCents + a.surchargeCents + a.cardDifferenceCents + a.cashbackCents;
+/** A request's amounts as the payment row records them (what rules/card-paid.ts sums). */
+function amountColumns(a: Amounts): AmountColumns {
+  return {
+    amount_cents: a.baseCents,
+    tax_cents: a.taxCents,
+    tip_cents: a.tipCents,
+    surcharge_cents: a.surchargeCents,
+    card_difference_cents: a.cardDifferenceCents,
+    cashback_cents: a.cashbackCents,
+  };
 }
 
 export type PaymentRequest = {
@@ -229,7 +237,7 @@ function decideOutcome(req: PaymentRequest, { result, asked }: Answer, now: stri
     set.response_msg = result.message;
     return { set, code: result.code, messages: [result.message], joinsBatch: false };
   }
-  const requested = chargedCents(req.amounts);
+  const requested = chargedCents(amountColumns(req.amounts));
   const partial = result.approvedCents < requested;
   set.status = 'approved';
   set.auth_code = result.authCode;
@@ -411,7 +419,7 @@ export async function runPayment(
   const fingerprint = cardFingerprint(svc.keys.fingerprintKey, req.card.pan);
   const started = svc.clock.now();
   const startedIso = started.toISOString();
-  const requested = chargedCents(req.amounts);
+  const requested = chargedCents(amountColumns(req.amounts));
   const since = new Date(started.getTime() - svc.rules.duplicateWindowMs).toISOString();
 
   const pending = await startPayment(
@@ -428,12 +436,7 @@ export async function runPayment(
       status: 'pending',
       preauth_state: null,
       requested_cents: requested,
-      amount_cents: req.amounts.baseCents,
-      tax_cents: req.amounts.taxCents,
-      tip_cents: req.amounts.tipCents,
-      surcharge_cents: req.amounts.surchargeCents,
-      card_difference_cents: req.amounts.cardDifferenceCents,
-      cashback_cents: req.amounts.cashbackCents,
+      ...amountColumns(req.amounts),
       currency: req.currency,
       card_type: req.card.cardType,
       first6: req.card.first6,

@@ -9,20 +9,11 @@ import { DomainError } from './outcome';
 import { withTimeout } from './processor-timeout';
 import { paymentByReference } from './references';
 import { saleResponse, type PaymentRow } from './sale-response';
+import { chargedCents, totalAmountCents } from './rules/card-paid';
 import { reserveTransactionNumber, settleTransactionNumber } from './rules/user-transaction-number';
 
 /** ClosePreauth's AdditionalTip bound by default: a fifth of what the preauthorization held. */
 export const DEFAULT_MAX_TIP_PERCENT = 20;
-
-/** What a preauthorization held at the processor: everything it authorized (no cash back on a hold). */
-export function heldCents(
-  p: Pick<
-    PaymentRow,
-    'amount_cents' | 'tax_cents' | 'tip_cents' | 'surcharge_cents' | 'card_difference_cents'
-  >,
-): Cents {
-  return p.amount_cents + p.tax_cents + p.tip_cents + p.surcharge_cents + p.card_difference_cents;
-}
 
 /** The largest AdditionalTip a completion may add: `percent` of the hold, rounded down to the cent. */
 export function maxAdditionalTipCents(held: Cents, percent: number): Cents {
@@ -95,7 +86,8 @@ export async function closePreauth(
         `Amount exceeds the authorized amount (${formatCents(pre.amount_cents)}); add a tip with AdditionalTip`,
       );
     }
-    const held = heldCents(pre);
+    // What the preauthorization held at the processor: its TotalAmount (a hold has no cash back).
+    const held = totalAmountCents(pre);
     const maxTip = maxAdditionalTipCents(held, svc.rules.maxAdditionalTipPercent);
     if (req.additionalTipCents > maxTip) {
       const tipProblem = `AdditionalTip exceeds ${svc.rules.maxAdditionalTipPercent} % of the preauthorized ${formatCents(held)} (at most ${formatCents(maxTip)}); a larger tip needs a new sale`;
@@ -113,13 +105,12 @@ export async function closePreauth(
       transaction_type: 4,
       status: 'pending',
       preauth_state: null,
-      requested_cents:
-        req.amountCents +
-        pre.tax_cents +
-        pre.surcharge_cents +
-        pre.card_difference_cents +
-        pre.tip_cents +
-        req.additionalTipCents,
+      requested_cents: chargedCents({
+        ...pre,
+        amount_cents: req.amountCents,
+        tip_cents: pre.tip_cents + req.additionalTipCents,
+        cashback_cents: 0,
+      }),
       amount_cents: req.amountCents,
       tip_cents: pre.tip_cents + req.additionalTipCents,
       cashback_cents: 0,

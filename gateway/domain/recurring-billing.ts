@@ -6,6 +6,7 @@ import type { RecurringBillingsTable, RecurringRunsTable } from '../storage/sche
 import { compactDate, dueDate, frequencyById, localDate, type Frequency } from './frequency';
 import { fromCents, percentOf, type Cents } from './money';
 import { noExtras, type Amounts } from './payments';
+import { chargedCents } from './rules/card-paid';
 
 export type BillingRow = Selectable<RecurringBillingsTable>;
 export type RunRow = Selectable<RecurringRunsTable>;
@@ -227,13 +228,7 @@ export async function finishRun(
   if (!billing) return null;
 
   const approved = payment?.status === 'approved';
-  const charged = approved
-    ? payment.amount_cents +
-      payment.tax_cents +
-      payment.tip_cents +
-      payment.surcharge_cents +
-      payment.card_difference_cents
-    : 0;
+  const charged = approved ? chargedCents(payment) : 0;
   await tx.run(
     tx.qb
       .updateTable('recurring_runs')

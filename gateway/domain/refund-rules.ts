@@ -9,6 +9,7 @@ import { withTimeout } from './processor-timeout';
 import { formatCents, type Cents } from './money';
 import { DomainError } from './outcome';
 import { saleResponse, type PaymentRow } from './sale-response';
+import { totalAmountCents } from './rules/card-paid';
 import { reserveTransactionNumber, settleTransactionNumber } from './rules/user-transaction-number';
 
 /** Operations whose money can go back to the card through DoRefund / DoFullRefund. */
@@ -22,18 +23,9 @@ export const REFUNDABLE_OPERATIONS: ReadonlySet<string> = new Set([
   'force',
 ]);
 
-/** What the card was charged, the refund ceiling: base + tax + tip + surcharge + card difference (not cash back). */
-export function refundableTotal(
-  p: Pick<
-    PaymentRow,
-    'amount_cents' | 'tax_cents' | 'tip_cents' | 'surcharge_cents' | 'card_difference_cents'
-  >,
-): Cents {
-  return p.amount_cents + p.tax_cents + p.tip_cents + p.surcharge_cents + p.card_difference_cents;
-}
-
+/** What a refund can still give back: the payment's TotalAmount (the refund ceiling) less refunds made or under way. */
 export function remainingRefundable(p: PaymentRow): Cents {
-  return refundableTotal(p) - p.refunded_cents - p.pending_refund_cents;
+  return totalAmountCents(p) - p.refunded_cents - p.pending_refund_cents;
 }
 
 /** Whether a payment's batch has settled (settled or closed): once settled, a batch never reopens. */
@@ -302,7 +294,7 @@ async function bookRefund(
   await settleTransactionNumber(tx, mid, req.utn, reserved.refundId);
   const row = { ...refund, ...set } as PaymentRow;
   const remaining =
-    refundableTotal(original) -
+    totalAmountCents(original) -
     (original.refunded_cents + refundedDelta) -
     (original.pending_refund_cents - reserved.amount);
   return {

@@ -1,7 +1,7 @@
 import type { TransactionReportRecord } from '../contract/report';
 import type { Queryable } from '../storage/queryable';
 import { fromCents } from './money';
-import { refundableTotal } from './refund-rules';
+import { totalAmountCents } from './rules/card-paid';
 import type { PaymentRow } from './sale-response';
 
 const SWIPED_MODES = new Set(['Swiped', 'ChipFallbackSwipe', 'Chip', 'Contactless', 'NetworkAContactless']);
@@ -15,7 +15,7 @@ type Joined = PaymentRow & { batch_number: string | null; parent_srn: string | n
  * RemainingRefundableAmount names that balance; TotalRefundedAmount is the cumulative refunded amount.
  */
 export function reportRecord(p: Joined): TransactionReportRecord {
-  const total = refundableTotal(p);
+  const total = totalAmountCents(p);
   const refundable = p.operation !== 'refund' && p.operation !== 'preauth' && p.status === 'approved';
   const remaining = refundable ? total - p.refunded_cents : 0;
   return {

@@ -12,6 +12,7 @@ import type {
 import { sandboxDepositAccount } from '../sandbox/tender-test-data';
 import type { Queryable } from '../storage/queryable';
 import { localParts } from './local-time';
+import { chargedCents, chargedCentsSql } from './rules/card-paid';
 import { fromCents, type Cents } from './money';
 
 /**
@@ -65,7 +66,7 @@ const money = (cents: Cents) => fromCents(cents);
 const localDate = (iso: string | null, zone: string) => (iso ? localParts(new Date(iso), zone).date : '');
 
 // Aggregates of approved, batched payments; fixed SQL text without values (the same in both dialects).
-const SALE_CENTS = sql<number>`sum(case when p.operation = 'refund' then 0 else p.amount_cents + p.tax_cents + p.tip_cents + p.surcharge_cents + p.card_difference_cents + p.cashback_cents end)`;
+const SALE_CENTS = sql<number>`sum(case when p.operation = 'refund' then 0 else ${chargedCentsSql('p')} end)`;
 const RETURN_CENTS = sql<number>`sum(case when p.operation = 'refund' then p.amount_cents else 0 end)`;
 const SALE_COUNT = sql<number>`sum(case when p.operation = 'refund' then 0 else 1 end)`;
 const RETURN_COUNT = sql<number>`sum(case when p.operation = 'refund' then 1 else 0 end)`;
@@ -394,7 +395,7 @@ export async function cardSummary(
   };
 }
 
-const SIGNED_AMOUNT = sql<number>`sum(case when p.operation = 'refund' then -p.amount_cents else p.amount_cents + p.tax_cents + p.tip_cents + p.surcharge_cents + p.card_difference_cents + p.cashback_cents end)`;
+const SIGNED_AMOUNT = sql<number>`sum(case when p.operation = 'refund' then -p.amount_cents else ${chargedCentsSql('p')} end)`;
 
 function description(operation: string, transactionType: number): string {
   if (operation === 'refund') {
@@ -458,13 +459,7 @@ export async function batchDetail(
   return {
     rows: found.rows.map((r) => {
       const keyed = (KEYED_MODES as readonly string[]).includes(r.entry_mode);
-      const total =
-        r.amount_cents +
-        r.tax_cents +
-        r.tip_cents +
-        r.surcharge_cents +
-        r.card_difference_cents +
-        r.cashback_cents;
+      const total = chargedCents(r);
       const pin = r.transaction_type === 5 || r.transaction_type === 6;
       return {
         AuthorizationNumber: r.auth_code,

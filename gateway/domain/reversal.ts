@@ -6,13 +6,13 @@ import { saleResponse, type PaymentRow } from './sale-response';
 import {
   cancelBlocker,
   cancelPayment,
-  chargedTotal,
   claimRefundCancel,
   finishRefundCancel,
   isCardRefund,
   refundNotTakenBack,
   undoCardRefund,
 } from './void-rules';
+import { chargedCents } from './rules/card-paid';
 import { blockTransactionNumber, findTransactionNumber } from './rules/user-transaction-number';
 
 type ReversalDecision =
@@ -128,7 +128,7 @@ export async function runReversal(svc: Services, ctx: RequestContext, utn: strin
   if (decision.kind === 'reverse') {
     await svc.processor.reverse({
       mid,
-      amountCents: chargedTotal(decision.row),
+      amountCents: chargedCents(decision.row),
       authCode: decision.row.auth_code,
       reference: decision.row.srn,
     });

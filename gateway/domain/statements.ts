@@ -4,12 +4,13 @@ import { UniqueViolation } from '../storage/queryable';
 import { addDays, localParts, safeZone, zonedInstant } from './local-time';
 import { fromCents } from './money';
 import { cardDescription, depositsSummary } from './reporting';
+import { chargedCentsSql } from './rules/card-paid';
 
 /** The sections of a statement: GetMerchantStatementList lists them, GetMerchantStatement returns one. */
 export const STATEMENT_ZONES = ['Summary', 'CardMix', 'Batches', 'Deposits', 'Disputes'] as const;
 export type StatementZone = (typeof STATEMENT_ZONES)[number];
 
-const SALE = sql<number>`sum(case when p.operation = 'refund' then 0 else p.amount_cents + p.tax_cents + p.tip_cents + p.surcharge_cents + p.card_difference_cents + p.cashback_cents end)`;
+const SALE = sql<number>`sum(case when p.operation = 'refund' then 0 else ${chargedCentsSql('p')} end)`;
 const RET = sql<number>`sum(case when p.operation = 'refund' then p.amount_cents else 0 end)`;
 const SALES = sql<number>`sum(case when p.operation = 'refund' then 0 else 1 end)`;
 const RETURNS = sql<number>`sum(case when p.operation = 'refund' then 1 else 0 end)`;

@@ -10,6 +10,7 @@ import { newServiceReferenceNumber } from './ids';
 import type { Cents } from './money';
 import { DomainError } from './outcome';
 import type { PaymentRow } from './sale-response';
+import { chargedCents } from './rules/card-paid';
 import { reserveTransactionNumber, settleTransactionNumber } from './rules/user-transaction-number';
 
 /**
@@ -29,8 +30,16 @@ export type StoredValueCard = {
 
 export type TenderAmounts = { baseCents: Cents; taxCents: Cents; tipCents: Cents; cashbackCents: Cents };
 
+/** What the card is charged (or credited): a stored-value card has no surcharge or card difference. */
 export function totalOf(a: TenderAmounts): Cents {
-  return a.baseCents + a.taxCents + a.tipCents + a.cashbackCents;
+  return chargedCents({
+    amount_cents: a.baseCents,
+    tax_cents: a.taxCents,
+    tip_cents: a.tipCents,
+    surcharge_cents: 0,
+    card_difference_cents: 0,
+    cashback_cents: a.cashbackCents,
+  });
 }
 
 /** Opening value plus every movement whose payment is still approved (a voided sale gives its value back). */

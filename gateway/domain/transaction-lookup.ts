@@ -3,8 +3,8 @@ import type { TransactionLookupResponse } from '../contract/transactions';
 import type { RequestContext, Services } from './context';
 import { fromCents } from './money';
 import { DomainError } from './outcome';
-import { refundableTotal } from './refund-rules';
 import { saleResponse, type PaymentRow } from './sale-response';
+import { totalAmountCents } from './rules/card-paid';
 import { findTransactionNumber } from './rules/user-transaction-number';
 
 /** The interface's names for the gateway's operations (GetTransaction's Operation). */
@@ -100,7 +100,7 @@ export async function lookupTransaction(
   }
   const standing = row.status === 'approved';
   const base = saleResponse(row, standingCode(row), [standingMessage(row)]);
-  const refundable = row.operation === 'refund' ? 0 : refundableTotal(row);
+  const refundable = row.operation === 'refund' ? 0 : totalAmountCents(row);
   return {
     ...base,
     // Only a standing approval carries its authorization number (the published approval rule reads it).

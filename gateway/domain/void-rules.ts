@@ -5,34 +5,13 @@ import { DomainError } from './outcome';
 import { paymentByReference } from './references';
 import { undoRefundAtProcessor } from './refund-rules';
 import type { PaymentRow } from './sale-response';
+import { chargedCents } from './rules/card-paid';
 import { balanceOf } from './stored-value';
 import {
   releaseTransactionNumber,
   reserveTransactionNumber,
   settleTransactionNumber,
 } from './rules/user-transaction-number';
-
-/** Everything a payment charged the card, what a void or reversal must give back at the processor. */
-export function chargedTotal(
-  p: Pick<
-    PaymentRow,
-    | 'amount_cents'
-    | 'tax_cents'
-    | 'tip_cents'
-    | 'surcharge_cents'
-    | 'card_difference_cents'
-    | 'cashback_cents'
-  >,
-): number {
-  return (
-    p.amount_cents +
-    p.tax_cents +
-    p.tip_cents +
-    p.surcharge_cents +
-    p.card_difference_cents +
-    p.cashback_cents
-  );
-}
 
 /**
  * Whether the payment's batch is still open, read holding the batch's row KEY SHARE to the commit on
@@ -271,7 +250,7 @@ export async function runVoid(
   if (!target.refund) {
     await svc.processor.reverse({
       mid,
-      amountCents: chargedTotal(target.row),
+      amountCents: chargedCents(target.row),
       authCode: target.row.auth_code,
       reference: target.row.srn,
     });

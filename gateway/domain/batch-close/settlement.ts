@@ -9,6 +9,7 @@ import type { Queryable, Storage } from '../../storage/queryable';
 import type { BatchesTable } from '../../storage/schema';
 import { openBatchId } from '../batches';
 import type { Cents } from '../money';
+import { chargedCentsSql } from '../rules/card-paid';
 
 export type BatchTotals = {
   batchId: number;
@@ -36,28 +37,7 @@ export async function batchTotals(
       .select((eb) => [
         eb.fn.countAll<number>().as('n'),
         eb.fn
-          .sum<number>(
-            eb
-              .case()
-              .when('operation', '=', 'refund')
-              .then(0)
-              .else(
-                eb(
-                  'amount_cents',
-                  '+',
-                  eb(
-                    'tax_cents',
-                    '+',
-                    eb(
-                      'tip_cents',
-                      '+',
-                      eb('surcharge_cents', '+', eb('card_difference_cents', '+', eb.ref('cashback_cents'))),
-                    ),
-                  ),
-                ),
-              )
-              .end(),
-          )
+          .sum<number>(eb.case().when('operation', '=', 'refund').then(0).else(chargedCentsSql()).end())
           .as('sales'),
         eb.fn
           .sum<number>(eb.case().when('operation', '=', 'refund').then(eb.ref('amount_cents')).else(0).end())
