@@ -1,6 +1,7 @@
 import { sql, type Compilable } from 'kysely';
 import { prepare } from '../storage/prepared';
 import { outcomeColumns, paymentColumns, type Outcome, type PaymentColumns } from './payment-columns';
+import { recentPaymentOfSignature } from './rules/duplicate-payment';
 
 /**
  * A card payment's two units of work, each as ONE round trip on PostgreSQL (`Storage.batch`: BEGIN, the
@@ -12,7 +13,7 @@ import { outcomeColumns, paymentColumns, type Outcome, type PaymentColumns } fro
  * (runPayment). So a guard here may be narrower than the rules — leaving a case to the unit — never wider:
  *
  * - start: the UserTransactionNumber is reserved and the payment recorded pending only if the number is
- *   free and (without ForceDuplication) no payment of the card, amount and type is in the duplicate window.
+ *   free and (without ForceDuplication) no recent payment has its signature (rules/duplicate-payment.ts).
  *   Taken, or a duplicate: nothing is written, and the unit says which (411, 409, 413).
  * - finish: the outcome is recorded and the number marked used only if the payment is still pending, no
  *   reversal asked for it (for an approval), and — for an approval that joins the batch — the merchant has
@@ -48,11 +49,14 @@ const startStatement = prepare<StartArgs, { id: number }>((qb, p): Compilable<{ 
         with tn as (
           insert into transaction_numbers (mid, utn, operation, payment_id, state, created_at)
           select ${p('mid')}::bigint, ${p('utn')}::text, ${p('operation')}::text, null, 'reserved', ${p('created_at')}::text
-          where ${p('check_duplicate')}::bigint = 0 or not exists (
-            select 1 from payments
-            where mid = ${p('mid')} and fingerprint = ${p('fingerprint')} and amount_cents = ${p('amount')}
-              and created_at >= ${p('since')} and transaction_type = ${p('type')}
-              and status in ('approved', 'pending'))
+          where ${p('check_duplicate')}::bigint = 0 or not exists (${recentPaymentOfSignature(qb, {
+            mid: p('mid'),
+            fingerprint: p('fingerprint'),
+            amount: p('amount'),
+            type: p('type'),
+            operation: p('operation'),
+            since: p('since'),
+          })})
           on conflict (mid, utn) do nothing
           returning mid)
         insert into payments (${cols(paymentColumns)})

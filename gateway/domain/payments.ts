@@ -13,12 +13,12 @@ import { openBatchId } from './batches';
 import { newServiceReferenceNumber } from './ids';
 import { withTimeout } from './processor-timeout';
 import { type Cents } from './money';
-import { DomainError } from './outcome';
 import { saleResponse, type PaymentRow } from './sale-response';
 import { reserveTransactionNumber, settleTransactionNumber } from './rules/user-transaction-number';
 import { outcomeColumns, paymentColumns, type Outcome, type PaymentColumns } from './payment-columns';
 import { finishPaymentStatement, startPaymentStatement } from './payment-one-trip';
 import { chargedCents, type AmountColumns } from './rules/card-paid';
+import { duplicateLockKey, duplicateRefusal, selectDuplicate, windowStart } from './rules/duplicate-payment';
 import { storeCard } from './vault';
 
 export type Amounts = {
@@ -112,22 +112,6 @@ export const noFraudScreen: FraudScreen = {
 };
 
 // The sale path's statements, compiled once per dialect (storage/prepared.ts).
-const selectDuplicate = prepare<
-  { mid: number; fingerprint: string; amount: number; since: string; type: number },
-  { id: number }
->((qb, p) =>
-  qb
-    .selectFrom('payments')
-    .select('id')
-    .where('mid', '=', p('mid'))
-    .where('fingerprint', '=', p('fingerprint'))
-    .where('amount_cents', '=', p('amount'))
-    .where('created_at', '>=', p('since'))
-    .where('transaction_type', '=', p('type'))
-    .where((eb) => eb.or([eb('status', '=', 'approved'), eb('status', '=', 'pending')]))
-    .limit(1),
-);
-
 const insertPayment = prepare<PaymentColumns, { id: number }>((qb, p) =>
   qb
     .insertInto('payments')
@@ -176,7 +160,7 @@ async function startPayment(
   const batch = svc.storage.batch;
   if (batch) {
     const locks = [{ key: `utn:${mid}:${req.utn}` }];
-    if (!req.forceDuplication) locks.push({ key: `card:${mid}:${fingerprint}` });
+    if (!req.forceDuplication) locks.push({ key: duplicateLockKey(mid, fingerprint) });
     const start = startPaymentStatement(row, { checkDuplicate: !req.forceDuplication, since });
     const [inserted, screened] = facts
       ? await batch(locks, [start, facts] as const)
@@ -189,21 +173,18 @@ async function startPayment(
     await tx.lock(`utn:${mid}:${req.utn}`);
     await reserveTransactionNumber(tx, mid, req.utn, req.operation, row.created_at);
     if (!req.forceDuplication) {
-      await tx.lock(`card:${mid}:${fingerprint}`);
+      await tx.lock(duplicateLockKey(mid, fingerprint));
       const dup = await tx.first(
         selectDuplicate({
           mid,
           fingerprint,
           amount: req.amounts.baseCents,
-          since,
           type: req.transactionType,
+          operation: req.operation,
+          since,
         }),
       );
-      if (dup) {
-        throw new DomainError(ResponseCode.DuplicatePayment, [
-          'A payment with the same card, amount and type was made within the duplicate window; send ForceDuplication to run it',
-        ]);
-      }
+      if (dup) throw duplicateRefusal();
     }
     const screened = facts ? await tx.first(facts) : undefined;
     const inserted = await tx.first(insertPayment(row));
@@ -420,7 +401,7 @@ export async function runPayment(
   const started = svc.clock.now();
   const startedIso = started.toISOString();
   const requested = chargedCents(amountColumns(req.amounts));
-  const since = new Date(started.getTime() - svc.rules.duplicateWindowMs).toISOString();
+  const since = windowStart(started, svc.rules.duplicateWindowMs);
 
   const pending = await startPayment(
     svc,

@@ -8,9 +8,9 @@ import { openBatchId } from './batches';
 import type { RequestContext, Services } from './context';
 import { newServiceReferenceNumber } from './ids';
 import type { Cents } from './money';
-import { DomainError } from './outcome';
 import type { PaymentRow } from './sale-response';
 import { chargedCents } from './rules/card-paid';
+import { duplicateLockKey, duplicateRefusal, selectDuplicate, windowStart } from './rules/duplicate-payment';
 import { reserveTransactionNumber, settleTransactionNumber } from './rules/user-transaction-number';
 
 /**
@@ -111,27 +111,20 @@ export async function runMovement(
     const started = svc.clock.now();
     const now = started.toISOString();
     await tx.lock(`utn:${mid}:${m.utn}`);
-    await tx.lock(`card:${mid}:${fingerprint}`);
+    await tx.lock(duplicateLockKey(mid, fingerprint));
     await reserveTransactionNumber(tx, mid, m.utn, m.operation, now);
     if (!m.forceDuplication) {
-      const since = new Date(started.getTime() - svc.rules.duplicateWindowMs).toISOString();
       const dup = await tx.first(
-        tx.qb
-          .selectFrom('payments')
-          .select('id')
-          .where('mid', '=', mid)
-          .where('fingerprint', '=', fingerprint)
-          .where('amount_cents', '=', m.amounts.baseCents)
-          .where('operation', '=', m.operation)
-          .where('created_at', '>=', since)
-          .where('status', '=', 'approved')
-          .limit(1),
+        selectDuplicate({
+          mid,
+          fingerprint,
+          amount: m.amounts.baseCents,
+          type: m.transactionType,
+          operation: m.operation,
+          since: windowStart(started, svc.rules.duplicateWindowMs),
+        }),
       );
-      if (dup) {
-        throw new DomainError(ResponseCode.DuplicatePayment, [
-          'A payment with the same card, amount and type was made within the duplicate window; send ForceDuplication to run it',
-        ]);
-      }
+      if (dup) throw duplicateRefusal();
     }
     const acct = await account(tx, fingerprint, now);
     const balance = await balanceOf(tx, acct.kind, acct.accountId, acct.program, acct.openingCents);
