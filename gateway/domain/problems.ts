@@ -1,16 +1,7 @@
 import { ResponseCode } from '../contract/response-codes';
+import { FIXED_CODE_PRIORITY } from './rules/sale-with-token-checks';
 
 export type Problem = { code: number; field: string | null; message: string };
-
-/**
- * The interface's priority among the codes it fixes (SaleWithToken: 506, then 501, then 3); every other
- * code follows in the order it was found.
- */
-const priority: readonly number[] = [
-  ResponseCode.InvalidAmount,
-  ResponseCode.InvalidTransactionType,
-  ResponseCode.MissingToken,
-];
 
 /** Collects every problem of a request, so Msg lists them all rather than only the first. */
 export class Problems {
@@ -34,11 +25,11 @@ export class Problems {
     return this.list.length === 0;
   }
 
-  /** Sorted for the answer: fixed-priority codes first, then the rest as found. */
+  /** Sorted for the answer: the interface's fixed-priority codes first, then the rest as found. */
   sorted(): Problem[] {
     const rank = (p: Problem) => {
-      const i = priority.indexOf(p.code);
-      return i === -1 ? priority.length : i;
+      const i = FIXED_CODE_PRIORITY.indexOf(p.code);
+      return i === -1 ? FIXED_CODE_PRIORITY.length : i;
     };
     return this.list
       .map((p, i) => ({ p, i }))

@@ -7,6 +7,7 @@ import { ResponseCode } from '../contract/response-codes';
 import type { RequestContext } from '../domain/context';
 import { DomainError, outcome, type BaseOutcome } from '../domain/outcome';
 import { Problems } from '../domain/problems';
+import { codeForField } from '../domain/rules/sale-with-token-checks';
 import { findTransactionNumber, refusalFor } from '../domain/rules/user-transaction-number';
 import type { Credentials, Principal } from '../security/authenticator';
 import { verifyToken } from '../security/bearer-token';
@@ -41,19 +42,6 @@ export type Operation<E extends EndpointSpec, C> = {
   check?: (body: Loose, problems: Problems, ctx: OperationContext) => C | undefined;
   handle: (command: C, ctx: OperationContext) => Promise<ResponseOf<E> | BaseOutcome>;
 };
-
-/**
- * Money fields answer 506 and TransactionType 501 (codes the interface fixes); Token missing is 3; a
- * missing UserTransactionNumber is the real catalog's 30.
- */
-function codeForField(field: string, schemaType: string | undefined, keyword: string): number {
-  if (field === 'TransactionType') return ResponseCode.InvalidTransactionType;
-  if (field === 'Token' && keyword === 'required') return ResponseCode.MissingToken;
-  if (field === 'UserTransactionNumber' && keyword === 'required')
-    return ResponseCode.UserTransactionNumberEmpty;
-  if (schemaType === 'number') return ResponseCode.InvalidAmount;
-  return ResponseCode.InvalidRequest;
-}
 
 type AjvIssue = {
   instancePath?: string;

@@ -22,6 +22,7 @@ import { loadCard } from '../domain/vault';
 import { decodeWalletAToken, decodeWalletBToken, type WalletResult } from '../domain/wallet-tokens';
 import type { AuthorizationKind } from '../domain/processor-port';
 import { Problems } from '../domain/problems';
+import { missingTokenProblem } from '../domain/rules/sale-with-token-checks';
 import { flag, int, money, requiredText, text, transactionType } from '../http/checks';
 import { implement, type Loose, type OperationContext } from '../http/operation';
 import type { GatewayServices } from '../http/services';
@@ -322,7 +323,7 @@ export function registerTransactionRoutes(app: FastifyInstance, services: Gatewa
       transactionType(problems, body, TransactionType.CREDIT_WITH_TOKEN, 'CREDIT_WITH_TOKEN');
       const token = text(body, 'Token');
       if (!token && !problems.has('Token'))
-        problems.add(ResponseCode.MissingToken, 'Token is required', 'Token');
+        problems.add(missingTokenProblem.code, missingTokenProblem.message, missingTokenProblem.field);
       const utn = requiredText(problems, body, 'UserTransactionNumber');
       const currency = currencyOf(problems, body);
       const expDate = text(body, 'ExpDate');
