@@ -9,6 +9,8 @@ import vitest from '@vitest/eslint-plugin';
  *   renderer -> bridge types and common;  electron -> common, native, gateway/contract;
  *   gateway -> native/protocols only;  native -> nothing of electron, renderer or gateway;
  *   common -> nothing (rules both the core and the screens apply: no Node, no DOM, no other folder).
+ * Inside the gateway, the domain decides and the rest serves it: gateway/domain imports neither the sandbox
+ * (which implements the domain's ports, built in app.ts) nor the routes and http that bind requests to it.
  */
 const layering = [
   {
@@ -43,6 +45,12 @@ const layering = [
     from: './native',
     except: ['./protocols'],
     message: 'gateway/ may use only the pure codecs of native/protocols, never transports or drivers.',
+  },
+  {
+    target: './gateway/domain',
+    from: ['./gateway/sandbox', './gateway/routes', './gateway/http'],
+    message:
+      'gateway/domain decides: the sandbox reaches it through its ports (domain/processor-port.ts, domain/issuer-port.ts), routes and http call it, never the reverse.',
   },
   {
     target: './electron',

@@ -10,6 +10,7 @@ import { Authenticator } from './security/authenticator';
 import { loadKeys } from './security/keys';
 import { LoginThrottle, defaultThrottle, type ThrottleOptions } from './security/login-throttle';
 import { storageAtcRegister } from './sandbox/atc-register';
+import { createSandboxIssuers } from './sandbox/sandbox-issuers';
 import { createSandboxProcessor } from './sandbox/sandbox-processor';
 import type { Processor } from './domain/processor-port';
 import { isEmpty, seedSandbox } from './sandbox/seed';
@@ -157,6 +158,7 @@ export async function buildGateway(
   const services: GatewayServices = {
     storage,
     processor,
+    issuers: createSandboxIssuers(),
     keys,
     clock,
     rules: {

@@ -2,11 +2,11 @@ import { randomUUID } from 'node:crypto';
 import type { Selectable } from 'kysely';
 import { ResponseCode } from '../contract/response-codes';
 import { CheckMethod, type AccountTypeValues } from '../contract/checks';
-import { sandboxBankTriggers } from '../sandbox/tender-test-data';
 import { bankFingerprint, seal, unseal } from '../security/sealed-data';
 import type { Queryable } from '../storage/queryable';
 import type { BankKind, BankTransactionsTable } from '../storage/schema-tenders';
 import type { RequestContext, Services } from './context';
+import type { BankVerificationTriggers } from './issuer-port';
 import { localParts, merchantTimeZone } from './local-time';
 import { fromCents, type Cents } from './money';
 import { DomainError, outcome, type BaseOutcome } from './outcome';
@@ -91,8 +91,12 @@ const codeMessages: Record<string, string> = {
 };
 
 /** The sandbox verification service: the Method says what is verified; the triggers say what fails. */
-export function sandboxVerify(input: BankInput, rules: MethodRules): Decision {
-  if (rules.verifyAccount && input.account.endsWith(sandboxBankTriggers.negativeFileSuffix)) {
+export function sandboxVerify(
+  input: BankInput,
+  rules: MethodRules,
+  triggers: BankVerificationTriggers,
+): Decision {
+  if (rules.verifyAccount && input.account.endsWith(triggers.negativeFileSuffix)) {
     return {
       approved: false,
       responseCode: ResponseCode.CheckNotProcessed,
@@ -103,8 +107,8 @@ export function sandboxVerify(input: BankInput, rules: MethodRules): Decision {
   }
   if (
     rules.verifyIdentity &&
-    (input.dlNumber?.startsWith(sandboxBankTriggers.identityFailDlPrefix) === true ||
-      input.ssn4 === sandboxBankTriggers.identityFailSsn4)
+    (input.dlNumber?.startsWith(triggers.identityFailDlPrefix) === true ||
+      input.ssn4 === triggers.identityFailSsn4)
   ) {
     return {
       approved: false,
@@ -211,7 +215,7 @@ export async function authorizeBank(
   const { mid, cid, userId } = ctx.principal;
   const zone = await merchantTimeZone(svc.storage.read, mid);
   const fingerprint = bankFingerprint(svc.keys.fingerprintKey, a.input.routing, a.input.account);
-  const decision = sandboxVerify(a.input, a.rules);
+  const decision = sandboxVerify(a.input, a.rules, svc.issuers.bankVerification);
   return svc.storage.write(async (tx) => {
     const now = svc.clock.now();
     const iso = now.toISOString();

@@ -1,5 +1,6 @@
 import type { Principal } from '../security/authenticator';
 import type { Storage } from '../storage/queryable';
+import type { Issuers } from './issuer-port';
 import type { Processor } from './processor-port';
 import type { GatewayKeys } from '../security/keys';
 import type { Clock } from './clock';
@@ -16,6 +17,8 @@ export type PaymentRules = {
 export type Services = {
   storage: Storage;
   processor: Processor;
+  /** The gift card, EBT, check verification and deposit issuers the gateway stands in for. */
+  issuers: Issuers;
   keys: GatewayKeys;
   clock: Clock;
   rules: PaymentRules;

@@ -1,13 +1,11 @@
 import type { Selectable } from 'kysely';
-import { decryptTdesDukptPinBlock } from '../../native/protocols/dukpt-tdes';
 import { ResponseCode } from '../contract/response-codes';
 import { DeclineCode } from '../contract/decline-codes';
-import { SANDBOX_BDK, SANDBOX_PIN } from '../sandbox/test-cards';
-import { sandboxEbtCards } from '../sandbox/tender-test-data';
 import { cardFingerprint } from '../security/vault-cipher';
 import type { Queryable } from '../storage/queryable';
 import type { EbtAccountsTable, StoredValueProgram } from '../storage/schema-tenders';
 import type { RequestContext, Services } from './context';
+import type { Issuers } from './issuer-port';
 import { formatCents, type Cents } from './money';
 import { DomainError, outcome } from './outcome';
 import { saleResponse } from './sale-response';
@@ -23,30 +21,13 @@ type EbtRow = Selectable<EbtAccountsTable>;
 
 export type PinData = { ksn: string; pinBlock: string };
 
-const sandboxByPan = new Map(sandboxEbtCards.map((c) => [c.pan, c]));
-
-/**
- * The sandbox EBT issuer's PIN check: TDES DUKPT under the sandbox BDK, ISO 9564 format 0, the sandbox
- * PIN — the same check the sandbox card processor makes for PIN debit. The PIN never leaves this function.
- */
-export function pinVerifies(pan: string, pin: PinData): boolean {
-  try {
-    return (
-      decryptTdesDukptPinBlock({ bdk: SANDBOX_BDK, ksn: pin.ksn, pinBlock: pin.pinBlock, pan }) ===
-      SANDBOX_PIN
-    );
-  } catch {
-    // A block that does not decrypt to a format-0 PIN is what a wrong key or a forged block looks like.
-    return false;
-  }
-}
-
 const unknownCard = () =>
   new DomainError(DeclineCode.CardNotSupported, ['The card is not an EBT card of the sandbox EBT issuer']);
 
 /** The issuer's account for a card, opening a sandbox account (documented balances) on first use. */
 async function accountInUnit(
   tx: Queryable,
+  issuers: Issuers,
   card: StoredValueCard,
   fingerprint: string,
   now: string,
@@ -57,7 +38,7 @@ async function accountInUnit(
     tx.qb.selectFrom('ebt_accounts').selectAll().where('fingerprint', '=', fingerprint),
   );
   if (found) return found;
-  const preset = sandboxByPan.get(card.pan);
+  const preset = issuers.ebtAccount(card.pan);
   if (!preset) throw unknownCard();
   const values = {
     fingerprint,
@@ -91,7 +72,7 @@ export async function ebtBalance(
   program: 'food' | 'cash',
 ) {
   const base = { CardType: EBT_CARD_TYPE, LastFour: card.last4 };
-  if (!pinVerifies(card.pan, pin))
+  if (!svc.issuers.ebtPinVerifies(card.pan, pin))
     return { ...outcome(DeclineCode.IncorrectPin, ['Incorrect PIN']), ...base };
   const q = svc.storage.read;
   const fingerprint = cardFingerprint(svc.keys.fingerprintKey, card.pan);
@@ -101,7 +82,7 @@ export async function ebtBalance(
   let b: { food: Cents; cash: Cents };
   if (row) b = await balances(q, row);
   else {
-    const preset = sandboxByPan.get(card.pan);
+    const preset = svc.issuers.ebtAccount(card.pan);
     if (!preset) throw unknownCard();
     b = { food: preset.foodCents, cash: preset.cashCents };
   }
@@ -131,7 +112,7 @@ export type EbtMovement = {
  * nets it). A wrong PIN is a declined payment (105): the number is used, as with a processor decline.
  */
 export async function ebtMovement(svc: Services, ctx: RequestContext, m: EbtMovement) {
-  const pinOk = pinVerifies(m.card.pan, m.pin);
+  const pinOk = svc.issuers.ebtPinVerifies(m.card.pan, m.pin);
   let accountRow: EbtRow | undefined;
   const result = await runMovement(
     svc,
@@ -150,7 +131,7 @@ export async function ebtMovement(svc: Services, ctx: RequestContext, m: EbtMove
       orderRef: m.orderRef,
     },
     async (tx, fingerprint, now) => {
-      const row = await accountInUnit(tx, m.card, fingerprint, now);
+      const row = await accountInUnit(tx, svc.issuers, m.card, fingerprint, now);
       accountRow = row;
       return {
         kind: 'ebt',

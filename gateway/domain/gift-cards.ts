@@ -2,15 +2,11 @@ import type { Selectable } from 'kysely';
 import type { SaleResponse } from '../contract/card-sale';
 import { ResponseCode } from '../contract/response-codes';
 import { DeclineCode } from '../contract/decline-codes';
-import {
-  GIFT_CARD_MAX_BALANCE_CENTS,
-  sandboxGiftCards,
-  type SandboxGiftCard,
-} from '../sandbox/tender-test-data';
 import { cardFingerprint } from '../security/vault-cipher';
 import type { Queryable } from '../storage/queryable';
 import type { GiftCardsTable } from '../storage/schema-tenders';
 import type { RequestContext, Services } from './context';
+import type { GiftCardPreset } from './issuer-port';
 import { formatCents, type Cents } from './money';
 import { DomainError, outcome } from './outcome';
 import { saleResponse } from './sale-response';
@@ -28,10 +24,9 @@ export const GIFT_CARD_TYPE = 'GiftCard';
 
 type GiftRow = Selectable<GiftCardsTable>;
 
-const sandboxByPan = new Map(sandboxGiftCards.map((c) => [c.pan, c]));
-
-function sandboxCard(sandbox: boolean, pan: string): SandboxGiftCard | undefined {
-  return sandbox ? sandboxByPan.get(pan) : undefined;
+/** A card the program pre-issued: the sandbox's, only in sandbox mode. */
+function presetCard(svc: Services & { sandbox: boolean }, pan: string): GiftCardPreset | undefined {
+  return svc.sandbox ? svc.issuers.giftCard(pan) : undefined;
 }
 
 async function findCard(q: Queryable, mid: number, fingerprint: string): Promise<GiftRow | undefined> {
@@ -49,11 +44,10 @@ async function cardInUnit(
   card: StoredValueCard,
   fingerprint: string,
   now: string,
-  sandbox: boolean,
+  preset: GiftCardPreset | undefined,
 ): Promise<GiftRow | undefined> {
   const found = await findCard(tx, mid, fingerprint);
   if (found) return found;
-  const preset = sandboxCard(sandbox, card.pan);
   if (!preset) return undefined;
   const row = {
     mid,
@@ -75,13 +69,13 @@ const notIssued = () =>
     'Gift card not found: it was never activated at this merchant (Activate issues it)',
   ]);
 
-function account(row: GiftRow, decline?: AccountCheck['decline']): AccountCheck {
+function account(row: GiftRow, maxBalanceCents: Cents, decline?: AccountCheck['decline']): AccountCheck {
   return {
     kind: 'gift',
     accountId: row.id,
     program: 'gift',
     openingCents: row.opening_cents,
-    maxBalanceCents: GIFT_CARD_MAX_BALANCE_CENTS,
+    maxBalanceCents,
     decline,
   };
 }
@@ -139,9 +133,20 @@ export async function giftMovement(
       orderRef: m.orderRef,
     },
     async (tx, fingerprint, now) => {
-      const row = await cardInUnit(tx, ctx.principal.mid, m.card, fingerprint, now, svc.sandbox);
+      const row = await cardInUnit(
+        tx,
+        ctx.principal.mid,
+        m.card,
+        fingerprint,
+        now,
+        presetCard(svc, m.card.pan),
+      );
       if (!row) throw notIssued();
-      return account(row, row.status === 'active' ? undefined : inactive);
+      return account(
+        row,
+        svc.issuers.giftCardMaxBalanceCents,
+        row.status === 'active' ? undefined : inactive,
+      );
     },
   );
   return saleResponse(result.row, result.code, result.messages);
@@ -158,7 +163,7 @@ export async function activateGiftCard(
 ): Promise<SaleResponse> {
   const { mid } = ctx.principal;
   const activate = async (tx: Queryable, fingerprint: string, now: string): Promise<GiftRow> => {
-    let row = await cardInUnit(tx, mid, a.card, fingerprint, now, svc.sandbox);
+    let row = await cardInUnit(tx, mid, a.card, fingerprint, now, presetCard(svc, a.card.pan));
     if (row?.status === 'active') {
       throw new DomainError(ResponseCode.GiftCardAlreadyActive, [
         'The gift card is already active: use Reload to add value',
@@ -185,10 +190,10 @@ export async function activateGiftCard(
       row = { ...row, status: 'active' };
     }
     const balance = await balanceOf(tx, 'gift', row.id, 'gift', row.opening_cents);
-    if (balance + a.amounts.baseCents > GIFT_CARD_MAX_BALANCE_CENTS) {
+    if (balance + a.amounts.baseCents > svc.issuers.giftCardMaxBalanceCents) {
       // Thrown before anything is kept: the card stays as it was.
       throw new DomainError(ResponseCode.GiftCardBalanceLimit, [
-        `The load would take the balance past ${formatCents(GIFT_CARD_MAX_BALANCE_CENTS)}; the card was not activated`,
+        `The load would take the balance past ${formatCents(svc.issuers.giftCardMaxBalanceCents)}; the card was not activated`,
       ]);
     }
     return row;
@@ -209,7 +214,8 @@ export async function activateGiftCard(
         allowPartial: false,
         forceDuplication: a.forceDuplication,
       },
-      async (tx, fingerprint, now) => account(await activate(tx, fingerprint, now)),
+      async (tx, fingerprint, now) =>
+        account(await activate(tx, fingerprint, now), svc.issuers.giftCardMaxBalanceCents),
     );
     return saleResponse(result.row, result.code, [
       'Activated',
@@ -236,7 +242,7 @@ export async function deactivateGiftCard(
   const fingerprint = cardFingerprint(svc.keys.fingerprintKey, card.pan);
   await svc.storage.write(async (tx) => {
     const now = svc.clock.now().toISOString();
-    const row = await cardInUnit(tx, ctx.principal.mid, card, fingerprint, now, svc.sandbox);
+    const row = await cardInUnit(tx, ctx.principal.mid, card, fingerprint, now, presetCard(svc, card.pan));
     if (!row) throw notIssued();
     if (row.status !== 'active') {
       throw new DomainError(ResponseCode.InvalidState, ['The gift card is already inactive']);
@@ -263,7 +269,7 @@ export async function giftCardBalance(
       .where('mid', '=', ctx.principal.mid)
       .where('fingerprint', '=', fingerprint),
   );
-  const preset = sandboxCard(svc.sandbox, card.pan);
+  const preset = presetCard(svc, card.pan);
   if (!row && !preset) throw notIssued();
   const status = row?.status ?? preset?.status;
   if (status !== 'active') return cardOnlyAnswer(inactive.code, [inactive.message], card);

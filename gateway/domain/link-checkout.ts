@@ -2,7 +2,6 @@ import { randomBytes } from 'node:crypto';
 import { TransactionType, type SaleResponse } from '../contract/card-sale';
 import type { PaymentSchedule } from '../contract/payment-links';
 import { ResponseCode } from '../contract/response-codes';
-import type { GatewayServices } from '../http/services';
 import type { Queryable } from '../storage/queryable';
 import type { ResolvedCard } from './card-input';
 import type { RequestContext } from './context';
@@ -18,7 +17,7 @@ import {
   scheduleOptions,
   type LinkRow,
 } from './payment-links';
-import { noExtras, runPayment } from './payments';
+import { noExtras, runPayment, type PaymentServices } from './payments';
 import { insertBilling, merchantToday } from './recurring-billing';
 
 /** What the payer chose on the checkout page. */
@@ -220,7 +219,7 @@ async function finishCheckout(
  * creator, carrying PaymentLinkId. One payer at a time: the link is claimed in a unit of work before the
  * card is charged, and a second payer meanwhile is told the payment is in progress.
  */
-export async function payLink(services: GatewayServices, req: CheckoutRequest): Promise<CheckoutOutcome> {
+export async function payLink(services: PaymentServices, req: CheckoutRequest): Promise<CheckoutOutcome> {
   const { storage, clock } = services;
   const found = await findLink(storage.read, null, req.linkId);
   if (!found) throw new DomainError(ResponseCode.NotFound, ['This payment link does not exist']);

@@ -9,7 +9,6 @@ import {
   type PaymentSchedule,
 } from '../contract/payment-links';
 import { ResponseCode } from '../contract/response-codes';
-import type { GatewayConfig } from '../http/services';
 import type { Queryable } from '../storage/queryable';
 import type { PaymentLinksTable } from '../storage/schema-commerce';
 import { calendarDateOf, frequencyById } from './frequency';
@@ -62,7 +61,10 @@ export const scheduleOptions: Readonly<Record<AllowedPaymentSchedule, readonly P
 export const MIN_INSTALLMENTS = 2;
 export const MAX_INSTALLMENTS = 120;
 
-export function linkUrl(config: Pick<GatewayConfig, 'publicUrl' | 'basePath'>, linkId: string): string {
+/** Where the gateway is reached from outside: the origin and base path of a link's checkout page. */
+type PublicOrigin = { publicUrl: string; basePath: string };
+
+export function linkUrl(config: PublicOrigin, linkId: string): string {
   return `${config.publicUrl}${config.basePath}/pay/${linkId}`;
 }
 
@@ -70,10 +72,7 @@ function isOneOf<T extends string>(values: readonly T[], v: unknown): v is T {
   return typeof v === 'string' && (values as readonly string[]).includes(v);
 }
 
-export function linkRecord(
-  r: LinkRow,
-  config: Pick<GatewayConfig, 'publicUrl' | 'basePath'>,
-): PaymentLinkRecord {
+export function linkRecord(r: LinkRow, config: PublicOrigin): PaymentLinkRecord {
   const allowed = isOneOf(AllowedPaymentScheduleValues, r.allowed_payment_schedule)
     ? r.allowed_payment_schedule
     : 'OnlySingle';

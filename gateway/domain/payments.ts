@@ -391,8 +391,11 @@ async function finishPayment(
  * (3) a unit of work records the answer, joins the open batch, stores token and customer. A reversal that
  * arrived during (2) is honoured in (3): the approval is reversed at the processor, never kept.
  */
+/** What a payment needs of the gateway's services: the domain's own, the fraud screen, the processor timeout. */
+export type PaymentServices = Services & { fraud: FraudScreen; processorTimeoutMs: number };
+
 export async function runPayment(
-  svc: Services & { fraud: FraudScreen; processorTimeoutMs: number },
+  svc: PaymentServices,
   ctx: RequestContext,
   req: PaymentRequest,
 ): Promise<SaleResponse> {

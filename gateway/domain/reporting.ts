@@ -9,8 +9,8 @@ import type {
   DepositRow,
   RetrievalRow,
 } from '../contract/reporting';
-import { sandboxDepositAccount } from '../sandbox/tender-test-data';
 import type { Queryable } from '../storage/queryable';
+import type { DepositAccount } from './issuer-port';
 import { localParts } from './local-time';
 import { chargedCents, chargedCentsSql } from './rules/card-paid';
 import { fromCents, type Cents } from './money';
@@ -513,6 +513,7 @@ export async function depositsSummary(
   zone: string,
   range: Range,
   p: Page,
+  account: DepositAccount,
 ): Promise<Paged<DepositRow>> {
   let query = q.qb
     .selectFrom('batches as b')
@@ -537,8 +538,8 @@ export async function depositsSummary(
     first: Number(g.first_batch),
     net: Number(g.sale_cents ?? 0) - Number(g.return_cents ?? 0),
   }));
-  const dda = `********${sandboxDepositAccount.dda.slice(-4)}`;
-  const routing = `*****${sandboxDepositAccount.routing.slice(-4)}`;
+  const dda = `********${account.dda.slice(-4)}`;
+  const routing = `*****${account.routing.slice(-4)}`;
   const row = (l: (typeof lines)[number]): DepositRow => {
     const credit = l.net >= 0;
     const date = localDate(l.closedAt, zone);
@@ -546,7 +547,7 @@ export async function depositsSummary(
       DDANumber: dda,
       ReportDate: date,
       RoutingNumber: routing,
-      TraceNumber: sandboxDepositAccount.routing.slice(0, 8) + String(l.first).padStart(7, '0'),
+      TraceNumber: account.routing.slice(0, 8) + String(l.first).padStart(7, '0'),
       TransactionCode: credit ? '22' : '27',
       TransactionCodeDescription: credit
         ? 'Automated deposit (checking credit)'

@@ -3,6 +3,7 @@ import type { Storage, Queryable } from '../storage/queryable';
 import { UniqueViolation } from '../storage/queryable';
 import { addDays, localParts, safeZone, zonedInstant } from './local-time';
 import { fromCents } from './money';
+import type { DepositAccount } from './issuer-port';
 import { cardDescription, depositsSummary } from './reporting';
 import { chargedCentsSql } from './rules/card-paid';
 
@@ -40,7 +41,14 @@ function nextPeriod(period: string): string {
 }
 
 /** One month's statement from the recorded data, or null when the month had no activity at all. */
-async function buildStatement(q: Queryable, mid: number, name: string, zone: string, month: Month) {
+async function buildStatement(
+  q: Queryable,
+  mid: number,
+  name: string,
+  zone: string,
+  month: Month,
+  account: DepositAccount,
+) {
   const approved = () =>
     q.qb
       .selectFrom('payments as p')
@@ -80,7 +88,14 @@ async function buildStatement(q: Queryable, mid: number, name: string, zone: str
         .groupBy(['b.id', 'b.batch_number', 'b.settled_at'])
         .orderBy('b.id'),
     ),
-    depositsSummary(q, mid, zone, { fromIso: month.fromIso, toIso: month.toIso }, { index: 0, size: 10_000 }),
+    depositsSummary(
+      q,
+      mid,
+      zone,
+      { fromIso: month.fromIso, toIso: month.toIso },
+      { index: 0, size: 10_000 },
+      account,
+    ),
     q.all(
       q.qb
         .selectFrom('disputes')
@@ -155,7 +170,12 @@ export const statementIdOf = (mid: number, period: string) => `ST-${mid}-${perio
  * statement is generated once and then never changes, as a mailed statement would not; later voids or
  * disputes show on the month they happen in.
  */
-export async function ensureStatements(storage: Storage, mid: number, now: Date): Promise<void> {
+export async function ensureStatements(
+  storage: Storage,
+  mid: number,
+  now: Date,
+  account: DepositAccount,
+): Promise<void> {
   const q = storage.read;
   const merchant = await q.first(
     q.qb.selectFrom('merchants').select(['name', 'time_zone']).where('mid', '=', mid),
@@ -189,7 +209,7 @@ export async function ensureStatements(storage: Storage, mid: number, now: Date)
   for (let i = 0; period < current && i < 120; i += 1, period = nextPeriod(period)) {
     if (have.has(period)) continue;
     const month = monthOf(period, zone);
-    const data = await buildStatement(q, mid, merchant.name, zone, month);
+    const data = await buildStatement(q, mid, merchant.name, zone, month, account);
     if (!data) continue;
     try {
       await storage.write((tx) =>

@@ -1,6 +1,5 @@
 import { ResponseCode } from '../contract/response-codes';
 import { DeclineCode } from '../contract/decline-codes';
-import { authorizationNumber } from '../sandbox/sandbox-processor';
 import { cardFingerprint } from '../security/vault-cipher';
 import type { Queryable } from '../storage/queryable';
 import type { StoredValueKind, StoredValueProgram } from '../storage/schema-tenders';
@@ -191,7 +190,7 @@ export async function runMovement(
       fingerprint,
       entry_mode: m.card.entryMode,
       pos_code: 'Retail',
-      auth_code: approved ? authorizationNumber() : '',
+      auth_code: approved ? svc.issuers.authorizationNumber() : '',
       avs_result: '',
       cvn_result: '',
       response_code: code,

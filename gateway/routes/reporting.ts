@@ -199,7 +199,7 @@ function batchDetailFields(body: Loose, c: Common) {
 
 /** The merchant's statements, once each completed month with activity has one (issued on first ask). */
 async function issuedStatements(ctx: OperationContext, mid: number) {
-  await ensureStatements(ctx.services.storage, mid, ctx.now);
+  await ensureStatements(ctx.services.storage, mid, ctx.now, ctx.services.issuers.depositAccount);
   const q = ctx.services.storage.read;
   return { q, statements: q.qb.selectFrom('merchant_statements').where('mid', '=', mid) };
 }
@@ -233,7 +233,9 @@ export function registerReportingRoutes(app: FastifyInstance, services: GatewayS
   );
   route(
     ep.depositsSummary,
-    pagedReport(noOwnFields, (q, c) => depositsSummary(q, c.mid, c.zone, c.range, c.page)),
+    pagedReport(noOwnFields, (q, c) =>
+      depositsSummary(q, c.mid, c.zone, c.range, c.page, services.issuers.depositAccount),
+    ),
   );
   for (const [spec, latestOnly] of [
     [ep.chargebacksDetail, false],

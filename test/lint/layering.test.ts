@@ -49,6 +49,20 @@ describe('layering rule', () => {
     ['common/probe.ts', "import { formatCents } from '../renderer/src/format/money';\nvoid formatCents;\n"],
     // The gateway stands alone: the terminal's shared rules are not its rules.
     ['gateway/http/probe.ts', "import { taxCents } from '../../common/percent';\nvoid taxCents;\n"],
+    // The gateway's domain decides: the sandbox implements its ports, routes and http call it.
+    [
+      'gateway/domain/probe.ts',
+      "import { createSandboxProcessor } from '../sandbox/sandbox-processor';\nvoid createSandboxProcessor;\n",
+    ],
+    [
+      'gateway/domain/rules/probe.ts',
+      "import { sandboxGiftCards } from '../../sandbox/tender-test-data';\nvoid sandboxGiftCards;\n",
+    ],
+    ['gateway/domain/probe.ts', "import { implement } from '../http/operation';\nvoid implement;\n"],
+    [
+      'gateway/domain/probe.ts',
+      "import { registerTransactionRoutes } from '../routes/transactions';\nvoid registerTransactionRoutes;\n",
+    ],
   ];
   it.each(forbidden)(
     '%s may not import across the boundary',
@@ -70,6 +84,19 @@ describe('layering rule', () => {
       await layeringErrors(
         'electron/sale/probe.ts',
         "import { Sale } from '../../gateway/contract/card-sale';\nvoid Sale;\n",
+      ),
+    ).toEqual([]);
+    // The domain implements the interface's rules with its contract and storage; the sandbox uses its ports.
+    expect(
+      await layeringErrors(
+        'gateway/domain/rules/probe.ts',
+        "import { ResponseCode } from '../../contract/response-codes';\nimport { prepare } from '../../storage/prepared';\nvoid ResponseCode;\nvoid prepare;\n",
+      ),
+    ).toEqual([]);
+    expect(
+      await layeringErrors(
+        'gateway/sandbox/probe.ts',
+        "import type { Processor } from '../domain/processor-port';\nexport type P = Processor;\n",
       ),
     ).toEqual([]);
     // The one rule the screen previews and the core charges lives in common/, which both may import.
