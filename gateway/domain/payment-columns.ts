@@ -1,3 +1,4 @@
+import { AMOUNT_COLUMNS } from './rules/card-paid';
 import type { PaymentRow } from './sale-response';
 
 /** A payment row as it is inserted (the id is the database's). */
@@ -14,12 +15,7 @@ export const paymentColumns: (keyof PaymentColumns)[] = [
   'status',
   'preauth_state',
   'requested_cents',
-  'amount_cents',
-  'tax_cents',
-  'tip_cents',
-  'surcharge_cents',
-  'card_difference_cents',
-  'cashback_cents',
+  ...AMOUNT_COLUMNS,
   'currency',
   'card_type',
   'first6',
@@ -78,12 +74,7 @@ export const outcomeColumns: (keyof Outcome)[] = [
   'response_msg',
   'avs_result',
   'cvn_result',
-  'amount_cents',
-  'tax_cents',
-  'tip_cents',
-  'surcharge_cents',
-  'card_difference_cents',
-  'cashback_cents',
+  ...AMOUNT_COLUMNS,
   'balance_cents',
   'preauth_state',
   'token_id',

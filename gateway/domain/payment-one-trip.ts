@@ -49,14 +49,7 @@ const startStatement = prepare<StartArgs, { id: number }>((qb, p): Compilable<{ 
         with tn as (
           insert into transaction_numbers (mid, utn, operation, payment_id, state, created_at)
           select ${p('mid')}::bigint, ${p('utn')}::text, ${p('operation')}::text, null, 'reserved', ${p('created_at')}::text
-          where ${p('check_duplicate')}::bigint = 0 or not exists (${recentPaymentOfSignature(qb, {
-            mid: p('mid'),
-            fingerprint: p('fingerprint'),
-            amount: p('amount'),
-            type: p('type'),
-            operation: p('operation'),
-            since: p('since'),
-          })})
+          where ${p('check_duplicate')}::bigint = 0 or not exists (${recentPaymentOfSignature(qb, p)})
           on conflict (mid, utn) do nothing
           returning mid)
         insert into payments (${cols(paymentColumns)})

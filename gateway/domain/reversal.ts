@@ -10,9 +10,9 @@ import {
   finishRefundCancel,
   isCardRefund,
   refundNotTakenBack,
+  reverseAtProcessor,
   undoCardRefund,
 } from './void-rules';
-import { chargedCents } from './rules/card-paid';
 import { blockTransactionNumber, findTransactionNumber } from './rules/user-transaction-number';
 
 type ReversalDecision =
@@ -125,13 +125,6 @@ export async function runReversal(svc: Services, ctx: RequestContext, utn: strin
     }
     return saleResponse({ ...refund, status: 'reversed' }, ResponseCode.Success, ['Reversed']);
   }
-  if (decision.kind === 'reverse') {
-    await svc.processor.reverse({
-      mid,
-      amountCents: chargedCents(decision.row),
-      authCode: decision.row.auth_code,
-      reference: decision.row.srn,
-    });
-  }
+  if (decision.kind === 'reverse') await reverseAtProcessor(svc, decision.row);
   return decision.response;
 }

@@ -13,6 +13,16 @@ import {
   settleTransactionNumber,
 } from './rules/user-transaction-number';
 
+/** Cancels a payment's authorization at the processor: everything the card was charged (idempotent). */
+export async function reverseAtProcessor(svc: Services, row: PaymentRow): Promise<void> {
+  await svc.processor.reverse({
+    mid: row.mid,
+    amountCents: chargedCents(row),
+    authCode: row.auth_code,
+    reference: row.srn,
+  });
+}
+
 /**
  * Whether the payment's batch is still open, read holding the batch's row KEY SHARE to the commit on
  * PostgreSQL (as a payment joining it does, batches.ts): DoSettlement's FOR UPDATE either waits for this
@@ -248,12 +258,7 @@ export async function runVoid(
     return { row, refund: false };
   });
   if (!target.refund) {
-    await svc.processor.reverse({
-      mid,
-      amountCents: chargedCents(target.row),
-      authCode: target.row.auth_code,
-      reference: target.row.srn,
-    });
+    await reverseAtProcessor(svc, target.row);
     return target.row;
   }
   const undone = await undoCardRefund(svc, target.row);

@@ -31,7 +31,8 @@ export function chargedCents(p: AmountColumns): Cents {
   return totalAmountCents(p) + p.cashback_cents;
 }
 
-const chargedColumns = [
+/** A payment's amount columns, in the order the payments table lists them. */
+export const AMOUNT_COLUMNS = [
   'amount_cents',
   'tax_cents',
   'tip_cents',
@@ -43,7 +44,7 @@ const chargedColumns = [
 /** `chargedCents` of the payments row named `alias` in the query (unqualified columns without one). */
 export function chargedCentsSql(alias?: string): RawBuilder<number> {
   return sql<number>`(${sql.join(
-    chargedColumns.map((c) => sql.ref(alias ? `${alias}.${c}` : c)),
+    AMOUNT_COLUMNS.map((c) => sql.ref(alias ? `${alias}.${c}` : c)),
     sql` + `,
   )})`;
 }

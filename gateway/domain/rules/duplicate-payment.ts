@@ -41,8 +41,19 @@ export function windowStart(now: Date, windowMs: number): string {
   return new Date(now.getTime() - windowMs).toISOString();
 }
 
+/** Stands for an argument of the rule's query inside a prepared statement (storage/prepared.ts). */
+export type DuplicateParam = <K extends keyof DuplicateQuery>(name: K) => DuplicateQuery[K];
+
 /** At most one recent payment of the signature: the rule as a query, for a statement that embeds it. */
-export function recentPaymentOfSignature(qb: Kysely<Database>, s: DuplicateQuery) {
+export function recentPaymentOfSignature(qb: Kysely<Database>, p: DuplicateParam) {
+  const s: DuplicateQuery = {
+    mid: p('mid'),
+    fingerprint: p('fingerprint'),
+    amount: p('amount'),
+    type: p('type'),
+    operation: p('operation'),
+    since: p('since'),
+  };
   return qb
     .selectFrom('payments')
     .select('id')
@@ -58,14 +69,7 @@ export function recentPaymentOfSignature(qb: Kysely<Database>, s: DuplicateQuery
 
 /** The rule's query, compiled once per dialect. */
 export const selectDuplicate = prepare<DuplicateQuery, { id: number }>((qb, p) =>
-  recentPaymentOfSignature(qb, {
-    mid: p('mid'),
-    fingerprint: p('fingerprint'),
-    amount: p('amount'),
-    type: p('type'),
-    operation: p('operation'),
-    since: p('since'),
-  }),
+  recentPaymentOfSignature(qb, p),
 );
 
 export function duplicateRefusal(): DomainError {
