@@ -24,7 +24,7 @@ const lockOpenBatch = prepare<{ mid: number }, { id: number }>((qb, p) =>
  * On PostgreSQL the batch's ROW is what keeps a payment out of a batch being closed: a payment (or a
  * cancel, void-rules.ts) holds it KEY SHARE — the lock the payments.batch_id foreign key takes anyway, so
  * payments never wait for each other or add a lock of their own — and settlement takes it FOR UPDATE
- * (settlement.ts), which waits for those holders and makes new ones wait; they then find the batch
+ * (batch-close/settlement.ts), which waits for those holders and makes new ones wait; they then find the batch
  * settled (READ COMMITTED re-reads the row they waited for) and open the next. An advisory lock per
  * merchant did this before, shared by every payment, and PostgreSQL queues every new shared request behind
  * a waiting exclusive one: while a settlement waited, every sale of the merchant waited too.
