@@ -27,6 +27,13 @@ import type { RoleApi } from '../../native/drivers/roles';
 import { lastFour, maskPan } from '../../native/protocols/pan-mask';
 import type { GatewayClient, GatewayResult } from '../gateway-client/client';
 import type { GatewayFailure } from '../gateway-client/errors';
+import {
+  bridgeFailureOf,
+  failureMessage,
+  UNKNOWN_MESSAGE,
+  UNKNOWN_UNREVERSED_MESSAGE,
+  type AfterUnknown,
+} from '../gateway-client/bridge-failure';
 import type { Journal } from '../journal/journal-protocol';
 import type { EntryPatch, JournalRow, NewEntry } from '../journal/journal-store';
 import type { SettingsShape } from '../settings';
@@ -61,8 +68,6 @@ export type SaleEngineDeps = {
   merchantName: () => string;
 };
 
-const UNKNOWN_MESSAGE = 'Do not retry — no answer from the gateway. The terminal is reversing this sale.';
-
 type Active = {
   ticketId: string;
   tenderId: string;
@@ -70,16 +75,6 @@ type Active = {
   /** A chip card in its transaction on the reader, until it is told the issuer's answer. */
   chip?: ChipSale;
 };
-
-/** Plain words for a failed tender. */
-function failureMessage(f: GatewayFailure): string {
-  if (f.kind === 'unknown-outcome') return UNKNOWN_MESSAGE;
-  if (f.kind === 'unreachable' && f.where === 'processor')
-    return 'The card network is unavailable; nothing was charged. Try again or use another tender.';
-  if (f.kind === 'unreachable')
-    return 'The gateway is unreachable (offline); nothing was charged. Use another tender.';
-  return f.message;
-}
 
 /** The gateway's balance text ("1,234.56") in cents; undefined when absent or unreadable. */
 function balanceCents(value: string | undefined): number | undefined {
@@ -210,7 +205,7 @@ export class SaleEngine {
             tender.message = row.message;
           } else {
             tender.status = 'unknown';
-            tender.message = UNKNOWN_MESSAGE;
+            tender.message = row.operation === 'check' ? UNKNOWN_UNREVERSED_MESSAGE : UNKNOWN_MESSAGE;
           }
         }
         this.tickets.set(view.ticketId, this.recompute(view));
@@ -429,7 +424,12 @@ export class SaleEngine {
       this.progress(t.ticketId, view.tenderId, 'signature', 'Sign here');
       if (this.deps.connected('signaturePad')) this.deps.devices()?.signaturePad.startCapture();
     } else
-      this.progress(t.ticketId, view.tenderId, 'done', view.status === 'unknown' ? UNKNOWN_MESSAGE : 'Done');
+      this.progress(
+        t.ticketId,
+        view.tenderId,
+        'done',
+        view.status === 'unknown' ? (view.message ?? UNKNOWN_MESSAGE) : 'Done',
+      );
     await this.maybeFinish(t);
     return {
       ticket: t,
@@ -569,10 +569,14 @@ export class SaleEngine {
           () => this.deps.gateway().processCheck(fields),
           { reversible: false },
         );
-        await this.applyResult(view, row, result, {}, (r) => ({
-          approvedCents: amount,
-          srn: r.TransactionInfo?.ServiceTransactionNumber,
-        }));
+        await this.applyResult(
+          view,
+          row,
+          result,
+          {},
+          (r) => ({ approvedCents: amount, srn: r.TransactionInfo?.ServiceTransactionNumber }),
+          'reconcile',
+        );
         return;
       }
       case 'token': {
@@ -1095,6 +1099,7 @@ export class SaleEngine {
       cardType?: string | undefined;
       balanceCents?: number | undefined;
     },
+    after: AfterUnknown = 'reversing',
   ): Promise<void> {
     view.userTransactionNumber = row.utn;
     if (!result.ok) {
@@ -1105,7 +1110,7 @@ export class SaleEngine {
           : f.kind === 'unreachable' && f.where === 'network'
             ? 'offline-refused'
             : 'declined';
-      view.message = view.message ?? failureMessage(f);
+      view.message = view.message ?? failureMessage(f, after);
       if (f.code !== undefined) view.gatewayCode = f.code;
       if (f.declineCode !== undefined) view.declineCode = f.declineCode;
       if (result.response && 'Balance' in result.response) {
@@ -1175,7 +1180,7 @@ export class SaleEngine {
               Amount: toWire(amountCents),
             }),
     );
-    if (!result.ok) throw this.failureOf(result.failure);
+    if (!result.ok) throw this.failureOf(result.failure, 'reversing');
     const r = result.response;
     const refunded =
       amountCents ??
@@ -1264,7 +1269,7 @@ export class SaleEngine {
           ...(tip > 0 ? { AdditionalTip: toWire(tip) } : {}),
         }),
     );
-    if (!result.ok) throw this.failureOf(result.failure);
+    if (!result.ok) throw this.failureOf(result.failure, 'reversing');
     const r = result.response;
     const done = await this.deps.journal.update(
       row.utn,
@@ -1389,11 +1394,11 @@ export class SaleEngine {
           amountCents,
           userTransactionNumber: row.utn,
           last4: card.last4,
-          ...(result.ok ? {} : { message: failureMessage(result.failure) }),
+          ...(result.ok ? {} : { message: failureMessage(result.failure, 'reversing') }),
         };
         await this.persist(ticket);
       }
-      if (!result.ok) throw this.failureOf(result.failure);
+      if (!result.ok) throw this.failureOf(result.failure, 'reversing');
       const done = await this.deps.journal.update(
         row.utn,
         {
@@ -1458,12 +1463,9 @@ export class SaleEngine {
     });
   }
 
-  failureOf(f: GatewayFailure): BridgeFailure {
-    const code = f.kind === 'unknown-outcome' ? 'unknown-outcome' : f.kind;
-    return new BridgeFailure(code, failureMessage(f), {
-      ...(f.code !== undefined ? { gatewayCode: f.code } : {}),
-      ...(f.declineCode !== undefined ? { declineCode: f.declineCode } : {}),
-    });
+  /** The one mapping (gateway-client/bridge-failure.ts); `after` says whether a reversal was queued. */
+  failureOf(f: GatewayFailure, after: AfterUnknown = 'reconcile'): BridgeFailure {
+    return bridgeFailureOf(f, after);
   }
 
   // ---------------------------------------------------------------------------------------------------
