@@ -1,10 +1,10 @@
-import { createServer, type Server } from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TransactionReportRecord } from '../../gateway/contract/report';
+import { blackHole } from '../support/black-hole';
 import { merchant1, startGateway, type TestGateway } from '../support/gateway-harness';
 import { eventually, startLane, value } from './helpers';
 
@@ -18,21 +18,6 @@ async function gatewayStatus(gw: TestGateway, utn: string): Promise<string | und
   const r = await gw.post('/api/Report/GetReportByMerchant', merchant1);
   return (r.body.Transactions as TransactionReportRecord[]).find((t) => t.UserTransactionNumber === utn)
     ?.Status;
-}
-
-/** A gateway that accepts requests and never answers. */
-async function blackHole(): Promise<{ url: string; close(): Promise<void> }> {
-  const server: Server = createServer(() => undefined);
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
-  const a = server.address();
-  return {
-    url: `http://127.0.0.1:${typeof a === 'object' && a ? a.port : 0}`,
-    close: () =>
-      new Promise((r) => {
-        server.closeAllConnections();
-        server.close(() => r());
-      }),
-  };
 }
 
 describe('unknown outcomes, restarts, store-and-forward, reconciliation', () => {
