@@ -10,6 +10,7 @@ import { Authenticator } from './security/authenticator';
 import { loadKeys } from './security/keys';
 import { LoginThrottle, defaultThrottle, type ThrottleOptions } from './security/login-throttle';
 import { createSandboxProcessor } from './sandbox/sandbox-processor';
+import { withProcessorLedger } from './sandbox/processor-ledger';
 import type { Processor } from './sandbox/processor';
 import { isEmpty, seedSandbox } from './sandbox/seed';
 import { openStorage, type DatabaseConfig } from './storage/open-storage';
@@ -38,6 +39,11 @@ export type GatewayOptions = {
   clock?: Clock;
   processor?: Processor;
   sandboxSlowMs?: number;
+  /**
+   * The sandbox processor keeps its own ledger in the database (sandbox/processor-ledger.ts), for the
+   * model checker; off by default, since every processor call then costs a commit.
+   */
+  sandboxLedger?: boolean;
   throttle?: ThrottleOptions;
   duplicateWindowMs?: number;
   bodyLimitBytes?: number;
@@ -119,9 +125,14 @@ export async function buildGateway(
   const clock = options.clock ?? systemClock;
   const keys = loadKeys(join(options.dataDir, 'keys.json'), options.sandbox);
   const storage = await openStorage(options.database ?? { kind: 'sqlite' }, options.dataDir);
-  const processor =
-    options.processor ??
-    createSandboxProcessor({ slowMs: options.sandboxSlowMs ?? 3_000, latencyMs: 0 }, () => clock.now());
+  const slowMs = options.sandboxSlowMs ?? 3_000;
+  const sandboxProcessor = (): Processor => {
+    const simulated = createSandboxProcessor({ slowMs, latencyMs: 0 }, () => clock.now());
+    return options.sandboxLedger
+      ? withProcessorLedger(simulated, storage, { slowMs, now: () => clock.now() })
+      : simulated;
+  };
+  const processor = options.processor ?? sandboxProcessor();
   if (options.sandbox && (await isEmpty(storage))) await seedSandbox(storage, processor.name, clock.now());
   const processorTimeoutMs = options.processorTimeoutMs ?? 30_000;
   // SQLite has one process: every pending payment at start is a crash's. On PostgreSQL other live

@@ -15,12 +15,14 @@ import {
 } from './storage/open-storage';
 
 const usage = `usage: npm run gateway -- [--port N] [--host H] [--data DIR] [--sandbox] [--base-path /prefix]
-                           [--public-url URL] [--sandbox-slow-ms MS] [--log-level info|warn|error|silent]
+                           [--public-url URL] [--sandbox-slow-ms MS] [--sandbox-ledger]
+                           [--log-level info|warn|error|silent]
                            [--db sqlite|postgres://user:password@host:port/database] [--db-pool N]
                            [--workers N]
   --db        the database (default: $${DATABASE_URL_ENV}, else SQLite in the data folder); the key file
               stays in --data, and every process on one PostgreSQL database needs the same one
-  --workers   N processes sharing the port (Node cluster); more than 1 needs PostgreSQL`;
+  --workers   N processes sharing the port (Node cluster); more than 1 needs PostgreSQL
+  --sandbox-ledger  the sandbox processor keeps its ledger in the database (for the model checker)`;
 
 type Settings = {
   port: number;
@@ -30,6 +32,7 @@ type Settings = {
   basePath: string;
   publicUrl: string | undefined;
   sandboxSlowMs: number | undefined;
+  sandboxLedger: boolean;
   level: string;
   database: DatabaseConfig;
   workers: number;
@@ -54,6 +57,7 @@ function settings(): Settings | null {
         'base-path': { type: 'string' },
         'public-url': { type: 'string' },
         'sandbox-slow-ms': { type: 'string' },
+        'sandbox-ledger': { type: 'boolean' },
         'log-level': { type: 'string' },
         db: { type: 'string' },
         'db-pool': { type: 'string' },
@@ -102,6 +106,7 @@ function settings(): Settings | null {
     basePath,
     publicUrl: args['public-url'],
     sandboxSlowMs: args['sandbox-slow-ms'] ? Number(args['sandbox-slow-ms']) : undefined,
+    sandboxLedger: args['sandbox-ledger'] === true,
     level: args['log-level'] ?? 'warn',
     database,
     workers,
@@ -133,6 +138,7 @@ async function serve(s: Settings): Promise<void> {
       basePath: s.basePath,
       ...(s.publicUrl ? { publicUrl: s.publicUrl } : {}),
       ...(s.sandboxSlowMs !== undefined ? { sandboxSlowMs: s.sandboxSlowMs } : {}),
+      sandboxLedger: s.sandboxLedger,
       logger: s.level === 'silent' ? false : { level: s.level },
     },
     breadthGroups,

@@ -1,5 +1,6 @@
 import type { Generated } from 'kysely';
 import type { CommerceTables } from './schema-commerce';
+import type { SandboxTables } from './schema-sandbox';
 import type { TenderTables } from './schema-tenders';
 
 /**
@@ -188,4 +189,4 @@ export type CoreTables = {
   customers: CustomersTable;
 };
 
-export type Database = CoreTables & CommerceTables & TenderTables;
+export type Database = CoreTables & CommerceTables & TenderTables & SandboxTables;

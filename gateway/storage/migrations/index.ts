@@ -2,6 +2,7 @@ import type { Migration } from '../migrate';
 import { migration001 } from './001-core';
 import { migration002 } from './002-commerce';
 import { migration003 } from './003-tenders';
+import { migration004 } from './004-sandbox-processor-ledger';
 
 /** Every migration, in order. A shipped migration is never edited: add the next number instead. */
-export const migrations: readonly Migration[] = [migration001, migration002, migration003];
+export const migrations: readonly Migration[] = [migration001, migration002, migration003, migration004];
