@@ -96,7 +96,12 @@ export async function settleOpenBatch(storage: Storage, mid: number, now: Date):
     if (!batch) return { settlementId: null, amountCents: 0, batches: [], completedOn: null };
     const totals = await batchTotals(tx, batch);
     if (totals.transactionCount === 0) {
-      await tx.run(tx.qb.deleteFrom('batches').where('id', '=', batch.id));
+      // Nothing approved to settle. A batch whose payments were all voided or reversed stays open: they
+      // still name it (and take the next payments' company); only a batch no payment names is removed.
+      const named = await tx.first(
+        tx.qb.selectFrom('payments').select('id').where('batch_id', '=', batch.id).limit(1),
+      );
+      if (!named) await tx.run(tx.qb.deleteFrom('batches').where('id', '=', batch.id));
       return { settlementId: null, amountCents: 0, batches: [], completedOn: null };
     }
     const settlement = await tx.first(
