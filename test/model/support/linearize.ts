@@ -1,0 +1,114 @@
+import { matches, outcomes, type Model, type Observed, type Op } from './money-model';
+import { describeOp } from './operations';
+
+/** One operation of a group as it ran: what was sent, what came back, and when (client clock). */
+export type Executed = { op: Op; observed: Observed; startedAt: number; endedAt: number };
+
+export type Linearized = {
+  /** Every distinct state some order of the group leaves, having answered exactly as the gateway did. */
+  models: Model[];
+  /** Orders tried (nodes of the search), for the run's statistics. */
+  explored: number;
+};
+
+/** More than this many distinct states left by one group means the model is too loose to be useful. */
+const MAX_STATES = 32;
+
+/**
+ * The group's answers against the model: is there an order of its operations, one at a time, that gives
+ * every answer the gateway gave? That is what "the operations were atomic" means (linearizability). An
+ * operation that ended before another started comes first in every order considered. Where the model
+ * cannot know who won a race, each order is tried and the answers decide.
+ */
+export function linearize(start: Model, group: readonly Executed[]): Linearized {
+  const found = new Map<string, Model>();
+  let explored = 0;
+  const walk = (model: Model, remaining: readonly number[]): void => {
+    if (found.size >= MAX_STATES) return;
+    if (remaining.length === 0) {
+      found.set(JSON.stringify(model), model);
+      return;
+    }
+    for (const i of remaining) {
+      const e = group[i] as Executed;
+      // Real time: an operation answered before this one was sent cannot come after it.
+      if (remaining.some((j) => j !== i && (group[j] as Executed).endedAt < e.startedAt)) continue;
+      explored += 1;
+      for (const o of outcomes(model, e.op)) {
+        if (!matches(o, e.observed)) continue;
+        walk(
+          o.next,
+          remaining.filter((j) => j !== i),
+        );
+      }
+    }
+  };
+  walk(
+    start,
+    group.map((_, i) => i),
+  );
+  return { models: [...found.values()], explored };
+}
+
+const fmt = (o: Omit<Observed, 'code'> & { code?: number | readonly number[] }) =>
+  Object.entries(o)
+    .filter(([, v]) => v !== undefined)
+    .map(([k, v]) => `${k}=${Array.isArray(v) ? v.join('|') : String(v)}`)
+    .join(' ');
+
+/** Orders of the group the real-time rule allows (at most `limit`), for an explanation. */
+function orders(group: readonly Executed[], limit: number): number[][] {
+  const out: number[][] = [];
+  const walk = (prefix: number[], remaining: number[]) => {
+    if (out.length >= limit) return;
+    if (remaining.length === 0) {
+      out.push(prefix);
+      return;
+    }
+    for (const i of remaining) {
+      const e = group[i] as Executed;
+      if (remaining.some((j) => j !== i && (group[j] as Executed).endedAt < e.startedAt)) continue;
+      walk(
+        [...prefix, i],
+        remaining.filter((j) => j !== i),
+      );
+    }
+  };
+  walk(
+    [],
+    group.map((_, i) => i),
+  );
+  return out;
+}
+
+/**
+ * Why no order explains the answers: each operation and its answer, then, for each order the timing
+ * allows, the first operation whose answer the rules would not give there, and what they would give.
+ */
+export function explainNoOrder(start: Model, group: readonly Executed[]): string {
+  const lines = group.map((e) => `  ${describeOp(e.op)} answered {${fmt(e.observed)}}`);
+  for (const order of orders(group, 6)) {
+    let model = start;
+    const names = order.map((i) => (group[i] as Executed).op.t);
+    for (const i of order) {
+      const e = group[i] as Executed;
+      const all = outcomes(model, e.op);
+      const hit = all.find((o) => matches(o, e.observed));
+      if (hit) {
+        model = hit.next;
+        continue;
+      }
+      const allowed = all.map((o) => `{${fmt({ code: o.codes, ...o.expect })}} (${o.why})`).join(' or ');
+      lines.push(
+        `  in the order ${names.join(', ')}: ${describeOp(e.op)} could only answer ${allowed || 'nothing'}`,
+      );
+      break;
+    }
+  }
+  return [
+    group.length > 1
+      ? 'no order of the group explains every answer the gateway gave:'
+      : 'the answer breaks the rules:',
+    ...lines,
+  ].join('\n');
+}
