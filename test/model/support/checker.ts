@@ -127,86 +127,91 @@ class GroupCommand implements fc.AsyncCommand<Box, RunContext> {
   }
 }
 
-/** Runs the checker against `target`; reports what it checked and any (shrunk) counterexample. */
+/**
+ * Runs the checker against `target`; reports what it checked and any (shrunk) counterexample. Two phases:
+ * explore new sequences until `timeMs` (stopping at the first failure), then shrink that failure for at
+ * most `shrinkMs`, replaying it from its seed and path (fast-check's replay), each candidate up to
+ * `shrinkTries` times since a race does not always recur.
+ */
 export async function runChecker(target: Target, config: CheckerConfig): Promise<CheckerReport> {
   const stats = newStats();
   const pool = new MerchantPool(target);
   const group = groupArbitrary(config.commands, target.slowMs, config.maxGroupSize).map(
     (steps) => new GroupCommand(steps),
   );
-  let failedOnce = false;
-  const started = Date.now();
-  const property = fc.asyncProperty(
-    fc.commands([group], {
-      maxCommands: config.maxGroups,
-      ...(config.replayPath ? { replayPath: config.replayPath } : {}),
-    }),
-    async (cmds) => {
-      // Past the time to explore, new sequences pass unrun; a shrink in progress goes on (to shrinkMs).
-      if (!failedOnce && Date.now() - started > config.timeMs) return;
-      if (!failedOnce) stats.explored += 1;
-      // A race does not always recur: once a sequence failed, each candidate of the shrink gets a few tries.
-      const tries = failedOnce ? config.shrinkTries : 1;
+  const sequences = fc.commands([group], {
+    maxCommands: config.maxGroups,
+    ...(config.replayPath ? { replayPath: config.replayPath } : {}),
+  });
+  const property = (phase: 'explore' | 'shrink') =>
+    fc.asyncProperty(sequences, async (cmds) => {
+      if (phase === 'explore') stats.explored += 1;
+      const tries = phase === 'shrink' ? config.shrinkTries : 1;
       for (let i = 0; i < tries; i += 1) {
         stats.sequences += 1;
-        try {
-          await fc.asyncModelRun(async () => {
-            const t0 = performance.now();
-            const { box, ctx } = await startRun(target, pool, stats);
-            stats.time.start += performance.now() - t0;
-            return { model: box, real: ctx };
-          }, cmds);
-        } catch (error) {
-          failedOnce = true;
-          throw error;
-        }
+        await fc.asyncModelRun(async () => {
+          const t0 = performance.now();
+          const { box, ctx } = await startRun(target, pool, stats);
+          stats.time.start += performance.now() - t0;
+          return { model: box, real: ctx };
+        }, cmds);
       }
-    },
-  );
-  const details = await fc
-    .check(property, {
+    });
+  try {
+    const explored = await fc.check(property('explore'), {
       seed: config.seed,
       numRuns: config.runs,
-      ...(config.path ? { path: config.path, endOnFailure: true } : {}),
-      plugins: [fc.interruptAfterTimeLimit(config.timeMs + config.shrinkMs)],
-    })
-    .finally(() => pool.drain());
-  const report: CheckerReport = {
-    stats,
-    seed: details.seed,
-    numShrinks: details.numShrinks,
-    interrupted: details.interrupted,
-  };
-  if (!details.failed) return report;
-  if (details.counterexamplePath === null) {
+      endOnFailure: true,
+      ...(config.path ? { path: config.path } : {}),
+      plugins: [fc.interruptAfterTimeLimit(config.timeMs)],
+    });
+    const report: CheckerReport = {
+      stats,
+      seed: explored.seed,
+      numShrinks: 0,
+      interrupted: explored.interrupted,
+    };
+    if (!explored.failed) return report;
+    if (explored.counterexamplePath === null) {
+      report.failure = {
+        message: explored.interrupted
+          ? 'interrupted before any sequence ran'
+          : 'fast-check failed without a counterexample',
+        counterexample: '',
+        replay: '',
+      };
+      return report;
+    }
+    const shrunk = await fc.check(property('shrink'), {
+      seed: explored.seed,
+      path: explored.counterexamplePath,
+      plugins: [fc.interruptAfterTimeLimit(config.shrinkMs)],
+    });
+    // A race that did not recur in the replay leaves the first failure as found.
+    const best = shrunk.failed && shrunk.counterexamplePath !== null ? shrunk : explored;
+    report.numShrinks = shrunk.numShrinks;
+    const error = best.errorInstance;
+    const values = best.counterexample as readonly unknown[] | null;
+    const counterexample = values ? String(values[0]) : '';
+    const replayPath = /replayPath="([^"]*)"/.exec(counterexample)?.[1];
     report.failure = {
-      message: details.interrupted
-        ? 'interrupted before any sequence ran'
-        : 'fast-check failed without a counterexample',
-      counterexample: '',
-      replay: '',
+      message: error instanceof Error ? error.message : String(error),
+      counterexample,
+      replay: [
+        `${MODEL_ENV.seed}=${explored.seed}`,
+        `${MODEL_ENV.path}='${best.counterexamplePath ?? ''}'`,
+        ...(replayPath ? [`${MODEL_ENV.replayPath}='${replayPath}'`] : []),
+        `${MODEL_ENV.groups}=${config.maxGroups}`,
+        ...(process.env[MODEL_ENV.commands]
+          ? [`${MODEL_ENV.commands}=${process.env[MODEL_ENV.commands]}`]
+          : []),
+        ...(process.env[MODEL_ENV.slowMs] ? [`${MODEL_ENV.slowMs}=${process.env[MODEL_ENV.slowMs]}`] : []),
+      ].join(' '),
     };
     return report;
+  } finally {
+    await pool.drain();
   }
-  const error = details.errorInstance;
-  const values = details.counterexample as readonly unknown[] | null;
-  const counterexample = values ? String(values[0]) : '';
-  const replayPath = /replayPath="([^"]*)"/.exec(counterexample)?.[1];
-  report.failure = {
-    message: error instanceof Error ? error.message : String(error),
-    counterexample,
-    replay: [
-      `${MODEL_ENV.seed}=${details.seed}`,
-      `${MODEL_ENV.path}='${details.counterexamplePath}'`,
-      ...(replayPath ? [`${MODEL_ENV.replayPath}='${replayPath}'`] : []),
-      `${MODEL_ENV.groups}=${config.maxGroups}`,
-      ...(process.env[MODEL_ENV.commands]
-        ? [`${MODEL_ENV.commands}=${process.env[MODEL_ENV.commands]}`]
-        : []),
-      ...(process.env[MODEL_ENV.slowMs] ? [`${MODEL_ENV.slowMs}=${process.env[MODEL_ENV.slowMs]}`] : []),
-    ].join(' '),
-  };
-  return report;
 }
 
 /** The report as lines: what ran, how many interleavings were checked, any counterexample. */

@@ -11,7 +11,7 @@ export type CheckerConfig = {
   runs: number;
   /** Stop starting new sequences after this long. */
   timeMs: number;
-  /** Time left to shrink a counterexample found before the checker gives up shrinking. */
+  /** Time to shrink a counterexample found, after the exploration. */
   shrinkMs: number;
   /** Most groups in a sequence, most operations in a group. */
   maxGroups: number;
