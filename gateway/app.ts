@@ -22,6 +22,7 @@ import { registerReportRoutes } from './routes/report';
 import { registerAuthRoutes } from './routes/auth';
 import { registerBusinessSettingsRoutes } from './routes/business-settings';
 import { registerTokenRoutes } from './routes/tokens';
+import { DEFAULT_MAX_TIP_PERCENT } from './domain/preauth';
 import { recoverInterruptedPayments } from './domain/recovery';
 import { outcome } from './domain/outcome';
 import { ResponseCode } from './contract/response-codes';
@@ -48,6 +49,8 @@ export type GatewayOptions = {
   duplicateWindowMs?: number;
   bodyLimitBytes?: number;
   processorTimeoutMs?: number;
+  /** ClosePreauth's AdditionalTip bound, in percent of what the preauthorization held (20 by default). */
+  maxAdditionalTipPercent?: number;
   tokenTtlSeconds?: number;
   credentialCacheTtlMs?: number;
   /** Pino logger options, or false for none. */
@@ -153,12 +156,16 @@ export async function buildGateway(
     processor,
     keys,
     clock,
-    rules: { duplicateWindowMs: options.duplicateWindowMs ?? 5 * 60_000, amountCeilingCents: 99_999_999 },
+    rules: {
+      duplicateWindowMs: options.duplicateWindowMs ?? 5 * 60_000,
+      amountCeilingCents: 99_999_999,
+      maxAdditionalTipPercent: options.maxAdditionalTipPercent ?? DEFAULT_MAX_TIP_PERCENT,
+    },
     authenticator: new Authenticator(
       storage,
       keys.fingerprintKey,
       clock,
-      new LoginThrottle(options.throttle ?? defaultThrottle),
+      new LoginThrottle(storage, options.throttle ?? defaultThrottle),
       {
         cacheTtlMs: options.credentialCacheTtlMs ?? 60_000,
         cacheMaxEntries: 10_000,
@@ -239,12 +246,13 @@ export async function buildGateway(
   app.get('/health', { schema: { hide: true } }, () => ({ status: 'ok' }));
 
   const tasks = new Map<string, BackgroundTask>();
-  if (storage.dialect === 'postgres') {
-    const sweep = recoverySweep(() =>
-      recoverInterruptedPayments(storage, processor, clock.now(), abandonedAfterMs),
-    );
-    tasks.set(sweep.name, sweep);
-  }
+  // Also on SQLite: a refund whose processor never confirmed taking its credit back stays pending, and is
+  // retried here rather than only at the next start. Past the processor timeout and a margin, nothing
+  // pending belongs to a live request.
+  const sweep = recoverySweep(() =>
+    recoverInterruptedPayments(storage, processor, clock.now(), processorTimeoutMs + 60_000),
+  );
+  tasks.set(sweep.name, sweep);
   await app.register(
     (scoped, _opts, done) => {
       for (const group of [...coreGroups, ...extraGroups]) {

@@ -18,10 +18,11 @@ const usage = `usage: npm run gateway -- [--port N] [--host H] [--data DIR] [--s
                            [--public-url URL] [--sandbox-slow-ms MS] [--sandbox-ledger]
                            [--log-level info|warn|error|silent]
                            [--db sqlite|postgres://user:password@host:port/database] [--db-pool N]
-                           [--workers N]
+                           [--workers N] [--max-tip-percent N]
   --db        the database (default: $${DATABASE_URL_ENV}, else SQLite in the data folder); the key file
               stays in --data, and every process on one PostgreSQL database needs the same one
   --workers   N processes sharing the port (Node cluster); more than 1 needs PostgreSQL
+  --max-tip-percent  ClosePreauth's AdditionalTip bound, in percent of the hold (default 20)
   --sandbox-ledger  the sandbox processor keeps its ledger in the database (for the model checker)`;
 
 type Settings = {
@@ -36,6 +37,7 @@ type Settings = {
   level: string;
   database: DatabaseConfig;
   workers: number;
+  maxTipPercent: number | undefined;
 };
 
 function parsePositive(value: string | undefined, name: string, fallback: number, max: number): number {
@@ -60,6 +62,7 @@ function settings(): Settings | null {
         'sandbox-ledger': { type: 'boolean' },
         'log-level': { type: 'string' },
         db: { type: 'string' },
+        'max-tip-percent': { type: 'string' },
         'db-pool': { type: 'string' },
         workers: { type: 'string' },
         help: { type: 'boolean' },
@@ -110,6 +113,10 @@ function settings(): Settings | null {
     level: args['log-level'] ?? 'warn',
     database,
     workers,
+    maxTipPercent:
+      args['max-tip-percent'] === undefined
+        ? undefined
+        : parsePositive(args['max-tip-percent'], 'max-tip-percent', 20, 100),
   };
 }
 
@@ -139,6 +146,7 @@ async function serve(s: Settings): Promise<void> {
       ...(s.publicUrl ? { publicUrl: s.publicUrl } : {}),
       ...(s.sandboxSlowMs !== undefined ? { sandboxSlowMs: s.sandboxSlowMs } : {}),
       sandboxLedger: s.sandboxLedger,
+      ...(s.maxTipPercent !== undefined ? { maxAdditionalTipPercent: s.maxTipPercent } : {}),
       logger: s.level === 'silent' ? false : { level: s.level },
     },
     breadthGroups,

@@ -4,6 +4,7 @@
  * number never changes meaning once shipped.
  */
 import { commerceCatalog, commerceCodes } from './response-codes-commerce';
+import { safeguardCatalog, safeguardCodes } from './response-codes-safeguards';
 import { tenderCatalog, tenderCodes } from './response-codes-tenders';
 
 const coreCodes = {
@@ -58,7 +59,7 @@ const coreCodes = {
   InternalError: 500,
 } as const;
 
-export const ResponseCode = { ...coreCodes, ...commerceCodes, ...tenderCodes } as const;
+export const ResponseCode = { ...coreCodes, ...commerceCodes, ...tenderCodes, ...safeguardCodes } as const;
 
 export type ResponseCodeName = keyof typeof ResponseCode;
 export type ResponseCodeValue = (typeof ResponseCode)[ResponseCodeName];
@@ -182,4 +183,5 @@ export const responseCatalog: Record<number, CatalogEntry> = {
   ...coreCatalog,
   ...commerceCatalog,
   ...tenderCatalog,
+  ...safeguardCatalog,
 };

@@ -8,6 +8,8 @@ export type PaymentRules = {
   /** Same card, amount and type inside this window is a duplicate unless ForceDuplication (5 minutes by default). */
   duplicateWindowMs: number;
   amountCeilingCents: number;
+  /** ClosePreauth's AdditionalTip may be at most this share of what the preauthorization held (20 %). */
+  maxAdditionalTipPercent: number;
 };
 
 /** What every operation gets: storage, the processor, keys, time and rules. Built once per gateway. */
@@ -17,6 +19,8 @@ export type Services = {
   keys: GatewayKeys;
   clock: Clock;
   rules: PaymentRules;
+  /** How long a processor call may take before its outcome counts as unknown (and is cancelled). */
+  processorTimeoutMs: number;
 };
 
 /** Who is calling and how, for one request. */

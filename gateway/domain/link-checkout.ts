@@ -226,13 +226,14 @@ export async function payLink(services: GatewayServices, req: CheckoutRequest): 
   if (!found) throw new DomainError(ResponseCode.NotFound, ['This payment link does not exist']);
   const refused = refusalOf(found);
   if (refused) throw refused;
-  const plan = planOf(found, req);
+  // A quick answer for a choice the link cannot take; the plan charged is made again under the lock.
+  planOf(found, req);
   const today = await merchantToday(storage.read, found.mid, clock.now());
   const cardholder = req.card.name;
   // 64 characters at most: "PL-" + the link's UUID + 12 hex digits.
   const utn = `PL-${found.link_id}-${randomBytes(6).toString('hex')}`;
 
-  const claimed = await storage.write(async (tx) => {
+  const { plan, link: claimed } = await storage.write(async (tx) => {
     await lockLink(tx, found.id);
     const link = await tx.first(tx.qb.selectFrom('payment_links').selectAll().where('id', '=', found.id));
     if (!link || link.deleted_on !== null)
@@ -267,6 +268,9 @@ export async function payLink(services: GatewayServices, req: CheckoutRequest): 
     const again = current ? refusalOf(current) : null;
     if (!current || again)
       throw again ?? new DomainError(ResponseCode.NotFound, ['This payment link does not exist']);
+    // From the link as it is now, under its lock: an Edit that committed since the first read (a new
+    // amount, schedule or frequency) is what the payer is charged, never the earlier read.
+    const plan = planOf(current, req);
     const at = clock.now().toISOString();
     await tx.run(
       tx.qb
@@ -274,7 +278,7 @@ export async function payLink(services: GatewayServices, req: CheckoutRequest): 
         .set({ paying_utn: utn, paying_since: at, paying_choice: JSON.stringify(plan), updated_at: at })
         .where('id', '=', current.id),
     );
-    return current;
+    return { link: current, plan };
   });
 
   const ctx: RequestContext = {

@@ -10,6 +10,7 @@ import type { CustomerInput } from './customers';
 import { saveCustomer } from './customers';
 import { openBatchId } from './batches';
 import { newServiceReferenceNumber } from './ids';
+import { withTimeout } from './processor-timeout';
 import { type Cents } from './money';
 import { DomainError } from './outcome';
 import { saleResponse, type PaymentRow } from './sale-response';
@@ -92,18 +93,6 @@ export type FraudScreen = {
 export const noFraudScreen: FraudScreen = {
   beforeAuthorization: () => Promise.resolve({ denied: null, afterAuthorization: () => null }),
 };
-
-async function withTimeout<T>(work: Promise<T>, ms: number): Promise<T | 'timeout'> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<'timeout'>((resolve) => {
-    timer = setTimeout(() => resolve('timeout'), ms);
-  });
-  try {
-    return await Promise.race([work, timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
 
 // The sale path's statements, compiled once per dialect (storage/prepared.ts).
 const selectDuplicate = prepare<

@@ -1,11 +1,16 @@
 import type { Processor } from '../sandbox/processor';
 import type { Storage } from '../storage/queryable';
 import { ResponseCode } from '../contract/response-codes';
+import { cancelPayment } from './void-rules';
 
 /**
  * After a crash, payments left `pending` never got their processor answer recorded. They are reversed at
  * the processor (idempotent) and marked failed, and their numbers stay used: the caller's DoReversal then
  * answers "nothing to reverse", and a retry with the same number is refused rather than charged twice.
+ * A card refund credited the card at once: it is released only once the processor confirms it took the
+ * credit back, and stays pending (its amount reserved) for the next sweep otherwise. A refund whose cancel
+ * was at the processor when the gateway stopped (flagged, void-rules.ts) is rolled forward the same way:
+ * the credit is taken back (idempotent), then the cancel is booked.
  *
  * `olderThanMs`: with one process (SQLite) every pending payment at start is a crash's leftover. With
  * several processes on one PostgreSQL database, a pending payment may be another live process's sale at
@@ -22,30 +27,66 @@ export async function recoverInterruptedPayments(
   const cutoff = new Date(now.getTime() - olderThanMs).toISOString();
   const stuck = await storage.read.all(
     storage.read.qb
-      .selectFrom('payments')
+      .selectFrom('payments as p')
+      .leftJoin('payments as parent', 'parent.id', 'p.parent_id')
       .select([
-        'id',
-        'mid',
-        'utn',
-        'srn',
-        'requested_cents',
-        'pending_refund_cents',
-        'parent_id',
-        'operation',
+        'p.id',
+        'p.mid',
+        'p.utn',
+        'p.srn',
+        'p.status',
+        'p.auth_code',
+        'p.requested_cents',
+        'p.amount_cents',
+        'p.parent_id',
+        'p.operation',
+        'parent.auth_code as parent_auth_code',
       ])
-      .where('status', '=', 'pending')
-      .where('updated_at', '<=', cutoff),
+      .where((eb) =>
+        eb.or([
+          eb('p.status', '=', 'pending'),
+          eb.and([
+            eb('p.status', '=', 'approved'),
+            eb('p.reversal_requested', '=', 1),
+            eb('p.operation', '=', 'refund'),
+          ]),
+        ]),
+      )
+      .where('p.updated_at', '<=', cutoff),
   );
   let recovered = 0;
   for (const p of stuck) {
     const iso = now.toISOString();
-    // First, so that a crash right here leaves the payment pending for the next sweep (reversal is
-    // idempotent at the processor; two processes sweeping together both send it, harmlessly).
-    await processor.reverse({ mid: p.mid, amountCents: p.requested_cents, authCode: '' });
-    // Taken under the payment's number lock (as step 3 of a payment takes it) and only while still
-    // pending: a payment answered meanwhile, or recovered by another process, is left alone.
+    const cardRefund = p.operation === 'refund' && p.parent_id !== null;
+    // First, so that a crash right here leaves the payment as it was for the next sweep (both calls are
+    // idempotent at the processor; two processes sweeping together both send them, harmlessly).
+    try {
+      if (cardRefund) {
+        const undone = await processor.reverseRefund({
+          mid: p.mid,
+          amountCents: p.amount_cents,
+          authCode: p.parent_auth_code ?? '',
+          reference: p.srn,
+        });
+        if (!undone.ok) continue;
+      } else {
+        await processor.reverse({ mid: p.mid, amountCents: p.requested_cents, authCode: p.auth_code });
+      }
+    } catch {
+      // Unreachable processor: the next sweep tries again.
+      continue;
+    }
+    // Taken under the payment's number lock (as step 3 of a payment takes it) and only while still in the
+    // state read: a payment answered meanwhile, or recovered by another process, is left alone.
     const claimed = await storage.write(async (tx) => {
       await tx.lock(`utn:${p.mid}:${p.utn}`);
+      await tx.lock(`payment:${p.mid}:${p.srn}`);
+      if (p.status === 'approved') {
+        const row = await tx.first(tx.qb.selectFrom('payments').selectAll().where('id', '=', p.id));
+        if (row?.status !== 'approved' || !row.reversal_requested) return false;
+        await cancelPayment(tx, row, 'reversed', iso);
+        return true;
+      }
       const changed = await tx.run(
         tx.qb
           .updateTable('payments')

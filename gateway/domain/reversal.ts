@@ -3,11 +3,22 @@ import type { SaleResponse } from '../contract/card-sale';
 import type { RequestContext, Services } from './context';
 import { outcome } from './outcome';
 import { saleResponse, type PaymentRow } from './sale-response';
-import { cancelBlocker, cancelPayment } from './void-rules';
+import {
+  cancelBlocker,
+  cancelPayment,
+  chargedTotal,
+  claimRefundCancel,
+  finishRefundCancel,
+  isCardRefund,
+  refundNotTakenBack,
+  undoCardRefund,
+} from './void-rules';
 import { findTransactionNumber } from './transaction-numbers';
 
 type ReversalDecision =
-  { kind: 'answer'; response: SaleResponse } | { kind: 'reverse'; row: PaymentRow; response: SaleResponse };
+  | { kind: 'answer'; response: SaleResponse }
+  | { kind: 'reverse'; row: PaymentRow; response: SaleResponse }
+  | { kind: 'undo-refund'; row: PaymentRow };
 
 /**
  * DoReversal by UserTransactionNumber, for a caller that never got its answer. Idempotent: the same number
@@ -67,7 +78,9 @@ export async function runReversal(svc: Services, ctx: RequestContext, utn: strin
         return {
           kind: 'answer',
           response: saleResponse(row, ResponseCode.Success, [
-            'Reversed: the payment is cancelled as soon as the processor answers',
+            isCardRefund(row)
+              ? 'Reversed: the refund is taken back at the processor as soon as it answers (if the processor cannot take it back, the refund stands and GetTransaction shows it)'
+              : 'Reversed: the payment is cancelled as soon as the processor answers',
           ]),
         };
       case 'reversed':
@@ -88,6 +101,10 @@ export async function runReversal(svc: Services, ctx: RequestContext, utn: strin
       case 'approved': {
         const blocker = await cancelBlocker(tx, row);
         if (blocker) return { kind: 'answer', response: saleResponse(row, blocker.code, blocker.messages) };
+        if (isCardRefund(row)) {
+          await claimRefundCancel(tx, row, now);
+          return { kind: 'undo-refund', row };
+        }
         await cancelPayment(tx, row, 'reversed', now);
         const reversed = { ...row, status: 'reversed' as const };
         return {
@@ -98,11 +115,26 @@ export async function runReversal(svc: Services, ctx: RequestContext, utn: strin
       }
     }
   });
+  if (decision.kind === 'undo-refund') {
+    const refund = decision.row;
+    const undone = await undoCardRefund(svc, refund);
+    const booked = await svc.storage.write(async (tx) => {
+      await tx.lock(`utn:${mid}:${utn}`);
+      await tx.lock(`payment:${mid}:${refund.srn}`);
+      return finishRefundCancel(tx, refund.id, 'reversed', undone, svc.clock.now().toISOString());
+    });
+    if (!booked) {
+      const refused = refundNotTakenBack();
+      return saleResponse(refund, refused.code, refused.messages);
+    }
+    return saleResponse({ ...refund, status: 'reversed' }, ResponseCode.Success, ['Reversed']);
+  }
   if (decision.kind === 'reverse') {
     await svc.processor.reverse({
       mid,
-      amountCents: decision.row.amount_cents,
+      amountCents: chargedTotal(decision.row),
       authCode: decision.row.auth_code,
+      reference: decision.row.srn,
     });
   }
   return decision.response;

@@ -1,5 +1,6 @@
 import type { Queryable, Storage } from '../storage/queryable';
 import type { BatchesTable } from '../storage/schema';
+import { openBatchId } from './batches';
 import type { Cents } from './money';
 
 export type BatchTotals = {
@@ -94,10 +95,25 @@ export async function settleOpenBatch(storage: Storage, mid: number, now: Date):
       tx.qb.selectFrom('batches').selectAll().where('mid', '=', mid).where('status', '=', 'open'),
     );
     if (!batch) return { settlementId: null, amountCents: 0, batches: [], completedOn: null };
+    // A refund whose cancel is at the processor right now (void-rules.ts) is neither settled nor dropped:
+    // it waits for the next batch, where the cancel's outcome is booked.
+    const cancelling = await tx.all(
+      tx.qb
+        .selectFrom('payments')
+        .select('id')
+        .where('batch_id', '=', batch.id)
+        .where('status', '=', 'approved')
+        .where('reversal_requested', '=', 1),
+    );
+    const moved = cancelling.map((p) => p.id);
+    if (moved.length > 0)
+      await tx.run(tx.qb.updateTable('payments').set({ batch_id: null }).where('id', 'in', moved));
     const totals = await batchTotals(tx, batch);
     if (totals.transactionCount === 0) {
-      // Nothing approved to settle. A batch whose payments were all voided or reversed stays open: they
-      // still name it (and take the next payments' company); only a batch no payment names is removed.
+      if (moved.length > 0)
+        await tx.run(tx.qb.updateTable('payments').set({ batch_id: batch.id }).where('id', 'in', moved));
+      // Nothing approved to settle: the batch stays open. It is dropped only when no payment names it (a
+      // voided or reversed payment keeps its batch, and the foreign key keeps the batch).
       const named = await tx.first(
         tx.qb.selectFrom('payments').select('id').where('batch_id', '=', batch.id).limit(1),
       );
@@ -122,6 +138,10 @@ export async function settleOpenBatch(storage: Storage, mid: number, now: Date):
         .set({ status: 'settled', settled_at: iso, settlement_id: settlement.id })
         .where('id', '=', batch.id),
     );
+    if (moved.length > 0) {
+      const next = await openBatchId(tx, mid, iso);
+      await tx.run(tx.qb.updateTable('payments').set({ batch_id: next }).where('id', 'in', moved));
+    }
     return {
       settlementId: settlement.id,
       amountCents: totals.netCents,

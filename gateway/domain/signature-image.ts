@@ -3,6 +3,7 @@ import { crc32 } from 'node:zlib';
 import { SIGNATURE_MAX_BYTES } from '../contract/signatures';
 import { ResponseCode } from '../contract/response-codes';
 import type { SignatureFormat } from '../storage/schema-commerce';
+import { svgProblem } from './svg-allowlist';
 
 /** Largest side of a signature image: pads are a few hundred pixels; this bounds what a viewer must decode. */
 export const SIGNATURE_MAX_SIDE = 4096;
@@ -95,33 +96,15 @@ function checkPng(text: string): CheckedSignature {
   return invalid('PNG ends without an IEND chunk');
 }
 
-/**
- * Patterns an SVG signature must not contain: anything that runs (script, event handlers, javascript:
- * URLs), reaches outside the document (href to anything but a #fragment, url() to anything but a
- * fragment, @import, foreignObject), or expands (DOCTYPE/ENTITY).
- */
-const SVG_FORBIDDEN: readonly [RegExp, string][] = [
-  [/<\s*script/i, 'a script element'],
-  [/\son[a-z]+\s*=/i, 'an event handler attribute'],
-  [/javascript\s*:/i, 'a javascript: URL'],
-  [/<!\s*(doctype|entity)/i, 'a DOCTYPE or ENTITY declaration'],
-  [/<\s*foreignObject/i, 'a foreignObject element'],
-  [/\bhref\s*=\s*(["'])(?!#)/i, 'an external reference (href)'],
-  [/\bhref\s*=\s*[^"'\s>]/i, 'an unquoted href'],
-  [/url\(\s*(["']?)(?!\s*#)/i, 'an external reference (url())'],
-  [/@import/i, 'an @import'],
-  [/<\?xml-stylesheet/i, 'a stylesheet processing instruction'],
-];
-
 function checkSvg(text: string): CheckedSignature {
   const svg = text.trim();
   const size = Buffer.byteLength(svg, 'utf8');
   if (size > SIGNATURE_MAX_BYTES) return tooLarge(`SignatureData exceeds ${SIGNATURE_MAX_BYTES / 1024} KiB`);
   if (!/^<svg[\s>]/.test(svg) || !/<\/svg>$/.test(svg))
     return invalid('An SVG signature must be one <svg>…</svg> document');
-  for (const [pattern, what] of SVG_FORBIDDEN) {
-    if (pattern.test(svg)) return invalid(`The SVG signature contains ${what}, which is not allowed`);
-  }
+  // Parsed and allow-listed (svg-allowlist.ts), not searched for known-bad patterns.
+  const problem = svgProblem(svg);
+  if (problem) return invalid(`The SVG signature contains ${problem}, which is not allowed`);
   return {
     ok: true,
     format: 'svg',

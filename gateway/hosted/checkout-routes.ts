@@ -127,7 +127,8 @@ export function registerCheckoutRoutes(app: FastifyInstance, services: GatewaySe
       };
     } else {
       answer = await pay(services, request.params.id, body);
-      if (!answer.Approved) throttle.failed(key, now);
+      // A made-up link charges nothing: counting it would let anyone fill the table with junk keys.
+      if (!answer.Approved && answer.ResponseCode !== ResponseCode.NotFound) throttle.failed(key, now);
     }
     if (!wantsHtml(request)) return reply.header('cache-control', 'no-store').send(answer);
     const nonce = randomBytes(16).toString('base64');

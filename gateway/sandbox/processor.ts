@@ -43,7 +43,28 @@ export type AuthorizationResult =
     }
   | { approved: false; code: number; message: string; avs: AvsResult; cvn: CvnResult };
 
-export type ReturnRequest = { mid: number; amountCents: Cents; authCode: string };
+export type ReturnRequest = {
+  mid: number;
+  amountCents: Cents;
+  authCode: string;
+  /**
+   * The gateway's ServiceReferenceNumber of the operation (a refund, a completion): two refunds of one sale
+   * for the same amount are two operations, and undoing one must not undo the other.
+   */
+  reference?: string;
+};
+
+/** A preauthorization's completion: the hold becomes a charge of `amountCents` (additional tip included). */
+export type CaptureRequest = {
+  mid: number;
+  authCode: string;
+  /** What the preauthorization held. */
+  authorizedCents: Cents;
+  amountCents: Cents;
+  reference: string;
+};
+
+export type ProcessorAnswer = { ok: true } | { ok: false; code: number; message: string };
 
 /**
  * The processor behind the gateway. The sandbox implements it; a real acquirer connection would too.
@@ -55,6 +76,13 @@ export type Processor = {
   authorize(request: AuthorizationRequest): Promise<AuthorizationResult>;
   /** Cancels an authorization that has not settled (void, reversal). */
   reverse(request: ReturnRequest): Promise<void>;
-  /** Credits a settled or unsettled sale back to the card (refund). */
-  refund(request: ReturnRequest): Promise<{ ok: true } | { ok: false; code: number; message: string }>;
+  /** Credits a settled or unsettled sale back to the card (refund): the card has the money at once. */
+  refund(request: ReturnRequest): Promise<ProcessorAnswer>;
+  /**
+   * Takes back a refund's credit before its batch settles (a void or reversal of the refund). Idempotent
+   * by `reference`, like `reverse`: the gateway sends it again after a crash or a timeout.
+   */
+  reverseRefund(request: ReturnRequest & { reference: string }): Promise<ProcessorAnswer>;
+  /** Completes a preauthorization for its final amount; `reverse` with the same authCode undoes it. */
+  capture(request: CaptureRequest): Promise<ProcessorAnswer>;
 };

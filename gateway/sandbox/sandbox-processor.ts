@@ -121,5 +121,19 @@ export function createSandboxProcessor(
     refund() {
       return Promise.resolve({ ok: true as const });
     },
+    reverseRefund() {
+      return Promise.resolve({ ok: true as const });
+    },
+    capture(req) {
+      // The sandbox acquirer takes any completion of a positive amount; the gateway bounds the tip.
+      if (req.amountCents <= 0) {
+        return Promise.resolve({
+          ok: false as const,
+          code: ResponseCode.InvalidAmount,
+          message: 'A capture must be positive',
+        });
+      }
+      return Promise.resolve({ ok: true as const });
+    },
   };
 }

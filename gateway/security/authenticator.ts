@@ -38,7 +38,8 @@ export type AuthenticatorOptions = {
 /**
  * Checks every envelope: known AppKey/AppType, user exists and is enabled, password matches its scrypt
  * hash, the user belongs to mid, cid is an enabled cashier of mid. A verified credential is cached under a
- * keyed hash for a short time, so a sale pays no key stretching; failures are throttled per user and address.
+ * keyed hash for a short time, so a sale pays no key stretching; failures are throttled per (user, address)
+ * and per address, in the database (login-throttle.ts).
  */
 export class Authenticator {
   private readonly cache = new Map<string, CachedPrincipal>();
@@ -54,34 +55,44 @@ export class Authenticator {
   ) {}
 
   async authenticate(c: Credentials, address: string): Promise<AuthOutcome> {
-    const now = this.clock.now().getTime();
-    const wait = this.throttle.retryAfter(c.UserName, address, now);
-    if (wait > 0) {
-      return {
-        ok: false,
-        code: ResponseCode.TooManyAttempts,
-        messages: [`Too many failed logins; retry in ${Math.ceil(wait / 1000)} s`],
-        retryAfterMs: wait,
-      };
-    }
-    const key = this.keyOf(c);
+    const now = this.clock.now();
+    // Keyed by credential and address: a hit is this client, verified from here within the TTL, and no
+    // guess (a correct guess from elsewhere still goes through that address's throttle, so the cache
+    // cannot serve as a throttle-free oracle of the right password).
+    const key = this.keyOf(c, address);
     const hit = this.cache.get(key);
-    if (hit && hit.expiresAt > now) return { ok: true, principal: hit.principal };
+    if (hit && hit.expiresAt > now.getTime()) return { ok: true, principal: hit.principal };
 
     let pending = this.inflight.get(key);
     if (!pending) {
-      pending = this.verify(c).finally(() => this.inflight.delete(key));
+      pending = this.attempt(c, address, key, now).finally(() => this.inflight.delete(key));
       this.inflight.set(key, pending);
     }
     const outcome = await pending;
-    if (!outcome.ok) {
-      if (outcome.code === ResponseCode.AuthenticationFailed)
-        this.throttle.recordFailure(c.UserName, address, now);
-      return outcome;
-    }
-    this.throttle.recordSuccess(c.UserName);
+    if (!outcome.ok) return outcome;
     if (this.cache.size >= this.options.cacheMaxEntries) this.cache.clear();
-    this.cache.set(key, { principal: outcome.principal, expiresAt: now + this.options.cacheTtlMs });
+    this.cache.set(key, { principal: outcome.principal, expiresAt: now.getTime() + this.options.cacheTtlMs });
+    return outcome;
+  }
+
+  /** One verification, counted by the throttle before it runs (a burst cannot outrun the count). */
+  private async attempt(c: Credentials, address: string, key: string, now: Date): Promise<AuthOutcome> {
+    const gate = await this.throttle.begin(c.UserName, address, key, now);
+    if (!gate.allowed) {
+      return {
+        ok: false,
+        code: ResponseCode.TooManyAttempts,
+        messages: [`Too many failed logins; retry in ${Math.ceil(gate.retryAfterMs / 1000)} s`],
+        retryAfterMs: gate.retryAfterMs,
+      };
+    }
+    const outcome = await this.verify(c);
+    const verdict = outcome.ok
+      ? 'verified'
+      : outcome.code === ResponseCode.AuthenticationFailed
+        ? 'wrong-password'
+        : 'other';
+    await this.throttle.finish(c.UserName, address, key, gate, verdict, this.clock.now());
     return outcome;
   }
 
@@ -90,9 +101,9 @@ export class Authenticator {
     this.cache.clear();
   }
 
-  private keyOf(c: Credentials): string {
+  private keyOf(c: Credentials, address: string): string {
     return createHmac('sha256', this.cacheKey)
-      .update(JSON.stringify([c.AppKey, c.AppType, c.mid, c.cid, c.UserName, c.Password]))
+      .update(JSON.stringify([c.AppKey, c.AppType, c.mid, c.cid, c.UserName, c.Password, address]))
       .digest('base64url');
   }
 

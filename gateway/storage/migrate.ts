@@ -21,8 +21,22 @@ export type MigrationContext = {
 export type Migration = {
   version: number;
   name: string;
+  /**
+   * SQLite: the migration rebuilds a table that other tables reference (SQLite cannot drop a constraint
+   * in place). Its documented procedure runs with foreign keys off, which only takes effect outside a
+   * transaction; the runner turns them off around this migration and checks every foreign key before
+   * committing it, refusing the migration if any dangles.
+   */
+  rebuildsTables?: boolean;
   up(ctx: MigrationContext): Promise<void>;
 };
+
+export class ForeignKeyCheckError extends Error {
+  constructor(migration: string, count: number) {
+    super(`migration "${migration}" would leave ${count} dangling foreign key(s); rolled back`);
+    this.name = 'ForeignKeyCheckError';
+  }
+}
 
 export class SchemaTooNewError extends Error {
   constructor(found: number, known: number) {
@@ -61,9 +75,15 @@ export async function migrate(
   let count = 0;
   for (const m of [...list].sort((a, b) => a.version - b.version)) {
     if (applied.has(m.version)) continue;
+    const foreignKeysOff = m.rebuildsTables === true && q.dialect === 'sqlite';
+    if (foreignKeysOff) await execRaw('PRAGMA foreign_keys = OFF');
     await execRaw('BEGIN');
     try {
       await m.up(ctx);
+      if (foreignKeysOff) {
+        const dangling = await q.all(sql`PRAGMA foreign_key_check`.compile(q.qb));
+        if (dangling.length > 0) throw new ForeignKeyCheckError(m.name, dangling.length);
+      }
       await q.run(
         q.qb
           .insertInto('schema_migrations')
@@ -73,6 +93,8 @@ export async function migrate(
     } catch (error) {
       await execRaw('ROLLBACK');
       throw error;
+    } finally {
+      if (foreignKeysOff) await execRaw('PRAGMA foreign_keys = ON');
     }
     count += 1;
   }

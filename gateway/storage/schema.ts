@@ -1,6 +1,7 @@
 import type { Generated } from 'kysely';
 import type { CommerceTables } from './schema-commerce';
 import type { SandboxTables } from './schema-sandbox';
+import type { SecurityTables } from './schema-security';
 import type { TenderTables } from './schema-tenders';
 
 /**
@@ -189,4 +190,4 @@ export type CoreTables = {
   customers: CustomersTable;
 };
 
-export type Database = CoreTables & CommerceTables & TenderTables & SandboxTables;
+export type Database = CoreTables & CommerceTables & TenderTables & SecurityTables & SandboxTables;

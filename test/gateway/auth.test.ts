@@ -76,7 +76,13 @@ describe('login throttling', () => {
   let gw: TestGateway;
   beforeAll(async () => {
     gw = await startGateway({
-      throttle: { maxPerUser: 3, maxPerAddress: 50, windowMs: 60_000, lockMs: 60_000 },
+      throttle: {
+        maxPerUser: 3,
+        maxPerAddress: 50,
+        baseDelayMs: 60_000,
+        maxDelayMs: 60_000,
+        windowMs: 60_000,
+      },
     });
   });
   afterAll(async () => {

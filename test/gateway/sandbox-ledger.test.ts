@@ -27,7 +27,7 @@ describe('the sandbox processor ledger', () => {
     g.gateway.storage.read.all(
       g.gateway.storage.read.qb
         .selectFrom('sandbox_processor_ledger')
-        .select(['mid', 'event', 'authorization_kind', 'amount_cents', 'slow'])
+        .select(['mid', 'event', 'authorization_kind', 'amount_cents', 'reference', 'slow'])
         .where('auth_code', '=', authCode)
         .orderBy('id'),
     );
@@ -52,12 +52,98 @@ describe('the sandbox processor ledger', () => {
     expect(voided.body.ResponseCode).toBe(ResponseCode.Success);
 
     expect(await ledgerOf(gw, code)).toEqual([
-      { mid: 1001, event: 'authorize', authorization_kind: 'sale', amount_cents: 1080, slow: 0 },
-      { mid: 1001, event: 'refund', authorization_kind: '', amount_cents: 400, slow: 0 },
+      {
+        mid: 1001,
+        event: 'authorize',
+        authorization_kind: 'sale',
+        amount_cents: 1080,
+        reference: '',
+        slow: 0,
+      },
+      {
+        mid: 1001,
+        event: 'refund',
+        authorization_kind: '',
+        amount_cents: 400,
+        reference: refund.body.ServiceReferenceNumber,
+        slow: 0,
+      },
     ]);
     expect(await ledgerOf(gw, String(other.AuthorizationNumber))).toEqual([
-      { mid: 1001, event: 'authorize', authorization_kind: 'sale', amount_cents: 700, slow: 0 },
-      { mid: 1001, event: 'reverse', authorization_kind: '', amount_cents: 700, slow: 0 },
+      {
+        mid: 1001,
+        event: 'authorize',
+        authorization_kind: 'sale',
+        amount_cents: 700,
+        reference: '',
+        slow: 0,
+      },
+      {
+        mid: 1001,
+        event: 'reverse',
+        authorization_kind: '',
+        amount_cents: 700,
+        reference: other.ServiceReferenceNumber,
+        slow: 0,
+      },
+    ]);
+  });
+
+  it("records a completion's capture, and a refund taken back once however often it is asked", async () => {
+    const pre = (
+      await gw.post('/api/Transactions/PreAuthorization', keyedSale({ TransactionType: 3, Amount: 20 }))
+    ).body;
+    expect(pre.ResponseCode).toBe(ResponseCode.Success);
+    const completion = await gw.post('/api/Transactions/ClosePreauth', {
+      ...merchant1,
+      ServiceReferenceNumber: pre.ServiceReferenceNumber,
+      Amount: 15,
+      AdditionalTip: 2,
+      UserTransactionNumber: utn('ledger-close'),
+    });
+    expect(completion.body.ResponseCode).toBe(ResponseCode.Success);
+    expect(
+      (await ledgerOf(gw, String(pre.AuthorizationNumber))).map((r) => [
+        r.event,
+        r.amount_cents,
+        r.reference,
+      ]),
+    ).toEqual([
+      ['authorize', 2000, ''],
+      ['capture', 1700, completion.body.ServiceReferenceNumber],
+    ]);
+
+    const sale = (await gw.post('/api/Transactions/Sale', keyedSale({ Amount: 9 }))).body;
+    const refund = await gw.post('/api/Transactions/DoRefund', {
+      ...merchant1,
+      ServiceTransactionNumber: sale.ServiceReferenceNumber,
+      Amount: 3,
+      UserTransactionNumber: utn('ledger-refund'),
+    });
+    const voided = await gw.post('/api/Transactions/DoVoid', {
+      ...merchant1,
+      ServiceTransactionNumber: refund.body.ServiceReferenceNumber,
+      UserTransactionNumber: utn('ledger-void-refund'),
+    });
+    expect([refund.body.ResponseCode, voided.body.ResponseCode]).toEqual([
+      ResponseCode.Success,
+      ResponseCode.Success,
+    ]);
+    const code = String(sale.AuthorizationNumber);
+    const processor = gw.gateway.services.processor;
+    // A retry of the same take-back (a recovery sweep's), and one of a refund the processor never made.
+    const retry = {
+      mid: 1001,
+      amountCents: 300,
+      authCode: code,
+      reference: String(refund.body.ServiceReferenceNumber),
+    };
+    expect(await processor.reverseRefund(retry)).toEqual({ ok: true });
+    expect(await processor.reverseRefund({ ...retry, reference: 'never-refunded' })).toEqual({ ok: true });
+    expect((await ledgerOf(gw, code)).map((r) => [r.event, r.amount_cents])).toEqual([
+      ['authorize', 900],
+      ['refund', 300],
+      ['refund_reversal', 300],
     ]);
   });
 
@@ -104,6 +190,8 @@ describe('the sandbox processor ledger', () => {
         }),
       reverse: () => Promise.resolve(),
       refund: () => Promise.resolve({ ok: true }),
+      reverseRefund: () => Promise.resolve({ ok: true }),
+      capture: () => Promise.resolve({ ok: true }),
     };
     const ledgered = withProcessorLedger(same, gw.gateway.storage, { slowMs: 0, now: () => new Date() });
     const request = {

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ResponseCode } from '../../gateway/contract/response-codes';
 import {
   keyedSale,
   merchant1,
@@ -93,6 +94,28 @@ describe('batches, settlement and the Report group', () => {
     expect(
       rows.find((r) => r.ServiceReferenceNumber === next.body.ServiceReferenceNumber)?.BatchNumber,
     ).not.toBe(batch.BatchNumber);
+  });
+
+  it('a batch whose every payment was voided settles nothing, and the next approval settles normally', async () => {
+    await gw.post('/api/Transactions/DoSettlement', merchant2);
+    const sale = await gw.post(
+      '/api/Transactions/Sale',
+      keyedSale({ ...merchant2, Amount: 7, UserTransactionNumber: utn('vv') }),
+    );
+    const voided = await gw.post('/api/Transactions/DoVoid', {
+      ...merchant2,
+      ServiceTransactionNumber: sale.body.ServiceReferenceNumber,
+      UserTransactionNumber: utn(),
+    });
+    expect(voided.body.ResponseCode).toBe(ResponseCode.Success);
+    const nothing = await gw.post('/api/Transactions/DoSettlement', merchant2);
+    expect(nothing.body).toMatchObject({ ResponseCode: ResponseCode.Success, AmountSettled: 0, Batches: [] });
+    await gw.post(
+      '/api/Transactions/Sale',
+      keyedSale({ ...merchant2, Amount: 3, UserTransactionNumber: utn() }),
+    );
+    const settled = await gw.post('/api/Transactions/DoSettlement', merchant2);
+    expect(settled.body).toMatchObject({ ResponseCode: ResponseCode.Success, AmountSettled: 3 });
   });
 
   it('lists used transaction numbers under both spellings of the path, per merchant', async () => {

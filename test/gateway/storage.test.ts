@@ -62,6 +62,67 @@ describe('SQLite storage', () => {
     expect(versions.map((v) => v.version)).toEqual(migrations.map((x) => x.version));
   });
 
+  it('migration 5 makes vault tokens unique per merchant, keeping every row and the billings that use them', async () => {
+    /** Inserts a row, giving every other NOT NULL column a placeholder of its type. */
+    const insert = (db: BetterSqlite3.Database, table: string, values: Record<string, string | number>) => {
+      const cols = db.prepare('select name, type, "notnull", pk from pragma_table_info(?)').all(table) as {
+        name: string;
+        type: string;
+        notnull: number;
+        pk: number;
+      }[];
+      const row: Record<string, string | number> = {};
+      for (const c of cols) if (c.notnull && !c.pk) row[c.name] = /int/i.test(c.type) ? 0 : 'x';
+      Object.assign(row, values);
+      const names = Object.keys(row);
+      db.prepare(
+        `insert into ${table} (${names.join(', ')}) values (${names.map(() => '?').join(', ')})`,
+      ).run(...names.map((n) => row[n]));
+    };
+    // A version-4 database: two merchants' tokens and a recurring billing that charges one of them.
+    const old = openSqliteDatabase(file);
+    await migrate(
+      sqliteQueryable(old, sqliteQueryBuilder()),
+      (sql) => void old.exec(sql),
+      migrations.slice(0, 4),
+    );
+    insert(old, 'merchants', { mid: 7, name: 'Seven' });
+    insert(old, 'merchants', { mid: 8, name: 'Eight' });
+    insert(old, 'vault_tokens', { id: 1, mid: 7, token: 'tok-a', identifier: 'id-1', last4: '1111' });
+    insert(old, 'vault_tokens', { id: 2, mid: 8, token: 'tok-b', identifier: 'id-2', last4: '4242' });
+    insert(old, 'recurring_billings', { id: 1, mid: 7, vault_token_id: 1, amount_cents: 500 });
+    // Before: one merchant's token value blocks every other merchant's.
+    expect(() => insert(old, 'vault_tokens', { id: 3, mid: 8, token: 'tok-a', identifier: 'id-3' })).toThrow(
+      /UNIQUE/,
+    );
+    old.close();
+
+    storage = await openSqliteStorage({ file });
+    await storage.close();
+    storage = null;
+    const db = openSqliteDatabase(file);
+    try {
+      expect(db.prepare('select id, mid, token, last4 from vault_tokens order by id').all()).toEqual([
+        { id: 1, mid: 7, token: 'tok-a', last4: '1111' },
+        { id: 2, mid: 8, token: 'tok-b', last4: '4242' },
+      ]);
+      insert(db, 'vault_tokens', { id: 3, mid: 8, token: 'tok-a', identifier: 'id-3' });
+      expect(() => insert(db, 'vault_tokens', { id: 4, mid: 8, token: 'tok-a', identifier: 'id-4' })).toThrow(
+        /UNIQUE/,
+      );
+      // The billing still names its token, and the foreign key still holds (and still refuses a bad one).
+      expect(db.prepare('pragma foreign_key_check').all()).toEqual([]);
+      expect(() =>
+        insert(db, 'recurring_billings', { id: 2, mid: 7, vault_token_id: 99, amount_cents: 500 }),
+      ).toThrow(/FOREIGN KEY/);
+      expect(db.prepare('select vault_token_id from recurring_billings').all()).toEqual([
+        { vault_token_id: 1 },
+      ]);
+    } finally {
+      db.close();
+    }
+  });
+
   it('refuses a database written by a newer build', async () => {
     storage = await openSqliteStorage({ file });
     await storage.close();

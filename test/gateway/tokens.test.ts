@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ResponseCode } from '../../gateway/contract/response-codes';
 import { merchant1, merchant2, startGateway, utn, type TestGateway } from '../support/gateway-harness';
 
 describe('GatewayAdmin token operations', () => {
@@ -85,6 +86,38 @@ describe('GatewayAdmin token operations', () => {
       UserTransactionNumber: utn(),
     });
     expect(sale.body.ResponseCode).toBe(404);
+  });
+
+  it("an ExistingToken is unique per merchant: another merchant's token of that value is not revealed", async () => {
+    const token = 'aaaaaaaa-bbbb-4ccc-8ddd-eeeeeeeeeeee';
+    const theirs = await forCard(
+      { Account: '5555555555554444', expDate: '1230', ExistingToken: token },
+      merchant2,
+    );
+    expect(theirs.body.ResponseCode).toBe(ResponseCode.Success);
+    // Merchant 1 learns nothing of it: the same value stores for it too, as its own.
+    const ours = await forCard({ Account: '4242424242424242', expDate: '1230', ExistingToken: token });
+    expect(ours.body).toMatchObject({ ResponseCode: ResponseCode.Success, Token: token, LastFour: '4242' });
+    expect((await forCard({ Account: '4242424242424242', ExistingToken: token })).body.ResponseCode).toBe(
+      ResponseCode.AlreadyExists,
+    );
+    // Each merchant's token charges its own card.
+    const sale = (m: Record<string, unknown>) =>
+      gw.post('/api/Transactions/SaleWithToken', {
+        ...m,
+        Amount: 3,
+        TransactionType: 2,
+        Token: token,
+        UserTransactionNumber: utn(),
+      });
+    expect((await sale(merchant1)).body).toMatchObject({
+      ResponseCode: ResponseCode.Success,
+      LastFour: '4242',
+    });
+    expect((await sale(merchant2)).body).toMatchObject({
+      ResponseCode: ResponseCode.Success,
+      LastFour: '4444',
+    });
   });
 
   it('keeps an ExistingToken as given, once, and validates the card', async () => {

@@ -1,4 +1,5 @@
 import { mkdtempSync, rmSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildGateway, type Gateway, type GatewayOptions } from '../../gateway/app';
@@ -126,4 +127,45 @@ export function keyedSale(overrides: Json = {}): Json {
     ForceDuplication: true,
     ...overrides,
   };
+}
+
+/**
+ * POST a JSON body from a given loopback source address (127.0.0.2, 127.0.0.3, …: every 127/8 address is
+ * the local host on Linux), so a test can be several clients at several addresses, as the gateway sees them.
+ */
+export function postFrom(
+  baseUrl: string,
+  localAddress: string,
+  path: string,
+  body: unknown,
+): Promise<{ status: number; body: Json }> {
+  const url = new URL(path, baseUrl);
+  const payload = JSON.stringify(body);
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(
+      {
+        host: url.hostname,
+        port: url.port,
+        path: url.pathname,
+        method: 'POST',
+        localAddress,
+        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          try {
+            resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) as Json });
+          } catch {
+            resolve({ status: res.statusCode ?? 0, body: { raw: text } });
+          }
+        });
+        res.on('error', reject);
+      },
+    );
+    req.on('error', reject);
+    req.end(payload);
+  });
 }

@@ -136,6 +136,22 @@ describe('Signature Capture', () => {
       ['<!DOCTYPE svg [<!ENTITY x "y">]><svg></svg>', 607, /one <svg>/],
       ['<svg><foreignObject><p>hi</p></foreignObject></svg>', 607, /foreignObject/],
       ['<svg><path d="M0 0"/>', 607, /one <svg>/],
+      // Found by reading the old pattern filter as an attacker: each of these ran script or reached out.
+      [
+        '<svg xmlns="http://www.w3.org/2000/svg"><animate/onbegin=alert(1) attributeName="x"/></svg>',
+        607,
+        /malformed/,
+      ],
+      ['<svg><set attributeName="href" to="javascript:alert(1)"/></svg>', 607, /attributeName|javascript|set/],
+      ['<svg><animate onbegin="alert(1)"/></svg>', 607, /event handler/],
+      ['<svg><use href="&#106;avascript:alert(1)"/></svg>', 607, /reference/],
+      ['<svg><style>svg{background:red}</style></svg>', 607, /style/],
+      ['<svg><![CDATA[<script>alert(1)</script>]]></svg>', 607, /CDATA/],
+      ['<svg><SCRIPT>alert(1)</SCRIPT></svg>', 607, /script/],
+      ['<svg><path d="M0 0" fill=red/></svg>', 607, /quoted/],
+      ['<svg><g><text>hi</text></g></svg>', 607, /text/],
+      ['<svg xmlns:x="http://evil.example/ns"><path d="M0 0"/></svg>', 607, /xmlns:x/],
+      ['<svg></svg><svg></svg>', 607, /after the root|one <svg>/],
       [42, 400, /SignatureData/],
     ];
     for (const [data, code, message] of cases) {

@@ -93,6 +93,65 @@ describe('PostgreSQL storage', () => {
     await expect(openPostgresStorage({ url })).rejects.toBeInstanceOf(SchemaTooNewError);
   });
 
+  it('migration 5 makes vault tokens unique per merchant, keeping every row and the billings that use them', async () => {
+    const { url, schema } = await fresh();
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    /** Inserts a row, giving every other NOT NULL column without a default a placeholder of its type. */
+    const insert = async (table: string, values: Record<string, string | number>) => {
+      const cols = await client.query<{ column_name: string; data_type: string }>(
+        `select column_name, data_type from information_schema.columns
+          where table_schema = $1 and table_name = $2 and is_nullable = 'NO' and column_default is null
+            and is_identity = 'NO'`,
+        [schema, table],
+      );
+      const row: Record<string, string | number> = {};
+      for (const c of cols.rows) row[c.column_name] = /int/.test(c.data_type) ? 0 : 'x';
+      Object.assign(row, values);
+      const names = Object.keys(row);
+      await client.query(
+        `insert into ${table} (${names.join(', ')}) values (${names.map((_, i) => `$${i + 1}`).join(', ')})`,
+        names.map((n) => row[n]),
+      );
+    };
+    try {
+      const q = postgresQueryable((c) => client.query(c), postgresQueryBuilder(), true);
+      await migrate(q, async (sql) => void (await client.query(sql)), migrations.slice(0, 4));
+      await insert('merchants', { mid: 7, name: 'Seven' });
+      await insert('merchants', { mid: 8, name: 'Eight' });
+      await insert('vault_tokens', { id: 1, mid: 7, token: 'tok-a', identifier: 'id-1', last4: '1111' });
+      await insert('vault_tokens', { id: 2, mid: 8, token: 'tok-b', identifier: 'id-2', last4: '4242' });
+      await insert('recurring_billings', { id: 1, mid: 7, vault_token_id: 1, amount_cents: 500 });
+      await expect(
+        insert('vault_tokens', { id: 3, mid: 8, token: 'tok-a', identifier: 'id-3' }),
+      ).rejects.toThrow(/unique/);
+    } finally {
+      await client.end();
+    }
+    const storage = await storageAt(url);
+    const rows = await storage.read.all(
+      storage.read.qb.selectFrom('vault_tokens').select(['id', 'mid', 'token', 'last4']).orderBy('id'),
+    );
+    expect(rows).toEqual([
+      { id: 1, mid: 7, token: 'tok-a', last4: '1111' },
+      { id: 2, mid: 8, token: 'tok-b', last4: '4242' },
+    ]);
+    await adminQuery(
+      `insert into ${schema}.vault_tokens (id, mid, user_id, processor, token, identifier, fingerprint, pan_ciphertext, first6, last4, exp_mmyy, card_type, holder_name, street, zip, client_ref, description, active, created_at)
+       values (3, 8, 0, 'x', 'tok-a', 'id-3', 'x', 'x', 'x', 'x', 'x', 'x', 'x', 'x', 'x', 'x', 'x', 1, 'x')`,
+    );
+    await expect(
+      adminQuery(
+        `insert into ${schema}.vault_tokens (id, mid, user_id, processor, token, identifier, fingerprint, pan_ciphertext, first6, last4, exp_mmyy, card_type, holder_name, street, zip, client_ref, description, active, created_at)
+         values (4, 8, 0, 'x', 'tok-a', 'id-4', 'x', 'x', 'x', 'x', 'x', 'x', 'x', 'x', 'x', 'x', 'x', 1, 'x')`,
+      ),
+    ).rejects.toThrow(/vault_tokens_mid_token/);
+    const billing = await storage.read.first(
+      storage.read.qb.selectFrom('recurring_billings').select('vault_token_id').where('id', '=', 1),
+    );
+    expect(billing).toEqual({ vault_token_id: 1 });
+  });
+
   it('rolls a failing unit of work back whole, and names the constraint that refused a row', async () => {
     const { url } = await fresh();
     const s = await storageAt(url);

@@ -33,6 +33,7 @@ export type LedgerRow = {
   event: string;
   authorization_kind: string;
   amount_cents: number;
+  reference: string;
 };
 export type AccountBalance = { kind: 'gift' | 'ebt'; id: number; balance: number };
 
@@ -101,7 +102,7 @@ export async function readBooks(q: Queryable, mid: number): Promise<Books> {
     q.all(
       q.qb
         .selectFrom('sandbox_processor_ledger')
-        .select(['id', 'auth_code', 'event', 'authorization_kind', 'amount_cents'])
+        .select(['id', 'auth_code', 'event', 'authorization_kind', 'amount_cents', 'reference'])
         .where('mid', '=', mid)
         .orderBy('id'),
     ),

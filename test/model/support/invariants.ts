@@ -75,50 +75,65 @@ type LedgerAccount = {
   authorizations: number;
   authorized: number;
   reversed: boolean;
-  refunded: number;
   captured: number;
+  /** Refunds the processor made and has not taken back. */
+  refunded: number;
 };
 
+/** A refund as the processor's ledger holds it, by the gateway's reference of the refund. */
+type LedgerRefund = { authCode: string; amount: number; takenBack: boolean };
+
 /**
- * What the processor's ledger holds equals what the gateway's books say, authorization by authorization:
- * what the card paid (an approved sale's amount, a preauthorization's captures; nothing once reversed)
- * and what it got back.
+ * What the processor's ledger holds equals what the gateway's books say, authorization by authorization
+ * and refund by refund: what the card paid (an approved sale's amount, a preauthorization's captures;
+ * nothing once reversed), and each refund it got (made, and not taken back, exactly when the books have
+ * it approved).
  */
 export function ledgerMatchesBooks(b: Books): Violation[] {
   const out: Violation[] = [];
   const v = (detail: string) =>
     out.push({ invariant: "the processor's ledger equals the gateway's books", detail });
   const ledger = new Map<string, LedgerAccount>();
-  const orphans: string[] = [];
+  const refunds = new Map<string, LedgerRefund>();
   for (const row of b.ledger) {
-    if (row.event === 'authorize') {
-      const a = ledger.get(row.auth_code) ?? {
-        kind: row.authorization_kind,
-        authorizations: 0,
-        authorized: 0,
-        reversed: false,
-        refunded: 0,
-        captured: 0,
-      };
-      a.authorizations += 1;
-      a.authorized += row.amount_cents;
-      ledger.set(row.auth_code, a);
-    }
+    if (row.event !== 'authorize') continue;
+    const a = ledger.get(row.auth_code) ?? {
+      kind: row.authorization_kind,
+      authorizations: 0,
+      authorized: 0,
+      reversed: false,
+      captured: 0,
+      refunded: 0,
+    };
+    a.authorizations += 1;
+    a.authorized += row.amount_cents;
+    ledger.set(row.auth_code, a);
   }
   for (const row of b.ledger) {
     if (row.event === 'authorize') continue;
     const a = ledger.get(row.auth_code);
     if (!a) {
       // A reversal of nothing cancels nothing; money moved for an authorization never made is a loss.
-      if (row.event !== 'reverse') orphans.push(`${row.event} of ${money(row.amount_cents)}`);
+      if (row.event !== 'reverse')
+        v(
+          `the processor made a ${row.event} of ${money(row.amount_cents)} for an authorization it never approved`,
+        );
       continue;
     }
     if (row.event === 'reverse') a.reversed = true;
-    else if (row.event === 'refund') a.refunded += row.amount_cents;
     else if (row.event === 'capture') a.captured += row.amount_cents;
-    else if (row.event === 'refund_reversal') a.refunded -= row.amount_cents;
+    else if (row.event === 'refund') {
+      if (refunds.has(row.reference)) v(`the processor made refund ${row.reference} twice`);
+      refunds.set(row.reference, { authCode: row.auth_code, amount: row.amount_cents, takenBack: false });
+    } else if (row.event === 'refund_reversal') {
+      const r = refunds.get(row.reference);
+      if (r) r.takenBack = true;
+    }
   }
-  for (const o of orphans) v(`the processor made a ${o} for an authorization it never approved`);
+  for (const r of refunds.values()) {
+    const a = ledger.get(r.authCode);
+    if (a && !r.takenBack) a.refunded += r.amount;
+  }
 
   const byId = new Map(b.payments.map((p) => [p.id, p]));
   type BookAccount = { captured: number; refunded: number; rows: BookPayment[] };
@@ -128,18 +143,40 @@ export function ledgerMatchesBooks(b: Books): Violation[] {
     if (!a) books.set(code, (a = { captured: 0, refunded: 0, rows: [] }));
     return a;
   };
+  const bookedRefunds = new Set<string>();
   for (const p of b.payments) {
     if (CARD_OPERATIONS.has(p.operation) && p.auth_code !== '') {
       const a = account(p.auth_code);
       a.rows.push(p);
       if (CAPTURES.has(p.operation) && p.status === 'approved') a.captured += rowCharged(p);
     }
-    if (p.operation === 'refund' && p.parent_id !== null && p.status === 'approved') {
-      const parent = byId.get(p.parent_id);
-      if (parent && CARD_OPERATIONS.has(parent.operation))
-        account(parent.auth_code).refunded += p.amount_cents;
+    const parent = p.operation === 'refund' && p.parent_id !== null ? byId.get(p.parent_id) : undefined;
+    if (!parent || !CARD_OPERATIONS.has(parent.operation)) continue;
+    // A card refund, refund by refund: approved in the books exactly when the processor holds it.
+    bookedRefunds.add(p.srn);
+    const held = refunds.get(p.srn);
+    const atProcessor = held !== undefined && !held.takenBack;
+    if (p.status === 'approved') {
+      account(parent.auth_code).refunded += p.amount_cents;
+      if (!atProcessor)
+        v(
+          `refund ${p.utn} of ${parent.utn} is approved in the books (${money(p.amount_cents)}) but the processor ${held ? 'took it back' : 'never made it'}`,
+        );
+      else if (held.amount !== p.amount_cents)
+        v(
+          `refund ${p.utn} of ${parent.utn}: ${money(p.amount_cents)} in the books, ${money(held.amount)} at the processor`,
+        );
+    } else if (atProcessor) {
+      v(
+        `refund ${p.utn} of ${parent.utn} is ${p.status} in the books, but the processor refunded ${money(held.amount)} and kept it`,
+      );
     }
   }
+  for (const [reference, r] of refunds)
+    if (!r.takenBack && !bookedRefunds.has(reference))
+      v(
+        `the processor refunded ${money(r.amount)} (reference ${reference || 'none'}) that no refund of the books names`,
+      );
 
   for (const [code, a] of books) {
     const names = a.rows.map((r) => `${r.utn} (${r.operation} ${r.status})`).join(', ');
@@ -156,9 +193,7 @@ export function ledgerMatchesBooks(b: Books): Violation[] {
         `${names}: the card paid ${money(paid)} at the processor (${l.kind} ${money(l.authorized)}${l.reversed ? ', reversed' : ''}${l.captured ? `, captured ${money(l.captured)}` : ''}) but the books say ${money(a.captured)}`,
       );
     if (l.refunded !== a.refunded)
-      v(
-        `${names}: the processor refunded ${money(l.refunded)} but the books hold ${money(a.refunded)} of approved refunds`,
-      );
+      v(`${names}: the processor holds ${money(l.refunded)} of refunds, the books ${money(a.refunded)}`);
     if (l.refunded > paid)
       v(`${names}: the card got back ${money(l.refunded)} at the processor and paid ${money(paid)}`);
   }

@@ -1,4 +1,5 @@
-import { matches, outcomes, type Model, type Observed, type Op } from './money-model';
+import { ResponseCode } from '../../../gateway/contract/response-codes';
+import { matches, outcomes, type GroupContext, type Model, type Observed, type Op } from './money-model';
 import { describeOp } from './operations';
 
 /** One operation of a group as it ran: what was sent, what came back, and when (client clock). */
@@ -20,9 +21,13 @@ const MAX_STATES = 32;
  * operation that ended before another started comes first in every order considered. Where the model
  * cannot know who won a race, each order is tried and the answers decide.
  */
-export function linearize(start: Model, group: readonly Executed[]): Linearized {
+export function linearize(start: Model, all: readonly Executed[]): Linearized {
   const found = new Map<string, Model>();
   let explored = 0;
+  const context = contextOf(all);
+  // A cancel refused because another cancel of the same payment was at the processor at that moment
+  // changed nothing (the gateway says: ask again); it has no place in an order.
+  const group = all.filter((e) => !cancelInProgress(e, all));
   const walk = (model: Model, remaining: readonly number[]): void => {
     if (found.size >= MAX_STATES) return;
     if (remaining.length === 0) {
@@ -34,7 +39,7 @@ export function linearize(start: Model, group: readonly Executed[]): Linearized 
       // Real time: an operation answered before this one was sent cannot come after it.
       if (remaining.some((j) => j !== i && (group[j] as Executed).endedAt < e.startedAt)) continue;
       explored += 1;
-      for (const o of outcomes(model, e.op)) {
+      for (const o of outcomes(model, e.op, context)) {
         if (!matches(o, e.observed)) continue;
         walk(
           o.next,
@@ -55,6 +60,27 @@ const fmt = (o: Omit<Observed, 'code'> & { code?: number | readonly number[] }) 
     .filter(([, v]) => v !== undefined)
     .map(([k, v]) => `${k}=${Array.isArray(v) ? v.join('|') : String(v)}`)
     .join(' ');
+
+/** Where two cancels of one payment overlap, the one refused with CancelInProgress while the other ran. */
+function cancelInProgress(e: Executed, group: readonly Executed[]): boolean {
+  if (e.observed.code !== ResponseCode.CancelInProgress) return false;
+  if (e.op.t !== 'void' && e.op.t !== 'reverse') return false;
+  const target = e.op.target;
+  return group.some(
+    (f) =>
+      f !== e &&
+      (f.op.t === 'void' || f.op.t === 'reverse') &&
+      f.op.target === target &&
+      f.startedAt < e.endedAt &&
+      e.startedAt < f.endedAt,
+  );
+}
+
+function contextOf(group: readonly Executed[]): GroupContext {
+  return {
+    reversed: new Set(group.flatMap((e) => (e.op.t === 'reverse' ? [e.op.target] : []))),
+  };
+}
 
 /** Orders of the group the real-time rule allows (at most `limit`), for an explanation. */
 function orders(group: readonly Executed[], limit: number): number[][] {
@@ -87,12 +113,13 @@ function orders(group: readonly Executed[], limit: number): number[][] {
  */
 export function explainNoOrder(start: Model, group: readonly Executed[]): string {
   const lines = group.map((e) => `  ${describeOp(e.op)} answered {${fmt(e.observed)}}`);
+  const context = contextOf(group);
   for (const order of orders(group, 6)) {
     let model = start;
     const names = order.map((i) => (group[i] as Executed).op.t);
     for (const i of order) {
       const e = group[i] as Executed;
-      const all = outcomes(model, e.op);
+      const all = outcomes(model, e.op, context);
       const hit = all.find((o) => matches(o, e.observed));
       if (hit) {
         model = hit.next;

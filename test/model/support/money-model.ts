@@ -86,16 +86,9 @@ export function emptyModel(ebt: { key: string; opening: Cents }, settlements: Se
 /** The issue's bound of ClosePreauth's AdditionalTip: a share of the hold (default 20 %). */
 export const TIP_BOUND_PERCENT = 20;
 
-/**
- * Codes a refusal may carry where the issue fixes the rule but not (yet) its code: a stored-value
- * cancel that would leave the balance below zero (defect 7), a tip above the bound (defect 9).
- */
-export const CANCEL_BELOW_ZERO_CODES: readonly number[] = [
-  ResponseCode.InsufficientFunds,
-  ResponseCode.NotEligible,
-  ResponseCode.InvalidState,
-];
-export const TIP_ABOVE_BOUND_CODES: readonly number[] = [ResponseCode.InvalidAmount];
+/** A stored-value cancel that would leave the balance below zero (defect 7), a tip above the bound (defect 9). */
+export const CANCEL_BELOW_ZERO_CODES: readonly number[] = [ResponseCode.CancelWouldOverdrawBalance];
+export const TIP_ABOVE_BOUND_CODES: readonly number[] = [ResponseCode.TipExceedsLimit];
 
 /** The most a gift card may hold (docs/gateway-tenders.md). */
 export const GIFT_MAX_CENTS = 2_000_00;
@@ -385,8 +378,16 @@ function storedValue(
   return one(ResponseCode.InsufficientFunds, { balance }, next, 'empty');
 }
 
-/** Every answer the rules allow for `op` in state `m`, each with the state it leaves. */
-export function outcomes(m: Model, op: Op): Outcome[] {
+/** What a transition may know of the operation's group: the numbers its DoReversals name. */
+export type GroupContext = { reversed: ReadonlySet<string> };
+const alone: GroupContext = { reversed: new Set() };
+
+/**
+ * Every answer the rules allow for `op` in state `m`, each with the state it leaves. `group` matters for one
+ * rule only: a completion whose number a DoReversal of the same group blocked may have been caught at the
+ * processor, after it had closed the preauthorization (the capture is then reversed with the hold).
+ */
+export function outcomes(m: Model, op: Op, group: GroupContext = alone): Outcome[] {
   switch (op.t) {
     case 'sale':
       return authorize(m, op.utn, 'sale', op.card, { ...op, cashback: 0 }, op.swiped);
@@ -406,8 +407,18 @@ export function outcomes(m: Model, op: Op): Outcome[] {
       return numberRefusal(m, op.utn) ?? [];
     case 'close': {
       const refused = numberRefusal(m, op.utn);
-      if (refused) return refused;
       const pre = m.payments[op.target];
+      if (refused && m.numbers[op.utn] === 'blocked' && group.reversed.has(op.utn) && pre?.preauthOpen) {
+        // Caught at the processor: the answer is the same, the preauthorization closed and its hold gone.
+        const next = clone(m);
+        const closed = next.payments[op.target];
+        if (closed) closed.preauthOpen = false;
+        return [
+          ...refused,
+          { ...(refused[0] as Outcome), next, why: 'reversed while the processor captured' },
+        ];
+      }
+      if (refused) return refused;
       if (!pre) return one(ResponseCode.NotFound, {}, m, 'unknown preauthorization');
       if (pre.kind !== 'preauth') return one(ResponseCode.NotEligible, {}, m, 'not a preauthorization');
       if (pre.status !== 'approved' || !pre.preauthOpen)

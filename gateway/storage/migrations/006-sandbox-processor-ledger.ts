@@ -6,8 +6,8 @@ import { withId } from './001-core';
  * process on one PostgreSQL database keeps one ledger, as one acquirer would. Only a gateway started with
  * `--sandbox-ledger` writes it; elsewhere it stays empty.
  */
-export const migration004: Migration = {
-  version: 4,
+export const migration006: Migration = {
+  version: 6,
   name: 'sandbox processor ledger',
   async up(ctx) {
     const s = ctx.schema;
@@ -18,6 +18,7 @@ export const migration004: Migration = {
         .addColumn('event', 'text', (c) => c.notNull())
         .addColumn('authorization_kind', 'text', (c) => c.notNull())
         .addColumn('amount_cents', ctx.integer, (c) => c.notNull())
+        .addColumn('reference', 'text', (c) => c.notNull())
         .addColumn('slow', ctx.integer, (c) => c.notNull())
         .addColumn('created_at', 'text', (c) => c.notNull())
         .addCheckConstraint('sandbox_processor_ledger_amount', ctx.raw('amount_cents >= 0')),
