@@ -1,7 +1,7 @@
 import { randomInt } from 'node:crypto';
 import { pathToFileURL } from 'node:url';
 import pg from 'pg';
-import { PG_RUN_URL_ENV, PG_URL_ENV, withDatabase } from '../support/test-database';
+import { PG_URL_ENV, withDatabase } from '../support/test-database';
 import { describeReport, runChecker, type CheckerReport } from '../model/support/checker';
 import { configFromEnv, slowMsFromEnv, type CheckerConfig } from '../model/support/config';
 import { ALL_SPECS } from '../model/support/operations';
@@ -43,19 +43,21 @@ export async function run(): Promise<void> {
   console.log(
     `\n== model checker: ${Math.round(c.timeMs / 1000)} s of random command sequences per database (seed ${c.seed}) ==`,
   );
-  const reports = [await check(() => sqliteTarget(slowMs), c)];
+  // TILLPOINT_MODEL_DATABASES=sqlite or =postgres runs one of them (a replay, say).
+  const only = process.env.TILLPOINT_MODEL_DATABASES;
+  const reports: CheckerReport[] = [];
+  if (only !== 'postgres') reports.push(await check(() => sqliteTarget(slowMs), c));
   const server = process.env[PG_URL_ENV];
-  if (!server) {
+  if (only !== 'sqlite' && !server)
     console.log(`PostgreSQL skipped: no server (${PG_URL_ENV}); start one with: bash .ci/postgres start`);
-  } else {
+  if (only !== 'sqlite' && server) {
     // A database of its own, dropped at the end.
     const name = `tillpoint_model_${process.pid}`;
     const admin = new pg.Client({ connectionString: server });
     await admin.connect();
     await admin.query(`create database ${name} template template0 encoding 'UTF8' locale 'C.UTF-8'`);
-    process.env[PG_RUN_URL_ENV] = withDatabase(server, name);
     try {
-      reports.push(await check(() => postgresTarget(slowMs), c));
+      reports.push(await check(() => postgresTarget(slowMs, withDatabase(server, name)), c));
     } finally {
       await admin.query(`drop database if exists ${name} with (force)`);
       await admin.end();

@@ -141,6 +141,8 @@ export async function runChecker(target: Target, config: CheckerConfig): Promise
   );
   const sequences = fc.commands([group], {
     maxCommands: config.maxGroups,
+    // Sequences of every length up to the most, not mostly short ones: state builds up over a sequence.
+    size: 'max',
     ...(config.replayPath ? { replayPath: config.replayPath } : {}),
   });
   const property = (phase: 'explore' | 'shrink') =>
@@ -202,6 +204,7 @@ export async function runChecker(target: Target, config: CheckerConfig): Promise
         `${MODEL_ENV.path}='${best.counterexamplePath ?? ''}'`,
         ...(replayPath ? [`${MODEL_ENV.replayPath}='${replayPath}'`] : []),
         `${MODEL_ENV.groups}=${config.maxGroups}`,
+        `${MODEL_ENV.groupSize}=${config.maxGroupSize}`,
         ...(process.env[MODEL_ENV.commands]
           ? [`${MODEL_ENV.commands}=${process.env[MODEL_ENV.commands]}`]
           : []),

@@ -31,6 +31,7 @@ export const MODEL_ENV = {
   timeMs: 'TILLPOINT_MODEL_TIME_MS',
   shrinkMs: 'TILLPOINT_MODEL_SHRINK_MS',
   groups: 'TILLPOINT_MODEL_GROUPS',
+  groupSize: 'TILLPOINT_MODEL_GROUP_SIZE',
   commands: 'TILLPOINT_MODEL_COMMANDS',
   slowMs: 'TILLPOINT_MODEL_SLOW_MS',
 } as const;
@@ -62,6 +63,7 @@ export function configFromEnv(defaults: CheckerConfig): CheckerConfig {
     timeMs: intEnv(MODEL_ENV.timeMs, defaults.timeMs),
     shrinkMs: intEnv(MODEL_ENV.shrinkMs, defaults.shrinkMs),
     maxGroups: intEnv(MODEL_ENV.groups, defaults.maxGroups),
+    maxGroupSize: intEnv(MODEL_ENV.groupSize, defaults.maxGroupSize),
     commands: commands as SpecName[],
   };
 }

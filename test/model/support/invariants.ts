@@ -306,17 +306,20 @@ export function booksMatchModel(m: Model, b: Books, names: RunNames): Violation[
   }
   for (const r of b.payments) {
     if (m.payments[r.utn]) continue;
-    // A payment the reversal caught at the processor: its answer said "reversed first" and nothing is charged.
-    if (m.numbers[r.utn] === 'blocked' && r.status === 'reversed') continue;
+    // A payment a reversal caught at the processor: its answer said "reversed first", nothing is charged.
+    if (m.numbers[r.utn] === 'caught' && r.status === 'reversed') continue;
     v(`${r.utn} (${r.operation} ${r.status} ${money(rowCharged(r))}) was never answered as a payment`);
   }
   const numbers = new Map(b.numbers.map((n) => [n.utn, n]));
   for (const [utn, state] of Object.entries(m.numbers)) {
     const n = numbers.get(utn);
-    const reversedInFlight =
-      state === 'blocked' && n?.state === 'used' && rows.get(utn)?.status === 'reversed';
-    if (n?.state !== state && !reversedInFlight)
+    const booked = state === 'caught' ? 'used' : state;
+    if (n?.state !== booked)
       v(`number ${utn} is ${state} in the model, ${n?.state ?? 'unknown'} in the books`);
+    if (state === 'caught' && rows.get(utn)?.status !== 'reversed')
+      v(
+        `number ${utn} names a payment caught at the processor; the books have ${rows.get(utn)?.status ?? 'none'}`,
+      );
   }
   for (const n of b.numbers)
     if (m.numbers[n.utn] === undefined) v(`number ${n.utn} is ${n.state} in the books, unknown to the model`);

@@ -57,8 +57,12 @@ export type Model = {
   payments: Record<string, Payment>;
   /** Order of creation (the order answers arrived in the linearization the checker kept). */
   order: string[];
-  /** Every UserTransactionNumber the gateway holds: used by an operation, or blocked by a reversal. */
-  numbers: Record<string, 'used' | 'blocked'>;
+  /**
+   * Every UserTransactionNumber the gateway holds: used by an operation, blocked by a reversal that came
+   * first, or caught: used by a payment a reversal of its group cancelled while it was at the processor
+   * (nothing charged, as when blocked, but the number names that payment).
+   */
+  numbers: Record<string, 'used' | 'blocked' | 'caught'>;
   gifts: Record<string, GiftCard>;
   giftOrder: string[];
   ebt: { key: string; opening: Cents };
@@ -214,8 +218,33 @@ function numberRefusal(m: Model, utn: string): Outcome[] | null {
   const state = m.numbers[utn];
   if (state === 'blocked')
     return one(ResponseCode.TransactionNumberBlocked, {}, m, 'the number was reversed first');
-  if (state === 'used') return one(ResponseCode.DuplicateTransactionNumber, {}, m, 'the number is used');
+  if (state === 'used' || state === 'caught')
+    return one(ResponseCode.DuplicateTransactionNumber, {}, m, 'the number is used');
   return null;
+}
+
+/**
+ * A payment whose number a DoReversal of its own group blocked answers 411 in two ways that differ in the
+ * books: the reversal came first (the number is blocked, no payment), or it caught the payment at the
+ * processor (the payment is recorded reversed, nothing charged, the number used by it). Both are allowed;
+ * the books tell which. `alsoCaught` changes what a caught payment had already done (a completion had
+ * closed its preauthorization).
+ */
+function withCaughtInFlight(
+  m: Model,
+  utn: string,
+  group: GroupContext,
+  refused: Outcome[],
+  alsoCaught: (next: Model) => void = () => undefined,
+): Outcome[] {
+  if (m.numbers[utn] !== 'blocked' || !group.reversed.has(utn)) return refused;
+  const next = clone(m);
+  next.numbers[utn] = 'caught';
+  alsoCaught(next);
+  return [
+    ...refused,
+    { codes: [ResponseCode.TransactionNumberBlocked], expect: {}, next, why: 'caught at the processor' },
+  ];
 }
 
 function addPayment(m: Model, p: Payment): void {
@@ -253,10 +282,11 @@ function authorize(
   card: CardBehaviour,
   parts: { base: Cents; tax: Cents; tip: Cents; cashback: Cents },
   cardPresent: boolean,
+  group: GroupContext,
   wrongPin = false,
 ): Outcome[] {
   const refused = numberRefusal(m, utn);
-  if (refused) return refused;
+  if (refused) return withCaughtInFlight(m, utn, group, refused);
   const next = clone(m);
   const declined = (code: number, why: string) => {
     addPayment(next, newPayment(next, { utn, kind, status: 'declined', ...parts }));
@@ -315,9 +345,10 @@ function refund(
   target: string,
   amount: Cents | null,
   expected: Cents | null,
+  group: GroupContext,
 ): Outcome[] {
   const refused = numberRefusal(m, utn);
-  if (refused) return refused;
+  if (refused) return withCaughtInFlight(m, utn, group, refused);
   const p = m.payments[target];
   if (!p) return one(ResponseCode.NotFound, {}, m, 'unknown payment');
   if (p.status === 'voided' || p.status === 'reversed')
@@ -383,14 +414,14 @@ export type GroupContext = { reversed: ReadonlySet<string> };
 const alone: GroupContext = { reversed: new Set() };
 
 /**
- * Every answer the rules allow for `op` in state `m`, each with the state it leaves. `group` matters for one
- * rule only: a completion whose number a DoReversal of the same group blocked may have been caught at the
- * processor, after it had closed the preauthorization (the capture is then reversed with the hold).
+ * Every answer the rules allow for `op` in state `m`, each with the state it leaves. `group` matters for
+ * one rule only: a payment whose number a DoReversal of the same group blocked may have been caught at the
+ * processor rather than refused before it began (withCaughtInFlight).
  */
 export function outcomes(m: Model, op: Op, group: GroupContext = alone): Outcome[] {
   switch (op.t) {
     case 'sale':
-      return authorize(m, op.utn, 'sale', op.card, { ...op, cashback: 0 }, op.swiped);
+      return authorize(m, op.utn, 'sale', op.card, { ...op, cashback: 0 }, op.swiped, group);
     case 'debit':
       return authorize(
         m,
@@ -399,26 +430,30 @@ export function outcomes(m: Model, op: Op, group: GroupContext = alone): Outcome
         op.card,
         { base: op.base, tax: 0, tip: 0, cashback: op.cashback },
         true,
+        group,
         op.wrongPin,
       );
     case 'preauth':
-      return authorize(m, op.utn, 'preauth', op.card, { base: op.base, tax: 0, tip: 0, cashback: 0 }, false);
+      return authorize(
+        m,
+        op.utn,
+        'preauth',
+        op.card,
+        { base: op.base, tax: 0, tip: 0, cashback: 0 },
+        false,
+        group,
+      );
     case 'reuse':
       return numberRefusal(m, op.utn) ?? [];
     case 'close': {
       const refused = numberRefusal(m, op.utn);
       const pre = m.payments[op.target];
-      if (refused && m.numbers[op.utn] === 'blocked' && group.reversed.has(op.utn) && pre?.preauthOpen) {
-        // Caught at the processor: the answer is the same, the preauthorization closed and its hold gone.
-        const next = clone(m);
-        const closed = next.payments[op.target];
-        if (closed) closed.preauthOpen = false;
-        return [
-          ...refused,
-          { ...(refused[0] as Outcome), next, why: 'reversed while the processor captured' },
-        ];
-      }
-      if (refused) return refused;
+      if (refused)
+        return withCaughtInFlight(m, op.utn, group, refused, (next) => {
+          // The completion had closed the preauthorization; the reversal took the hold with the capture.
+          const closed = next.payments[op.target];
+          if (closed) closed.preauthOpen = false;
+        });
       if (!pre) return one(ResponseCode.NotFound, {}, m, 'unknown preauthorization');
       if (pre.kind !== 'preauth') return one(ResponseCode.NotEligible, {}, m, 'not a preauthorization');
       if (pre.status !== 'approved' || !pre.preauthOpen)
@@ -443,9 +478,9 @@ export function outcomes(m: Model, op: Op, group: GroupContext = alone): Outcome
       return one(ResponseCode.Success, { charged: charged(completion) }, next, 'closed');
     }
     case 'refund':
-      return refund(m, op.utn, op.target, op.amount, null);
+      return refund(m, op.utn, op.target, op.amount, null, group);
     case 'fullRefund':
-      return refund(m, op.utn, op.target, null, op.expected);
+      return refund(m, op.utn, op.target, null, op.expected, group);
     case 'void': {
       const refused = numberRefusal(m, op.utn);
       if (refused) return refused;
@@ -467,6 +502,7 @@ export function outcomes(m: Model, op: Op, group: GroupContext = alone): Outcome
         return one(ResponseCode.Success, {}, next, 'unknown number: blocked');
       }
       if (state === 'blocked') return one(ResponseCode.Success, {}, m, 'already blocked');
+      if (state === 'caught') return one(ResponseCode.Success, {}, m, 'already reversed at the processor');
       if (!p) return one(ResponseCode.NotEligible, {}, m, 'the number names no payment (a void)');
       if (p.status !== 'approved') return one(ResponseCode.Success, {}, m, 'nothing to reverse');
       const blocker = cancelRefusal(m, p);

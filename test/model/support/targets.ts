@@ -5,7 +5,7 @@ import { openPostgresStorage } from '../../../gateway/storage/postgres-storage';
 import type { Storage } from '../../../gateway/storage/queryable';
 import { startGateway } from '../../support/gateway-harness';
 import { spawnGateway, type SpawnedGateway } from '../../support/spawn-gateway';
-import { createSchema, dropSchema, schemaOf, testDatabaseFor } from '../../support/test-database';
+import { dropSchema, schemaOf, testDatabaseFor } from '../../support/test-database';
 
 /**
  * The gateway under check: one process on SQLite, or two processes on one PostgreSQL database, each with
@@ -34,19 +34,18 @@ export async function sqliteTarget(slowMs: number): Promise<Target> {
 
 /**
  * Two gateway processes (`npm run gateway -- --db …`, as test/gateway/postgres/multi-process.test.ts
- * starts them) on one PostgreSQL schema. In the `postgres` vitest project the schema is made in the run's
- * own database; the bench makes one on the server of TILLPOINT_TEST_PG_URL and drops it after.
+ * starts them) on one PostgreSQL database: `url` when given (the bench's own database), else a schema of
+ * the `postgres` vitest project's run database.
  */
-export async function postgresTarget(slowMs: number, processes = 2): Promise<Target> {
+export async function postgresTarget(slowMs: number, url?: string, processes = 2): Promise<Target> {
   const dataDir = mkdtempSync(join(tmpdir(), 'tillpoint-model-'));
-  const db = await testDatabaseFor(dataDir);
-  let schema = schemaOf(dataDir);
-  let dbUrl = db.kind === 'postgres' ? db.url : null;
+  let dbUrl = url;
   if (!dbUrl) {
-    const made = await createSchema();
-    schema = made.schema;
-    dbUrl = made.url;
+    const db = await testDatabaseFor(dataDir);
+    if (db.kind !== 'postgres') throw new Error('postgresTarget needs a URL outside the postgres project');
+    dbUrl = db.url;
   }
+  const schema = url ? null : schemaOf(dataDir);
   const args = [
     '--port',
     '0',
