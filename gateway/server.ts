@@ -23,6 +23,8 @@ const usage = `usage: npm run gateway -- [--port N] [--host H] [--data DIR] [--s
               stays in --data, and every process on one PostgreSQL database needs the same one
   --workers   N processes sharing the port (Node cluster); more than 1 needs PostgreSQL
   --max-tip-percent  ClosePreauth's AdditionalTip bound, in percent of the hold (default 20)
+  --sandbox   demo merchants, simulated processor, generated keys; required for a new data folder that
+              was not set up with gateway:admin init-keys
   --sandbox-ledger  the sandbox processor keeps its ledger in the database (for the model checker)`;
 
 type Settings = {
@@ -93,19 +95,34 @@ function settings(): Settings | null {
         'more processes would only queue on it. Run one process on SQLite, or move to PostgreSQL ' +
         '(docs/postgres.md).',
     );
-  // Sandbox is the default for a new folder with no production config (no key file, no database). On
-  // PostgreSQL the database may already exist for other processes: the key file alone decides.
+  // A new folder (no key file, no database; on PostgreSQL the database may already serve other processes,
+  // so the key file alone decides) is never silently made a sandbox with demo merchants and generated keys:
+  // the operator says which it is (DESIGN.md said otherwise; README "The gateway alone" gives the reason).
   const keysExist = existsSync(join(dataDir, 'keys.json'));
   const fresh = !keysExist && (database.kind === 'postgres' || !existsSync(join(dataDir, SQLITE_FILE)));
   const basePath = args['base-path'] ?? '';
   if (basePath && !/^\/[A-Za-z0-9_-]+(\/[A-Za-z0-9_-]+)*$/.test(basePath))
     throw new UsageError('--base-path must look like /testing');
+  const port = parsePort(args.port, 8080);
+  const maxTipPercent =
+    args['max-tip-percent'] === undefined
+      ? undefined
+      : parsePositive(args['max-tip-percent'], 'max-tip-percent', 20, 100);
+  // Last, so that a mistyped argument is reported as such first.
+  if (fresh && args.sandbox !== true && !cluster.isWorker) {
+    throw new UsageError(
+      `${dataDir} is a new data folder with no production set-up. Start it with --sandbox for the demo ` +
+        'sandbox (demo merchants, simulated processor, generated keys), or set it up for production first: ' +
+        `npm run gateway:admin -- init-keys --data ${dataDir} (then add-application, add-merchant, add-user, ` +
+        'add-cashier; README "The gateway alone").',
+    );
+  }
   return {
-    port: parsePort(args.port, 8080),
+    port,
     host: args.host ?? '127.0.0.1',
     dataDir,
     // A worker asks the primary, which decided before it made the key file (the folder is no longer new).
-    sandbox: cluster.isWorker ? process.env[WORKER_SANDBOX_ENV] === '1' : args.sandbox === true || fresh,
+    sandbox: cluster.isWorker ? process.env[WORKER_SANDBOX_ENV] === '1' : args.sandbox === true,
     basePath,
     publicUrl: args['public-url'],
     sandboxSlowMs: args['sandbox-slow-ms'] ? Number(args['sandbox-slow-ms']) : undefined,
@@ -113,10 +130,7 @@ function settings(): Settings | null {
     level: args['log-level'] ?? 'warn',
     database,
     workers,
-    maxTipPercent:
-      args['max-tip-percent'] === undefined
-        ? undefined
-        : parsePositive(args['max-tip-percent'], 'max-tip-percent', 20, 100),
+    maxTipPercent,
   };
 }
 

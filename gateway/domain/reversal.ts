@@ -79,7 +79,7 @@ export async function runReversal(svc: Services, ctx: RequestContext, utn: strin
           kind: 'answer',
           response: saleResponse(row, ResponseCode.Success, [
             isCardRefund(row)
-              ? 'Reversed: the refund is taken back at the processor as soon as it answers (if the processor cannot take it back, the refund stands and GetTransaction shows it)'
+              ? 'Reversed: the refund is taken back at the processor as soon as it answers (if the processor cannot take it back, the refund stands; the report shows which)'
               : 'Reversed: the payment is cancelled as soon as the processor answers',
           ]),
         };

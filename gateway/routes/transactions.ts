@@ -147,7 +147,17 @@ function walletSale(
 ) {
   return {
     replayField: 'UserTransactionNumber',
-    check(body: Loose, problems: Problems): PaymentRequest | undefined {
+    check(body: Loose, problems: Problems, ctx: OperationContext): PaymentRequest | undefined {
+      // Real wallet payloads are encrypted to the merchant's processing certificate, which this gateway
+      // does not hold; the base64 stand-in is the sandbox's, and outside it would take any typed PAN.
+      if (!ctx.services.config.sandbox) {
+        problems.add(
+          ResponseCode.OperationNotSupported,
+          'Device wallet tokens can be decrypted only with the merchant processing certificate, which is not configured; the sandbox test decoding is off outside the sandbox',
+          'Token',
+        );
+        return undefined;
+      }
       const amounts = amountsOf(problems, body);
       const token = text(body, 'Token');
       if (!token && !problems.has('Token')) {

@@ -1,7 +1,7 @@
 import type { Generated } from 'kysely';
 
 /**
- * Tables only the sandbox writes (migration 006). Same conventions as schema.ts: integer cents, ISO-8601
+ * Tables only the sandbox writes (migration 007). Same conventions as schema.ts: integer cents, ISO-8601
  * UTC text, 0/1 flags.
  */
 type Flag = 0 | 1;

@@ -1,5 +1,5 @@
 /**
- * Failed-login state, one row per throttle scope (migration 004): `pair:<user>|<address>` for one user
+ * Failed-login state, one row per throttle scope (migration 005): `pair:<user>|<address>` for one user
  * name from one address, `addr:<address>` for one address across user names. In the database, not in a
  * process's memory, so every gateway process on one PostgreSQL database throttles the same guesses.
  */

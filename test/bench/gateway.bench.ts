@@ -63,7 +63,15 @@ export async function run(): Promise<void> {
 
   const dir = mkdtempSync(join(tmpdir(), 'tillpoint-bench-'));
   try {
-    let gw = await spawnGateway(['--port', '0', '--data', join(dir, 'ceiling'), '--log-level', 'silent']);
+    let gw = await spawnGateway([
+      '--port',
+      '0',
+      '--data',
+      join(dir, 'ceiling'),
+      '--sandbox',
+      '--log-level',
+      'silent',
+    ]);
     const ceiling = await closedLoop(saleTarget(gw.url, 'c'), 64, seconds);
     console.log(`(a) ceiling  sales, 64 clients:                    ${fmt(ceiling)}`);
     console.log(
@@ -71,7 +79,15 @@ export async function run(): Promise<void> {
     );
     await stopGateway(gw);
 
-    gw = await spawnGateway(['--port', '0', '--data', join(dir, 'open'), '--log-level', 'silent']);
+    gw = await spawnGateway([
+      '--port',
+      '0',
+      '--data',
+      join(dir, 'open'),
+      '--sandbox',
+      '--log-level',
+      'silent',
+    ]);
     const open = await openModel(saleTarget(gw.url, 'o'), openRate, openSeconds);
     console.log(
       `(b) open model ${openRate}/s arrival for ${openSeconds} s (after 2 s unmeasured): ${fmt(open)}  (target p99 < 25 ms)`,
@@ -81,14 +97,22 @@ export async function run(): Promise<void> {
     // Where 2000/s is past this machine's ceiling, (b) measures a growing queue, not latency: the same run
     // at half the measured ceiling shows what a sale costs when the gateway keeps up.
     const sustainable = Math.max(1, Math.round(ceiling.rate / 2));
-    gw = await spawnGateway(['--port', '0', '--data', join(dir, 'open-half'), '--log-level', 'silent']);
+    gw = await spawnGateway([
+      '--port',
+      '0',
+      '--data',
+      join(dir, 'open-half'),
+      '--sandbox',
+      '--log-level',
+      'silent',
+    ]);
     const half = await openModel(saleTarget(gw.url, 'h'), sustainable, openSeconds);
     console.log(`(b') open model ${sustainable}/s (half the ceiling) for ${openSeconds} s: ${fmt(half)}`);
     await stopGateway(gw);
 
     // (c) kill -9 in the middle of a run: every sale answered approved must be there after restart.
     const data = join(dir, 'kill');
-    gw = await spawnGateway(['--port', '0', '--data', data, '--log-level', 'silent']);
+    gw = await spawnGateway(['--port', '0', '--data', data, '--sandbox', '--log-level', 'silent']);
     const approved = new Set<string>();
     const target = saleTarget(gw.url, 'k', (i, j) => {
       if (j.ResponseCode === 200) approved.add(`k-${i}`);
@@ -97,7 +121,7 @@ export async function run(): Promise<void> {
     await closedLoop(target, 64, 4, 0).catch(() => undefined);
     clearTimeout(killer);
     await gw.exited;
-    const after = await spawnGateway(['--port', '0', '--data', data, '--log-level', 'silent']);
+    const after = await spawnGateway(['--port', '0', '--data', data, '--sandbox', '--log-level', 'silent']);
     const report = await postJson(`${after.url}/api/Report/GetReportByMerchant`, keyedSale());
     const stored = new Set(
       ((report.Transactions as { UserTransactionNumber: string; Status: string }[] | undefined) ?? [])

@@ -48,6 +48,7 @@ async function gateway(dir: string, name: string, workers: number): Promise<Spaw
       poolSize,
       '--workers',
       String(workers),
+      '--sandbox',
       '--log-level',
       'silent',
     ],

@@ -20,7 +20,7 @@ const profiling = process.argv[3] !== '-';
 const profDir = profiling ? (process.argv[3] ?? mkdtempSync(join(tmpdir(), 'tillpoint-prof-'))) : '';
 const data = mkdtempSync(join(tmpdir(), 'tillpoint-prof-data-'));
 const gw = await spawnGateway(
-  ['--port', '0', '--data', data, '--log-level', 'silent'],
+  ['--port', '0', '--data', data, '--sandbox', '--log-level', 'silent'],
   {},
   30_000,
   profiling ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`] : [],

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -30,9 +30,9 @@ afterEach(() => {
 
 // Each test starts real gateway processes (tsx compiles on start): generous timeouts for a loaded 2-core machine.
 describe('npm run gateway', { timeout: 120_000 }, () => {
-  it('starts a sandbox on a new folder, prints its ready line, and stops cleanly on SIGTERM', async () => {
+  it('starts a sandbox on a new folder with --sandbox, prints its ready line, and stops cleanly on SIGTERM', async () => {
     const data = tempDir();
-    const gw = await start(['--port', '0', '--data', data]);
+    const gw = await start(['--port', '0', '--data', data, '--sandbox']);
     expect(gw.stdout()).toMatch(/^gateway listening on http:\/\/127\.0\.0\.1:\d+\n$/);
     const sale = await postJson(`${gw.url}/api/Transactions/Sale`, keyedSale());
     expect(sale.ResponseCode).toBe(200);
@@ -43,7 +43,7 @@ describe('npm run gateway', { timeout: 120_000 }, () => {
 
   it('finishes an in-flight sale before stopping, and the sale is there after restart', async () => {
     const data = tempDir();
-    const gw = await start(['--port', '0', '--data', data, '--sandbox-slow-ms', '800']);
+    const gw = await start(['--port', '0', '--data', data, '--sandbox', '--sandbox-slow-ms', '800']);
     const number = utn('inflight');
     const inFlight = postJson(
       `${gw.url}/api/Transactions/Sale`,
@@ -67,7 +67,7 @@ describe('npm run gateway', { timeout: 120_000 }, () => {
 
   it('keeps every answered approval across kill -9', async () => {
     const data = tempDir();
-    const gw = await start(['--port', '0', '--data', data]);
+    const gw = await start(['--port', '0', '--data', data, '--sandbox']);
     const approved: string[] = [];
     let stop = false;
     const client = async () => {
@@ -122,6 +122,28 @@ describe('npm run gateway', { timeout: 120_000 }, () => {
     );
     expect(workers.code).toBe(2);
     expect(workers.stderr).toMatch(/^gateway: --workers 2 needs PostgreSQL \(--db postgres:\/\/…\)/);
+    // A new folder never silently becomes a sandbox: it needs --sandbox, or a production set-up first.
+    const fresh = tempDir();
+    const unset = await run(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        'gateway/server.ts',
+        '--port',
+        '0',
+        '--data',
+        fresh,
+        ...(await databaseArgs(fresh)),
+      ],
+      { TILLPOINT_DATABASE_URL: '' },
+    );
+    expect(unset.code).toBe(2);
+    expect(unset.stderr).toMatch(/^gateway: .* is a new data folder/);
+    expect(unset.stderr).toContain('--sandbox');
+    expect(unset.stderr).toContain('init-keys');
+    expect(unset.stderr).not.toMatch(/\n\s+at /);
+    expect(readdirSync(fresh).filter((f) => f !== 'test-database.json')).toEqual([]);
     const badDb = await run(process.execPath, ['--import', 'tsx', 'gateway/server.ts', '--db', 'mysql://x']);
     expect(badDb.code).toBe(2);
     expect(badDb.stderr).toMatch(/^gateway: --db must be "sqlite" or a PostgreSQL URL/);

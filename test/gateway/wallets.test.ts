@@ -1,5 +1,10 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ResponseCode } from '../../gateway/contract/response-codes';
 import { merchant1, startGateway, utn, type TestGateway } from '../support/gateway-harness';
+import { dropSchema, schemaOf } from '../support/test-database';
 
 const b64 = (v: unknown) => Buffer.from(typeof v === 'string' ? v : JSON.stringify(v)).toString('base64');
 
@@ -104,5 +109,41 @@ describe('device wallet sales', () => {
     expect((await post(walletB('4000000000000002'))).body.ResponseCode).toBe(100);
     expect((await post(undefined)).body.ResponseCode).toBe(3);
     expect((await post('{"signature":"x"}')).body.ResponseCode).toBe(115);
+  });
+});
+
+describe('device wallet sales outside the sandbox', () => {
+  let gw: TestGateway;
+  const dataDir = mkdtempSync(join(tmpdir(), 'tillpoint-wallet-prod-'));
+  beforeAll(async () => {
+    // The folder was a sandbox once (keys, merchants); this gateway runs it without --sandbox.
+    const sandbox = await startGateway({ dataDir });
+    await sandbox.gateway.close();
+    gw = await startGateway({ dataDir, sandbox: false });
+  });
+  afterAll(async () => {
+    await gw.close();
+    const schema = schemaOf(dataDir);
+    if (schema) await dropSchema(schema);
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it("refuses the sandbox's test decoding of wallet tokens: real ones need the merchant's certificate", async () => {
+    for (const [path, token] of [
+      ['/api/Transactions/SaleWithDeviceWalletA', b64({ paymentData: paymentData() })],
+      ['/api/Transactions/SaleWithDeviceWalletB', b64(walletB())],
+    ] as const) {
+      const r = await gw.post(path, {
+        ...merchant1,
+        Amount: 4,
+        UserTransactionNumber: utn('wprod'),
+        Token: token,
+        ForceDuplication: true,
+      });
+      expect(r.body.ResponseCode, path).toBe(ResponseCode.OperationNotSupported);
+      expect(r.body.LastFour, path).toBeUndefined();
+    }
+    const rows = (await gw.post('/api/Report/GetReportByMerchant', merchant1)).body.Transactions as unknown[];
+    expect(rows).toEqual([]);
   });
 });

@@ -142,7 +142,11 @@ describe('Signature Capture', () => {
         607,
         /malformed/,
       ],
-      ['<svg><set attributeName="href" to="javascript:alert(1)"/></svg>', 607, /attributeName|javascript|set/],
+      [
+        '<svg><set attributeName="href" to="javascript:alert(1)"/></svg>',
+        607,
+        /attributeName|javascript|set/,
+      ],
       ['<svg><animate onbegin="alert(1)"/></svg>', 607, /event handler/],
       ['<svg><use href="&#106;avascript:alert(1)"/></svg>', 607, /reference/],
       ['<svg><style>svg{background:red}</style></svg>', 607, /style/],

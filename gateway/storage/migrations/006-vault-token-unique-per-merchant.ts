@@ -6,8 +6,8 @@ import { withId } from './001-core';
  * exists" for a value another merchant had stored: one merchant could probe another's tokens. It becomes
  * unique per merchant, `(mid, token)`, which every lookup already scopes by.
  */
-export const migration005: Migration = {
-  version: 5,
+export const migration006: Migration = {
+  version: 6,
   name: 'vault token unique per merchant, not across merchants',
   rebuildsTables: true,
   async up(ctx) {

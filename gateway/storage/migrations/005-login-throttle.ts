@@ -1,8 +1,8 @@
 import type { Migration } from '../migrate';
 
 /** The login throttle's state moves from process memory into the database (security/login-throttle.ts). */
-export const migration004: Migration = {
-  version: 4,
+export const migration005: Migration = {
+  version: 5,
   name: 'login throttle per user and address, shared by every process',
   async up(ctx) {
     const s = ctx.schema;

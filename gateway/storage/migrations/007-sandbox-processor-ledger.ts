@@ -6,8 +6,8 @@ import { withId } from './001-core';
  * process on one PostgreSQL database keeps one ledger, as one acquirer would. Only a gateway started with
  * `--sandbox-ledger` writes it; elsewhere it stays empty.
  */
-export const migration006: Migration = {
-  version: 6,
+export const migration007: Migration = {
+  version: 7,
   name: 'sandbox processor ledger',
   async up(ctx) {
     const s = ctx.schema;
