@@ -5,10 +5,16 @@ import importPlugin from 'eslint-plugin-import';
 
 /**
  * DESIGN.md's dependency direction, enforced here rather than promised:
- *   renderer -> bridge types only;  electron -> native, gateway/contract;
- *   gateway -> native/protocols only;  native -> nothing of electron, renderer or gateway.
+ *   renderer -> bridge types and common;  electron -> common, native, gateway/contract;
+ *   gateway -> native/protocols only;  native -> nothing of electron, renderer or gateway;
+ *   common -> nothing (rules both the core and the screens apply: no Node, no DOM, no other folder).
  */
 const layering = [
+  {
+    target: './common',
+    from: ['./electron', './renderer', './native', './gateway'],
+    message: 'common/ holds rules both the core and the screens apply: it imports none of the other folders.',
+  },
   {
     target: './renderer',
     from: ['./native', './gateway'],
@@ -23,12 +29,12 @@ const layering = [
   },
   {
     target: './native',
-    from: ['./electron', './renderer', './gateway'],
-    message: 'native/ must not depend on electron, renderer or gateway.',
+    from: ['./electron', './renderer', './gateway', './common'],
+    message: 'native/ must not depend on electron, renderer, gateway or common.',
   },
   {
     target: './gateway',
-    from: ['./electron', './renderer'],
+    from: ['./electron', './renderer', './common'],
     message: 'gateway/ stands alone.',
   },
   {
@@ -118,6 +124,29 @@ export default tseslint.config(
             { group: ['node:*', 'fs', 'path', 'child_process'], message: 'No Node APIs in the renderer.' },
           ],
         },
+      ],
+    },
+  },
+  {
+    // Both runtimes import common/: neither a Node API nor the DOM, and no package either.
+    files: ['common/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^(?!\\.{1,2}/)',
+              message: 'common/ imports nothing but its own files (no Node API, no DOM, no package).',
+            },
+          ],
+        },
+      ],
+      'no-restricted-globals': [
+        'error',
+        ...['window', 'document', 'navigator', 'location', 'localStorage', 'sessionStorage', 'fetch']
+          .concat(['WebSocket', 'HTMLElement', 'process', 'Buffer', 'require', '__dirname', 'global'])
+          .map((name) => ({ name, message: 'common/ runs in the core and the screens: no DOM, no Node.' })),
       ],
     },
   },

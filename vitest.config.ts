@@ -1,10 +1,12 @@
 import { defineConfig } from 'vitest/config';
+import { postgresServerInstalled } from './test/support/postgres-server';
 
 // The gateway suite runs twice: on SQLite (with everything else) and on PostgreSQL. The postgres project
-// needs a server (TILLPOINT_TEST_PG_URL, which .ci/run sets); without one it runs a single test that fails
-// and says how to start one — missing coverage is never silent. TILLPOINT_TEST_PG=skip turns that failure
-// into a skipped test, for a developer who knowingly runs without PostgreSQL.
-const pgConfigured = Boolean(process.env.TILLPOINT_TEST_PG_URL);
+// needs a server: TILLPOINT_TEST_PG_URL (which .ci/run sets), or else the server binaries, from which the
+// project's global setup starts a loopback server for the run and stops it after. With neither, it runs a
+// single test that fails and says how to get one — missing coverage is never silent. TILLPOINT_TEST_PG=skip
+// turns that failure into a skipped test, for a developer who knowingly runs without PostgreSQL.
+const pgConfigured = Boolean(process.env.TILLPOINT_TEST_PG_URL) || postgresServerInstalled();
 
 export default defineConfig({
   test: {

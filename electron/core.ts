@@ -20,6 +20,7 @@ import type {
 } from './bridge/contract';
 import { BRIDGE_CONTRACT_VERSION } from './bridge/contract';
 import { BridgeFailure } from './bridge/failure';
+import { gatewayAddressProblem } from '../common/gateway-address';
 import { createHandlers, commandAccess, type CallContext } from './bridge/handlers';
 import { createDeviceHost, type DeviceHost, type DeviceSetup } from './devices/device-host';
 import type { DeviceManagerOptions } from '../native/devices/device-manager';
@@ -567,6 +568,9 @@ export async function createTerminalCore(config: TerminalCoreConfig): Promise<Te
         'core',
         `terminal core started (lane ${settings.value.laneId}, gateway ${client.baseUrl})`,
       );
+      const address = new URL(client.baseUrl);
+      const refused = gatewayAddressProblem(address.protocol, address.hostname);
+      if (refused) log.log('error', 'gateway', `${client.baseUrl} refused: ${refused}`);
     },
     async stop() {
       if (stopped) return;

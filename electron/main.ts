@@ -246,7 +246,9 @@ async function boot(): Promise<void> {
   });
   window.once('ready-to-show', () => window?.show());
   await window.loadURL(`${origin}/`);
-  process.stdout.write(`terminal ready at ${origin}\n`);
+  // The window talks over IPC; the printed address (with a one-time launch token) opens one browser
+  // window as well, as in browser mode.
+  process.stdout.write(`terminal ready at ${server.issueLaunchUrl()}\n`);
 }
 
 /** Stops everything in order (bridge, core, gateway), then exits with `exitCode`. */

@@ -21,6 +21,11 @@ export type SaleSettings = {
   pinWaitMs: number;
   /** Print the customer receipt automatically when a ticket is paid and a printer is connected. */
   autoPrint: boolean;
+  /**
+   * The largest tip a cashier adds when completing a pre-authorization, as a share of the hold; above it
+   * a manager approves. 20 %: the gateway's default bound on AdditionalTip, mirrored here.
+   */
+  preauthTipMaxPercent: number;
 };
 
 export type GatewaySettings = {
@@ -57,6 +62,7 @@ export const defaultSaleSettings: SaleSettings = {
   cardWaitMs: 60_000,
   pinWaitMs: 60_000,
   autoPrint: true,
+  preauthTipMaxPercent: 20,
 };
 
 /** Store-and-forward is off until a manager turns it on (issue 5). */

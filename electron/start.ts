@@ -19,7 +19,8 @@ import { newSecret } from './util/ids';
  * `npm start` (DESIGN.md "Running"): the whole terminal on its embedded defaults. The sandbox gateway runs
  * as a child process, devices are simulated unless a tech configured real ones, and the screens open in
  * the Electron window when the Electron binary is installed — otherwise they are served over loopback
- * (browser mode). Either way one line says where: `terminal ready at http://127.0.0.1:PORT`.
+ * (browser mode). Either way one line says where: `terminal ready at http://127.0.0.1:PORT/#launch=TOKEN`
+ * (the token is good for one window).
  */
 
 const usage = `usage: npm start -- [--data DIR] [--port N] [--lane ID] [--browser] [--kiosk] [--sandbox-slow-ms MS]
@@ -210,7 +211,7 @@ async function main(): Promise<void> {
       secret,
       port: args.port,
       ...(staticDir ? { staticDir } : {}),
-      placeholderNote: 'Bridge address and secret: bridge.json in the data folder.',
+      placeholderNote: 'Bridge address and secret for tools: bridge.json in the data folder.',
       log: (m) => process.stderr.write(m + '\n'),
     });
     // Automation clients (tests, a store's tools) read the address and secret here; owner-only.
@@ -219,7 +220,10 @@ async function main(): Promise<void> {
       JSON.stringify({ url: server.url, wsUrl: server.wsUrl, secret, pid: process.pid }),
       { mode: 0o600 },
     );
-    process.stdout.write(`terminal ready at ${server.url}\n`);
+    // The one line says where, with the one-time launch token for the first window (docs/bridge.md):
+    // whoever opens this exact address gets in, once; the page alone (any local process can GET it)
+    // grants nothing. Tools use bridge.json; another window: POST /launch with the secret.
+    process.stdout.write(`terminal ready at ${server.issueLaunchUrl()}\n`);
   } catch (error) {
     await server?.close().catch(() => undefined);
     await core?.stop().catch(() => undefined);

@@ -9,6 +9,7 @@ import { noFraudScreen, type FraudScreen } from './domain/payments';
 import { Authenticator } from './security/authenticator';
 import { loadKeys } from './security/keys';
 import { LoginThrottle, defaultThrottle, type ThrottleOptions } from './security/login-throttle';
+import { storageAtcRegister } from './sandbox/atc-register';
 import { createSandboxProcessor } from './sandbox/sandbox-processor';
 import { withProcessorLedger } from './sandbox/processor-ledger';
 import type { Processor } from './sandbox/processor';
@@ -130,7 +131,12 @@ export async function buildGateway(
   const storage = await openStorage(options.database ?? { kind: 'sqlite' }, options.dataDir);
   const slowMs = options.sandboxSlowMs ?? 3_000;
   const sandboxProcessor = (): Processor => {
-    const simulated = createSandboxProcessor({ slowMs, latencyMs: 0 }, () => clock.now());
+    const simulated = createSandboxProcessor(
+      { slowMs, latencyMs: 0 },
+      () => clock.now(),
+      // The sandbox issuer's ATC register lives in the database: a replay is caught across processes.
+      storageAtcRegister(storage, keys.fingerprintKey, () => clock.now()),
+    );
     return options.sandboxLedger
       ? withProcessorLedger(simulated, storage, { slowMs, now: () => clock.now() })
       : simulated;

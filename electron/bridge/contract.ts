@@ -21,8 +21,17 @@ export const BRIDGE_CONTRACT_VERSION = 1;
 /** The global the Electron preload exposes (`window.tillpoint`). */
 export const BRIDGE_GLOBAL = 'tillpoint';
 
-/** Browser mode: the `<meta name=...>` in the served index.html holding the WebSocket URL and secret. */
+/**
+ * Browser mode: the `<meta name=...>` in the served index.html holding the WebSocket URL (no secret: the
+ * page is readable by any local process; see ClientMessage `hello`).
+ */
 export const BRIDGE_META_NAME = 'tillpoint-bridge';
+
+/** Browser mode: the fragment parameter of the launch URL carrying the one-time token (`/#launch=…`). */
+export const BRIDGE_LAUNCH_PARAM = 'launch';
+
+/** Browser mode: where the window keeps its page key (sessionStorage: this tab, this origin only). */
+export const BRIDGE_PAGE_KEY_STORAGE = 'tillpoint.pageKey';
 
 /** Browser mode: the WebSocket path on the terminal's loopback port. */
 export const BRIDGE_WS_PATH = '/bridge';
@@ -216,12 +225,34 @@ export type TicketView = {
   remainingCents: number;
   tenders: TenderView[];
   invoiceNumber?: string;
+  /** Set for a ticket opened to pay for a gift card load. */
+  purpose?: 'gift-reload';
+  /** The load of a `gift-reload` ticket, once tried. */
+  giftReload?: GiftReloadView;
   openedAt: number;
   closedAt?: number;
 };
 
+/**
+ * What a ticket is for. `gift-reload`: the payment for loading a gift card — no tax, no tip, paid by a
+ * real payment (not a pre-authorization, not gift value); once paid, `gift.reload { ticketId }` loads it.
+ */
+export type TicketPurpose = 'sale' | 'gift-reload';
+
+/** The load a `gift-reload` ticket paid for. */
+export type GiftReloadView = {
+  /** `loaded`: the gateway approved it; `failed`: refused, load again; `unknown`: no answer, being reversed. */
+  state: 'loaded' | 'failed' | 'unknown';
+  amountCents: number;
+  userTransactionNumber?: string;
+  last4?: string;
+  message?: string;
+};
+
 export type SaleOpenRequest = {
   subtotalCents: number;
+  /** Default `sale`. */
+  purpose?: TicketPurpose;
   /** Omit to let the core apply the merchant's tax rate from settings. */
   taxCents?: number;
   tipCents?: number;
@@ -277,11 +308,28 @@ export type BalanceView = {
   card: CardSummary;
 };
 
+/**
+ * Loads value on a gift card. Paid: `ticketId` of a `gift-reload` ticket paid in full, `amountCents` its
+ * amount (each ticket loads once). Unpaid (a promotion, a correction): a manager's approval. Audited.
+ */
+export type GiftReloadRequest = {
+  amountCents: number;
+  entry?: 'swipe' | 'keyed';
+  keyed?: { cardNumber: string };
+  ticketId?: string;
+  approval?: ManagerApproval;
+};
+
 export type PreauthCompleteRequest = {
   serviceReferenceNumber: string;
   /** Final base amount, at most the authorized amount. */
   amountCents: number;
+  /**
+   * Above `preauthTipMaxPercent` of the hold (20 % unless changed), or on a hold this lane did not make,
+   * a tip needs a manager: a signed-in manager or `approval`.
+   */
   tipCents?: number;
+  approval?: ManagerApproval;
 };
 
 // =====================================================================================================
@@ -491,12 +539,15 @@ export type BusinessSettingsView = {
   taxRatePercent: number;
   tipPrompt: boolean;
   tipPresetsPercent: number[];
+  /** A pre-authorization completion's tip above this share of the hold needs a manager (default 20). */
+  preauthTipMaxPercent?: number;
 };
 
 export type BusinessSettingsUpdate = {
   taxRatePercent?: number;
   tipPrompt?: boolean;
   tipPresetsPercent?: number[];
+  preauthTipMaxPercent?: number;
 };
 
 export type FraudCheck = 'account' | 'address' | 'cvv' | 'zipCode';
@@ -748,8 +799,15 @@ export type Commands = {
   'session.signIn': Cmd<{ pin: string }, Session>;
   'session.signOut': Cmd<Empty, null>;
   'session.current': Cmd<Empty, Session | null>;
-  /** Changes a role's PIN (4-8 digits). A manager may change any; a user may change their own. */
-  'session.changePin': Cmd<{ role: Role; newPin: string; approval?: ManagerApproval }, null>;
+  /**
+   * Changes a role's PIN (4-8 digits). Your own: with `currentPin`, that role's PIN as it is now. Another
+   * role's: with `approval`, a manager's PIN (also when a manager is signed in). A wrong PIN and a new PIN
+   * another role holds get the same `forbidden` answer; changes are throttled (docs/bridge.md).
+   */
+  'session.changePin': Cmd<
+    { role: Role; newPin: string; currentPin?: string; approval?: ManagerApproval },
+    null
+  >;
   'terminal.status': Cmd<Empty, TerminalStatusView>;
   'lane.get': Cmd<Empty, { laneId: string }>;
   /** Tech only. Changes the UserTransactionNumber prefix; the counter continues, so numbers stay unique. */
@@ -772,10 +830,7 @@ export type Commands = {
 
   // --- balances and other card operations outside a ticket
   'gift.balance': Cmd<{ entry?: 'swipe' | 'keyed'; keyed?: { cardNumber: string } }, BalanceView>;
-  'gift.reload': Cmd<
-    { amountCents: number; entry?: 'swipe' | 'keyed'; keyed?: { cardNumber: string } },
-    TransactionView
-  >;
+  'gift.reload': Cmd<GiftReloadRequest, TransactionView>;
   'ebt.balance': Cmd<{ program: EbtProgram }, BalanceView>;
   'preauth.complete': Cmd<PreauthCompleteRequest, TransactionView>;
 
@@ -890,12 +945,17 @@ export type Bridge = {
 // Browser-mode wire protocol (JSON text frames over ws://127.0.0.1:PORT/bridge)
 
 export type ClientMessage =
-  /** First frame: the per-launch secret from the page's meta tag (or <data>/bridge.json for tools). */
-  | { type: 'hello'; secret: string; contractVersion: number }
+  /**
+   * First frame, with one proof: `secret` (a tool: `<data>/bridge.json`, owner-only), `launchToken` (the
+   * window the terminal opened: the one-time `#launch=` of its URL), or `pageKey` (that window again,
+   * after a reload or a dropped socket).
+   */
+  | { type: 'hello'; secret?: string; launchToken?: string; pageKey?: string; contractVersion: number }
   | { type: 'call'; id: number; command: CommandName; payload: unknown };
 
 export type ServerMessage =
-  | { type: 'welcome'; contractVersion: number }
+  /** `pageKey`: given once, for a spent launch token; the window keeps it to come back. */
+  | { type: 'welcome'; contractVersion: number; pageKey?: string }
   | { type: 'result'; id: number; result: BridgeResult<unknown> }
   | { type: 'event'; event: EventName; payload: unknown }
   /** Sent before the server closes the socket (bad secret, protocol error). */

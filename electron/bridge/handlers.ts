@@ -19,6 +19,8 @@ import type {
   TerminalStatusView,
 } from './contract';
 import { BridgeFailure } from './failure';
+import { gatewayAddressProblem } from '../../common/gateway-address';
+import { isExactRate, withinPercent } from '../../common/percent';
 import type { DeviceHost } from '../devices/device-host';
 import type { GatewayClient } from '../gateway-client/client';
 import type { Journal } from '../journal/journal-protocol';
@@ -206,8 +208,21 @@ function startOfToday(now: number): number {
 export function createHandlers(s: CoreServices): Handlers {
   const { engine, settings, journal, client, devices, roles } = s;
   const who = (ctx: CallContext): Role => ctx.session()?.role ?? 'cashier';
-  const manager = (ctx: CallContext, approval: unknown): Promise<Role> =>
-    roles.requireManager(ctx.session(), approvalOf(approval));
+  /**
+   * Manager rights for `action`. A wrong or locked-out manager PIN is audited (PCI DSS 10.2.1.4: invalid
+   * access attempts) with the action it was typed for, never the PIN; a missing approval is only the
+   * prompt for it.
+   */
+  const manager = async (ctx: CallContext, approval: unknown, action: string): Promise<Role> => {
+    const given = approvalOf(approval);
+    try {
+      return await roles.requireManager(ctx.session(), given);
+    } catch (error) {
+      if (given && error instanceof BridgeFailure)
+        await s.audit(who(ctx), 'approval-failed', `${action}: ${error.message}`);
+      throw error;
+    }
+  };
   const approvedBy = (ctx: CallContext, granted: Role): Role | undefined =>
     ctx.session()?.role === granted ? undefined : granted;
 
@@ -267,7 +282,15 @@ export function createHandlers(s: CoreServices): Handlers {
   const handlers: Handlers = {
     // --- session & terminal
     async 'session.signIn'(p, ctx) {
-      const session = await roles.signIn(p.pin);
+      let session: Session;
+      try {
+        session = await roles.signIn(p.pin);
+      } catch (error) {
+        // PCI DSS 10.2.1.4: every invalid attempt is audited (the reason, never the PIN typed).
+        if (error instanceof BridgeFailure)
+          await s.audit(ctx.session()?.role ?? 'system', 'sign-in-failed', error.message);
+        throw error;
+      }
       ctx.setSession(session);
       await s.audit(session.role, 'sign-in', `${session.role} signed in`);
       return session;
@@ -283,15 +306,24 @@ export function createHandlers(s: CoreServices): Handlers {
       const target = p.role;
       if (target !== 'cashier' && target !== 'manager' && target !== 'tech')
         throw new BridgeFailure('invalid', 'Unknown role.');
-      let approver: Role | undefined;
-      if (who(ctx) !== target) approver = await manager(ctx, p.approval);
-      await roles.changePin(target, p.newPin);
-      await s.audit(
-        who(ctx),
-        'pin-changed',
-        `PIN of ${target} changed`,
-        approver && approvedBy(ctx, approver),
-      );
+      if (p.currentPin !== undefined && typeof p.currentPin !== 'string')
+        throw new BridgeFailure('invalid', 'The current PIN is digits.');
+      const session = ctx.session();
+      if (!session) throw new BridgeFailure('unauthorized', 'Sign in first.');
+      try {
+        const done = await roles.changePin({
+          session,
+          role: target,
+          newPin: p.newPin,
+          currentPin: p.currentPin,
+          approval: approvalOf(p.approval),
+        });
+        await s.audit(session.role, 'pin-changed', `PIN of ${target} changed`, done.approvedBy);
+      } catch (error) {
+        if (error instanceof BridgeFailure && error.code !== 'invalid')
+          await s.audit(session.role, 'pin-change-failed', `PIN of ${target}: ${error.message}`);
+        throw error;
+      }
       return null;
     },
     async 'terminal.status'(_p, ctx) {
@@ -318,7 +350,7 @@ export function createHandlers(s: CoreServices): Handlers {
     async 'sale.abandon'(p, ctx) {
       let approver: Role | undefined;
       const t = await engine.abandon(str(p.ticketId, 'ticketId', 64), async () => {
-        approver = await manager(ctx, p.approval);
+        approver = await manager(ctx, p.approval, 'sale.abandon');
         return approver;
       });
       if (approver)
@@ -334,9 +366,68 @@ export function createHandlers(s: CoreServices): Handlers {
       engine.signature(str(p.ticketId, 'ticketId', 64), str(p.tenderId, 'tenderId', 64), p.signature),
 
     'gift.balance': (p) => engine.giftBalance(p.entry, p.keyed),
-    'gift.reload': (p) => engine.giftReload(p.amountCents, p.entry, p.keyed),
+    async 'gift.reload'(p, ctx) {
+      // Value on a gift card is money: paid by a reload ticket, or a manager's decision (approved first,
+      // before the card is read or anything is sent).
+      const ticketId = p.ticketId === undefined ? undefined : str(p.ticketId, 'ticketId', 64);
+      const approver = ticketId === undefined ? await manager(ctx, p.approval, 'gift.reload') : undefined;
+      const basis = ticketId === undefined ? 'no payment taken' : `paid by ticket ${ticketId}`;
+      try {
+        const t = await engine.giftReload(p.amountCents, p.entry, p.keyed, ticketId);
+        await s.audit(
+          who(ctx),
+          'gift-reload',
+          `gift reload ${t.userTransactionNumber} of ${t.amountCents} cents on card ending ${t.last4 ?? '?'}, ${basis}`,
+          approver && approvedBy(ctx, approver),
+        );
+        return t;
+      } catch (error) {
+        if (error instanceof BridgeFailure && error.code !== 'busy')
+          await s.audit(
+            who(ctx),
+            'gift-reload-failed',
+            `gift reload of ${String(p.amountCents)} cents, ${basis}: ${error.message}`,
+            approver && approvedBy(ctx, approver),
+          );
+        throw error;
+      }
+    },
     'ebt.balance': (p) => engine.ebtBalance(p.program),
-    'preauth.complete': (p) => engine.preauthComplete(p),
+    async 'preauth.complete'(p, ctx) {
+      const srn = str(p.serviceReferenceNumber, 'serviceReferenceNumber', 64);
+      const tip = p.tipCents ?? 0;
+      if (!isCents(tip) || tip < 0)
+        throw new BridgeFailure('invalid', 'The tip must be zero or a positive number of cents.');
+      // A tip the cardholder never saw at the hold: above the lane's share of it (the gateway's bound,
+      // mirrored), or on a hold this lane did not make, a manager approves before anything is sent.
+      const held = await journal.bySrn(srn);
+      const hold = held?.operation === 'preauth' ? held.approvedCents : undefined;
+      const share = settings.value.sale.preauthTipMaxPercent;
+      const needsManager = tip > 0 && (hold === undefined || !withinPercent(tip, hold, share));
+      const approver = needsManager ? await manager(ctx, p.approval, 'preauth.complete') : undefined;
+      // Named by the hold's UserTransactionNumber: a gateway id is all digits, which the audit's card-data
+      // mask would hide.
+      const detail = `completion of hold ${held?.utn ?? 'not on this lane'}: ${String(p.amountCents)} cents, tip ${tip} cents (hold ${hold ?? 'unknown'} cents)`;
+      try {
+        const t = await engine.preauthComplete({ ...p, serviceReferenceNumber: srn, tipCents: tip });
+        await s.audit(
+          who(ctx),
+          'preauth-complete',
+          `${t.userTransactionNumber} ${detail}`,
+          approver && approvedBy(ctx, approver),
+        );
+        return t;
+      } catch (error) {
+        if (error instanceof BridgeFailure && error.code !== 'invalid' && error.code !== 'busy')
+          await s.audit(
+            who(ctx),
+            'preauth-complete-failed',
+            `${detail}: ${error.message}`,
+            approver && approvedBy(ctx, approver),
+          );
+        throw error;
+      }
+    },
 
     // --- receipts
     'receipt.get': (p) =>
@@ -360,7 +451,7 @@ export function createHandlers(s: CoreServices): Handlers {
       return rows.map(toTransactionView);
     },
     async 'transactions.refund'(p, ctx) {
-      const approver = await manager(ctx, p.approval);
+      const approver = await manager(ctx, p.approval, 'transactions.refund');
       const srn = str(p.serviceReferenceNumber, 'serviceReferenceNumber', 64);
       const r = await engine.refund(srn, p.amountCents);
       await s.audit(
@@ -372,7 +463,7 @@ export function createHandlers(s: CoreServices): Handlers {
       return r;
     },
     async 'transactions.void'(p, ctx) {
-      const approver = await manager(ctx, p.approval);
+      const approver = await manager(ctx, p.approval, 'transactions.void');
       const srn = str(p.serviceReferenceNumber, 'serviceReferenceNumber', 64);
       const r = await engine.void(srn);
       await s.audit(
@@ -399,7 +490,7 @@ export function createHandlers(s: CoreServices): Handlers {
     },
     'batch.reconcile': () => s.reconciliation(),
     async 'batch.resolveOrphan'(p, ctx) {
-      const approver = await manager(ctx, p.approval);
+      const approver = await manager(ctx, p.approval, 'batch.resolveOrphan');
       const utn = str(p.userTransactionNumber, 'userTransactionNumber', 64);
       const view = await s.reconciliation();
       const row = view.rows.find((r) => r.userTransactionNumber === utn);
@@ -433,7 +524,7 @@ export function createHandlers(s: CoreServices): Handlers {
       return s.reconciliation();
     },
     async 'batch.settle'(p, ctx) {
-      const approver = await manager(ctx, p.approval);
+      const approver = await manager(ctx, p.approval, 'batch.settle');
       const view = await s.reconciliation();
       if (!view.canClose)
         throw new BridgeFailure('conflict', `The batch cannot close yet: ${view.blockers.join(' ')}`);
@@ -473,7 +564,7 @@ export function createHandlers(s: CoreServices): Handlers {
       return view;
     },
     async 'batch.autoClose.set'(p, ctx) {
-      const approver = await manager(ctx, p.approval);
+      const approver = await manager(ctx, p.approval, 'batch.autoClose.set');
       const view = await setAutoClose(client, str(p.time, 'time', 5));
       await settings.set('autoClose', view);
       await s.audit(
@@ -485,7 +576,7 @@ export function createHandlers(s: CoreServices): Handlers {
       return view;
     },
     async 'batch.autoClose.remove'(p, ctx) {
-      const approver = await manager(ctx, p.approval);
+      const approver = await manager(ctx, p.approval, 'batch.autoClose.remove');
       const view = await removeAutoClose(client);
       await settings.set('autoClose', view);
       await s.audit(
@@ -515,6 +606,7 @@ export function createHandlers(s: CoreServices): Handlers {
         taxRatePercent: sale.taxRatePercent,
         tipPrompt: sale.tipPrompt,
         tipPresetsPercent: sale.tipPresetsPercent,
+        preauthTipMaxPercent: sale.preauthTipMaxPercent,
       };
       if (!r.ok) {
         if (r.failure.kind === 'unreachable') throw engine.failureOf(r.failure);
@@ -532,8 +624,13 @@ export function createHandlers(s: CoreServices): Handlers {
     async 'business.update'(p, ctx) {
       const sale = { ...settings.value.sale };
       if (p.taxRatePercent !== undefined) {
-        if (typeof p.taxRatePercent !== 'number' || p.taxRatePercent < 0 || p.taxRatePercent > 30)
-          throw new BridgeFailure('invalid', 'The tax rate is 0 to 30 %.');
+        if (
+          typeof p.taxRatePercent !== 'number' ||
+          p.taxRatePercent < 0 ||
+          p.taxRatePercent > 30 ||
+          !isExactRate(p.taxRatePercent)
+        )
+          throw new BridgeFailure('invalid', 'The tax rate is 0 to 30 %, with at most four decimals.');
         sale.taxRatePercent = p.taxRatePercent;
       }
       if (p.tipPrompt !== undefined) sale.tipPrompt = p.tipPrompt === true;
@@ -546,11 +643,21 @@ export function createHandlers(s: CoreServices): Handlers {
           throw new BridgeFailure('invalid', 'Tip presets are up to six percentages.');
         sale.tipPresetsPercent = [...p.tipPresetsPercent];
       }
+      if (p.preauthTipMaxPercent !== undefined) {
+        if (
+          typeof p.preauthTipMaxPercent !== 'number' ||
+          p.preauthTipMaxPercent < 0 ||
+          p.preauthTipMaxPercent > 100 ||
+          !isExactRate(p.preauthTipMaxPercent)
+        )
+          throw new BridgeFailure('invalid', 'The pre-authorization tip share is 0 to 100 %.');
+        sale.preauthTipMaxPercent = p.preauthTipMaxPercent;
+      }
       await settings.set('sale', sale);
       await s.audit(
         who(ctx),
         'settings-changed',
-        `sale settings: tax ${sale.taxRatePercent}%, tip prompt ${String(sale.tipPrompt)}`,
+        `sale settings: tax ${sale.taxRatePercent}%, tip prompt ${String(sale.tipPrompt)}, pre-auth tip up to ${sale.preauthTipMaxPercent}% without a manager`,
       );
       return handlers['business.get']({}, ctx);
     },
@@ -575,7 +682,7 @@ export function createHandlers(s: CoreServices): Handlers {
     // --- store-and-forward
     'saf.get': () => s.saf.view(settings.value.saf),
     async 'saf.setPolicy'(p, ctx) {
-      const approver = await manager(ctx, p.approval);
+      const approver = await manager(ctx, p.approval, 'saf.setPolicy');
       const policy = safPolicyOf(p);
       await settings.set('saf', policy);
       await s.audit(
@@ -615,8 +722,9 @@ export function createHandlers(s: CoreServices): Handlers {
             'The gateway address must be a URL such as https://gateway.example.com.',
           );
         }
-        if (url.protocol !== 'https:' && url.protocol !== 'http:')
-          throw new BridgeFailure('invalid', 'The gateway address must be http or https.');
+        // PCI DSS 4.2.1: https, or plain http to this machine only (the rule the Gateway screen applies too).
+        const problem = gatewayAddressProblem(url.protocol, url.hostname);
+        if (problem) throw new BridgeFailure('invalid', problem);
         g.baseUrl = url.toString().replace(/\/$/, '');
         g.mode = 'remote';
       }

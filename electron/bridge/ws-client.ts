@@ -34,7 +34,8 @@ export function connectBridge(
   secret: string,
   options: { timeoutMs?: number } = {},
 ): Promise<RemoteBridge> {
-  const ws = new WebSocket(wsUrl);
+  // The server requires an Origin naming itself (a browser's page elsewhere sends its own).
+  const ws = new WebSocket(wsUrl, { headers: { origin: new URL(wsUrl).origin.replace(/^ws/, 'http') } });
   const pending = new Map<number, (r: BridgeResult<unknown>) => void>();
   const listeners = new Map<EventName, Set<(payload: unknown) => void>>();
   let nextId = 1;

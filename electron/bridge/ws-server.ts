@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { extname, join, normalize, resolve, sep } from 'node:path';
-import { timingSafeEqual } from 'node:crypto';
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { WebSocketServer, type WebSocket } from 'ws';
 import {
   BRIDGE_CONTRACT_VERSION,
@@ -11,13 +11,20 @@ import {
   type ServerMessage,
 } from './contract';
 import type { BridgeConnection } from '../core';
+import { newSecret } from '../util/ids';
 
 /**
  * Browser mode (DESIGN.md "Bridge"): the renderer served over loopback and the same bridge over a
- * WebSocket. Three locks keep other software off it: it listens on 127.0.0.1 only; the Host and Origin
- * headers must name this server (a web page elsewhere, or a DNS-rebinding name, is refused); and the
- * first frame must carry the per-launch secret, which only this server's own page (same-origin) and
- * the owner-only `bridge.json` in the data folder contain.
+ * WebSocket. Locks that keep other software off it:
+ * - it listens on 127.0.0.1 only, and the Host header must name it (no DNS-rebinding name);
+ * - a socket must carry an Origin naming this server (a browser always sends one: a page elsewhere is
+ *   refused; a tool must say it is ours too);
+ * - the first frame must prove the client was handed access. The served page is public to every local
+ *   process, so it carries no secret. Instead: a tool reads the per-launch secret from the owner-only
+ *   `bridge.json`; the window the terminal opens gets a one-time launch token in its URL's fragment
+ *   (`/#launch=…`: never sent to a server, never in served HTML), which the first hello spends for a page
+ *   key the window keeps (sessionStorage) to reconnect and reload. A tool holding the secret may ask for
+ *   another launch URL (`POST /launch`, `Authorization: Bearer <secret>`).
  */
 
 export type BridgeServerOptions = {
@@ -35,6 +42,8 @@ export type BridgeServer = {
   readonly port: number;
   readonly url: string;
   readonly wsUrl: string;
+  /** A URL for one window: this server's page with a one-time launch token in its fragment. */
+  issueLaunchUrl(): string;
   close(): Promise<void>;
 };
 
@@ -90,6 +99,21 @@ function sameSecret(given: unknown, secret: string): boolean {
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
+/** Launch tokens not yet spent and page keys handed out, compared by keyed hash (no timing on the text). */
+function credentialSet(): { add(v: string): void; take(v: unknown): boolean; has(v: unknown): boolean } {
+  const key = randomBytes(32);
+  const digest = (v: string): string => createHmac('sha256', key).update(v).digest('base64url');
+  const held = new Set<string>();
+  return {
+    add: (v) => void held.add(digest(v)),
+    take: (v) => typeof v === 'string' && held.delete(digest(v)),
+    has: (v) => typeof v === 'string' && held.has(digest(v)),
+  };
+}
+
+/** At most this many launch URLs wait to be used: an old, unused one is dropped first. */
+const MAX_OPEN_LAUNCHES = 16;
+
 export function startBridgeServer(options: BridgeServerOptions): Promise<BridgeServer> {
   const log = options.log ?? (() => undefined);
   let port = options.port;
@@ -117,8 +141,20 @@ export function startBridgeServer(options: BridgeServerOptions): Promise<BridgeS
     res.end(body);
   };
 
+  const launchTokens = credentialSet();
+  const openLaunches: string[] = [];
+  const pageKeys = credentialSet();
+  const issueLaunchUrl = (): string => {
+    const token = newSecret();
+    launchTokens.add(token);
+    openLaunches.push(token);
+    if (openLaunches.length > MAX_OPEN_LAUNCHES) launchTokens.take(openLaunches.shift());
+    return `http://127.0.0.1:${port}/#launch=${token}`;
+  };
+
   const indexHtml = (): string => {
-    const meta = `<meta name="${BRIDGE_META_NAME}" content="${escapeAttribute(`ws://127.0.0.1:${port}${BRIDGE_WS_PATH}#${options.secret}`)}">`;
+    // The socket's address only: the page learns how to prove itself from its own URL (see above).
+    const meta = `<meta name="${BRIDGE_META_NAME}" content="${escapeAttribute(`ws://127.0.0.1:${port}${BRIDGE_WS_PATH}`)}">`;
     const csp = `<meta http-equiv="Content-Security-Policy" content="${escapeAttribute(contentSecurityPolicy(port))}">`;
     const html = staticRoot
       ? readFileSync(join(staticRoot, 'index.html'), 'utf8')
@@ -131,6 +167,17 @@ export function startBridgeServer(options: BridgeServerOptions): Promise<BridgeS
   const handle = (req: IncomingMessage, res: ServerResponse): void => {
     if (!allowedHosts().has(req.headers.host ?? '')) {
       send(res, 421, 'text/plain; charset=utf-8', 'Misdirected request');
+      return;
+    }
+    if (req.method === 'POST' && new URL(req.url ?? '/', `http://127.0.0.1:${port}`).pathname === '/launch') {
+      // A tool holding the secret opens another window (a second screen, the e2e harness).
+      const auth = /^Bearer (\S+)$/.exec(req.headers.authorization ?? '')?.[1];
+      req.resume();
+      if (!sameSecret(auth, options.secret)) {
+        send(res, 401, 'text/plain; charset=utf-8', 'Unauthorized');
+        return;
+      }
+      send(res, 200, 'application/json', JSON.stringify({ url: issueLaunchUrl() }));
       return;
     }
     if (req.method !== 'GET' && req.method !== 'HEAD') {
@@ -169,9 +216,9 @@ export function startBridgeServer(options: BridgeServerOptions): Promise<BridgeS
 
   server.on('upgrade', (req, socket, head) => {
     const url = new URL(req.url ?? '/', `http://127.0.0.1:${port}`);
-    const origin = req.headers.origin;
-    // Tools without a browser send no Origin; a browser always does, and it must be this page.
-    const originOk = origin === undefined || allowedOrigins().has(origin);
+    // A browser always sends the Origin, and it must be this page; a client that sends none is refused
+    // (ws-client.ts sends this server's origin).
+    const originOk = allowedOrigins().has(req.headers.origin ?? '');
     if (url.pathname !== BRIDGE_WS_PATH || !allowedHosts().has(req.headers.host ?? '') || !originOk) {
       socket.write('HTTP/1.1 403 Forbidden\r\nConnection: close\r\n\r\n');
       socket.destroy();
@@ -200,14 +247,21 @@ export function startBridgeServer(options: BridgeServerOptions): Promise<BridgeS
         return refuse('Frames are JSON.');
       }
       if (!connection) {
-        if (message.type !== 'hello' || !sameSecret(message.secret, options.secret)) {
-          log('bridge: a WebSocket client gave a wrong secret');
-          return refuse('Wrong secret.');
+        if (message.type !== 'hello') return refuse('Say hello first.');
+        let pageKey: string | undefined;
+        if (sameSecret(message.secret, options.secret) || pageKeys.has(message.pageKey)) {
+          // A tool, or a window this server let in before (a reload, a dropped socket).
+        } else if (launchTokens.take(message.launchToken)) {
+          pageKey = newSecret();
+          pageKeys.add(pageKey);
+        } else {
+          log('bridge: a WebSocket client gave no valid secret, launch token or page key');
+          return refuse('this window was not opened by the terminal (open the address it printed)');
         }
         clearTimeout(helloTimer);
         connection = options.connect();
         connection.onAny((event, payload) => out({ type: 'event', event, payload }));
-        out({ type: 'welcome', contractVersion: BRIDGE_CONTRACT_VERSION });
+        out({ type: 'welcome', contractVersion: BRIDGE_CONTRACT_VERSION, ...(pageKey ? { pageKey } : {}) });
         return;
       }
       if (message.type !== 'call' || typeof message.id !== 'number' || typeof message.command !== 'string')
@@ -233,6 +287,7 @@ export function startBridgeServer(options: BridgeServerOptions): Promise<BridgeS
         port,
         url: `http://127.0.0.1:${port}`,
         wsUrl: `ws://127.0.0.1:${port}${BRIDGE_WS_PATH}`,
+        issueLaunchUrl,
         close: () =>
           new Promise<void>((done) => {
             for (const c of wss.clients) c.terminate();

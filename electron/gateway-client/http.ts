@@ -1,5 +1,6 @@
 import http from 'node:http';
 import https from 'node:https';
+import { gatewayAddressProblem } from '../../common/gateway-address';
 
 /**
  * One HTTP exchange with the gateway, classified by what the terminal can know about it. The line that
@@ -36,6 +37,13 @@ const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOST
  */
 export function createHttpTransport(baseUrl: string): HttpTransport {
   const base = new URL(baseUrl);
+  // The last line of PCI DSS 4.2.1 whatever the address came from (settings, launcher, an old database):
+  // nothing goes in clear to another machine; every call answers "not sent" with the reason.
+  const refused = gatewayAddressProblem(base.protocol, base.hostname);
+  if (refused) {
+    const answer = (): Promise<HttpAnswer> => Promise.resolve({ kind: 'not-sent', error: refused });
+    return { post: answer, request: answer, close: () => undefined };
+  }
   const secure = base.protocol === 'https:';
   const agent = secure
     ? new https.Agent({ keepAlive: true, maxSockets: 8, timeout: 4_000 })

@@ -24,9 +24,20 @@ const entryLabel: Record<string, string> = {
 };
 
 /**
- * The receipt of a ticket, as lines both the printer and the screen render. Card numbers appear only as
- * the masked PAN the reader produced (first six / last four), per PCI DSS 3.4.
+ * The card line of a tender. The customer's copy leaves the terminal with the customer, so it carries the
+ * last four digits only (FACTA's truncation rule; PCI DSS 3.4.1: no more digits than the reader of that
+ * copy needs). The merchant's copy may show the masked PAN the reader produced (first six / last four,
+ * PCI DSS 3.4.1's widest allowed mask) for chargeback research.
  */
+function cardOnReceipt(tender: TenderView, copy: 'customer' | 'merchant'): string | undefined {
+  const c = tender.card;
+  const last4 = c?.last4 ?? c?.maskedPan?.slice(-4);
+  if (!c || (!last4 && !c.maskedPan)) return undefined;
+  const number = copy === 'merchant' && c.maskedPan ? c.maskedPan : `****${last4 ?? ''}`;
+  return `${c.cardType ?? ''} ${number}`.trim();
+}
+
+/** The receipt of a ticket, as lines both the printer and the screen render. */
 export function buildReceipt(
   t: TicketView,
   copy: 'customer' | 'merchant',
@@ -43,7 +54,11 @@ export function buildReceipt(
     },
     { kind: 'text', text: `TICKET ${t.ticketId}`, align: 'center' },
     { kind: 'rule' },
-    { kind: 'pair', left: 'SUBTOTAL', right: formatCents(t.subtotalCents) },
+    {
+      kind: 'pair',
+      left: t.purpose === 'gift-reload' ? 'GIFT CARD LOAD' : 'SUBTOTAL',
+      right: formatCents(t.subtotalCents),
+    },
   ];
   if (t.taxCents > 0) lines.push({ kind: 'pair', left: 'TAX', right: formatCents(t.taxCents) });
   if (t.tipCents > 0) lines.push({ kind: 'pair', left: 'TIP', right: formatCents(t.tipCents) });
@@ -58,12 +73,8 @@ export function buildReceipt(
       right: formatCents(tender.approvedCents),
       bold: true,
     });
-    if (tender.card?.maskedPan || tender.card?.last4) {
-      lines.push({
-        kind: 'text',
-        text: `${tender.card.cardType ?? ''} ${tender.card.maskedPan ?? `****${tender.card.last4 ?? ''}`}`.trim(),
-      });
-    }
+    const card = cardOnReceipt(tender, copy);
+    if (card) lines.push({ kind: 'text', text: card });
     if (tender.card?.entry)
       lines.push({ kind: 'text', text: `ENTRY ${entryLabel[tender.card.entry] ?? tender.card.entry}` });
     if (tender.authCode) lines.push({ kind: 'pair', left: 'AUTH', right: tender.authCode });

@@ -19,6 +19,7 @@ import type {
   TransactionView,
 } from '../bridge/contract';
 import { BridgeFailure } from '../bridge/failure';
+import { taxCents } from '../../common/percent';
 import type { CardSaleRequest, SaleResponse } from '../../gateway/contract/card-sale';
 import { ResponseCode } from '../../gateway/contract/response-codes';
 import { TransactionType } from '../../gateway/contract/card-sale';
@@ -34,9 +35,10 @@ import { safEligibility } from '../store-forward/saf';
 import type { Clock } from '../util/clock';
 import { newId } from '../util/ids';
 import type { Logger } from '../util/log';
-import { fromWire, isCents, toWire } from '../util/money';
+import { centsFromText, fromWire, isCents, toWire } from '../util/money';
 import { acquireCard, type AcquiredCard } from './card-acquire';
 import { buildReceipt, toPrinterReceipt } from './receipt';
+import { checkReloadOpen, checkReloadTender, checkReloadTicket } from './gift-reload-rules';
 import { signatureSvg } from './signature';
 
 type SaleAnswer = SaleResponse;
@@ -72,10 +74,9 @@ function failureMessage(f: GatewayFailure): string {
   return f.message;
 }
 
+/** The gateway's balance text ("1,234.56") in cents; undefined when absent or unreadable. */
 function balanceCents(value: string | undefined): number | undefined {
-  if (value === undefined || value === '') return undefined;
-  const n = Number(value);
-  return Number.isFinite(n) ? Math.round(n * 100) : undefined;
+  return centsFromText(value);
 }
 
 function cardSummary(card: AcquiredCard, cardType?: string): CardSummary {
@@ -212,8 +213,13 @@ export class SaleEngine {
   async open(req: SaleOpenRequest): Promise<TicketView> {
     if (!isCents(req.subtotalCents) || req.subtotalCents <= 0)
       throw new BridgeFailure('invalid', 'The amount must be a positive number of cents.');
+    if (req.purpose !== undefined && req.purpose !== 'sale' && req.purpose !== 'gift-reload')
+      throw new BridgeFailure('invalid', 'A ticket is for a sale or a gift card load.');
+    const reload = req.purpose === 'gift-reload';
+    if (reload) checkReloadOpen(req);
     const rate = this.deps.settings().sale.taxRatePercent;
-    const tax = req.taxCents ?? Math.round((req.subtotalCents * rate) / 100);
+    // The same rule the screen previews with (common/percent.ts): half up on the exact product.
+    const tax = reload ? 0 : (req.taxCents ?? taxCents(req.subtotalCents, rate));
     const tip = req.tipCents ?? 0;
     if (!isCents(tax) || tax < 0 || !isCents(tip) || tip < 0)
       throw new BridgeFailure('invalid', 'Tax and tip must be zero or a positive number of cents.');
@@ -234,6 +240,7 @@ export class SaleEngine {
       remainingCents: 0,
       tenders: [],
       ...(req.invoiceNumber ? { invoiceNumber: req.invoiceNumber } : {}),
+      ...(reload ? { purpose: 'gift-reload' as const } : {}),
       openedAt: now,
     });
     this.tickets.set(ticket.ticketId, ticket);
@@ -271,6 +278,8 @@ export class SaleEngine {
     const t = this.openTicket(ticketId);
     if (!isCents(tipCents) || tipCents < 0)
       throw new BridgeFailure('invalid', 'The tip must be zero or a positive number of cents.');
+    if (t.purpose === 'gift-reload' && tipCents > 0)
+      throw new BridgeFailure('invalid', 'A gift card load carries no tip.');
     if (t.tenders.some((x) => x.status === 'approved' || x.status === 'partial' || x.status === 'stored'))
       throw new BridgeFailure(
         'conflict',
@@ -347,6 +356,7 @@ export class SaleEngine {
     if (req.tipCents !== undefined && (!isCents(req.tipCents) || req.tipCents < 0))
       throw new BridgeFailure('invalid', 'The tip must be zero or a positive number of cents.');
     const tip = req.tipCents ?? 0;
+    checkReloadTender(t, tender, tip);
     const remainingWithTip = t.remainingCents + tip;
     const amount = req.amountCents ?? remainingWithTip;
     if (!isCents(amount) || amount <= 0)
@@ -1183,14 +1193,27 @@ export class SaleEngine {
     });
   }
 
+  /**
+   * Loads a gift card. With `ticketId`, the load that paid `gift-reload` ticket paid for (checked against
+   * the journal's earlier attempts of that ticket); without, the caller has a manager's approval.
+   */
   giftReload(
     amountCents: number,
     entry: 'swipe' | 'keyed' | undefined,
     keyed: { cardNumber: string } | undefined,
+    ticketId?: string,
   ): Promise<TransactionView> {
     if (!isCents(amountCents) || amountCents <= 0)
       throw new BridgeFailure('invalid', 'The reload amount must be a positive number of cents.');
     return this.exclusive(async (signal) => {
+      let ticket: TicketView | undefined;
+      if (ticketId !== undefined) {
+        ticket = await this.get(ticketId);
+        const attempts = (
+          await this.deps.journal.list({ operations: ['gift-reload'], limit: 10_000 })
+        ).filter((r) => r.ticketId === ticketId);
+        checkReloadTicket(ticket, amountCents, attempts);
+      }
       const card = await this.giftCard(entry, keyed, signal);
       const { row, result } = await this.journaled(
         {
@@ -1200,6 +1223,7 @@ export class SaleEngine {
           last4: card.last4,
           cardType: 'Gift',
           entryMode: card.entry,
+          ...(ticketId !== undefined ? { ticketId } : {}),
         },
         (utn) =>
           this.deps.gateway().giftReload({
@@ -1209,6 +1233,16 @@ export class SaleEngine {
             UserTransactionNumber: utn,
           }),
       );
+      if (ticket) {
+        ticket.giftReload = {
+          state: result.ok ? 'loaded' : result.failure.kind === 'unknown-outcome' ? 'unknown' : 'failed',
+          amountCents,
+          userTransactionNumber: row.utn,
+          last4: card.last4,
+          ...(result.ok ? {} : { message: failureMessage(result.failure) }),
+        };
+        await this.persist(ticket);
+      }
       if (!result.ok) throw this.failureOf(result.failure);
       const done = await this.deps.journal.update(
         row.utn,

@@ -24,3 +24,17 @@ export function formatCents(cents: number): string {
   const abs = Math.abs(cents);
   return `${sign}${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, '0')}`;
 }
+
+/**
+ * An amount the gateway sends as en-US text (gift and EBT `Balance`: `"1,234.56"`) to cents, from its
+ * digits (never through a float). Thousands separators must be in their places; at most two decimals.
+ * Undefined for anything else, so a changed format shows as "unknown", never as a wrong balance.
+ */
+export function centsFromText(text: string | undefined | null): number | undefined {
+  if (typeof text !== 'string') return undefined;
+  const m = /^(-)?\$?(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d{1,2}))?$/.exec(text.trim());
+  if (!m?.[2]) return undefined;
+  const cents = Number(m[2].replace(/,/g, '')) * 100 + Number((m[3] ?? '').padEnd(2, '0'));
+  if (!Number.isSafeInteger(cents)) return undefined;
+  return m[1] ? -cents : cents;
+}

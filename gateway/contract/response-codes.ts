@@ -4,6 +4,7 @@
  * number never changes meaning once shipped.
  */
 import { commerceCatalog, commerceCodes } from './response-codes-commerce';
+import { emvCatalog, emvCodes } from './response-codes-emv';
 import { safeguardCatalog, safeguardCodes } from './response-codes-safeguards';
 import { tenderCatalog, tenderCodes } from './response-codes-tenders';
 
@@ -59,7 +60,13 @@ const coreCodes = {
   InternalError: 500,
 } as const;
 
-export const ResponseCode = { ...coreCodes, ...commerceCodes, ...tenderCodes, ...safeguardCodes } as const;
+export const ResponseCode = {
+  ...coreCodes,
+  ...commerceCodes,
+  ...tenderCodes,
+  ...emvCodes,
+  ...safeguardCodes,
+} as const;
 
 export type ResponseCodeName = keyof typeof ResponseCode;
 export type ResponseCodeValue = (typeof ResponseCode)[ResponseCodeName];
@@ -183,5 +190,6 @@ export const responseCatalog: Record<number, CatalogEntry> = {
   ...coreCatalog,
   ...commerceCatalog,
   ...tenderCatalog,
+  ...emvCatalog,
   ...safeguardCatalog,
 };

@@ -18,6 +18,11 @@ export type ResolvedCard = {
   present: boolean;
   first6: string;
   last4: string;
+  /**
+   * The EmvData the card came from, for the issuer's cryptogram check (docs/chip.md). Lives in memory
+   * for the processor call only, like the PAN: never stored, never logged.
+   */
+  emvTlvHex?: string;
 };
 
 export type CardFields = {
@@ -96,13 +101,10 @@ export function resolveCard(
       fields.PosEntryMode === 'Contactless' || fields.PosEntryMode === 'NetworkAContactless'
         ? fields.PosEntryMode
         : 'Chip';
-    return build(
-      chip.value.pan,
-      chip.value.expiryYYMM,
-      mode,
-      true,
-      fields.NameOnCard ? { name: fields.NameOnCard } : {},
-    );
+    return build(chip.value.pan, chip.value.expiryYYMM, mode, true, {
+      emvTlvHex: fields.EmvData,
+      ...(fields.NameOnCard ? { name: fields.NameOnCard } : {}),
+    });
   }
   if (fields.Track2) {
     const swipe = parseSwipe(fields.Track2);

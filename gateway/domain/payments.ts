@@ -348,6 +348,7 @@ export async function runPayment(
             ...(req.zip !== undefined ? { zip: req.zip } : {}),
           },
           ...(req.pin ? { pin: req.pin } : {}),
+          ...(req.card.emvTlvHex !== undefined ? { emv: { tlvHex: req.card.emvTlvHex } } : {}),
           allowPartial: req.allowPartial,
         })
         .catch((): AuthorizationResult => ({
@@ -513,9 +514,14 @@ export async function runPayment(
   if (final.reverseAfterCommit && result.approved) {
     await svc.processor.reverse({ mid, amountCents: result.approvedCents, authCode: result.authCode });
   }
+  // The issuer's answer goes to the card only when it is the payment's outcome: an approval the gateway
+  // then undid (fraud screen, reversal, abandonment) must not reach the card as an approval.
+  const approvedFinal = final.code === ResponseCode.Success || final.code === ResponseCode.PartialApproval;
+  const emvData = result.approved === approvedFinal ? result.issuerEmvData : undefined;
   return saleResponse(final.row, final.code, final.messages, {
     ...(final.token ? { token: final.token } : {}),
     customerId: final.customerId,
+    ...(emvData ? { emvData } : {}),
   });
 }
 

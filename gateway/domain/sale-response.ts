@@ -10,7 +10,7 @@ export function saleResponse(
   row: PaymentRow,
   code: number,
   messages: string[],
-  extra: { token?: string; customerId?: number | null } = {},
+  extra: { token?: string; customerId?: number | null; emvData?: string } = {},
 ): SaleResponse {
   const base = outcome(code, messages);
   // Built field by field rather than with conditional spreads: this runs for every card answer, and a
@@ -38,5 +38,7 @@ export function saleResponse(
   if (row.balance_cents !== null) response.Balance = formatCents(row.balance_cents);
   if (extra.customerId != null) response.CustomerId = extra.customerId;
   if (extra.token) response.Token = extra.token;
+  // The issuer's answer for the card (8A, 91, scripts): computed for this response, never stored.
+  if (extra.emvData) response.EmvData = extra.emvData;
   return response;
 }

@@ -25,6 +25,11 @@ export type AuthorizationRequest = {
   pin?: { ksn: string; pinBlock: string };
   /** Card-present retail sales accept a partial approval; e-commerce and token sales do not. */
   allowPartial: boolean;
+  /**
+   * The EMV data of a chip or contactless read, for the issuer's cryptogram check (docs/chip.md). In
+   * memory for this call only: never stored, never logged.
+   */
+  emv?: { tlvHex: string };
 };
 
 export type AvsResult = 'Y' | 'A' | 'Z' | 'N' | 'U';
@@ -40,8 +45,18 @@ export type AuthorizationResult =
       cvn: CvnResult;
       message: string;
       balanceCents?: Cents;
+      /** The issuer's answer for a chip card: 8A, 91 and scripts, as EmvData hex for the sale response. */
+      issuerEmvData?: string;
     }
-  | { approved: false; code: number; message: string; avs: AvsResult; cvn: CvnResult };
+  | {
+      approved: false;
+      code: number;
+      message: string;
+      avs: AvsResult;
+      cvn: CvnResult;
+      /** The issuer's answer for a chip card (8A, and 91 when the ARQC verified), for the card's AAC. */
+      issuerEmvData?: string;
+    };
 
 export type ReturnRequest = {
   mid: number;

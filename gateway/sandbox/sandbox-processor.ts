@@ -1,6 +1,8 @@
 import { randomInt } from 'node:crypto';
 import { decryptTdesDukptPinBlock } from '../../native/protocols/dukpt-tdes';
 import { ResponseCode } from '../contract/response-codes';
+import { type AtcRegister, memoryAtcRegister } from './atc-register';
+import { type ChipRefusal, type VerifiedArqc, arcOnly, checkChipCryptogram } from './emv-issuer';
 import type { AuthorizationRequest, AuthorizationResult, AvsResult, CvnResult, Processor } from './processor';
 import {
   AVS_FAIL_STREET_PREFIX,
@@ -8,6 +10,7 @@ import {
   SANDBOX_BDK,
   SANDBOX_PIN,
   sandboxBehaviour,
+  sendsIssuerScripts,
 } from './test-cards';
 
 export type SandboxProcessorOptions = {
@@ -47,6 +50,33 @@ function expired(expiryYYMM: string, now: Date): boolean {
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
+const REFUSAL: Readonly<Record<ChipRefusal, { code: number; message: string }>> = {
+  'cryptogram-missing': {
+    code: ResponseCode.EmvCryptogramMissing,
+    message: 'Chip data without its cryptogram (ARQC) or the data it covers',
+  },
+  'cryptogram-invalid': {
+    code: ResponseCode.EmvCryptogramInvalid,
+    message: 'The chip cryptogram does not verify',
+  },
+  'amount-mismatch': {
+    code: ResponseCode.EmvAmountMismatch,
+    message: 'The chip cryptogram covers another amount than the one charged',
+  },
+  'cryptogram-version-unsupported': {
+    code: ResponseCode.EmvCryptogramVersionUnsupported,
+    message: "The issuer has no keys for this chip card's cryptogram version",
+  },
+};
+
+/** 8A for a decline (ISO 8583 field 39 values the card understands: Book 4 Annex A6). */
+function declineArc(code: number): string {
+  if (code === ResponseCode.InsufficientFunds) return '51';
+  if (code === ResponseCode.ExpiredCard) return '54';
+  if (code === ResponseCode.IncorrectPin) return '55';
+  return '05';
+}
+
 /**
  * The simulated issuer and acquirer: test cards decide the outcome (test-cards.ts), PIN blocks are
  * decrypted with the sandbox BDK by TDES DUKPT and must hold the sandbox PIN.
@@ -54,6 +84,8 @@ const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 export function createSandboxProcessor(
   options: SandboxProcessorOptions = { slowMs: 3_000, latencyMs: 0 },
   now: () => Date = () => new Date(),
+  /** Where the issuer remembers each chip card's highest ATC; the gateway passes its database's. */
+  atcRegister: AtcRegister = memoryAtcRegister(),
 ): Processor {
   return {
     name: 'sandbox',
@@ -63,17 +95,48 @@ export function createSandboxProcessor(
       const behaviour = sandboxBehaviour(req.card.pan);
       const avs = avsOf(req);
       const cvn: CvnResult = req.card.cvn === undefined ? 'P' : behaviour.kind === 'cvn-fail' ? 'N' : 'M';
-      const decline = (code: number, message: string): AuthorizationResult => ({
-        approved: false,
-        code,
-        message,
-        avs,
-        cvn,
-      });
+      let chip: VerifiedArqc | undefined;
+      // A contact chip read gets the issuer's answer for its card; contactless reads are answered as before.
+      let contactChip = false;
+      const decline = (code: number, message: string): AuthorizationResult => {
+        const out: AuthorizationResult = { approved: false, code, message, avs, cvn };
+        // A verified ARQC gets an ARPC with the decline, so the card can authenticate it (Book 2 §8.2).
+        if (contactChip) out.issuerEmvData = chip ? chip.answer(declineArc(code)) : arcOnly(declineArc(code));
+        return out;
+      };
 
       if (behaviour.kind === 'slow') await sleep(options.slowMs);
       if (behaviour.kind === 'unavailable') {
-        return decline(ResponseCode.ProcessorUnavailable, 'Processor unavailable (sandbox trigger card)');
+        const down: AuthorizationResult = {
+          approved: false,
+          code: ResponseCode.ProcessorUnavailable,
+          message: 'Processor unavailable (sandbox trigger card)',
+          avs,
+          cvn,
+        };
+        return down;
+      }
+      if (req.emv) {
+        // docs/chip.md: only a contact chip read (9F39 05) carries a cryptogram the sandbox can check.
+        const check = checkChipCryptogram(req.emv.tlvHex, req.card.pan, {
+          totalCents: req.totalCents,
+          cashbackCents: req.cashbackCents,
+        });
+        contactChip = check.kind !== 'not-contact';
+        if (check.kind === 'refused')
+          return decline(REFUSAL[check.reason].code, REFUSAL[check.reason].message);
+        if (check.kind === 'verified') {
+          const fresh = await atcRegister.advance(
+            { pan: check.arqc.pan, panSequenceNumber: check.arqc.panSequenceNumber },
+            check.arqc.atc,
+          );
+          if (!fresh)
+            return decline(
+              ResponseCode.EmvTransactionCounterReplayed,
+              'The chip transaction counter was already used: a replayed or stale cryptogram',
+            );
+          chip = check.arqc;
+        }
       }
       if (req.pin) {
         let pin: string;
@@ -96,7 +159,7 @@ export function createSandboxProcessor(
         if (!req.allowPartial || req.cashbackCents > 0) {
           return decline(ResponseCode.InsufficientFunds, 'Insufficient funds');
         }
-        return {
+        const partial: AuthorizationResult = {
           approved: true,
           approvedCents: behaviour.availableCents,
           authCode: authorizationNumber(),
@@ -105,8 +168,11 @@ export function createSandboxProcessor(
           message: 'Partially approved',
           balanceCents: 0,
         };
+        // ARC 10: partial approval (ISO 8583), an approval to the card.
+        if (chip) partial.issuerEmvData = chip.answer('10');
+        return partial;
       }
-      return {
+      const approved: AuthorizationResult = {
         approved: true,
         approvedCents: req.totalCents,
         authCode: authorizationNumber(),
@@ -114,6 +180,8 @@ export function createSandboxProcessor(
         cvn,
         message: 'Approved',
       };
+      if (chip) approved.issuerEmvData = chip.answer('00', { scripts: sendsIssuerScripts(req.card.pan) });
+      return approved;
     },
     reverse() {
       return Promise.resolve();

@@ -12,7 +12,14 @@ export type SandboxCardBehaviour =
   | { kind: 'slow' }
   | { kind: 'unavailable' };
 
-export type SandboxCard = { pan: string; brand: string; behaviour: SandboxCardBehaviour; note: string };
+export type SandboxCard = {
+  pan: string;
+  brand: string;
+  behaviour: SandboxCardBehaviour;
+  note: string;
+  /** A contact chip card (docs/chip.md): its ARQC is checked when read by the chip (9F39 05). */
+  chip?: { cvn: string; cvm: 'online PIN' | 'signature'; issuerScripts?: true; trigger?: string };
+};
 
 export const sandboxCards: readonly SandboxCard[] = [
   { pan: '4111111111111111', brand: 'Visa', behaviour: { kind: 'approve' }, note: 'approves' },
@@ -63,7 +70,33 @@ export const sandboxCards: readonly SandboxCard[] = [
     behaviour: { kind: 'unavailable' },
     note: 'processor unavailable (502): nothing is charged',
   },
+  // Contact chip cards (service code 201): the chip's ARQC is verified, the issuer answers with an ARPC.
+  chipCard('4012888888881881', 'Visa', { cvn: 'Visa CVN 18', cvm: 'signature' }),
+  chipCard('4000000000000408', 'Visa', { cvn: 'Visa CVN 18', cvm: 'online PIN' }),
+  chipCard('5100000000000016', 'Mastercard', { cvn: 'Mastercard CVN 16', cvm: 'signature' }),
+  chipCard('5200828282828210', 'Mastercard', { cvn: 'Mastercard CVN 16', cvm: 'online PIN' }),
+  chipCard('4000000000000416', 'Visa', {
+    cvn: 'Visa CVN 18',
+    cvm: 'signature',
+    trigger: 'the issuer approves, the chip declines (AAC at the 2nd GENERATE AC): the terminal must reverse',
+  }),
+  chipCard('4000000000000424', 'Visa', {
+    cvn: 'Visa CVN 18',
+    cvm: 'signature',
+    issuerScripts: true,
+    trigger: 'the approval carries issuer scripts 71 and 72 (PUT DATA, PIN UNBLOCK) with their MACs',
+  }),
+  chipCard('4000000000000432', 'Visa', {
+    cvn: 'Visa CVN 18',
+    cvm: 'signature',
+    trigger: 'the chip cannot be read: the reader falls back to the stripe (ChipFallbackSwipe)',
+  }),
 ];
+
+function chipCard(pan: string, brand: string, chip: NonNullable<SandboxCard['chip']>): SandboxCard {
+  const note = `chip card (${chip.cvn}, ${chip.cvm}): approves${chip.trigger ? `; ${chip.trigger}` : ''}`;
+  return { pan, brand, behaviour: { kind: 'approve' }, note, chip };
+}
 
 export const SANDBOX_PIN = '1234';
 
@@ -78,4 +111,9 @@ const byPan = new Map(sandboxCards.map((c) => [c.pan, c]));
 
 export function sandboxBehaviour(pan: string): SandboxCardBehaviour {
   return byPan.get(pan)?.behaviour ?? { kind: 'approve' };
+}
+
+/** Whether the sandbox issuer sends scripts to this chip card with its approval. */
+export function sendsIssuerScripts(pan: string): boolean {
+  return byPan.get(pan)?.chip?.issuerScripts === true;
 }

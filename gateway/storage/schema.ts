@@ -175,6 +175,18 @@ export type CustomersTable = {
   added_on: string;
 };
 
+/**
+ * The sandbox issuer's highest Application Transaction Counter per chip card (EMV Book 2 §8.1: the ATC
+ * only goes up), so a replayed or stale ARQC is refused across processes. Keyed by the card's keyed
+ * fingerprint and PAN sequence number: no PAN, no cryptogram.
+ */
+export type EmvCardCountersTable = {
+  card_fingerprint: string;
+  pan_sequence: string;
+  highest_atc: number;
+  updated_at: string;
+};
+
 export type CoreTables = {
   schema_migrations: SchemaMigrationsTable;
   merchants: MerchantsTable;
@@ -188,6 +200,7 @@ export type CoreTables = {
   payments: PaymentsTable;
   vault_tokens: VaultTokensTable;
   customers: CustomersTable;
+  emv_card_counters: EmvCardCountersTable;
 };
 
 export type Database = CoreTables & CommerceTables & TenderTables & SecurityTables & SandboxTables;

@@ -43,6 +43,7 @@ export const TABLES_IN_ORDER = [
   'batch_close_runs',
   'disputes',
   'merchant_statements',
+  'emv_card_counters',
   'login_throttle',
   'sandbox_processor_ledger',
 ] as const satisfies readonly (keyof Database)[];

@@ -57,6 +57,7 @@ export type ConnectionKind = DeviceConnection['kind'];
 export type LaneDeviceConfig = {
   cardReader: DeviceConnection;
   pinPad: DeviceConnection;
+  /** The EMV reader (ID TECH NGA Protocol 2): contactless, and its contact chip slot on the same link. */
   contactless: DeviceConnection;
   signaturePad: DeviceConnection;
   receiptPrinter: DeviceConnection;

@@ -1,6 +1,8 @@
 import { join } from 'node:path';
 import { CardReaderDriver, type CardReaderDriverOptions } from '../drivers/card-reader';
-import { ContactlessReaderDriver, type ContactlessReaderDriverOptions } from '../drivers/contactless-reader';
+import type { ChipReaderDriverOptions } from '../drivers/chip-reader';
+import type { ContactlessReaderDriverOptions } from '../drivers/contactless-reader';
+import { NgaReaderDriver } from '../drivers/nga-reader';
 import type { DriverLifecycle } from '../drivers/driver-lifecycle';
 import { Listeners } from '../drivers/listeners';
 import { PinPadDriver, type PinPadDriverOptions } from '../drivers/pin-pad';
@@ -8,6 +10,7 @@ import { ReceiptPrinterDriver, type ReceiptPrinterDriverOptions } from '../drive
 import type {
   CardReader,
   CardReaderEvent,
+  ChipReader,
   ContactlessReader,
   DeviceHealth,
   DeviceRole,
@@ -106,6 +109,8 @@ export type DeviceManagerOptions = {
     cardReader?: Omit<CardReaderDriverOptions, 'timers'>;
     pinPad?: Omit<PinPadDriverOptions, 'timers' | 'sevenBit'>;
     contactless?: Omit<ContactlessReaderDriverOptions, 'timers'>;
+    /** The contact chip interface of the reader configured as `contactless` (one NGA reader, one link). */
+    chipReader?: Omit<ChipReaderDriverOptions, 'timers'>;
     signaturePad?: Omit<SignaturePadDriverOptions, 'timers'>;
     receiptPrinter?: Omit<ReceiptPrinterDriverOptions, 'timers'>;
   };
@@ -133,8 +138,7 @@ export type DeviceTest =
 
 export type DeviceTestResult = { ok: true; detail: string } | { ok: false; error: string };
 
-type Driver =
-  CardReaderDriver | PinPadDriver | ContactlessReaderDriver | SignaturePadDriver | ReceiptPrinterDriver;
+type Driver = CardReaderDriver | PinPadDriver | NgaReaderDriver | SignaturePadDriver | ReceiptPrinterDriver;
 
 type Slot = {
   role: DeviceRole;
@@ -377,7 +381,12 @@ export function createDeviceManager(options: DeviceManagerOptions = {}): DeviceM
           sevenBit: c.kind === 'serial' && c.dataBits === 7,
         });
       case 'contactless':
-        return new ContactlessReaderDriver(await openStream(), { ...options.drivers?.contactless, ...t });
+        // An NGA reader: contactless and contact chip on the same link.
+        return new NgaReaderDriver(await openStream(), {
+          ...t,
+          ...(options.drivers?.contactless ? { contactless: options.drivers.contactless } : {}),
+          ...(options.drivers?.chipReader ? { chip: options.drivers.chipReader } : {}),
+        });
       case 'signaturePad':
         return new SignaturePadDriver(await openStream(), { ...options.drivers?.signaturePad, ...t });
       case 'receiptPrinter':
@@ -579,27 +588,50 @@ export function createDeviceManager(options: DeviceManagerOptions = {}): DeviceM
     },
     health: () => healthOf(slot('pinPad')),
   };
+  const ngaReader = (): NgaReaderDriver | undefined => {
+    const d = slot('contactless').driver;
+    return d instanceof NgaReaderDriver ? d : undefined;
+  };
   const contactless: ContactlessReader = {
     role: 'contactless',
     ping: async () => {
-      const d = slot('contactless').driver;
-      return d instanceof ContactlessReaderDriver ? d.ping() : false;
+      const d = ngaReader();
+      return d ? d.contactless.ping() : false;
     },
     activateTransaction: async (request) => {
-      const d = slot('contactless').driver;
-      if (!(d instanceof ContactlessReaderDriver))
-        return { kind: 'failed', reason: 'contactless reader not connected' };
-      return d.activateTransaction(request);
+      const d = ngaReader();
+      if (!d) return { kind: 'failed', reason: 'contactless reader not connected' };
+      return d.contactless.activateTransaction(request);
     },
     cancel: async () => {
-      const d = slot('contactless').driver;
-      if (d instanceof ContactlessReaderDriver) await d.cancel();
+      await ngaReader()?.contactless.cancel();
     },
     beep: async () => {
-      const d = slot('contactless').driver;
-      if (!(d instanceof ContactlessReaderDriver)) throw new Error(notConnected('contactless'));
-      await d.beep();
+      const d = ngaReader();
+      if (!d) throw new Error(notConnected('contactless'));
+      await d.contactless.beep();
     },
+    health: () => healthOf(slot('contactless')),
+  };
+  const chipNotConnected = {
+    kind: 'failed',
+    code: 'not-connected',
+    reason: 'chip reader not connected',
+  } as const;
+  const chipReader: ChipReader = {
+    role: 'chipReader',
+    start: async (request) => {
+      const d = ngaReader();
+      return d ? d.chip.start(request) : chipNotConnected;
+    },
+    complete: async (response) => {
+      const d = ngaReader();
+      return d ? d.chip.complete(response) : chipNotConnected;
+    },
+    cancel: async () => {
+      await ngaReader()?.chip.cancel();
+    },
+    inTransaction: () => ngaReader()?.chip.inTransaction() ?? false,
     health: () => healthOf(slot('contactless')),
   };
   const signaturePad: SignaturePad = {
@@ -640,7 +672,7 @@ export function createDeviceManager(options: DeviceManagerOptions = {}): DeviceM
     },
     health: () => healthOf(slot('receiptPrinter')),
   };
-  const devices: RoleApi = { cardReader, pinPad, contactless, signaturePad, receiptPrinter };
+  const devices: RoleApi = { cardReader, pinPad, contactless, chipReader, signaturePad, receiptPrinter };
 
   async function runTest(test: DeviceTest): Promise<DeviceTestResult> {
     const s = slot(test.role);

@@ -52,7 +52,15 @@ export const knownUsbIds: readonly KnownId[] = [
     guess: { role: 'cardReader', model: 'MagTek USB keyboard-wedge reader', confidence: 'high' },
   },
   { vendorId: 0x0801, guess: { role: 'cardReader', model: 'MagTek reader', confidence: 'low' } },
-  { vendorId: 0x0acd, guess: { role: 'contactless', model: 'ID TECH reader (ViVOpay?)', confidence: 'low' } },
+  // An NGA reader (VP3300 class) is contactless and contact chip on one link: configured as `contactless`.
+  {
+    vendorId: 0x0acd,
+    guess: {
+      role: 'contactless',
+      model: 'ID TECH reader (ViVOpay / NGA: contactless and chip?)',
+      confidence: 'low',
+    },
+  },
   {
     vendorId: 0x0403,
     productId: 0x6001,

@@ -167,6 +167,22 @@ function startsWithAt(bytes: Uint8Array, at: number, prefix: Readonly<Uint8Array
   return true;
 }
 
+/**
+ * Where the TLVs start in a frame's data. Contact EMV frames (idtech-emv.ts) put fixed fields first: a
+ * 60-1x response `RC(2) | Attribution(1)`, a 60-10 command `FallBack | TimeOut1 | TimeOut2`, a 60-12
+ * command `ComFlag`; a 02-40 answer starts with its Attribution byte. Without the direction (a damaged
+ * CRC) every layout of the command is tried.
+ */
+function tlvOffsets(cmd: number, sub: number, direction: 'command' | 'response' | undefined): number[] {
+  if (cmd === 0x60) {
+    if (direction === 'response') return [3];
+    const byCommand = sub === 0x10 ? 5 : sub === 0x12 ? 1 : 0;
+    return direction === 'command' ? [byCommand] : [3, byCommand];
+  }
+  if (cmd === 0x02) return direction === 'command' ? [0] : [0, 1];
+  return [0];
+}
+
 /** A complete ViVOtech2 frame at `start`, masked and re-framed; undefined when incomplete. */
 function maskVivo2(bytes: Uint8Array, start: number): { frame: Uint8Array; end: number } | undefined {
   if (start + 14 > bytes.length) return undefined;
@@ -175,12 +191,6 @@ function maskVivo2(bytes: Uint8Array, start: number): { frame: Uint8Array; end: 
   if (end > bytes.length) return undefined;
   const original = bytes.subarray(start, end);
   const data = original.subarray(14, 14 + len);
-  let masked: Uint8Array;
-  try {
-    masked = encodeTlv(maskTlvNodes(decodeTlv(data)));
-  } catch {
-    masked = maskTextBytes(data);
-  }
   const crc = vivo2Crc(original, 0, 14 + len);
   const a = original[14 + len] ?? 0;
   const b = original[15 + len] ?? 0;
@@ -188,6 +198,23 @@ function maskVivo2(bytes: Uint8Array, start: number): { frame: Uint8Array; end: 
   // recorded damaged and keeps its damaged CRC.
   const lsbFirst = ((b << 8) | a) === crc;
   const valid = lsbFirst || ((a << 8) | b) === crc;
+  const direction = !valid ? undefined : lsbFirst ? 'command' : 'response';
+  const cmd = original[10] ?? 0;
+  let masked: Uint8Array | undefined;
+  for (const offset of tlvOffsets(cmd, original[11] ?? 0, direction)) {
+    if (offset > data.length) continue;
+    try {
+      const tlv = encodeTlv(maskTlvNodes(decodeTlv(data.subarray(offset))));
+      masked = new Uint8Array(offset + tlv.length);
+      masked.set(data.subarray(0, offset), 0);
+      masked.set(tlv, offset);
+      break;
+    } catch {
+      // try the next layout
+    }
+  }
+  // Contact EMV data that is not TLV is binary (BCD PANs a text mask cannot see): record zeros instead.
+  masked ??= cmd === 0x60 ? new Uint8Array(data.length) : maskTextBytes(data);
   const frame = new Uint8Array(14 + masked.length + 2);
   frame.set(original.subarray(0, 12), 0);
   frame[12] = masked.length >> 8;

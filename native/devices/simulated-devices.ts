@@ -1,6 +1,9 @@
 import type { DeviceRole } from '../drivers/roles';
 import type { PrinterCondition } from '../protocols/escpos';
-import { ContactlessSimulator, type ContactlessFaults } from '../simulators/contactless-simulator';
+import { type ChipAtcStore, fileAtcStore, memoryAtcStore } from '../simulators/chip-atc';
+import type { ChipFaults, ChipSimulator } from '../simulators/chip-simulator';
+import type { ContactlessFaults, ContactlessSimulator } from '../simulators/contactless-simulator';
+import { NgaReaderSimulator } from '../simulators/nga-reader-simulator';
 import { PinPadSimulator, type PinPadFaults } from '../simulators/pinpad-simulator';
 import { PrinterSimulator, type PrinterFaults } from '../simulators/printer-simulator';
 import {
@@ -9,7 +12,12 @@ import {
   type SignaturePadFaults,
 } from '../simulators/signature-pad-simulator';
 import { SwipeReaderSimulator, type SwipeReaderFaults } from '../simulators/swipe-reader-simulator';
-import { DEFAULT_TEST_CARD, findTestCard, type TestCard } from '../simulators/test-cards';
+import {
+  DEFAULT_CHIP_TEST_CARD,
+  DEFAULT_TEST_CARD,
+  findTestCard,
+  type TestCard,
+} from '../simulators/test-cards';
 import { createMemoryPair, type ByteStream } from '../transports/byte-stream';
 import type { SimulatedDeviceSource } from './device-manager';
 
@@ -23,6 +31,8 @@ export type SimulatorFaults = {
   cardReader?: SwipeReaderFaults;
   pinPad?: PinPadFaults;
   contactless?: ContactlessFaults;
+  /** The contact chip interface of the same reader (chip-simulator.ts). */
+  chip?: ChipFaults;
   signaturePad?: SignaturePadFaults;
   receiptPrinter?: PrinterFaults;
 };
@@ -33,6 +43,8 @@ export type SimulatorState = {
   unplugged: DeviceRole[];
   pinPad: { display: string; awaitingPin: boolean };
   contactless: { waitingForCard: boolean; beeps: number };
+  /** The reader's contact slot: a chip start waits for a card, or a card is in a transaction. */
+  chip: { waitingForCard: boolean; cardInserted: boolean };
   receiptPrinter: {
     paper: 'ok' | 'near-end' | 'out';
     coverOpen: boolean;
@@ -45,13 +57,17 @@ export type SimulatorState = {
 export type SimulatorControls = {
   /** Swipes a sandbox test card (default 4111…1111) on the magstripe reader; `badRead` sends `E` tracks. */
   swipe(pan?: string, options?: { badRead?: boolean }): Promise<void>;
-  /**
-   * Presents a test card to the EMV reader while a transaction waits for one. Insert and tap both go
-   * through the ViVOpay-class reader's Activate Transaction (contact+contactless readers answer both the
-   * same way); false when no transaction is waiting.
-   */
+  /** Taps a test card on the reader's contactless interface while an activation waits; false otherwise. */
   tap(pan?: string): boolean;
+  /**
+   * Inserts a test card (default: the Visa chip card) into the reader's contact slot while a chip start
+   * waits for one. While only a contactless activation waits (a sale engine that starts no chip
+   * transaction), the card is presented to that activation instead, as before chip support. False when
+   * neither waits.
+   */
   insert(pan?: string): boolean;
+  /** Pulls the inserted card out of the contact slot; false when none is in a transaction. */
+  removeCard(): boolean;
   /** Types the PIN on the simulated pad and presses Enter; false when the pad is not asking. */
   typePin(pin: string): boolean;
   /** The cardholder's Cancel key on the pad. */
@@ -82,6 +98,16 @@ export type SimulatedDevicesOptions = {
   autoPin?: string;
   /** Tap the card automatically after each contactless activation; default false (the panel taps). */
   autoTap?: boolean;
+  /** Card for inserts when none is named. Default: the sandbox Visa chip card 4012…1881. */
+  chipCard?: TestCard;
+  /** Insert the chip card automatically after each chip start; default false (the panel inserts). */
+  autoInsert?: boolean;
+  /**
+   * Where the simulated chip cards keep their transaction counters (ATC) across restarts: a JSON file,
+   * best in the terminal's data folder. Without it they count from 1 in memory, which a gateway that
+   * remembers higher counters (a reused sandbox data folder) declines as replays.
+   */
+  chipAtcFile?: string;
   faults?: SimulatorFaults;
 };
 
@@ -92,6 +118,10 @@ type Attached = {
 
 export function createSimulatedDevices(options: SimulatedDevicesOptions = {}): SimulatedDevices {
   const defaultCard = options.card ?? DEFAULT_TEST_CARD;
+  const defaultChipCard = options.chipCard ?? DEFAULT_CHIP_TEST_CARD;
+  // One store for every (re)connection: a replugged reader's cards keep counting.
+  const atcStore: ChipAtcStore =
+    options.chipAtcFile !== undefined ? fileAtcStore(options.chipAtcFile) : memoryAtcStore();
   let faults: SimulatorFaults = { ...options.faults };
   const unplugged = new Set<DeviceRole>();
   const attached = new Map<DeviceRole, Attached>();
@@ -104,6 +134,7 @@ export function createSimulatedDevices(options: SimulatedDevicesOptions = {}): S
   let swipeReader: SwipeReaderSimulator | undefined;
   let pinPad: PinPadSimulator | undefined;
   let contactless: ContactlessSimulator | undefined;
+  let chip: ChipSimulator | undefined;
   let signaturePad: SignaturePadSimulator | undefined;
   let printer: PrinterSimulator | undefined;
   let pinPadKsn: string | undefined;
@@ -145,16 +176,26 @@ export function createSimulatedDevices(options: SimulatedDevicesOptions = {}): S
         };
       }
       case 'contactless': {
-        const sim = new ContactlessSimulator(device, {
-          card: defaultCard,
-          autoTap: options.autoTap ?? false,
-          faults: { ...faults.contactless },
+        // One NGA reader: contactless as before, and the contact chip slot beside it.
+        const reader = new NgaReaderSimulator(device, {
+          contactless: {
+            card: defaultCard,
+            autoTap: options.autoTap ?? false,
+            faults: { ...faults.contactless },
+          },
+          chip: {
+            card: defaultChipCard,
+            autoInsert: options.autoInsert ?? false,
+            faults: { ...faults.chip },
+            atcStore,
+          },
         });
-        contactless = sim;
-        const off = sim.on(() => changed());
+        contactless = reader.contactless;
+        chip = reader.chip;
+        const offs = [reader.contactless.on(() => changed()), reader.chip.on(() => changed())];
         return () => {
-          off();
-          sim.stop();
+          for (const off of offs) off();
+          void reader.stop();
         };
       }
       case 'signaturePad': {
@@ -221,7 +262,13 @@ export function createSimulatedDevices(options: SimulatedDevicesOptions = {}): S
       return need(contactless, 'contactless').tap(cardFor(pan));
     },
     insert(pan) {
-      return need(contactless, 'contactless').tap(cardFor(pan));
+      const slot = need(chip, 'contactless');
+      if (slot.waitingForCard) return slot.insert(pan === undefined ? defaultChipCard : cardFor(pan));
+      const ctls = need(contactless, 'contactless');
+      return ctls.waitingForCard ? ctls.tap(cardFor(pan)) : false;
+    },
+    removeCard() {
+      return need(chip, 'contactless').removeCard();
     },
     typePin(pin) {
       return need(pinPad, 'pinPad').enterPin(pin);
@@ -261,6 +308,7 @@ export function createSimulatedDevices(options: SimulatedDevicesOptions = {}): S
       swipeReader?.setFaults({ ...faults.cardReader });
       pinPad?.setFaults({ ...faults.pinPad });
       contactless?.setFaults({ ...faults.contactless });
+      chip?.setFaults({ ...faults.chip });
       signaturePad?.setFaults({ ...faults.signaturePad });
       printer?.setFaults({ ...faults.receiptPrinter });
     },
@@ -274,6 +322,10 @@ export function createSimulatedDevices(options: SimulatedDevicesOptions = {}): S
         contactless: {
           waitingForCard: attached.has('contactless') && (contactless?.waitingForCard ?? false),
           beeps: contactless?.beeps ?? 0,
+        },
+        chip: {
+          waitingForCard: attached.has('contactless') && (chip?.waitingForCard ?? false),
+          cardInserted: attached.has('contactless') && (chip?.cardInserted ?? false),
         },
         receiptPrinter: {
           paper: paperState(),

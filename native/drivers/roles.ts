@@ -125,6 +125,131 @@ export type ContactlessReader = {
 };
 
 // ---------------------------------------------------------------------------------------------------
+// Contact chip reader (ID TECH NGA Protocol 2 contact EMV: 60-10 / 60-11 / 60-12; docs/chip.md)
+//
+// Call order: start() → (the sale engine prompts the CVM, authorises online with `emvTlvHex` as EmvData)
+// → complete(the gateway's answer, or 'unable-to-go-online') → TC or AAC. cancel() ends whatever is open.
+// One transaction at a time; a second start() while one is open resolves `failed` (code `busy`).
+
+/** 9C (EMV Book 3 Annex A): purchase 00, cash 01, purchase with cash back 09, refund 20. */
+export type ChipTransactionType = 'purchase' | 'cash' | 'purchase-with-cashback' | 'refund';
+
+export type ChipStartRequest = {
+  /** 9F02: everything the card is charged, cash back included, in cents. */
+  amountCents: number;
+  /** 9F03: the cash back part of `amountCents`. Default 0. */
+  otherAmountCents?: number;
+  /** Default `purchase` (`purchase-with-cashback` when otherAmountCents > 0). */
+  type?: ChipTransactionType;
+  /** How long the reader waits for the card to be inserted. */
+  timeoutMs: number;
+  /** 5F2A, ISO 4217 numeric. Default 840. */
+  currencyCode?: number;
+};
+
+/** What the card's CVM list asks for (8E, EMV Book 3 §10.5): the sale engine prompts accordingly. */
+export type ChipCvm = 'online-pin' | 'signature' | 'no-cvm' | 'fail';
+
+/** The card as it may be shown and kept: masked, never the PAN. */
+export type ChipCardInfo = {
+  maskedPan: string;
+  last4: string;
+  brand: string;
+  /** YYMM. */
+  expiry?: string;
+  /** From the track 2 equivalent (57): 201 for the sandbox chip cards. */
+  serviceCode?: string;
+  /** 5F34. */
+  panSequenceNumber?: string;
+  /** 50, e.g. "VISA CREDIT". */
+  applicationLabel?: string;
+  /** 84/4F as hex. */
+  aid?: string;
+};
+
+export type ChipFailureCode =
+  | 'not-connected'
+  | 'busy'
+  | 'invalid-request'
+  /** The card stopped answering (reader result 3006). */
+  | 'card-not-answering'
+  /** The reader answered something it should not have (a status, a result code); `reason` says what. */
+  | 'reader-error'
+  /** The reader did not answer at all within the host's wait. */
+  | 'no-answer'
+  /** complete() without a start() that went online. */
+  | 'no-transaction';
+
+export type ChipFailure = { kind: 'failed'; code: ChipFailureCode; reason: string };
+
+export type ChipStartResult =
+  | {
+      /** The card asked to go online (ARQC): authorise, then complete(). */
+      kind: 'online';
+      card: ChipCardInfo;
+      cvm: ChipCvm;
+      /** 9F39: contact EMV. PosEntryMode `Chip` at the gateway. */
+      entryMode: '05';
+      /** The 60-11 output TLVs: the request's `EmvData`. Card data: never log it. */
+      emvTlvHex: string;
+      /** The same with the card-data tags removed: what may be logged. */
+      sanitizedEmvHex: string;
+    }
+  | {
+      /** The card decided offline at the 1st GENERATE AC (TC approved / AAC declined): nothing to complete. */
+      kind: 'offline';
+      decision: 'TC' | 'AAC';
+      card: ChipCardInfo;
+      emvTlvHex: string;
+      sanitizedEmvHex: string;
+    }
+  /** The chip could not be read (reader result 0007): the sale may fall back to a swipe (ChipFallbackSwipe). */
+  | { kind: 'fallback'; reason: string }
+  | { kind: 'cancelled' }
+  /** No card was inserted in time. */
+  | { kind: 'timeout' }
+  /** The card was pulled out during the transaction. */
+  | { kind: 'card-removed' }
+  | ChipFailure;
+
+/** The issuer's answer, as the gateway returns it in the sale response's EmvData (readIssuerResponse). */
+export type ChipHostResponse = {
+  /** 8A as its two characters, "00" for an approval. */
+  arc: string;
+  /** 91 as hex: ARPC || ARC (method 1) or ARPC || CSU (method 2). */
+  issuerAuthData?: string;
+  /** 71/72 templates as hex TLV. */
+  scripts?: string;
+};
+
+export type ChipCompletion =
+  | {
+      kind: 'completed';
+      /** The card's final say: TC approves, AAC declines (EMV Book 4 §6.3.8: reverse an approval it declines). */
+      decision: 'TC' | 'AAC';
+      /** 9F5B as hex, when the issuer sent scripts: 5 bytes per script. Keep it with the transaction. */
+      scriptResults?: string;
+      /** The 60-12 output TLVs (9F27, 9F26 TC/AAC, 9F36, 9F10, 95, 9B, 8A, 9F5B). */
+      emvTlvHex: string;
+      sanitizedEmvHex: string;
+    }
+  /** The card was pulled out before the 2nd GENERATE AC: no TC, so an online approval must be reversed. */
+  | { kind: 'card-removed' }
+  | { kind: 'cancelled' }
+  | ChipFailure;
+
+export type ChipReader = {
+  readonly role: 'chipReader';
+  start(request: ChipStartRequest): Promise<ChipStartResult>;
+  complete(response: ChipHostResponse | 'unable-to-go-online'): Promise<ChipCompletion>;
+  /** Ends the open transaction (a start waiting for a card, or a card waiting for completion). */
+  cancel(): Promise<void>;
+  /** True from start() until its transaction is over (completed, cancelled, failed). */
+  inTransaction(): boolean;
+  health(): DeviceHealth;
+};
+
+// ---------------------------------------------------------------------------------------------------
 // Signature pad (Topaz-style pen packets, reverse-engineered: devices-reference §5.1)
 
 export type SignaturePoint = { x: number; y: number; t: number };
@@ -192,6 +317,11 @@ export type RoleApi = {
   cardReader: CardReader;
   pinPad: PinPad;
   contactless: ContactlessReader;
+  /**
+   * The contact interface of the EMV reader configured as `contactless` (an ID TECH NGA reader serves
+   * contact and contactless on one link): it shares that device's connection and health.
+   */
+  chipReader: ChipReader;
   signaturePad: SignaturePad;
   receiptPrinter: ReceiptPrinter;
 };

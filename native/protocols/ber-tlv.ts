@@ -47,7 +47,7 @@ export function isConstructedTag(tag: string): boolean {
   return (parseInt(tag.slice(0, 2), 16) & 0x20) !== 0;
 }
 
-function decodeAt(bytes: Uint8Array, start: number, end: number, depth: number): TlvNode[] {
+function decodeAt(bytes: Uint8Array, start: number, end: number, depth: number, recurse = true): TlvNode[] {
   if (depth > MAX_DEPTH) throw new TlvError('depth', 'TLV nested too deeply', start);
   const nodes: TlvNode[] = [];
   let i = start;
@@ -88,7 +88,7 @@ function decodeAt(bytes: Uint8Array, start: number, end: number, depth: number):
     if (length > end - i) throw new TlvError('truncated', 'TLV value runs past the end', tagStart);
     const value = bytes.slice(i, i + length);
     const node: TlvNode = { tag, value };
-    if ((first & 0x20) !== 0) node.children = decodeAt(bytes, i, i + length, depth + 1);
+    if (recurse && (first & 0x20) !== 0) node.children = decodeAt(bytes, i, i + length, depth + 1);
     nodes.push(node);
     i += length;
   }
@@ -98,6 +98,15 @@ function decodeAt(bytes: Uint8Array, start: number, end: number, depth: number):
 /** Decodes a sequence of BER-TLV objects; throws TlvError on malformed input. */
 export function decodeTlv(bytes: Uint8Array): TlvNode[] {
   return decodeAt(bytes, 0, bytes.length, 0);
+}
+
+/**
+ * Decodes the top level only: constructed objects keep their raw value and get no `children`. For data
+ * whose inner objects the receiver must not judge, such as issuer script templates (71/72) a reader
+ * passes to the card, where a malformed script fails that script alone (EMV Book 4 §12.2.4).
+ */
+export function decodeTlvTopLevel(bytes: Uint8Array): TlvNode[] {
+  return decodeAt(bytes, 0, bytes.length, 0, false);
 }
 
 export function decodeTlvHex(hex: string): TlvNode[] {

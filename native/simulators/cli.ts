@@ -7,33 +7,52 @@
  * `pin 1234`, `cancel`, `paper-out`, `paper-in`, `cover-open`, `cover-closed`); what the device does is
  * printed as one JSON object per line. Card numbers are only ever printed masked.
  *
- * Devices: pinpad, swipe, contactless, signature, printer.
- * Faults:  nak-storm (pinpad, contactless), bad-lrc (pinpad; bad CRC on contactless),
- *          unplug (every device, at its most awkward moment), slow:MS (every device).
+ * Devices: pinpad, swipe, contactless, chip, signature, printer.
+ * Faults:  nak-storm (pinpad, contactless, chip), bad-lrc (pinpad; bad CRC on contactless and chip),
+ *          unplug (every device, at its most awkward moment), slow:MS (every device); chip only:
+ *          chip-unreadable, card-mute:authenticate|complete, card-removed:authenticate|complete,
+ *          declines-after-approval.
  */
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { maskCardData, maskPan } from '../protocols/pan-mask';
 import type { ByteStream } from '../transports/byte-stream';
 import { type SerialSettings, openSerialStream } from '../transports/serial-transport';
+import { ChipSimulator } from './chip-simulator';
 import { ContactlessSimulator } from './contactless-simulator';
 import { PinPadSimulator } from './pinpad-simulator';
 import { PrinterSimulator } from './printer-simulator';
 import { type PtyPair, createPtyPair } from './pty-pair';
 import { SignaturePadSimulator } from './signature-pad-simulator';
 import { SwipeReaderSimulator } from './swipe-reader-simulator';
-import { DEFAULT_TEST_CARD, SANDBOX_PIN, type TestCard, findTestCard } from './test-cards';
+import {
+  DEFAULT_CHIP_TEST_CARD,
+  DEFAULT_TEST_CARD,
+  SANDBOX_PIN,
+  type TestCard,
+  findTestCard,
+} from './test-cards';
 
-const DEVICES = ['pinpad', 'swipe', 'contactless', 'signature', 'printer'] as const;
+const DEVICES = ['pinpad', 'swipe', 'contactless', 'chip', 'signature', 'printer'] as const;
 type Device = (typeof DEVICES)[number];
 
-type Fault = { kind: 'nak-storm' } | { kind: 'bad-lrc' } | { kind: 'unplug' } | { kind: 'slow'; ms: number };
+type ChipStep = 'authenticate' | 'complete';
+type Fault =
+  | { kind: 'nak-storm' }
+  | { kind: 'bad-lrc' }
+  | { kind: 'unplug' }
+  | { kind: 'slow'; ms: number }
+  | { kind: 'chip-unreadable' }
+  | { kind: 'declines-after-approval' }
+  | { kind: 'card-mute'; step: ChipStep }
+  | { kind: 'card-removed'; step: ChipStep };
 
 /** Each device's usual line settings (§4.2 PIN pads 8N1 by default; §5.1 SigLite 19200 8O1). */
 const LINE: Record<Device, Omit<SerialSettings, 'path'>> = {
   pinpad: { baudRate: 19200, dataBits: 8, parity: 'none', stopBits: 1 },
   swipe: { baudRate: 9600, dataBits: 8, parity: 'none', stopBits: 1 },
   contactless: { baudRate: 19200, dataBits: 8, parity: 'none', stopBits: 1 },
+  chip: { baudRate: 19200, dataBits: 8, parity: 'none', stopBits: 1 },
   signature: { baudRate: 19200, dataBits: 8, parity: 'odd', stopBits: 1 },
   printer: { baudRate: 38400, dataBits: 8, parity: 'none', stopBits: 1 },
 };
@@ -43,6 +62,16 @@ const FAULTS: Record<Device, readonly Fault['kind'][]> = {
   pinpad: ['nak-storm', 'bad-lrc', 'unplug', 'slow'],
   swipe: ['unplug', 'slow'],
   contactless: ['nak-storm', 'bad-lrc', 'unplug', 'slow'],
+  chip: [
+    'nak-storm',
+    'bad-lrc',
+    'unplug',
+    'slow',
+    'chip-unreadable',
+    'declines-after-approval',
+    'card-mute',
+    'card-removed',
+  ],
   signature: ['unplug', 'slow'],
   printer: ['unplug', 'slow'],
 };
@@ -55,14 +84,26 @@ function out(obj: Record<string, unknown>): void {
 
 function parseFault(value: string | undefined): Fault | undefined {
   if (value === undefined) return undefined;
-  if (value === 'nak-storm' || value === 'bad-lrc' || value === 'unplug') return { kind: value };
+  if (
+    value === 'nak-storm' ||
+    value === 'bad-lrc' ||
+    value === 'unplug' ||
+    value === 'chip-unreadable' ||
+    value === 'declines-after-approval'
+  )
+    return { kind: value };
   const slow = /^slow:(\d{1,6})$/.exec(value);
   if (slow) return { kind: 'slow', ms: Number(slow[1]) };
-  throw new UsageError(`unknown fault "${value}": use nak-storm, bad-lrc, unplug or slow:MS`);
+  const step = /^(card-mute|card-removed):(authenticate|complete)$/.exec(value);
+  if (step) return { kind: step[1] as 'card-mute' | 'card-removed', step: step[2] as ChipStep };
+  throw new UsageError(
+    `unknown fault "${value}": use nak-storm, bad-lrc, unplug, slow:MS, chip-unreadable, ` +
+      'declines-after-approval, card-mute:STEP or card-removed:STEP (STEP = authenticate|complete)',
+  );
 }
 
-function parseCard(pan: string | undefined): TestCard {
-  if (pan === undefined) return DEFAULT_TEST_CARD;
+function parseCard(pan: string | undefined, device: Device): TestCard {
+  if (pan === undefined) return device === 'chip' ? DEFAULT_CHIP_TEST_CARD : DEFAULT_TEST_CARD;
   const card = findTestCard(pan.replace(/[ -]/g, ''));
   // Refuse anything but the sandbox's published test cards, and never echo the number in clear.
   if (!card) throw new UsageError(`${maskPan(pan)} is not a sandbox test card (see DESIGN.md)`);
@@ -138,6 +179,32 @@ function start(
         },
       };
     }
+    case 'chip': {
+      const sim = new ChipSimulator(stream, {
+        card,
+        autoInsert: true,
+        insertDelayMs: 1000,
+        faults: {
+          nakStorm: fault?.kind === 'nak-storm',
+          badCrc: fault?.kind === 'bad-lrc',
+          unplugOnStart: fault?.kind === 'unplug',
+          chipUnreadable: fault?.kind === 'chip-unreadable',
+          declineAfterApproval: fault?.kind === 'declines-after-approval',
+          ...(fault?.kind === 'card-mute' ? { cardNotAnswering: fault.step } : {}),
+          ...(fault?.kind === 'card-removed' ? { removeCardBefore: fault.step } : {}),
+          ...(slowMs !== undefined ? { slowMs } : {}),
+        },
+      });
+      sim.on((e) => out({ device, ...e }));
+      return {
+        stop: () => sim.stop(),
+        command: ([verb]) => {
+          if (verb === 'insert') out({ device, inserted: sim.insert(card) });
+          else if (verb === 'remove') out({ device, removed: sim.removeCard() });
+          else out({ device, error: 'commands: insert, remove' });
+        },
+      };
+    }
     case 'signature': {
       const sim = new SignaturePadSimulator(stream, {
         faults: { unplugMidSignature: fault?.kind === 'unplug', ...(slowMs !== undefined ? { slowMs } : {}) },
@@ -194,12 +261,12 @@ async function main(argv: string[]): Promise<number> {
   const device = positionals[0];
   if (!DEVICES.includes(device as Device)) {
     throw new UsageError(
-      `usage: npm run sim -- <${DEVICES.join('|')}> [--port PATH | --pty] [--card PAN] [--pin DIGITS] [--fault nak-storm|bad-lrc|unplug|slow:MS]`,
+      `usage: npm run sim -- <${DEVICES.join('|')}> [--port PATH | --pty] [--card PAN] [--pin DIGITS] [--fault nak-storm|bad-lrc|unplug|slow:MS|chip-unreadable|declines-after-approval|card-mute:STEP|card-removed:STEP]`,
     );
   }
   const dev = device as Device;
   if (values.port !== undefined && values.pty) throw new UsageError('give --port or --pty, not both');
-  const card = parseCard(values.card);
+  const card = parseCard(values.card, dev);
   const pin = values.pin ?? SANDBOX_PIN;
   if (!/^\d{4,12}$/.test(pin)) throw new UsageError('--pin must be 4 to 12 digits');
   const fault = parseFault(values.fault);

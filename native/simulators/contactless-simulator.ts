@@ -312,6 +312,8 @@ export class ContactlessSimulator {
       { tag: '95', value: new Uint8Array(5) },
       { tag: '9F36', value: atc },
       { tag: '9F37', value: Uint8Array.from(un) },
+      // POS entry mode 07: contactless EMV (idtech-emv.md §5); a contact chip read says 05.
+      { tag: '9F39', value: Uint8Array.of(0x07) },
       { tag: '57', value: cnBytes(track2) },
       { tag: '5A', value: cnBytes(card.pan) },
       { tag: '5F24', value: toBcd(`${card.expiryYYMM}${lastDayOfMonth(card.expiryYYMM)}`, 3) },

@@ -4,6 +4,8 @@
  * key them. Only published test PANs belong here.
  */
 import { type CardBrand, detectBrand } from '../protocols/card-brand';
+import type { CryptogramVersionId, MasterKeys } from '../protocols/emv-cryptogram-versions';
+import { hexToBytes } from '../protocols/hex';
 
 /** What the sandbox processor does with the card (DESIGN.md). */
 export type TestCardOutcome =
@@ -18,6 +20,30 @@ export type TestCardOutcome =
   | 'gift'
   | 'ebt';
 
+/** How the cardholder is verified, as the card's CVM list (8E) asks: a debit card's online PIN or a signature. */
+export type ChipCvm = 'online-pin' | 'signature';
+
+/**
+ * The chip of a contact EMV card: its cryptogram version, PAN sequence number, CVM and application, and
+ * the trigger behaviours of the sandbox. Its ICC master keys are derived from the sandbox issuer master
+ * keys of its scheme (SANDBOX_ISSUER_MASTER_KEYS) when the simulator personalises it.
+ */
+export type ChipProfile = {
+  cryptogramVersion: CryptogramVersionId;
+  /** 5F34, two digits. */
+  panSequenceNumber: string;
+  cvm: ChipCvm;
+  /** 84 / 4F. */
+  aid: string;
+  /** 50. */
+  label: string;
+  /**
+   * `declines-after-approval`: the chip answers AAC at the 2nd GENERATE AC even after a good ARPC and an
+   * approval; `unreadable`: the chip never answers reset, so the reader falls back to the stripe.
+   */
+  behaviour?: 'declines-after-approval' | 'unreadable';
+};
+
 export type TestCard = {
   pan: string;
   brand: CardBrand;
@@ -25,9 +51,14 @@ export type TestCard = {
   name: string;
   /** YYMM, as on the tracks. */
   expiryYYMM: string;
-  /** 101: international, normal authorisation, no restrictions (ISO/IEC 7813). */
+  /**
+   * 101: international, normal authorisation, no restrictions (ISO/IEC 7813); 201: the same on a card with
+   * an integrated circuit, whose swipe a terminal refuses until its chip has failed (ISO/IEC 7813 digit 1).
+   */
   serviceCode: string;
   outcome: TestCardOutcome;
+  /** Present on chip cards only. */
+  chip?: ChipProfile;
 };
 
 /** Debit and EBT test PIN of the sandbox (DESIGN.md). */
@@ -72,12 +103,71 @@ export const TEST_CARDS: readonly TestCard[] = [
 /** The default card of the simulators. */
 export const DEFAULT_TEST_CARD: TestCard = TEST_CARDS[0] as TestCard;
 
+const VISA_AID = 'A0000000031010';
+const MASTERCARD_AID = 'A0000000041010';
+
+function chipCard(pan: string, name: string, chip: ChipProfile): TestCard {
+  return { ...card(pan, name, 'approve'), serviceCode: '201', chip };
+}
+
+const visaChip = (cvm: ChipCvm, behaviour?: ChipProfile['behaviour']): ChipProfile => ({
+  cryptogramVersion: 'visa-18',
+  panSequenceNumber: '01',
+  cvm,
+  aid: VISA_AID,
+  label: cvm === 'online-pin' ? 'VISA DEBIT' : 'VISA CREDIT',
+  ...(behaviour ? { behaviour } : {}),
+});
+const mastercardChip = (cvm: ChipCvm): ChipProfile => ({
+  cryptogramVersion: 'mastercard-16',
+  panSequenceNumber: '01',
+  cvm,
+  aid: MASTERCARD_AID,
+  label: cvm === 'online-pin' ? 'DEBIT MASTERCARD' : 'MASTERCARD',
+});
+
+/**
+ * The sandbox's contact chip cards (README "Sandbox test cards"): service code 201, a chip with Visa CVN
+ * 18 or Mastercard CVN 16 keys, an online-PIN (debit) or signature CVM, and three triggers. They are
+ * separate numbers from the stripe cards above, whose swipes stay service code 101.
+ */
+export const CHIP_TEST_CARDS: readonly TestCard[] = [
+  chipCard('4012888888881881', 'CHIP/VISA', visaChip('signature')),
+  chipCard('4000000000000408', 'CHIP/VISADEBIT', visaChip('online-pin')),
+  chipCard('5100000000000016', 'CHIP/MASTERCARD', mastercardChip('signature')),
+  chipCard('5200828282828210', 'CHIP/MCDEBIT', mastercardChip('online-pin')),
+  chipCard('4000000000000416', 'CHIP/DECLINES', visaChip('signature', 'declines-after-approval')),
+  chipCard('4000000000000424', 'CHIP/SCRIPT', visaChip('signature')),
+  chipCard('4000000000000432', 'CHIP/UNREADABLE', visaChip('signature', 'unreadable')),
+];
+
+/** The card an insert presents when none is named: the Visa chip card. */
+export const DEFAULT_CHIP_TEST_CARD: TestCard = CHIP_TEST_CARDS[0] as TestCard;
+
+/**
+ * The sandbox issuer's master keys per scheme (MK-AC, MK-SMI, MK-SMC; EMV Book 2 A1.4), published in the
+ * README like the sandbox BDK: the simulated chips derive their ICC keys from them, and the gateway's
+ * sandbox issuer holds the same values. Test keys, never a production key.
+ */
+export const SANDBOX_ISSUER_MASTER_KEYS: Readonly<Record<'visa' | 'mastercard', MasterKeys>> = {
+  visa: {
+    ac: hexToBytes('0123456789ABCDEFFEDCBA9876543210'),
+    smi: hexToBytes('FEDCBA98765432100123456789ABCDEF'),
+    smc: hexToBytes('89ABCDEF0123456776543210FEDCBA98'),
+  },
+  mastercard: {
+    ac: hexToBytes('11111111111111112222222222222222'),
+    smi: hexToBytes('33333333333333334444444444444444'),
+    smc: hexToBytes('55555555555555556666666666666666'),
+  },
+};
+
 /**
  * Looks a card up by PAN. A PAN not in the list is refused: simulators must never be pointed at a real
  * card number.
  */
 export function findTestCard(pan: string): TestCard | undefined {
-  return TEST_CARDS.find((c) => c.pan === pan);
+  return TEST_CARDS.find((c) => c.pan === pan) ?? CHIP_TEST_CARDS.find((c) => c.pan === pan);
 }
 
 // ISO/IEC 7811-2 capacities without SS, ES and LRC: track 1 holds 76 characters, track 2 37.

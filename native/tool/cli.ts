@@ -3,11 +3,16 @@ import { commands } from './commands/index';
 
 /**
  * `npm run tool -- <command> [args]`: prints one JSON document. Failures print `{ "error": { code,
- * message } }` and exit 1, never a stack trace (a trace could carry the card data being inspected).
+ * message } }` on one line and exit 1, never a stack trace (a trace could carry the card data being inspected).
  */
 
 function print(value: unknown): void {
   process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+}
+
+/** Failures are one line, so a script or a tech reading a terminal sees the whole error at once. */
+function printError(code: string, message: string): void {
+  process.stdout.write(`${JSON.stringify({ error: { code, message } })}\n`);
 }
 
 function help(): unknown {
@@ -29,11 +34,8 @@ async function main(argv: string[]): Promise<number> {
     print(await command.run(args));
     return 0;
   } catch (e) {
-    if (e instanceof ToolError) print({ error: { code: e.code, message: e.message } });
-    else
-      print({
-        error: { code: 'internal', message: `unexpected ${e instanceof Error ? e.name : 'failure'}` },
-      });
+    if (e instanceof ToolError) printError(e.code, e.message);
+    else printError('internal', `unexpected ${e instanceof Error ? e.name : 'failure'}`);
     return 1;
   }
 }

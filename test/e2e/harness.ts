@@ -69,7 +69,12 @@ function viteBuild(): string[] {
 }
 
 export type Terminal = {
+  /** The address the terminal printed: its page with a one-time launch token, for the first window. */
   url: string;
+  /** The page's origin, without a token (opening it alone gets no bridge). */
+  base: string;
+  /** A fresh launch address for another window (POST /launch with the secret of bridge.json). */
+  launchUrl(): Promise<string>;
   dataDir: string;
   child: ChildProcess;
   output: () => string;
@@ -115,11 +120,23 @@ export function startTerminal(extraArgs: string[] = [], timeoutMs = 60_000): Pro
       reject(new Error(`terminal not ready in ${timeoutMs} ms:\n${out}`));
     }, timeoutMs);
     const onData = () => {
-      const m = /terminal ready at (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
-      if (!m?.[1]) return;
+      const m = /terminal ready at ((http:\/\/127\.0\.0\.1:\d+)\/#launch=[\w-]+)/.exec(out);
+      if (!m?.[1] || !m[2]) return;
       clearTimeout(timer);
       child.stdout?.off('data', onData);
-      resolve({ url: m[1], dataDir, child, output: () => out, stop });
+      const base = m[2];
+      const launchUrl = async (): Promise<string> => {
+        const { secret } = JSON.parse(readFileSync(join(dataDir, 'bridge.json'), 'utf8')) as {
+          secret: string;
+        };
+        const res = await fetch(`${base}/launch`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${secret}` },
+        });
+        if (res.status !== 200) throw new Error(`no launch URL from the terminal (HTTP ${res.status})`);
+        return ((await res.json()) as { url: string }).url;
+      };
+      resolve({ url: m[1], base, launchUrl, dataDir, child, output: () => out, stop });
     };
     child.stdout?.on('data', onData);
     void exited.then(() => {

@@ -134,6 +134,29 @@ describe('terminal screens in Chromium (browser mode, sandbox gateway, simulated
     await checkA11y(page, 'sale: amount entry');
   }, 60_000);
 
+  it('only the window the terminal opened gets the bridge; it keeps it across a reload', async () => {
+    // The one-time token left the address bar as soon as the page took it.
+    expect(page.url()).not.toContain('#launch=');
+    expect(page.url()).toBe(`${terminal.base}/`);
+    const stranger = await browser.context.newPage();
+    try {
+      // The page alone (what any local process can GET) grants nothing.
+      await stranger.goto(terminal.base);
+      await stranger.getByText('This page was not opened by a Tillpoint terminal').waitFor();
+      // Nor does the printed address once its window has spent the token (a full load, not a fragment change).
+      await stranger.goto('about:blank');
+      await stranger.goto(terminal.url);
+      await stranger.getByText('this window was not opened by the terminal').waitFor();
+      expect(await stranger.locator('#pin:enabled').count()).toBe(0);
+    } finally {
+      await stranger.close();
+    }
+    // The terminal's own window reloads: its page key lets it back in (signed out: a new connection).
+    await page.reload();
+    await signIn(page, '1111');
+    await page.waitForSelector('#sale-amount');
+  }, 60_000);
+
   it('swiped credit sale: approved with auth number, last four and card type (and the swipe-to-approved time)', async () => {
     const first = await swipeSale(page, '1234');
     await page.waitForSelector('[data-outcome="approved"]');
@@ -187,6 +210,11 @@ describe('terminal screens in Chromium (browser mode, sandbox gateway, simulated
     // The on-screen receipt with its QR code.
     await page.keyboard.press('r');
     await page.waitForSelector('dialog[open] svg.qr');
+    // The customer's copy carries the last four only (FACTA; PCI DSS 3.4.1), never the first six.
+    const receipt = (await page.textContent('dialog[open] .receipt')) ?? '';
+    expect(receipt).toContain('****4444');
+    expect(receipt).not.toContain('555555');
+    expect(receipt).toContain('CUSTOMER COPY');
     await checkA11y(page, 'receipt dialog');
     await screenshot(page, '02-chip-receipt');
     await page.keyboard.press('Escape');
@@ -250,7 +278,8 @@ describe('terminal screens in Chromium (browser mode, sandbox gateway, simulated
   it('unknown outcome: "Do not retry", and the sale ends reversed', async () => {
     // The tech shortens the payment timeout below the slow sandbox processor's delay (the fault hook).
     const tech = await browser.context.newPage();
-    await tech.goto(terminal.url);
+    // A second window needs its own launch address: the first one's token is spent.
+    await tech.goto(await terminal.launchUrl());
     await signIn(tech, '7777');
     await go(tech, 'Gateway & lane');
     const original = await tech.inputValue('#gw-sale-ms');
@@ -369,6 +398,14 @@ describe('terminal screens in Chromium (browser mode, sandbox gateway, simulated
     await page.getByRole('button', { name: 'Test connection' }).click();
     await page.waitForSelector('[data-testid="gateway-test"]');
     expect(await page.textContent('[data-testid="gateway-test"]')).toContain('Connected');
+    // A remote gateway over plain http is refused on the screen, in the core's words (PCI DSS 4.2.1).
+    const address = await page.inputValue('#gw-url');
+    await page.fill('#gw-url', 'http://gateway.example.com');
+    await page.getByRole('button', { name: 'Save connection' }).click();
+    await page.getByText('A remote gateway must use https://').waitFor();
+    await page.fill('#gw-url', address);
+    await page.getByRole('button', { name: 'Test connection' }).click();
+    await expect.poll(() => page.textContent('[data-testid="gateway-test"]')).toContain('Connected');
     await checkA11y(page, 'tech: gateway & lane');
     await screenshot(page, '10-gateway');
 

@@ -1,7 +1,7 @@
 import { get as httpGet } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { BRIDGE_META_NAME } from '../../electron/bridge/contract';
+import { BRIDGE_META_NAME, type ServerMessage } from '../../electron/bridge/contract';
 import { connectBridge } from '../../electron/bridge/ws-client';
 import { startBridgeServer, type BridgeServer } from '../../electron/bridge/ws-server';
 import { startLane, value, type Lane } from './helpers';
@@ -20,7 +20,7 @@ describe('browser-mode bridge over a loopback WebSocket', () => {
     await lane.close();
   });
 
-  it('serves the page with the bridge address, the secret and a strict CSP', async () => {
+  it('serves the page with the bridge address and a strict CSP, never the secret (any local process can GET it)', async () => {
     const res = await fetch(server.url + '/');
     const html = await res.text();
     expect(res.headers.get('content-security-policy')).toContain("script-src 'self'");
@@ -28,8 +28,63 @@ describe('browser-mode bridge over a loopback WebSocket', () => {
       `connect-src 'self' ws://127.0.0.1:${server.port}`,
     );
     expect(html).toContain(
-      `<meta name="${BRIDGE_META_NAME}" content="ws://127.0.0.1:${server.port}/bridge#${secret}">`,
+      `<meta name="${BRIDGE_META_NAME}" content="ws://127.0.0.1:${server.port}/bridge">`,
     );
+    expect(html).not.toContain(secret);
+    // Nor a launch token: those live only in the URL the terminal hands its own window.
+    const launch = new URL(server.issueLaunchUrl());
+    const again = await (await fetch(server.url + '/index.html')).text();
+    expect(again).not.toContain(launch.hash.slice('#launch='.length));
+  });
+
+  it('requires the Origin on the socket: a client that sends none is refused', async () => {
+    const status = await new Promise<number>((resolve) => {
+      const ws = new WebSocket(server.wsUrl);
+      ws.on('unexpected-response', (_req, r) => resolve(r.statusCode ?? 0));
+      ws.on('open', () => {
+        ws.close();
+        resolve(101);
+      });
+    });
+    expect(status).toBe(403);
+  });
+
+  it('a launch token opens one window: once, then that window reconnects with its page key', async () => {
+    const launch = new URL(server.issueLaunchUrl());
+    expect(launch.origin).toBe(server.url);
+    const token = /^#launch=([\w-]{32,})$/.exec(launch.hash)?.[1] ?? '';
+    expect(token).not.toBe('');
+    const hello = (fields: Record<string, string>) =>
+      new Promise<ServerMessage>((resolve, reject) => {
+        const ws = new WebSocket(server.wsUrl, { headers: { origin: server.url } });
+        ws.on('open', () => ws.send(JSON.stringify({ type: 'hello', contractVersion: 1, ...fields })));
+        ws.on('message', (d: Buffer) => {
+          resolve(JSON.parse(d.toString()) as ServerMessage);
+          ws.close();
+        });
+        ws.on('error', reject);
+      });
+    const first = await hello({ launchToken: token });
+    expect(first.type).toBe('welcome');
+    const pageKey = first.type === 'welcome' ? (first.pageKey ?? '') : '';
+    expect(pageKey.length).toBeGreaterThanOrEqual(32);
+    // The token is spent: another process that read it later gets nothing.
+    expect((await hello({ launchToken: token })).type).toBe('refused');
+    // The window reloads or its socket drops: its page key lets it back in.
+    expect((await hello({ pageKey })).type).toBe('welcome');
+    expect((await hello({ pageKey: 'x'.repeat(43) })).type).toBe('refused');
+    expect((await hello({})).type).toBe('refused');
+  });
+
+  it('a tool holding the secret (bridge.json) asks for another launch URL; nobody else can', async () => {
+    const ask = (auth?: string) =>
+      fetch(server.url + '/launch', { method: 'POST', headers: auth ? { authorization: auth } : {} });
+    expect((await ask()).status).toBe(401);
+    expect((await ask('Bearer wrong')).status).toBe(401);
+    const ok = await ask(`Bearer ${secret}`);
+    expect(ok.status).toBe(200);
+    const { url } = (await ok.json()) as { url: string };
+    expect(url).toMatch(new RegExp(`^${server.url}/#launch=[\\w-]{32,}$`));
   });
 
   it('refuses another Host (DNS rebinding) and another Origin', async () => {
@@ -116,10 +171,10 @@ describe('roles', () => {
     expect(g.ok ? 'ok' : g.error.code).toBe('forbidden');
     const audit = await c.send('audit.list', {});
     expect(audit.ok ? 'ok' : audit.error.code).toBe('forbidden');
-    // PINs are changeable, stored hashed, and must stay distinct.
-    const dup = await c.send('session.changePin', { role: 'cashier', newPin: '9999' });
-    expect(dup.ok ? 'ok' : dup.error.code).toBe('invalid');
-    value(await c.send('session.changePin', { role: 'cashier', newPin: '2468' }));
+    // PINs are changeable (with the current one), stored hashed, and must stay distinct.
+    const dup = await c.send('session.changePin', { role: 'cashier', newPin: '9999', currentPin: '1111' });
+    expect(dup.ok ? 'ok' : dup.error.code).toBe('forbidden');
+    value(await c.send('session.changePin', { role: 'cashier', newPin: '2468', currentPin: '1111' }));
     expect((await c.send('session.signIn', { pin: '1111' })).ok).toBe(false);
     expect(value(await c.send('session.signIn', { pin: '2468' })).role).toBe('cashier');
     const users = await fresh.core.journal.users();

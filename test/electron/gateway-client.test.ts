@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import { createServer as createTcpServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PLAIN_HTTP_REFUSED } from '../../common/gateway-address';
 import { GatewayClient } from '../../electron/gateway-client/client';
 import { merchant1, startGateway, utn, type TestGateway } from '../support/gateway-harness';
 
@@ -125,6 +126,24 @@ describe('gateway client error taxonomy', () => {
     expect(first.ok).toBe(true);
     const late = await client.sale(keyed({ UserTransactionNumber: number }));
     expect(!late.ok && late.failure).toMatchObject({ kind: 'invalid', code: 411 });
+  });
+
+  it('refuses plain http to a remote gateway before anything leaves (PCI DSS 4.2.1)', async () => {
+    const c = new GatewayClient({ baseUrl: 'http://gateway.example.test:8080', credentials });
+    const r = await c.sale(keyed());
+    expect(!r.ok && r.failure).toMatchObject({ kind: 'unreachable', where: 'network' });
+    expect(!r.ok && r.failure.message).toContain(PLAIN_HTTP_REFUSED);
+    // Reconfigured from the loopback gateway to a remote one over http: refused the same way.
+    const moved = new GatewayClient({ baseUrl: gw.baseUrl, credentials });
+    expect((await moved.businessSettings()).ok).toBe(true);
+    moved.reconfigure({ baseUrl: 'http://10.0.0.5:8080' });
+    const after = await moved.businessSettings();
+    expect(!after.ok && after.failure.message).toContain(PLAIN_HTTP_REFUSED);
+    // https is never refused by the rule (this name does not resolve: a network failure, not the rule).
+    const tls = new GatewayClient({ baseUrl: 'https://gateway.example.test', credentials });
+    const t = await tls.businessSettings();
+    expect(!t.ok && t.failure.message).not.toContain(PLAIN_HTTP_REFUSED);
+    for (const x of [c, moved, tls]) x.close();
   });
 
   it('never sends card data anywhere but the request body', () => {

@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PLAIN_HTTP_REFUSED } from '../../common/gateway-address';
+import { taxOf } from '../../renderer/src/format/money';
 import { startLane, value, type Lane } from './helpers';
 
 describe('manager passthroughs and tech tools', () => {
@@ -63,6 +65,21 @@ describe('manager passthroughs and tech tools', () => {
     expect(report.csv.split('\n')[0]).toContain('serviceReferenceNumber');
   });
 
+  it('tax: the core charges what the screen previews (30.00 at 9.95 % is 2.99, half up on 298.5 cents)', async () => {
+    const { bridge } = lane;
+    value(await bridge.send('business.update', { taxRatePercent: 9.95 }));
+    try {
+      expect(value(await bridge.send('sale.open', { subtotalCents: 3000 })).taxCents).toBe(taxOf(3000, 9.95));
+      expect(value(await bridge.send('sale.open', { subtotalCents: 3000 })).taxCents).toBe(299);
+      expect(value(await bridge.send('sale.open', { subtotalCents: 2999 })).taxCents).toBe(298);
+      // A rate the rule cannot apply exactly is refused, not rounded somewhere else.
+      const bad = await bridge.send('business.update', { taxRatePercent: 8.87501 });
+      expect(bad.ok ? 'ok' : bad.error.code).toBe('invalid');
+    } finally {
+      value(await bridge.send('business.update', { taxRatePercent: 0 }));
+    }
+  });
+
   it('devices: list, configuration, test actions, frame recorder, diagnostics without card data', async () => {
     const tech = lane.core.connect();
     value(await tech.send('session.signIn', { pin: '7777' }));
@@ -121,6 +138,21 @@ describe('manager passthroughs and tech tools', () => {
     expect(JSON.stringify(g)).not.toContain('sandbox-pass');
     const bad = await tech.send('gateway.update', { baseUrl: 'ftp://x' });
     expect(bad.ok ? 'ok' : bad.error.code).toBe('invalid');
+    // A remote gateway over plain http would carry PANs, PIN blocks and the password in clear.
+    const before = value(await tech.send('gateway.get', {}));
+    for (const baseUrl of [
+      'http://gateway.example.com',
+      'http://10.0.0.5:8080',
+      'http://127.0.0.1@evil.example',
+    ]) {
+      const clear = await tech.send('gateway.update', { baseUrl, password: 'new-secret' });
+      expect(clear.ok ? 'ok' : clear.error, baseUrl).toEqual({
+        code: 'invalid',
+        message: PLAIN_HTTP_REFUSED,
+      });
+    }
+    // Refused means unchanged: same address, still the embedded sandbox.
+    expect(value(await tech.send('gateway.get', {}))).toEqual(before);
     tech.close();
   });
 });

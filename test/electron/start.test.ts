@@ -64,7 +64,7 @@ describe('npm start (browser mode)', () => {
       await until(() => first.out().includes('terminal ready at'), 90_000);
       const lines = first.out().trim().split('\n');
       expect(lines).toHaveLength(1);
-      expect(lines[0]).toMatch(/^terminal ready at http:\/\/127\.0\.0\.1:\d+$/);
+      expect(lines[0]).toMatch(/^terminal ready at http:\/\/127\.0\.0\.1:\d+\/#launch=[\w-]{43}$/);
 
       const { wsUrl, secret } = readBridgeFile(dataDir);
       const bridge = await connectBridge(wsUrl, secret);

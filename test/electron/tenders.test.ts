@@ -53,9 +53,18 @@ describe('tenders', () => {
         await bridge.send('gift.balance', { entry: 'keyed', keyed: { cardNumber: '6035710000000026' } }),
       );
       expect(balance.balanceCents).toBe(0);
+      // A load is paid first: a ticket opened for it, paid in cash.
+      const load = value(await bridge.send('sale.open', { subtotalCents: 1000, purpose: 'gift-reload' }));
+      value(
+        await bridge.send('sale.pay', {
+          ticketId: load.ticketId,
+          tender: { kind: 'cash', tenderedCents: 1000 },
+        }),
+      );
       const reload = value(
         await bridge.send('gift.reload', {
           amountCents: 1000,
+          ticketId: load.ticketId,
           entry: 'keyed',
           keyed: { cardNumber: '6035710000000026' },
         }),
@@ -66,6 +75,25 @@ describe('tenders', () => {
           await bridge.send('gift.balance', { entry: 'keyed', keyed: { cardNumber: '6035710000000026' } }),
         ).balanceCents,
       ).toBe(1000);
+    } finally {
+      await lane.close();
+    }
+  });
+
+  it('gift balances of 1,000.00 and more read in full (the gateway sends en-US text: "1,234.56")', async () => {
+    const lane = await startLane({ gateway: gw, signIn: '9999' });
+    const { bridge } = lane;
+    const card = { entry: 'keyed' as const, keyed: { cardNumber: '6035710000000018' } };
+    try {
+      expect(value(await bridge.send('gift.balance', card)).balanceCents).toBe(10_000);
+      value(await bridge.send('gift.reload', { amountCents: 113_456, ...card }));
+      expect(value(await bridge.send('gift.balance', card)).balanceCents).toBe(123_456);
+      // A gift sale's answer carries the balance left on the card, read by the same rule.
+      const t = value(await bridge.send('sale.open', { subtotalCents: 100, taxCents: 0 }));
+      const paid = value(
+        await bridge.send('sale.pay', { ticketId: t.ticketId, tender: { kind: 'gift', ...card } }),
+      );
+      expect(paid.tender.balanceCents).toBe(123_356);
     } finally {
       await lane.close();
     }

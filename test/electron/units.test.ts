@@ -1,13 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import type { TransactionReportRecord } from '../../gateway/contract/report';
+import type { TicketView } from '../../electron/bridge/contract';
 import type { JournalRow, ReversalRow } from '../../electron/journal/journal-store';
 import { batchTotals, reconcile } from '../../electron/reconciliation';
 import { buildReceipt } from '../../electron/sale/receipt';
 import { signatureSvg } from '../../electron/sale/signature';
 import { backoffDelay, reversalBackoff } from '../../electron/util/backoff';
 import { createLogger } from '../../electron/util/log';
-import { formatCents, fromWire, toWire } from '../../electron/util/money';
+import { centsFromText, formatCents, fromWire, toWire } from '../../electron/util/money';
 import { createSealer } from '../../electron/util/key-file';
 import { randomBytes } from 'node:crypto';
 
@@ -119,6 +120,21 @@ describe('money, masking, sealing, backoff', () => {
     expect(formatCents(-1205)).toBe('-12.05');
   });
 
+  it('reads the gateway’s en-US balance text into cents, thousands separators included', () => {
+    expect(centsFromText('1,234.56')).toBe(123_456);
+    expect(centsFromText('12,345.67')).toBe(1_234_567);
+    expect(centsFromText('1234.56')).toBe(123_456);
+    expect(centsFromText('999.99')).toBe(99_999);
+    expect(centsFromText('0.00')).toBe(0);
+    expect(centsFromText('7')).toBe(700);
+    expect(centsFromText('7.5')).toBe(750);
+    expect(centsFromText('-1,000.01')).toBe(-100_001);
+    expect(centsFromText('$1,234.56')).toBe(123_456);
+    for (const bad of ['', 'abc', '1.234', '1,23.45', '12,3456.00', '1e3', 'NaN', '1.2.3', ',123.00'])
+      expect(centsFromText(bad), bad).toBeUndefined();
+    expect(centsFromText(undefined)).toBeUndefined();
+  });
+
   it('masks any PAN that reaches a log line', () => {
     const log = createLogger();
     log.log('error', 't', 'card 4111 1111 1111 1111 failed; 5555555555554444 too');
@@ -154,6 +170,27 @@ describe('receipts and signatures', () => {
     expect(r.text).toContain('411111******1111');
     expect(r.text).toContain('SIGNATURE CAPTURED');
     expect(r.text).toContain('10.80');
+  });
+
+  it('the customer copy shows the last four only; the merchant copy keeps first six / last four (FACTA, PCI DSS 3.4.1)', () => {
+    const ticket: TicketView = {
+      ticketId: 'T-2', status: 'paid', subtotalCents: 2000, taxCents: 0, tipCents: 0, totalCents: 2000, paidCents: 2000, remainingCents: 0, openedAt: 0, closedAt: 0,
+      tenders: [
+        { tenderId: 'A', kind: 'credit', status: 'approved', requestedCents: 1000, approvedCents: 1000, tipCents: 0, cashBackCents: 0, at: 0, card: { maskedPan: '555555******4444', last4: '4444', cardType: 'Mastercard', entry: 'chip' } },
+        { tenderId: 'B', kind: 'gift', status: 'approved', requestedCents: 1000, approvedCents: 1000, tipCents: 0, cashBackCents: 0, at: 0, card: { maskedPan: '603571******0018', last4: '0018', cardType: 'Gift', entry: 'keyed' } },
+      ],
+    }; // prettier-ignore
+    const header = { merchantName: 'SHOP', laneId: 'L1', mid: 1001 };
+    const customer = buildReceipt(ticket, 'customer', header, 0);
+    expect(customer.text).toContain('Mastercard ****4444');
+    expect(customer.text).toContain('Gift ****0018');
+    for (const firstSix of ['555555', '603571']) {
+      expect(customer.text).not.toContain(firstSix);
+      expect(JSON.stringify(customer.lines)).not.toContain(firstSix);
+      expect(customer.qrData).not.toContain(firstSix);
+    }
+    const merchant = buildReceipt(ticket, 'merchant', header, 0);
+    expect(merchant.text).toContain('555555******4444');
   });
 
   it('renders screen strokes to SVG and refuses junk', () => {

@@ -6,6 +6,11 @@ import { describe, expect, it } from 'vitest';
 import { keyedSale, merchant1, startGateway, utn } from '../support/gateway-harness';
 import { emvData, pinBlock, swipe } from '../support/cards';
 import { storedText } from '../support/test-database';
+import { SANDBOX_ISSUER_KEYS } from '../../gateway/sandbox/emv-issuer';
+import { CRYPTOGRAM_VERSIONS, deriveIccMasterKeys } from '../../native/protocols/emv-cryptogram-versions';
+import { bytesToHex } from '../../native/protocols/hex';
+import { readIssuerResponse } from '../../native/protocols/emv-issuer-response';
+import { chipTerminal, tagOf } from '../support/chip-terminal';
 
 function filesUnder(dir: string): string[] {
   return readdirSync(dir).flatMap((f) => {
@@ -31,6 +36,41 @@ describe('card data at rest and in logs', () => {
     const cvn = '987';
     const pin = pinBlock('5555555555554444');
     const secrets = [...pans, swipe('4111111111111111').slice(1, 30), pin.PinBlock];
+    // A contact chip sale (the script trigger card): its ARQC, the issuer's ARPC and script MACs, the
+    // card's final TC, and every key of the chain must appear nowhere either.
+    const chipPan = '4000000000000424';
+    const chip = chipTerminal(chipPan);
+    const icc = deriveIccMasterKeys(CRYPTOGRAM_VERSIONS['visa-18'], SANDBOX_ISSUER_KEYS.visa, chipPan, '01');
+    secrets.push(
+      chipPan,
+      ...[SANDBOX_ISSUER_KEYS.visa.ac, SANDBOX_ISSUER_KEYS.visa.smi, SANDBOX_ISSUER_KEYS.visa.smc].map(
+        bytesToHex,
+      ),
+      ...[icc.ac, icc.smi, icc.smc].map(bytesToHex),
+    );
+    try {
+      const read = await chip.read(1234);
+      secrets.push(tagOf(read.emvTlvHex, '9F26') ?? 'no ARQC read');
+      const chipSale = await gw.post(
+        '/api/Transactions/Sale',
+        keyedSale({
+          CardNumber: undefined,
+          ExpDate: undefined,
+          CVN: undefined,
+          Amount: 12.34,
+          EmvData: read.emvTlvHex,
+        }),
+      );
+      const answer = readIssuerResponse(String(chipSale.body.EmvData));
+      if (!answer?.issuerAuthData || !answer.scripts)
+        throw new Error('the chip sale got no ARPC and scripts');
+      secrets.push(answer.issuerAuthData, answer.scripts.slice(-16));
+      const done = await chip.complete(answer);
+      if (done.kind !== 'completed') throw new Error('the card did not complete');
+      secrets.push(tagOf(done.emvTlvHex, '9F26') ?? 'no TC');
+    } finally {
+      await chip.close();
+    }
     try {
       await gw.post(
         '/api/Transactions/Sale',

@@ -36,6 +36,19 @@ describe('layering rule', () => {
       'electron/sale/probe.ts',
       "import { createStorage } from '../../gateway/storage/sqlite-storage';\nvoid createStorage;\n",
     ],
+    // common/ is imported by the core and the screens, so it imports none of the other folders.
+    [
+      'common/probe.ts',
+      "import { BRIDGE_GLOBAL } from '../electron/bridge/contract';\nvoid BRIDGE_GLOBAL;\n",
+    ],
+    ['common/probe.ts', "import { maskPan } from '../native/protocols/pan-mask';\nvoid maskPan;\n"],
+    [
+      'common/probe.ts',
+      "import { ResponseCode } from '../gateway/contract/response-codes';\nvoid ResponseCode;\n",
+    ],
+    ['common/probe.ts', "import { formatCents } from '../renderer/src/format/money';\nvoid formatCents;\n"],
+    // The gateway stands alone: the terminal's shared rules are not its rules.
+    ['gateway/http/probe.ts', "import { taxCents } from '../../common/percent';\nvoid taxCents;\n"],
   ];
   it.each(forbidden)(
     '%s may not import across the boundary',
@@ -57,6 +70,34 @@ describe('layering rule', () => {
       await layeringErrors(
         'electron/sale/probe.ts',
         "import { Sale } from '../../gateway/contract/card-sale';\nvoid Sale;\n",
+      ),
+    ).toEqual([]);
+    // The one rule the screen previews and the core charges lives in common/, which both may import.
+    for (const file of ['renderer/src/probe.ts', 'electron/sale/probe.ts'])
+      expect(
+        await layeringErrors(file, "import { taxCents } from '../../common/percent';\nvoid taxCents;\n"),
+        file,
+      ).toEqual([]);
+  }, 120_000);
+
+  it('keeps common/ free of the DOM, Node and packages', async () => {
+    const errors = async (source: string): Promise<string[]> => {
+      const [result] = await eslint.lintText(source, { filePath: path.join(root, 'common/probe.ts') });
+      return (result?.messages ?? []).map((m) => m.ruleId ?? m.message);
+    };
+    expect(await errors('export const title = document.title;\n')).toContain('no-restricted-globals');
+    expect(await errors('export const w = window.innerWidth;\n')).toContain('no-restricted-globals');
+    expect(await errors('export const argv = process.argv;\n')).toContain('no-restricted-globals');
+    expect(await errors("import { readFileSync } from 'node:fs';\nvoid readFileSync;\n")).toContain(
+      'no-restricted-imports',
+    );
+    expect(await errors("import { create } from 'zustand';\nvoid create;\n")).toContain(
+      'no-restricted-imports',
+    );
+    // Its own files and plain language are fine.
+    expect(
+      await errors(
+        "import { taxCents } from './percent';\nexport const t = taxCents(100, 5) + Math.max(1, 2);\n",
       ),
     ).toEqual([]);
   }, 120_000);

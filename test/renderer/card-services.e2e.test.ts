@@ -89,7 +89,7 @@ describe('gift, EBT, pre-authorization and audit log screens in Chromium (sandbo
     );
   }, 60_000);
 
-  it('gift card balance inquiry, then a reload typed and sent from the keyboard', async () => {
+  it('gift card balance inquiry, then a reload paid in cash, typed and sent from the keyboard', async () => {
     await go(page, 'Gift & EBT');
     await checkA11y(page, 'cashier: gift & EBT');
     const reached = await tabThroughMain(page, 8);
@@ -111,18 +111,33 @@ describe('gift, EBT, pre-authorization and audit log screens in Chromium (sandbo
     await checkA11y(page, 'cashier: gift balance');
     await screenshot(page, 'cards-01-gift-balance');
 
+    // The customer pays for the load first (cash, the default), then the gift card is swiped.
     await page.focus('#reload-amount');
     await page.keyboard.type('25.00');
-    await page.getByRole('button', { name: 'Reload $25.00' }).waitFor();
+    await page.getByRole('button', { name: 'Take $25.00 and reload' }).waitFor();
     await page.keyboard.press('Enter');
     await page.waitForSelector('#card-prompt[data-step="waiting-for-card"]');
     await page.click('[data-sim="swipe"]');
     await page.waitForSelector('text=Gift card reloaded');
     expect(await page.textContent('[data-testid="reload-amount"]')).toBe('$25.00');
     expect(await page.textContent('[data-testid="card-balance"]')).toBe('$125.00');
+    expect(await page.textContent('[data-testid="reload-basis"]')).toBe('Paid on this lane before the load.');
     await checkA11y(page, 'cashier: gift reload');
     await screenshot(page, 'cards-02-gift-reload');
     expect(await pageText(page)).not.toContain(GIFT);
+
+    // With no payment, the load is a manager's decision: the cashier is asked for the manager's PIN.
+    await page.fill('#reload-amount', '10.00');
+    await page.getByRole('button', { name: 'Load without payment (manager)' }).click();
+    await page.waitForSelector('#manager-pin');
+    await checkA11y(page, 'cashier: gift load manager PIN');
+    await page.keyboard.type('9999');
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('#card-prompt[data-step="waiting-for-card"]');
+    await page.click('[data-sim="swipe"]');
+    await page.waitForSelector('[data-testid="reload-basis"]');
+    expect(await page.textContent('[data-testid="reload-basis"]')).toContain('manager’s approval');
+    expect(await page.textContent('[data-testid="card-balance"]')).toBe('$135.00');
   }, 60_000);
 
   it('EBT food balance: card, then the PIN on the PIN pad', async () => {
@@ -165,6 +180,13 @@ describe('gift, EBT, pre-authorization and audit log screens in Chromium (sandbo
     await page.waitForSelector('dialog[open] #preauth-amount');
     expect(await page.evaluate(() => document.activeElement?.id)).toBe('preauth-amount');
     await page.fill('#preauth-amount', '18.50');
+    // A tip above 20 % of the $20.00 hold needs the manager: the cashier is asked for the PIN.
+    await page.fill('#preauth-tip', '5.00');
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('#manager-pin');
+    expect(await page.textContent('.dialog-reason')).toContain('tip of $5.00 on a hold of $20.00');
+    await page.getByRole('button', { name: 'Cancel', exact: true }).click();
+    await page.getByText('Not completed: a manager must approve this tip.').waitFor();
     await page.fill('#preauth-tip', '3.00');
     expect(await page.textContent('[data-testid="preauth-total"]')).toBe('Total to charge: $21.50');
     await checkA11y(page, 'cashier: complete pre-authorization dialog');
@@ -181,10 +203,12 @@ describe('gift, EBT, pre-authorization and audit log screens in Chromium (sandbo
     // The hold itself charged nothing: it offers no refund.
     const held = page.locator('table.data tbody tr', { hasText: 'Pre-authorization' });
     expect(await held.getByRole('button', { name: /^Refund/ }).count()).toBe(0);
-    // Nor does the gift reload of the first test: gift money is not refunded through DoRefund.
+    // Nor do the gift reloads of the first test: gift money is not refunded through DoRefund.
     const reload = page.locator('table.data tbody tr', { hasText: 'Gift reload' });
-    await reload.waitFor();
+    await expect.poll(() => reload.count()).toBe(2);
     expect(await reload.getByRole('button', { name: /^Refund/ }).count()).toBe(0);
+    // The paid load's payment is its own row: the cash taken for it.
+    await page.locator('table.data tbody tr', { hasText: 'Cash' }).first().waitFor();
     await screenshot(page, 'cards-06-completion-in-transactions');
 
     // A manager-approved action for the audit log: part of the completion refunded with the manager's PIN.
@@ -216,6 +240,11 @@ describe('gift, EBT, pre-authorization and audit log screens in Chromium (sandbo
     const refund = await page.locator('tr[data-action="refund"]').first().locator('td').allTextContents();
     expect(refund.slice(1, 3)).toEqual(['Cashier', 'Refund']);
     expect(refund[4]).toBe('Manager');
+    // Both gift loads are audited; the one without a payment names the manager who approved it.
+    const loads = page.locator('tr[data-action="gift-reload"]');
+    await expect.poll(() => loads.count()).toBe(2);
+    const approvers = await loads.locator('td:nth-child(5)').allTextContents();
+    expect(approvers.map((a) => a.trim())).toEqual(expect.arrayContaining(['Manager']));
     // Sign-ins are there too, newest first: the manager's before the cashier's.
     await page.locator('tr[data-action="sign-in"]').nth(1).waitFor();
     expect(await page.locator('tr[data-action="sign-in"] td:nth-child(2)').allTextContents()).toEqual(

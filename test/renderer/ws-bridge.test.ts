@@ -9,6 +9,7 @@ describe('browser-mode bridge (WebSocket carrier)', () => {
   let url: string;
   let sockets: NodeWebSocket[] = [];
   let received: ClientMessage[] = [];
+  let spent = false;
   let bridge: LiveBridge | undefined;
   const g = globalThis as { WebSocket?: unknown };
   const had = g.WebSocket;
@@ -18,6 +19,7 @@ describe('browser-mode bridge (WebSocket carrier)', () => {
     g.WebSocket = NodeWebSocket;
     received = [];
     sockets = [];
+    spent = false;
     wss = new WebSocketServer({ host: '127.0.0.1', port: 0 });
     await new Promise((r) => wss.once('listening', r));
     url = `ws://127.0.0.1:${(wss.address() as { port: number }).port}/bridge`;
@@ -29,6 +31,10 @@ describe('browser-mode bridge (WebSocket carrier)', () => {
         const reply = (m: ServerMessage) => ws.send(JSON.stringify(m));
         if (msg.type === 'hello') {
           if (msg.secret === 'good') reply({ type: 'welcome', contractVersion: 1 });
+          else if (msg.launchToken === 'once' && !spent) {
+            spent = true;
+            reply({ type: 'welcome', contractVersion: 1, pageKey: 'key-1' });
+          } else if (msg.pageKey === 'key-1') reply({ type: 'welcome', contractVersion: 1 });
           else reply({ type: 'refused', message: 'wrong secret' });
         } else if (msg.command === 'session.current')
           reply({ type: 'result', id: msg.id, result: { ok: true, value: null } });
@@ -44,7 +50,7 @@ describe('browser-mode bridge (WebSocket carrier)', () => {
   });
 
   it('says hello with the secret first, queues calls until welcome, and carries events', async () => {
-    bridge = createWsBridge(url, 'good');
+    bridge = createWsBridge(url, { secret: 'good' });
     const r = await bridge.send('session.current', {});
     expect(r).toEqual({ ok: true, value: null });
     expect(received[0]).toEqual({ type: 'hello', secret: 'good', contractVersion: 1 });
@@ -58,7 +64,7 @@ describe('browser-mode bridge (WebSocket carrier)', () => {
   });
 
   it('answers pending calls with `unavailable` when the socket drops, then reconnects', async () => {
-    bridge = createWsBridge(url, 'good');
+    bridge = createWsBridge(url, { secret: 'good' });
     await bridge.send('session.current', {});
     const states: string[] = [];
     bridge.onState((s) => states.push(s));
@@ -72,8 +78,24 @@ describe('browser-mode bridge (WebSocket carrier)', () => {
     expect(bridge.state()).toBe('open');
   });
 
+  it('a window spends its launch token once and comes back with the page key it was given', async () => {
+    const kept: string[] = [];
+    bridge = createWsBridge(url, { launchToken: 'once' }, { onPageKey: (k) => kept.push(k) });
+    expect((await bridge.send('session.current', {})).ok).toBe(true);
+    expect(received[0]).toEqual({ type: 'hello', launchToken: 'once', contractVersion: 1 });
+    expect(kept).toEqual(['key-1']);
+    sockets[0]?.terminate();
+    await new Promise((r) => setTimeout(r, 600));
+    expect(bridge.state()).toBe('open');
+    const hellos = received.filter((m) => m.type === 'hello');
+    expect(hellos).toEqual([
+      { type: 'hello', launchToken: 'once', contractVersion: 1 },
+      { type: 'hello', pageKey: 'key-1', contractVersion: 1 },
+    ]);
+  });
+
   it('a wrong secret is refused and not retried', async () => {
-    bridge = createWsBridge(url, 'bad');
+    bridge = createWsBridge(url, { secret: 'bad' });
     const states: string[] = [];
     bridge.onState((s, m) => states.push(`${s}${m ? `:${m}` : ''}`));
     await new Promise((r) => setTimeout(r, 200));

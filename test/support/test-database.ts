@@ -23,8 +23,9 @@ export function testBackend(): TestBackend {
 export class PostgresMissingError extends Error {
   constructor() {
     super(
-      `${PG_URL_ENV} is not set: the PostgreSQL half of the gateway suite cannot run. Start a server with ` +
-        `\`export ${PG_URL_ENV}="$(bash .ci/postgres start)"\` (needs the Debian package postgresql).`,
+      `${PG_URL_ENV} is not set and no PostgreSQL server binaries are installed: the PostgreSQL half of ` +
+        'the gateway suite cannot run. Install the Debian package postgresql (the run then starts a ' +
+        `loopback server itself), or point ${PG_URL_ENV} at a server.`,
     );
     this.name = 'PostgresMissingError';
   }

@@ -2,18 +2,17 @@ import type { Migration } from '../migrate';
 import { migration001 } from './001-core';
 import { migration002 } from './002-commerce';
 import { migration003 } from './003-tenders';
+import { migration004 } from './004-emv-card-counters';
 import { migration005 } from './005-login-throttle';
 import { migration006 } from './006-vault-token-unique-per-merchant';
 import { migration007 } from './007-sandbox-processor-ledger';
 
-/**
- * Every migration, in order. A shipped migration is never edited: add the next number instead. (004, the
- * EMV card counters, is main's: the branches that add 005-007 were numbered after it.)
- */
+/** Every migration, in order. A shipped migration is never edited: add the next number instead. */
 export const migrations: readonly Migration[] = [
   migration001,
   migration002,
   migration003,
+  migration004,
   migration005,
   migration006,
   migration007,

@@ -1,6 +1,7 @@
 import type { ToolCommand } from '../command';
 import { ports } from './ports';
 import { dukpt } from './dukpt';
+import { emv } from './emv';
 import { tlv } from './tlv';
 import { track } from './track';
 
@@ -9,5 +10,6 @@ export const commands: Readonly<Record<string, ToolCommand>> = {
   tlv,
   track,
   dukpt,
+  emv,
   ports,
 };

@@ -28,12 +28,25 @@ const lost = (message: string): BridgeResult<never> => ({
 });
 
 /**
- * The browser-mode carrier (docs/bridge.md): JSON frames over a loopback WebSocket, the first one the
- * per-launch secret. Calls made before the welcome wait for it; a dropped socket answers every pending call
- * with `unavailable` (the core may still finish them: the screens re-read state after a reconnect) and
- * reconnects with backoff. The core keeps a session per connection, so a reconnect means signing in again.
+ * What the first frame proves: a tool's `secret`, the one-time `launchToken` of the URL the terminal
+ * opened this window with, or the `pageKey` this window was given for it (docs/bridge.md).
  */
-export function createWsBridge(url: string, secret: string): LiveBridge {
+export type HelloProof = { secret: string } | { launchToken: string } | { pageKey: string };
+
+/**
+ * The browser-mode carrier (docs/bridge.md): JSON frames over a loopback WebSocket, the first one the
+ * proof of access. A launch token is spent by the first welcome, which hands back a page key: later
+ * reconnects (and, through `onPageKey`, a reload) use that. Calls made before the welcome wait for it; a
+ * dropped socket answers every pending call with `unavailable` (the core may still finish them: the
+ * screens re-read state after a reconnect) and reconnects with backoff. The core keeps a session per
+ * connection, so a reconnect means signing in again.
+ */
+export function createWsBridge(
+  url: string,
+  first: HelloProof,
+  options: { onPageKey?: (pageKey: string) => void } = {},
+): LiveBridge {
+  let proof: HelloProof = first;
   let socket: WebSocket | undefined;
   let state: ConnectionState = 'connecting';
   let nextId = 1;
@@ -54,7 +67,7 @@ export function createWsBridge(url: string, secret: string): LiveBridge {
     const ws = new WebSocket(url);
     socket = ws;
     ws.addEventListener('open', () => {
-      const hello: ClientMessage = { type: 'hello', secret, contractVersion: BRIDGE_CONTRACT_VERSION };
+      const hello: ClientMessage = { type: 'hello', ...proof, contractVersion: BRIDGE_CONTRACT_VERSION };
       ws.send(JSON.stringify(hello));
     });
     ws.addEventListener('message', (ev: MessageEvent<unknown>) => {
@@ -67,6 +80,10 @@ export function createWsBridge(url: string, secret: string): LiveBridge {
       }
       switch (msg.type) {
         case 'welcome':
+          if (msg.pageKey) {
+            proof = { pageKey: msg.pageKey };
+            options.onPageKey?.(msg.pageKey);
+          }
           retryMs = 250;
           setState('open');
           for (const m of queued.splice(0)) ws.send(JSON.stringify(m));

@@ -1,3 +1,5 @@
+import { isExactRate, percentOfCents, taxCents } from '../../../common/percent';
+
 /**
  * Money is integer cents everywhere in the terminal (bridge contract); it becomes text only here, at
  * display, and text becomes cents only through these parsers (never through a float).
@@ -37,15 +39,21 @@ export function parseMoney(text: string): number | undefined {
   return whole * 100 + frac;
 }
 
-/** The merchant's tax on a subtotal, rounded half up to the cent (integer arithmetic on basis points). */
+/**
+ * The merchant's tax on a subtotal as the core charges it: the one rule in common/percent.ts (half up on
+ * the exact product). A rate the core would refuse previews as no tax rather than a guess.
+ */
 export function taxOf(subtotalCents: number, ratePercent: number): number {
-  const basisPoints = Math.round(ratePercent * 100);
-  return Math.floor((subtotalCents * basisPoints + 5000) / 10000);
+  return isExactRate(ratePercent) && Number.isSafeInteger(subtotalCents)
+    ? taxCents(subtotalCents, ratePercent)
+    : 0;
 }
 
-/** A tip preset applied to the pre-tax subtotal, rounded half up. */
+/** A tip preset applied to the pre-tax subtotal, by the same rule. */
 export function tipOf(subtotalCents: number, percent: number): number {
-  return Math.floor((subtotalCents * Math.round(percent * 100) + 5000) / 10000);
+  return isExactRate(percent) && Number.isSafeInteger(subtotalCents)
+    ? percentOfCents(subtotalCents, percent)
+    : 0;
 }
 
 /** The card as the screen shows it: "Visa •••• 1111"; never more than the last four. */

@@ -205,8 +205,8 @@ export async function runChecker(target: Target, config: CheckerConfig): Promise
         ...(replayPath ? [`${MODEL_ENV.replayPath}='${replayPath}'`] : []),
         `${MODEL_ENV.groups}=${config.maxGroups}`,
         `${MODEL_ENV.groupSize}=${config.maxGroupSize}`,
-        ...(process.env[MODEL_ENV.commands]
-          ? [`${MODEL_ENV.commands}=${process.env[MODEL_ENV.commands]}`]
+        ...(process.env[MODEL_ENV.operations]
+          ? [`${MODEL_ENV.operations}=${process.env[MODEL_ENV.operations]}`]
           : []),
         ...(process.env[MODEL_ENV.slowMs] ? [`${MODEL_ENV.slowMs}=${process.env[MODEL_ENV.slowMs]}`] : []),
       ].join(' '),

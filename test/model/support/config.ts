@@ -16,13 +16,17 @@ export type CheckerConfig = {
   /** Most groups in a sequence, most operations in a group. */
   maxGroups: number;
   maxGroupSize: number;
-  /** The operations drawn (all by default; a subset hunts one defect). */
+  /** The operations drawn (all by default; a subset hunts one defect): TILLPOINT_MODEL_OPS. */
   commands: readonly SpecName[];
   /** A sequence that failed once is run up to this many times while shrinking (races do not always recur). */
   shrinkTries: number;
 };
 
-/** The environment variables of docs/model-checker.md. */
+/**
+ * The environment variables of docs/model-checker.md. SEED, RUNS and COMMANDS mean what they mean for the
+ * terminal's model tests beside these (test/model/terminal-model-run.ts): the seed (or `random`), the most
+ * sequences, the most commands — here groups — in one.
+ */
 export const MODEL_ENV = {
   seed: 'TILLPOINT_MODEL_SEED',
   path: 'TILLPOINT_MODEL_PATH',
@@ -30,9 +34,9 @@ export const MODEL_ENV = {
   runs: 'TILLPOINT_MODEL_RUNS',
   timeMs: 'TILLPOINT_MODEL_TIME_MS',
   shrinkMs: 'TILLPOINT_MODEL_SHRINK_MS',
-  groups: 'TILLPOINT_MODEL_GROUPS',
+  groups: 'TILLPOINT_MODEL_COMMANDS',
   groupSize: 'TILLPOINT_MODEL_GROUP_SIZE',
-  commands: 'TILLPOINT_MODEL_COMMANDS',
+  operations: 'TILLPOINT_MODEL_OPS',
   slowMs: 'TILLPOINT_MODEL_SLOW_MS',
 } as const;
 
@@ -46,17 +50,20 @@ function intEnv(name: string, fallback: number): number {
 
 /** The configuration: `defaults`, with what the environment sets. */
 export function configFromEnv(defaults: CheckerConfig): CheckerConfig {
-  const raw = process.env[MODEL_ENV.commands];
+  const raw = process.env[MODEL_ENV.operations];
   const commands = raw ? raw.split(',').map((c) => c.trim()) : defaults.commands;
   const unknown = commands.filter((c) => !(ALL_SPECS as readonly string[]).includes(c));
   if (unknown.length > 0) {
     throw new Error(
-      `${MODEL_ENV.commands}: unknown commands ${unknown.join(', ')} (known: ${ALL_SPECS.join(', ')})`,
+      `${MODEL_ENV.operations}: unknown operations ${unknown.join(', ')} (known: ${ALL_SPECS.join(', ')})`,
     );
   }
   return {
     ...defaults,
-    seed: intEnv(MODEL_ENV.seed, defaults.seed),
+    seed:
+      process.env[MODEL_ENV.seed] === 'random'
+        ? Math.floor(Math.random() * 2 ** 31)
+        : intEnv(MODEL_ENV.seed, defaults.seed),
     path: process.env[MODEL_ENV.path] || defaults.path,
     replayPath: process.env[MODEL_ENV.replayPath] || defaults.replayPath,
     runs: intEnv(MODEL_ENV.runs, defaults.runs),

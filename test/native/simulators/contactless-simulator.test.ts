@@ -99,6 +99,8 @@ describe.each<Transport>(['memory', 'pty'])('contactless simulator over %s', (tr
     }
     expect(bytesToHex(findTlv(r.tlv, '9F02')?.value ?? new Uint8Array(0))).toBe('000000002599');
     expect(bytesToHex(findTlv(r.tlv, '9A')?.value ?? new Uint8Array(0))).toBe('260314');
+    // Contactless EMV, not contact: the sandbox issuer checks cryptograms of contact reads (05) only.
+    expect(bytesToHex(findTlv(r.tlv, '9F39')?.value ?? new Uint8Array(0))).toBe('07');
     const cardData = readEmvCardData(bytesToHex(r.raw));
     expect(cardData).toEqual({
       ok: true,

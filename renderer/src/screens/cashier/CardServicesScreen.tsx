@@ -8,11 +8,17 @@ import type {
 } from '../../../../electron/bridge/contract';
 import { cardLabel, formatCents, parseMoney } from '../../format/money';
 import { describeError } from '../../state/app-store';
-import { useBridge, useNow } from '../../state/context';
+import { useAppStore, useBridge, useNow } from '../../state/context';
 import { ErrorAlert, InputField } from '../../ui/fields';
 import { Stat } from '../../ui/Stat';
 
 type Running = 'gift-balance' | 'gift-reload' | 'ebt-food' | 'ebt-cash';
+
+/** How the customer pays for a load: cash (exact), or a card at the readers. */
+type PayWith = 'cash' | 'card';
+
+/** A load's payment in progress or taken: the ticket opened for it (docs/bridge.md "Gift reload"). */
+type PaidLoad = { ticketId: string; amountCents: number; tenderId: string; needsSignature: boolean };
 
 type Result =
   | { kind: 'balance'; balance: BalanceView }
@@ -36,9 +42,10 @@ function balanceFromMessage(message: string | undefined): number | undefined {
 
 /**
  * The device prompt of a balance inquiry or reload: these run outside a ticket, so their `sale.progress`
- * events carry `ticketId: ''` and the sale screen's store does not follow them.
+ * events carry `ticketId: ''` and the sale screen's store does not follow them — nor those of the ticket
+ * that pays for a load (`ticketId`), which this screen runs itself.
  */
-function useOutsideTicketProgress(active: boolean): SaleProgress | null {
+function useOutsideTicketProgress(active: boolean, ticketId: string | undefined): SaleProgress | null {
   const bridge = useBridge();
   const [progress, setProgress] = useState<SaleProgress | null>(null);
   useEffect(() => {
@@ -47,9 +54,9 @@ function useOutsideTicketProgress(active: boolean): SaleProgress | null {
       return;
     }
     return bridge.on('sale.progress', (p) => {
-      if (p.ticketId === '') setProgress(p);
+      if (p.ticketId === '' || p.ticketId === ticketId) setProgress(p);
     });
-  }, [bridge, active]);
+  }, [bridge, active, ticketId]);
   return progress;
 }
 
@@ -105,6 +112,11 @@ function ResultPanel({ result }: { result: Result }) {
       <h2 id="card-result-title" tabIndex={-1}>
         Gift card reloaded
       </h2>
+      <p data-testid="reload-basis">
+        {t.ticketId
+          ? 'Paid on this lane before the load.'
+          : 'Loaded without a payment, with a manager’s approval.'}
+      </p>
       <div className="stats">
         <Stat label="Reloaded" value={formatCents(t.amountCents)} testId="reload-amount" />
         {result.newBalanceCents !== undefined ? (
@@ -124,13 +136,16 @@ function ResultPanel({ result }: { result: Result }) {
  */
 export function CardServicesScreen() {
   const bridge = useBridge();
+  const app = useAppStore();
   const [typed, setTyped] = useState(false);
   const [number, setNumber] = useState('');
   const [reloadAmount, setReloadAmount] = useState('');
+  const [payWith, setPayWith] = useState<PayWith>('cash');
+  const [paid, setPaid] = useState<PaidLoad | null>(null);
   const [running, setRunning] = useState<Running | null>(null);
   const [result, setResult] = useState<Result | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const progress = useOutsideTicketProgress(running !== null);
+  const progress = useOutsideTicketProgress(running !== null, paid?.ticketId);
   const returnFocus = useRef<HTMLElement | null>(null);
 
   /** The gift card as the payload carries it; undefined (and an error shown) when the number is missing. */
@@ -186,21 +201,123 @@ export function CardServicesScreen() {
   };
 
   const reloadCents = parseMoney(reloadAmount);
+  const reloaded = (transaction: TransactionView): Result => {
+    const newBalanceCents = balanceFromMessage(transaction.message);
+    return { kind: 'reload', transaction, ...(newBalanceCents !== undefined ? { newBalanceCents } : {}) };
+  };
+
+  /** Loads the card for a paid ticket; the ticket stays here (Load again) until the load is done. */
+  const load = (p: PaidLoad) => {
+    const card = giftCard();
+    if (!card) return;
+    void run(
+      'gift-reload',
+      () => bridge.send('gift.reload', { amountCents: p.amountCents, ticketId: p.ticketId, ...card }),
+      (transaction) => {
+        setPaid(null);
+        return reloaded(transaction);
+      },
+    );
+  };
+
+  /**
+   * The customer pays first — a ticket of the load's amount, no tax — then the gift card is read and
+   * loaded. A payment that does not go through gives the ticket up (a manager's PIN if part was taken).
+   */
+  const payAndLoad = async (amountCents: number) => {
+    returnFocus.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+    setError(null);
+    setResult(null);
+    setRunning('gift-reload');
+    const opened = await bridge.send('sale.open', { subtotalCents: amountCents, purpose: 'gift-reload' });
+    if (!opened.ok) {
+      setRunning(null);
+      return setError(describeError(opened.error));
+    }
+    const ticketId = opened.value.ticketId;
+    setPaid({ ticketId, amountCents, tenderId: '', needsSignature: false });
+    const r = await bridge.send('sale.pay', {
+      ticketId,
+      tender:
+        payWith === 'cash'
+          ? { kind: 'cash', tenderedCents: amountCents }
+          : { kind: 'credit', entry: 'present' },
+    });
+    setRunning(null);
+    // Paid in full (or approved in full and only the signature owed); anything else gives the ticket up.
+    const taken =
+      r.ok &&
+      r.value.tender.status === 'approved' &&
+      (r.value.ticket.status === 'paid' ||
+        (r.value.signatureRequired && r.value.ticket.remainingCents === 0));
+    if (!r.ok || !taken) {
+      setPaid(null);
+      setError(
+        r.ok
+          ? `The payment did not go through: ${r.value.tender.message ?? r.value.tender.status}.`
+          : describeError(r.error),
+      );
+      const abandon = await bridge.send('sale.abandon', { ticketId });
+      if (!abandon.ok && abandon.error.code === 'forbidden')
+        await app
+          .getState()
+          .withManager('Give up the load: the part already paid is reversed.', (approval) =>
+            bridge.send('sale.abandon', { ticketId, ...(approval ? { approval } : {}) }),
+          );
+      return;
+    }
+    const next = {
+      ticketId,
+      amountCents,
+      tenderId: r.value.tender.tenderId,
+      needsSignature: r.value.signatureRequired,
+    };
+    setPaid(next);
+    if (!next.needsSignature) load(next);
+  };
+
+  const signed = async () => {
+    if (!paid) return;
+    const r = await bridge.send('sale.signature', {
+      ticketId: paid.ticketId,
+      tenderId: paid.tenderId,
+      signature: { source: 'pad' },
+    });
+    if (!r.ok) return setError(describeError(r.error));
+    const next = { ...paid, needsSignature: false };
+    setPaid(next);
+    load(next);
+  };
+
   const giftReload = (e: FormEvent) => {
     e.preventDefault();
     if (reloadCents === undefined || reloadCents <= 0) {
       setError('Type the reload amount like 25.00.');
       return;
     }
+    if (!giftCard()) return;
+    void payAndLoad(reloadCents);
+    setReloadAmount('');
+  };
+
+  /** A load with no payment (a promotion, a correction) is a manager's decision: the PIN is asked for. */
+  const managerLoad = () => {
+    if (reloadCents === undefined || reloadCents <= 0) {
+      setError('Type the reload amount like 25.00.');
+      return;
+    }
     const card = giftCard();
     if (!card) return;
+    const amountCents = reloadCents;
     void run(
       'gift-reload',
-      () => bridge.send('gift.reload', { amountCents: reloadCents, ...card }),
-      (transaction) => {
-        const newBalanceCents = balanceFromMessage(transaction.message);
-        return { kind: 'reload', transaction, ...(newBalanceCents !== undefined ? { newBalanceCents } : {}) };
-      },
+      async () =>
+        (await app
+          .getState()
+          .withManager(`Load ${formatCents(amountCents)} on the gift card without a payment.`, (approval) =>
+            bridge.send('gift.reload', { amountCents, ...card, ...(approval ? { approval } : {}) }),
+          )) ?? { ok: false, error: { code: 'forbidden', message: 'Cancelled: nothing was loaded.' } },
+      reloaded,
     );
     setReloadAmount('');
   };
@@ -263,17 +380,41 @@ export function CardServicesScreen() {
                 label="Reload amount"
                 inputMode="decimal"
                 autoComplete="off"
-                disabled={busy}
+                disabled={busy || paid !== null}
                 value={reloadAmount}
                 onChange={(e) => setReloadAmount(e.target.value)}
                 aria-describedby="reload-hint"
               />
-              <button type="submit" className="btn" disabled={busy}>
-                {validReload ? `Reload ${formatCents(reloadCents)}` : 'Reload gift card'}
+              <fieldset className="row" disabled={busy || paid !== null}>
+                <legend>Customer pays with</legend>
+                <label className="check">
+                  <input
+                    type="radio"
+                    name="reload-pay"
+                    checked={payWith === 'cash'}
+                    onChange={() => setPayWith('cash')}
+                  />
+                  Cash
+                </label>
+                <label className="check">
+                  <input
+                    type="radio"
+                    name="reload-pay"
+                    checked={payWith === 'card'}
+                    onChange={() => setPayWith('card')}
+                  />
+                  Card
+                </label>
+              </fieldset>
+              <button type="submit" className="btn" disabled={busy || paid !== null}>
+                {validReload ? `Take ${formatCents(reloadCents)} and reload` : 'Reload gift card'}
+              </button>
+              <button type="button" className="btn" disabled={busy || paid !== null} onClick={managerLoad}>
+                Load without payment (manager)
               </button>
             </form>
             <p className="hint" id="reload-hint">
-              A reload is not part of a sale: take the customer’s payment for it on the Sale screen.
+              The customer pays for the load first (no tax); then the gift card is read and loaded.
             </p>
           </section>
           <section className="card stack" aria-labelledby="ebt-title">
@@ -296,6 +437,26 @@ export function CardServicesScreen() {
         </div>
         <div className="stack">
           {running ? <WaitPanel running={running} progress={progress} /> : null}
+          {paid && !running ? (
+            <section className="card stack" aria-labelledby="paid-load-title" data-testid="paid-load">
+              <h2 id="paid-load-title">Load paid: {formatCents(paid.amountCents)}</h2>
+              {paid.needsSignature ? (
+                <>
+                  <p>The customer signs on the signature pad for the card payment.</p>
+                  <button type="button" className="btn btn-primary" onClick={() => void signed()}>
+                    Customer has signed on the pad
+                  </button>
+                </>
+              ) : (
+                <>
+                  <p>The payment is taken; the card is not loaded yet. Read the gift card again.</p>
+                  <button type="button" className="btn btn-primary" onClick={() => load(paid)}>
+                    Load {formatCents(paid.amountCents)} now
+                  </button>
+                </>
+              )}
+            </section>
+          ) : null}
           <ErrorAlert message={error} />
           {result && !running ? <ResultPanel result={result} /> : null}
         </div>

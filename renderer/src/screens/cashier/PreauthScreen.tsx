@@ -45,6 +45,7 @@ export function openHolds(rows: readonly TransactionView[]): TransactionView[] {
 
 function CompleteDialog({ hold, onDone }: { hold: TransactionView; onDone: (message?: string) => void }) {
   const bridge = useBridge();
+  const app = useAppStore();
   const presets = useSale((s) => s.settings?.tipPresetsPercent) ?? [15, 18, 20];
   const [amount, setAmount] = useState((hold.amountCents / 100).toFixed(2));
   const [tip, setTip] = useState('');
@@ -61,11 +62,26 @@ function CompleteDialog({ hold, onDone }: { hold: TransactionView; onDone: (mess
     if (tipCents === undefined) return setError('Type the tip like 3.00, or leave it empty.');
     setBusy(true);
     setError(null);
-    const r = await bridge.send('preauth.complete', {
+    const payload = {
       serviceReferenceNumber: hold.serviceReferenceNumber ?? '',
       amountCents,
       ...(tipCents > 0 ? { tipCents } : {}),
-    });
+    };
+    let r = await bridge.send('preauth.complete', payload);
+    // A tip above the lane's share of the hold needs a manager (the core says so): ask for the PIN.
+    if (!r.ok && r.error.code === 'forbidden') {
+      const approved = await app
+        .getState()
+        .withManager(
+          `Approve a tip of ${formatCents(tipCents)} on a hold of ${formatCents(hold.amountCents)}.`,
+          (approval) => bridge.send('preauth.complete', { ...payload, ...(approval ? { approval } : {}) }),
+        );
+      if (!approved) {
+        setBusy(false);
+        return setError('Not completed: a manager must approve this tip.');
+      }
+      r = approved;
+    }
     setBusy(false);
     if (!r.ok) return setError(describeError(r.error));
     const done = r.value;
@@ -119,6 +135,9 @@ function CompleteDialog({ hold, onDone }: { hold: TransactionView; onDone: (mess
             })}
           </div>
         ) : null}
+        <p className="hint">
+          A large tip (more than the lane allows on a hold, 20 % unless changed) needs a manager’s PIN.
+        </p>
         <p aria-live="polite" data-testid="preauth-total">
           {total !== undefined ? `Total to charge: ${formatCents(total)}` : 'Check the amounts.'}
         </p>

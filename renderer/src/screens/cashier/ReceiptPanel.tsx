@@ -52,7 +52,7 @@ export function ReceiptDialog() {
   const mailto = `mailto:${encodeURIComponent(email)}?subject=${encodeURIComponent('Your receipt')}&body=${encodeURIComponent(receipt.text)}`;
   return (
     <Dialog
-      title="Customer receipt"
+      title={receipt.copy === 'merchant' ? 'Merchant copy' : 'Customer receipt'}
       onClose={() => sale.getState().hideReceipt()}
       initialFocus="receipt-close"
       wide

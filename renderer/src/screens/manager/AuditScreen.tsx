@@ -7,10 +7,17 @@ import { TableHead } from '../../ui/TableHead';
 /** The core's action names (electron/bridge/handlers.ts) in a manager's words; an unknown one shows as is. */
 const actionWords: Readonly<Record<string, string>> = {
   'sign-in': 'Signed in',
+  'sign-in-failed': 'Sign-in refused',
   'sign-out': 'Signed out',
   'pin-changed': 'PIN changed',
+  'pin-change-failed': 'PIN change refused',
+  'approval-failed': 'Manager PIN refused',
   'lane-changed': 'Lane changed',
   'ticket-abandoned': 'Sale cancelled (reversed)',
+  'gift-reload': 'Gift card reload',
+  'gift-reload-failed': 'Gift card reload refused',
+  'preauth-complete': 'Pre-authorization completed',
+  'preauth-complete-failed': 'Pre-authorization completion refused',
   refund: 'Refund',
   void: 'Void',
   'orphan-resolved': 'Orphan resolved',

@@ -1,5 +1,6 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import type { FraudCheck, Role } from '../../../../electron/bridge/contract';
+import { isExactRate } from '../../../../common/percent';
 import { describeError } from '../../state/app-store';
 import { useAppStore, useBridge, useSaleStore } from '../../state/context';
 import { useCommand } from '../../state/use-command';
@@ -36,7 +37,8 @@ function SaleSettings() {
       .map((p) => p.trim())
       .filter((p) => p.length > 0)
       .map(Number);
-    if (!Number.isFinite(rate) || rate < 0 || rate > 30) return setError('The tax rate is 0 to 30 %.');
+    if (!Number.isFinite(rate) || rate < 0 || rate > 30 || !isExactRate(rate))
+      return setError('The tax rate is 0 to 30 %, with at most four decimals.');
     if (list.some((n) => !Number.isFinite(n) || n < 0 || n > 100) || list.length > 6)
       return setError('Tip presets are up to six percentages, separated by commas.');
     const r = await bridge.send('business.update', {
@@ -150,17 +152,29 @@ const roleOptions: readonly SelectOption<Role>[] = [
   ['tech', 'Tech'],
 ];
 
+/**
+ * PIN changes on the manager's screen. The core wants proof typed with every change: the manager's own
+ * PIN as it is now, whether the manager changes their own PIN (`currentPin`) or another role's
+ * (`approval`) — a manager who walked away from a signed-in screen does not lend it out.
+ */
 function Pins() {
   const bridge = useBridge();
   const app = useAppStore();
   const [role, setRole] = useState<Role>('cashier');
+  const [mine, setMine] = useState('');
   const [pin, setPin] = useState('');
   const [error, setError] = useState<string | null>(null);
   const save = async (e: FormEvent) => {
     e.preventDefault();
+    if (!/^\d{4,8}$/.test(mine)) return setError('Type your manager PIN.');
     if (!/^\d{4,8}$/.test(pin)) return setError('A PIN is 4 to 8 digits.');
-    const r = await bridge.send('session.changePin', { role, newPin: pin });
+    const own = app.getState().session?.role === role;
+    const r = await bridge.send(
+      'session.changePin',
+      own ? { role, newPin: pin, currentPin: mine } : { role, newPin: pin, approval: { managerPin: mine } },
+    );
     setPin('');
+    setMine('');
     if (!r.ok) return setError(describeError(r.error));
     setError(null);
     app.getState().notify('success', `The ${role} PIN is changed.`);
@@ -170,6 +184,15 @@ function Pins() {
       <h2 id="pins-title">PINs</h2>
       <form className="row" onSubmit={(e) => void save(e)}>
         <SelectField id="pin-role" label="Role" value={role} options={roleOptions} onChange={setRole} />
+        <DigitsField
+          id="pin-mine"
+          label="Your manager PIN"
+          type="password"
+          autoComplete="current-password"
+          maxLength={8}
+          value={mine}
+          onDigits={setMine}
+        />
         <DigitsField
           id="pin-new"
           label="New PIN"

@@ -4,6 +4,7 @@ import type {
   GatewaySettingsView,
   GatewayTestResult,
 } from '../../../../electron/bridge/contract';
+import { gatewayAddressProblem } from '../../../../common/gateway-address';
 import { useAppStore } from '../../state/context';
 import { useAction, useCommand } from '../../state/use-command';
 import { ErrorAlert, InputField, type InputFieldProps } from '../../ui/fields';
@@ -30,12 +31,23 @@ function NumberField({
   );
 }
 
+/** Why the core would refuse this gateway address (common/gateway-address.ts), in the same words. */
+function addressProblem(text: string): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(text.trim());
+  } catch {
+    return 'The gateway address must be a URL such as https://gateway.example.com.';
+  }
+  return gatewayAddressProblem(url.protocol, url.hostname);
+}
+
 function Connection() {
   const loaded = useCommand('gateway.get', {});
   const [form, setForm] = useState<GatewaySettingsView | undefined>(undefined);
   const [password, setPassword] = useState('');
   const [test, setTest] = useState<GatewayTestResult | null>(null);
-  const { run, busy, error } = useAction();
+  const { run, busy, error, setError } = useAction();
   const app = useAppStore();
   const [saved, setSaved] = useState<GatewaySettingsView | undefined>(undefined);
   useEffect(() => {
@@ -50,6 +62,11 @@ function Connection() {
     // Only what changed is sent: the core treats a new address or password as leaving the embedded
     // sandbox, so re-sending the same base URL must not count as a change.
     const was = saved ?? form;
+    // The core refuses it too; saying so here keeps the typed password off the wire for nothing.
+    if (form.baseUrl !== was.baseUrl) {
+      const problem = addressProblem(form.baseUrl);
+      if (problem) return setError(problem);
+    }
     const update: GatewaySettingsUpdate = {
       ...(form.baseUrl !== was.baseUrl ? { baseUrl: form.baseUrl } : {}),
       ...(form.mid !== was.mid ? { mid: form.mid } : {}),
@@ -82,7 +99,11 @@ function Connection() {
             type="url"
             value={form.baseUrl}
             onChange={(e) => field('baseUrl', e.target.value)}
+            aria-describedby="gw-url-hint"
           />
+          <span id="gw-url-hint" className="hint">
+            https:// — plain http:// only for a gateway on this machine.
+          </span>
         </div>
         <NumberField
           id="gw-mid"

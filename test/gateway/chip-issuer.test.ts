@@ -1,0 +1,242 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ResponseCode } from '../../gateway/contract/response-codes';
+import { readIssuerResponse } from '../../native/protocols/emv-issuer-response';
+import { chipTerminal, tagOf, withTag } from '../support/chip-terminal';
+import { type Json, type TestGateway, merchant1, startGateway, utn } from '../support/gateway-harness';
+import { pinBlock } from '../support/cards';
+import { dropSchema, schemaOf } from '../support/test-database';
+
+function chipSale(emvData: string, amount: number, overrides: Json = {}): Json {
+  return {
+    ...merchant1,
+    Amount: amount,
+    TransactionType: 1,
+    UserTransactionNumber: utn('chip'),
+    EmvData: emvData,
+    PosEntryMode: 'Chip',
+    ForceDuplication: true,
+    ...overrides,
+  };
+}
+
+describe('the sandbox issuer checks the chip (EmvData of a contact read, 9F39 05)', () => {
+  let gw: TestGateway;
+  beforeAll(async () => {
+    gw = await startGateway();
+  });
+  afterAll(async () => {
+    await gw.close();
+  });
+
+  it('Visa CVN 18: the ARQC verifies, the approval carries 8A 00 and an ARPC the card accepts (TC)', async () => {
+    const t = chipTerminal('4012888888881881');
+    try {
+      const read = await t.read(2550);
+      const res = await gw.post('/api/Transactions/Sale', chipSale(read.emvTlvHex, 25.5));
+      expect(res.body).toMatchObject({
+        ResponseCode: ResponseCode.Success,
+        LastFour: '1881',
+        CardType: 'Visa',
+      });
+      const answer = readIssuerResponse(String(res.body.EmvData));
+      expect(answer?.arc).toBe('00');
+      // Method 2: ARPC (4) || CSU (4) with "issuer approves".
+      expect(answer?.issuerAuthData).toMatch(/^[0-9A-F]{8}00800000$/);
+      expect(answer?.scripts).toBeUndefined();
+      if (!answer) return;
+      expect(await t.complete(answer)).toMatchObject({ kind: 'completed', decision: 'TC' });
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('Mastercard CVN 16 debit with its PIN: verified, ARPC method 1 (ARPC || ARC), TC', async () => {
+    const t = chipTerminal('5200828282828210');
+    try {
+      const read = await t.read(1000);
+      expect(read.cvm).toBe('online-pin');
+      const res = await gw.post('/api/Transactions/SaleDebit', {
+        ...chipSale(read.emvTlvHex, 10),
+        TransactionType: 5,
+        ...pinBlock('5200828282828210'),
+      });
+      expect(res.body.ResponseCode).toBe(ResponseCode.Success);
+      const answer = readIssuerResponse(String(res.body.EmvData));
+      expect(answer?.issuerAuthData).toMatch(/^[0-9A-F]{16}3030$/);
+      if (!answer) return;
+      expect(await t.complete(answer)).toMatchObject({ decision: 'TC' });
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('the script trigger card: the approval carries 71 and 72 with MACs the card accepts (9F5B successful)', async () => {
+    const t = chipTerminal('4000000000000424');
+    try {
+      const read = await t.read(700);
+      const res = await gw.post('/api/Transactions/Sale', chipSale(read.emvTlvHex, 7));
+      const answer = readIssuerResponse(String(res.body.EmvData));
+      expect(answer?.scripts).toMatch(/^71.*72/);
+      if (!answer) return;
+      expect(await t.complete(answer)).toMatchObject({
+        kind: 'completed',
+        decision: 'TC',
+        scriptResults: '2000000001' + '2000000002',
+      });
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('a wrong cryptogram, or EmvData altered after the card signed it, is declined (EmvCryptogramInvalid)', async () => {
+    const t = chipTerminal('4012888888881881');
+    try {
+      const read = await t.read(1200);
+      const arqc = tagOf(read.emvTlvHex, '9F26') ?? '';
+      const flipped = `${arqc.slice(0, -1)}${arqc.endsWith('0') ? '1' : '0'}`;
+      const wrong = await gw.post(
+        '/api/Transactions/Sale',
+        chipSale(withTag(read.emvTlvHex, '9F26', flipped), 12),
+      );
+      expect(wrong.body.ResponseCode).toBe(ResponseCode.EmvCryptogramInvalid);
+      // The card hears a decline (8A 05) and no ARPC: there is nothing genuine to authenticate.
+      expect(readIssuerResponse(String(wrong.body.EmvData))).toEqual({ arc: '05' });
+      // Amount raised in 9F02 and in the request alike: the MAC no longer covers the data.
+      const altered = await gw.post(
+        '/api/Transactions/Sale',
+        chipSale(withTag(read.emvTlvHex, '9F02', '000000120000'), 1200),
+      );
+      expect(altered.body.ResponseCode).toBe(ResponseCode.EmvCryptogramInvalid);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('a genuine ARQC over another amount than the one charged is declined (EmvAmountMismatch)', async () => {
+    const t = chipTerminal('4012888888881881');
+    try {
+      const read = await t.read(1000);
+      const res = await gw.post('/api/Transactions/Sale', chipSale(read.emvTlvHex, 99.99));
+      expect(res.body.ResponseCode).toBe(ResponseCode.EmvAmountMismatch);
+      expect(readIssuerResponse(String(res.body.EmvData))?.arc).toBe('05');
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('a replayed ARQC (the same EmvData again) and a stale one (an older ATC) are declined', async () => {
+    const t = chipTerminal('5100000000000016');
+    try {
+      const first = await t.read(500);
+      const second = await t.read(500);
+      expect((await gw.post('/api/Transactions/Sale', chipSale(second.emvTlvHex, 5))).body.ResponseCode).toBe(
+        ResponseCode.Success,
+      );
+      const replay = await gw.post('/api/Transactions/Sale', chipSale(second.emvTlvHex, 5));
+      expect(replay.body.ResponseCode).toBe(ResponseCode.EmvTransactionCounterReplayed);
+      const stale = await gw.post('/api/Transactions/Sale', chipSale(first.emvTlvHex, 5));
+      expect(stale.body.ResponseCode).toBe(ResponseCode.EmvTransactionCounterReplayed);
+      // No ARPC for a cryptogram already used: the issuer signs nothing twice.
+      expect(readIssuerResponse(String(stale.body.EmvData))).toEqual({ arc: '05' });
+      const third = await t.read(500);
+      expect((await gw.post('/api/Transactions/Sale', chipSale(third.emvTlvHex, 5))).body.ResponseCode).toBe(
+        ResponseCode.Success,
+      );
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('a contact read without its cryptogram is declined (EmvCryptogramMissing); contactless EmvData still approves', async () => {
+    const t = chipTerminal('4012888888881881');
+    try {
+      const read = await t.read(300);
+      const stripped = withTag(read.emvTlvHex, '9F27', '40');
+      expect((await gw.post('/api/Transactions/Sale', chipSale(stripped, 3))).body.ResponseCode).toBe(
+        ResponseCode.EmvCryptogramMissing,
+      );
+      // The same card's data as a contactless read (9F39 07): no verifiable cryptogram, authorised as before.
+      const contactless = withTag(withTag(read.emvTlvHex, '9F39', '07'), '9F26', '0000000000000000');
+      const ok = await gw.post(
+        '/api/Transactions/Sale',
+        chipSale(contactless, 3, { PosEntryMode: 'Contactless' }),
+      );
+      expect(ok.body.ResponseCode).toBe(ResponseCode.Success);
+      expect(ok.body.EmvData).toBeUndefined();
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('an issuer decline with a verified ARQC carries 8A and an ARPC, so the card can end in AAC', async () => {
+    const t = chipTerminal('4000000000000408');
+    try {
+      const read = await t.read(1000);
+      // Debit with a wrong PIN: declined by the issuer after the ARQC verified.
+      const res = await gw.post('/api/Transactions/SaleDebit', {
+        ...chipSale(read.emvTlvHex, 10),
+        TransactionType: 5,
+        ...pinBlock('4000000000000408', '9999'),
+      });
+      expect(res.body.ResponseCode).toBe(ResponseCode.IncorrectPin);
+      const answer = readIssuerResponse(String(res.body.EmvData));
+      expect(answer?.arc).toBe('55');
+      if (!answer) return;
+      expect(await t.complete(answer)).toMatchObject({ decision: 'AAC' });
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('the declines-after-approval card: the gateway approves and answers with a good ARPC; the card says AAC', async () => {
+    const t = chipTerminal('4000000000000416');
+    try {
+      const read = await t.read(1500);
+      const res = await gw.post('/api/Transactions/Sale', chipSale(read.emvTlvHex, 15));
+      expect(res.body.ResponseCode).toBe(ResponseCode.Success);
+      const answer = readIssuerResponse(String(res.body.EmvData));
+      if (!answer) throw new Error('no issuer answer');
+      expect(await t.complete(answer)).toMatchObject({ decision: 'AAC' });
+      // EMV Book 4 §6.3.8: the terminal reverses; the gateway's reversal voids the approval.
+      const rev = await gw.post('/api/Transactions/DoReversal', {
+        ...merchant1,
+        UserTransactionNumber: res.body.UserTransactionNumber,
+      });
+      expect(rev.body.ResponseCode).toBe(ResponseCode.Success);
+    } finally {
+      await t.close();
+    }
+  });
+});
+
+describe('the ATC register holds across gateway processes (the database, not memory)', () => {
+  it('an ARQC approved by one process is refused as a replay by the next one on the same data', async () => {
+    const t = chipTerminal('4012888888881881');
+    const dataDir = mkdtempSync(join(tmpdir(), 'tillpoint-atc-'));
+    const first = await startGateway({ dataDir });
+    let second: TestGateway | undefined;
+    try {
+      const read = await t.read(800);
+      expect(
+        (await first.post('/api/Transactions/Sale', chipSale(read.emvTlvHex, 8))).body.ResponseCode,
+      ).toBe(ResponseCode.Success);
+      await first.close();
+      second = await startGateway({ dataDir });
+      const replay = await second.post('/api/Transactions/Sale', chipSale(read.emvTlvHex, 8));
+      expect(replay.body.ResponseCode).toBe(ResponseCode.EmvTransactionCounterReplayed);
+      const next = await t.read(800);
+      expect(
+        (await second.post('/api/Transactions/Sale', chipSale(next.emvTlvHex, 8))).body.ResponseCode,
+      ).toBe(ResponseCode.Success);
+    } finally {
+      await t.close();
+      await second?.close();
+      const schema = schemaOf(dataDir);
+      if (schema) await dropSchema(schema);
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
