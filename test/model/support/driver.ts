@@ -298,6 +298,8 @@ export async function send(op: Op, card: CardChoice | undefined, via: number, n:
         typeof info?.ServiceTransactionNumber === 'string' ? info.ServiceTransactionNumber : undefined;
       return { observed: { code: code(a) }, ...(id ? { checkId: id } : {}) };
     }
+    case 'book':
+      throw new GatewayError('a booking is the second half of a refund or completion, never sent');
     case 'checkVoid': {
       const id = n.checkId(op.ref);
       if (!id) throw new GatewayError(`no check id known for ${op.ref}`);

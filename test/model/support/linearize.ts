@@ -1,5 +1,13 @@
 import { ResponseCode } from '../../../gateway/contract/response-codes';
-import { matches, outcomes, type GroupContext, type Model, type Observed, type Op } from './money-model';
+import {
+  BOOKED,
+  matches,
+  outcomes,
+  type GroupContext,
+  type Model,
+  type Observed,
+  type Op,
+} from './money-model';
 import { describeOp } from './operations';
 
 /** One operation of a group as it ran: what was sent, what came back, and when (client clock). */
@@ -21,23 +29,48 @@ const MAX_STATES = 32;
  * operation that ended before another started comes first in every order considered. Where the model
  * cannot know who won a race, each order is tried and the answers decide.
  */
+/** An event of an order: an operation, or the booking half of a refund or completion (after its claim). */
+type Event = Executed & { after?: number };
+
+/**
+ * The events of a group: its operations, but a cancel refused because another cancel of the same payment
+ * was at the processor at that moment (it changed nothing: the gateway says ask again); and for each
+ * approved refund or completion, its booking, which comes after it and before its answer — a settlement
+ * in between settles without it.
+ */
+function eventsOf(all: readonly Executed[]): Event[] {
+  const events: Event[] = all.filter((e) => !cancelInProgress(e, all));
+  const claims = events.length;
+  for (let i = 0; i < claims; i += 1) {
+    const e = events[i] as Event;
+    const twoHalves = e.op.t === 'refund' || e.op.t === 'fullRefund' || e.op.t === 'close';
+    if (twoHalves && 'utn' in e.op && e.observed.code === ResponseCode.Success)
+      events.push({ ...e, op: { t: 'book', utn: e.op.utn }, observed: { code: BOOKED }, after: i });
+  }
+  return events;
+}
+
 export function linearize(start: Model, all: readonly Executed[]): Linearized {
   const found = new Map<string, Model>();
+  const seen = new Set<string>();
   let explored = 0;
   const context = contextOf(all);
-  // A cancel refused because another cancel of the same payment was at the processor at that moment
-  // changed nothing (the gateway says: ask again); it has no place in an order.
-  const group = all.filter((e) => !cancelInProgress(e, all));
+  const group = eventsOf(all);
   const walk = (model: Model, remaining: readonly number[]): void => {
     if (found.size >= MAX_STATES) return;
     if (remaining.length === 0) {
       found.set(JSON.stringify(model), model);
       return;
     }
+    // The same state with the same events left has been walked from another order.
+    const key = `${remaining.join(',')}|${JSON.stringify(model)}`;
+    if (seen.has(key)) return;
+    seen.add(key);
     for (const i of remaining) {
-      const e = group[i] as Executed;
+      const e = group[i] as Event;
+      if (e.after !== undefined && remaining.includes(e.after)) continue;
       // Real time: an operation answered before this one was sent cannot come after it.
-      if (remaining.some((j) => j !== i && (group[j] as Executed).endedAt < e.startedAt)) continue;
+      if (remaining.some((j) => j !== i && (group[j] as Event).endedAt < e.startedAt)) continue;
       explored += 1;
       for (const o of outcomes(model, e.op, context)) {
         if (!matches(o, e.observed)) continue;
@@ -83,7 +116,7 @@ function contextOf(group: readonly Executed[]): GroupContext {
 }
 
 /** Orders of the group the real-time rule allows (at most `limit`), for an explanation. */
-function orders(group: readonly Executed[], limit: number): number[][] {
+function orders(group: readonly Event[], limit: number): number[][] {
   const out: number[][] = [];
   const walk = (prefix: number[], remaining: number[]) => {
     if (out.length >= limit) return;
@@ -92,8 +125,9 @@ function orders(group: readonly Executed[], limit: number): number[][] {
       return;
     }
     for (const i of remaining) {
-      const e = group[i] as Executed;
-      if (remaining.some((j) => j !== i && (group[j] as Executed).endedAt < e.startedAt)) continue;
+      const e = group[i] as Event;
+      if (e.after !== undefined && remaining.includes(e.after)) continue;
+      if (remaining.some((j) => j !== i && (group[j] as Event).endedAt < e.startedAt)) continue;
       walk(
         [...prefix, i],
         remaining.filter((j) => j !== i),
@@ -111,14 +145,32 @@ function orders(group: readonly Executed[], limit: number): number[][] {
  * Why no order explains the answers: each operation and its answer, then, for each order the timing
  * allows, the first operation whose answer the rules would not give there, and what they would give.
  */
-export function explainNoOrder(start: Model, group: readonly Executed[]): string {
-  const lines = group.map((e) => `  ${describeOp(e.op)} answered {${fmt(e.observed)}}`);
-  const context = contextOf(group);
-  for (const order of orders(group, 6)) {
+export function explainNoOrder(start: Model, all: readonly Executed[]): string {
+  const lines = all.map((e) => `  ${describeOp(e.op)} answered {${fmt(e.observed)}}`);
+  const context = contextOf(all);
+  const group = eventsOf(all);
+  // Orders that differ in their operations (bookings aside), those starting with each operation first.
+  const distinct = new Map<string, number[]>();
+  for (const order of orders(group, 720)) {
+    const key = order.filter((i) => (group[i] as Event).op.t !== 'book').join(',');
+    if (!distinct.has(key)) distinct.set(key, order);
+  }
+  const byFirst = new Map<number, number[][]>();
+  for (const order of distinct.values()) {
+    const first = order[0] ?? -1;
+    byFirst.set(first, [...(byFirst.get(first) ?? []), order]);
+  }
+  const shown: number[][] = [];
+  for (let round = 0; shown.length < 6 && round < 6; round += 1)
+    for (const list of byFirst.values()) {
+      const order = list[round];
+      if (order && shown.length < 6) shown.push(order);
+    }
+  for (const order of shown) {
     let model = start;
-    const names = order.map((i) => (group[i] as Executed).op.t);
+    const names = order.map((i) => (group[i] as Event).op.t);
     for (const i of order) {
-      const e = group[i] as Executed;
+      const e = group[i] as Event;
       const all = outcomes(model, e.op, context);
       const hit = all.find((o) => matches(o, e.observed));
       if (hit) {
@@ -133,7 +185,7 @@ export function explainNoOrder(start: Model, group: readonly Executed[]): string
     }
   }
   return [
-    group.length > 1
+    all.length > 1
       ? 'no order of the group explains every answer the gateway gave:'
       : 'the answer breaks the rules:',
     ...lines,

@@ -47,6 +47,12 @@ export type Payment = {
   account: string | null;
   /** Authorized with the slow test card (reporting only). */
   slow: boolean;
+  /**
+   * Claimed but not yet booked: a refund or a completion between its first unit of work (which takes the
+   * number and the refundable amount, or closes the preauthorization) and its last (which books it into
+   * the batch open then), with the processor in between. See `book`.
+   */
+  booking: boolean;
 };
 
 export type GiftCard = { key: string; opening: Cents };
@@ -203,7 +209,12 @@ export type Op =
   | { t: 'ebtBalance' }
   | { t: 'check'; ref: string; amount: Cents; day: string }
   | { t: 'checkVoid'; ref: string; today: string }
-  | { t: 'reuse'; utn: string };
+  | { t: 'reuse'; utn: string }
+  /** Not sent: the second half of a refund or a completion, placed by the linearizer (see `Payment.booking`). */
+  | { t: 'book'; utn: string };
+
+/** The "answer" of a book event: it has none of its own. */
+export const BOOKED = -1;
 
 // ---- transitions ----
 
@@ -266,6 +277,7 @@ function newPayment(m: Model, fields: Pick<Payment, 'utn' | 'kind' | 'status'> &
     preauthOpen: approved && fields.kind === 'preauth',
     account: null,
     slow: false,
+    booking: false,
     ...fields,
   };
 }
@@ -364,7 +376,15 @@ function refund(
   const next = clone(m);
   addPayment(
     next,
-    newPayment(next, { utn, kind: 'refund', status: 'approved', base: value, parent: target }),
+    newPayment(next, {
+      utn,
+      kind: 'refund',
+      status: 'approved',
+      base: value,
+      parent: target,
+      batch: null,
+      booking: true,
+    }),
   );
   const original = next.payments[target];
   if (original) original.refunded += value;
@@ -445,6 +465,17 @@ export function outcomes(m: Model, op: Op, group: GroupContext = alone): Outcome
       );
     case 'reuse':
       return numberRefusal(m, op.utn) ?? [];
+    case 'book': {
+      const p = m.payments[op.utn];
+      if (!p?.booking) return one(BOOKED, {}, m, 'nothing to book');
+      const next = clone(m);
+      const booked = next.payments[op.utn];
+      if (booked) {
+        booked.booking = false;
+        booked.batch = booked.status === 'approved' ? next.openBatch : null;
+      }
+      return one(BOOKED, {}, next, 'booked in the open batch');
+    }
     case 'close': {
       const refused = numberRefusal(m, op.utn);
       const pre = m.payments[op.target];
@@ -471,6 +502,8 @@ export function outcomes(m: Model, op: Op, group: GroupContext = alone): Outcome
         tip: pre.tip + op.tip,
         parent: op.target,
         slow: pre.slow,
+        batch: null,
+        booking: true,
       });
       addPayment(next, completion);
       const closed = next.payments[op.target];
