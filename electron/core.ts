@@ -335,7 +335,10 @@ export async function createTerminalCore(config: TerminalCoreConfig): Promise<Te
       (r) => r.laneId === settings.value.laneId || r.utn.startsWith(`${r.laneId}-`),
     );
     // Older entries still unresolved belong in the view too: an unknown from before the last close.
-    const unresolved = await journal.list({ states: ['sending', 'unknown', 'reversing'], limit: 10_000 });
+    const unresolved = await journal.list({
+      states: ['sending', 'unknown', 'awaiting-card', 'reversing'],
+      limit: 10_000,
+    });
     const all = new Map([...unresolved, ...journalRows].map((r) => [r.utn, r]));
     const utns = new Set(all.keys());
     // This journal's numbers only: a previous install of the same lane id has another epoch.

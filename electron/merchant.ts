@@ -23,11 +23,10 @@ import { fromWire, isCents } from './util/money';
  */
 
 function fail(f: GatewayFailure): BridgeFailure {
-  return new BridgeFailure(
-    f.kind === 'unknown-outcome' ? 'unreachable' : f.kind,
-    f.message,
-    f.code !== undefined ? { gatewayCode: f.code } : {},
-  );
+  return new BridgeFailure(f.kind === 'unknown-outcome' ? 'unreachable' : f.kind, f.message, {
+    ...(f.code !== undefined ? { gatewayCode: f.code } : {}),
+    ...(f.declineCode !== undefined ? { declineCode: f.declineCode } : {}),
+  });
 }
 
 const toggles: Record<FraudCheck, { enable: FraudToggle; disable: FraudToggle }> = {

@@ -17,7 +17,7 @@ import { fromWire } from './util/money';
 
 const APPROVED_LOCAL: ReadonlySet<JournalState> = new Set(['approved', 'partial', 'refunded']);
 const NOT_CHARGED_LOCAL: ReadonlySet<JournalState> = new Set(['declined', 'failed', 'reversed']);
-const IN_FLIGHT: ReadonlySet<JournalState> = new Set(['sending', 'unknown', 'reversing']);
+const IN_FLIGHT: ReadonlySet<JournalState> = new Set(['sending', 'unknown', 'awaiting-card', 'reversing']);
 /** Journal operations that never reach the gateway's card report. */
 const LOCAL_OPS = new Set(['cash', 'check']);
 

@@ -26,6 +26,13 @@ export type SaleSettings = {
    * a manager approves. 20 %: the gateway's default bound on AdditionalTip, mirrored here.
    */
   preauthTipMaxPercent: number;
+  /**
+   * Chip fallback (Visa and Mastercard rules for chip-capable terminals): the swipe of a chip card
+   * (service code 2xx/6xx) is refused with "insert the card" until its chip has failed this many times
+   * in the same card wait; then the swipe goes as ChipFallbackSwipe. Default 1: one failed chip read is a
+   * fallback condition, and a second insert of a dead chip only holds the line.
+   */
+  chipFallbackAfterFailures: number;
 };
 
 export type GatewaySettings = {
@@ -63,6 +70,7 @@ export const defaultSaleSettings: SaleSettings = {
   pinWaitMs: 60_000,
   autoPrint: true,
   preauthTipMaxPercent: 20,
+  chipFallbackAfterFailures: 1,
 };
 
 /** Store-and-forward is off until a manager turns it on (issue 5). */

@@ -17,6 +17,7 @@ import { isEmpty, seedSandbox } from './sandbox/seed';
 import { openStorage, type DatabaseConfig } from './storage/open-storage';
 import type { Storage } from './storage/queryable';
 import { registerErrorHandlers } from './http/errors';
+import { registerJsonParsers, testingRewrite } from './http/wire';
 import type { GatewayConfig, GatewayServices } from './http/services';
 import { registerTransactionRoutes } from './routes/transactions';
 import { registerReportRoutes } from './routes/report';
@@ -37,6 +38,11 @@ export type GatewayOptions = {
   /** Seed the demo merchants into a new database and create keys on first run. */
   sandbox: boolean;
   basePath?: string;
+  /**
+   * Serve `{basePath}/testing/api/...` as `{basePath}/api/...`, the real service's test URL its published
+   * clients use in test mode. On by default in sandbox mode, off otherwise.
+   */
+  testingPrefix?: boolean;
   publicUrl?: string;
   clock?: Clock;
   processor?: Processor;
@@ -149,6 +155,7 @@ export async function buildGateway(
   const abandonedAfterMs = storage.dialect === 'postgres' ? processorTimeoutMs + 60_000 : 0;
   await recoverInterruptedPayments(storage, processor, clock.now(), abandonedAfterMs);
 
+  const rewriteOn = options.testingPrefix ?? options.sandbox;
   const config: GatewayConfig = {
     basePath: options.basePath ?? '',
     publicUrl: options.publicUrl ?? '',
@@ -156,6 +163,7 @@ export async function buildGateway(
     processorTimeoutMs,
     tokenTtlSeconds: options.tokenTtlSeconds ?? 15 * 60,
     sandbox: options.sandbox,
+    testingPrefix: rewriteOn,
   };
   const services: GatewayServices = {
     storage,
@@ -182,8 +190,12 @@ export async function buildGateway(
     processorTimeoutMs: config.processorTimeoutMs,
   };
 
+  const rewrite = config.testingPrefix ? testingRewrite(config.basePath) : undefined;
   const app = Fastify({
     bodyLimit: config.bodyLimitBytes,
+    // Paths match case-insensitively, as the real service's do (`/testing/api/Transactions/sale`).
+    routerOptions: { caseSensitive: false },
+    ...(rewrite ? { rewriteUrl: (req: { url?: string }) => rewrite(req.url ?? '/') } : {}),
     // Our own onRequest hook answers 503 while closing, in the interface's shape.
     return503OnClosing: false,
     logger:
@@ -236,6 +248,7 @@ export async function buildGateway(
   registerErrorHandlers(app, () => known);
 
   await app.register(formbody, { bodyLimit: config.bodyLimitBytes });
+  registerJsonParsers(app, config.bodyLimitBytes);
   await app.register(swagger, {
     openapi: {
       openapi: '3.0.3',

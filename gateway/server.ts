@@ -15,10 +15,13 @@ import {
 } from './storage/open-storage';
 
 const usage = `usage: npm run gateway -- [--port N] [--host H] [--data DIR] [--sandbox] [--base-path /prefix]
-                           [--public-url URL] [--sandbox-slow-ms MS] [--sandbox-ledger]
+                           [--testing-prefix on|off] [--public-url URL] [--sandbox-slow-ms MS]
+                           [--sandbox-ledger]
                            [--log-level info|warn|error|silent]
                            [--db sqlite|postgres://user:password@host:port/database] [--db-pool N]
                            [--workers N] [--max-tip-percent N]
+  --testing-prefix  serve {base}/testing/api/... as {base}/api/... (the real service's test URL); on by
+              default in sandbox mode, off otherwise
   --db        the database (default: $${DATABASE_URL_ENV}, else SQLite in the data folder); the key file
               stays in --data, and every process on one PostgreSQL database needs the same one
   --workers   N processes sharing the port (Node cluster); more than 1 needs PostgreSQL
@@ -33,6 +36,7 @@ type Settings = {
   dataDir: string;
   sandbox: boolean;
   basePath: string;
+  testingPrefix: boolean | undefined;
   publicUrl: string | undefined;
   sandboxSlowMs: number | undefined;
   sandboxLedger: boolean;
@@ -59,6 +63,7 @@ function settings(): Settings | null {
         data: { type: 'string' },
         sandbox: { type: 'boolean' },
         'base-path': { type: 'string' },
+        'testing-prefix': { type: 'string' },
         'public-url': { type: 'string' },
         'sandbox-slow-ms': { type: 'string' },
         'sandbox-ledger': { type: 'boolean' },
@@ -103,6 +108,9 @@ function settings(): Settings | null {
   const basePath = args['base-path'] ?? '';
   if (basePath && !/^\/[A-Za-z0-9_-]+(\/[A-Za-z0-9_-]+)*$/.test(basePath))
     throw new UsageError('--base-path must look like /testing');
+  const prefixFlag = args['testing-prefix'];
+  if (prefixFlag !== undefined && prefixFlag !== 'on' && prefixFlag !== 'off')
+    throw new UsageError(`--testing-prefix must be on or off, not "${prefixFlag}"`);
   const port = parsePort(args.port, 8080);
   const maxTipPercent =
     args['max-tip-percent'] === undefined
@@ -124,6 +132,7 @@ function settings(): Settings | null {
     // A worker asks the primary, which decided before it made the key file (the folder is no longer new).
     sandbox: cluster.isWorker ? process.env[WORKER_SANDBOX_ENV] === '1' : args.sandbox === true,
     basePath,
+    testingPrefix: prefixFlag === undefined ? undefined : prefixFlag === 'on',
     publicUrl: args['public-url'],
     sandboxSlowMs: args['sandbox-slow-ms'] ? Number(args['sandbox-slow-ms']) : undefined,
     sandboxLedger: args['sandbox-ledger'] === true,
@@ -157,6 +166,7 @@ async function serve(s: Settings): Promise<void> {
       database: s.database,
       sandbox: s.sandbox,
       basePath: s.basePath,
+      ...(s.testingPrefix !== undefined ? { testingPrefix: s.testingPrefix } : {}),
       ...(s.publicUrl ? { publicUrl: s.publicUrl } : {}),
       ...(s.sandboxSlowMs !== undefined ? { sandboxSlowMs: s.sandboxSlowMs } : {}),
       sandboxLedger: s.sandboxLedger,

@@ -76,6 +76,8 @@ export type BridgeError = {
   message: string;
   /** Gateway ResponseCode when the gateway answered (see docs/response-codes.md). */
   gatewayCode?: number;
+  /** A decline's reason (gatewayCode 3): the DeclineCode table of docs/response-codes.md. */
+  declineCode?: number;
   /** For `invalid`: one entry per problem. */
   problems?: string[];
 };
@@ -175,6 +177,12 @@ export type TenderStatus =
   | 'stored' // accepted offline under store-and-forward, forwarded when the gateway returns
   | 'voided';
 
+/**
+ * Why a chip card did not confirm the issuer's approval, which is then reversed (EMV 4.4 Book 4 §6.3.8):
+ * the card answered AAC, was pulled out before it answered, or never answered.
+ */
+export type CardRefusal = 'declined-by-card' | 'card-removed' | 'card-not-answering';
+
 export type CardSummary = {
   /** First six / last four. */
   maskedPan?: string;
@@ -207,6 +215,10 @@ export type TenderView = {
   /** Plain words for the cashier: decline reason and what to try next, or the unknown-outcome warning. */
   message?: string;
   gatewayCode?: number;
+  /** A decline's reason when gatewayCode is 3 (the DeclineCode table of docs/response-codes.md). */
+  declineCode?: number;
+  /** A chip sale the issuer approved and the card did not confirm: reversed, and why. */
+  cardRefusal?: CardRefusal;
   signature?: { required: boolean; captured: boolean; svg?: string };
   at: number;
 };
@@ -365,6 +377,7 @@ export type JournalState =
   | 'partial'
   | 'declined'
   | 'unknown' // no answer: queued for reversal
+  | 'awaiting-card' // a contact chip sale the issuer approved, until the card's TC (AAC or no answer: reversed)
   | 'reversing'
   | 'reversed'
   | 'voided'
@@ -405,6 +418,10 @@ export type TransactionView = {
   createdAt: number;
   updatedAt: number;
   message?: string;
+  /** A contact chip sale: the card's answer to the approval (TC confirmed it; AAC refused it: reversed). */
+  cardDecision?: 'TC' | 'AAC';
+  /** The Issuer Script Results (9F5B) the card reported, hex: 5 bytes per issuer script. */
+  scriptResults?: string;
 };
 
 export type TransactionQuery = {
@@ -541,6 +558,11 @@ export type BusinessSettingsView = {
   tipPresetsPercent: number[];
   /** A pre-authorization completion's tip above this share of the hold needs a manager (default 20). */
   preauthTipMaxPercent?: number;
+  /**
+   * How many times a chip card's chip must fail in one card wait before its swipe is taken (as
+   * ChipFallbackSwipe); until then the swipe is refused with "insert the card". Default 1.
+   */
+  chipFallbackAfterFailures?: number;
 };
 
 export type BusinessSettingsUpdate = {
@@ -548,6 +570,8 @@ export type BusinessSettingsUpdate = {
   tipPrompt?: boolean;
   tipPresetsPercent?: number[];
   preauthTipMaxPercent?: number;
+  /** 1 to 3. */
+  chipFallbackAfterFailures?: number;
 };
 
 export type FraudCheck = 'account' | 'address' | 'cvv' | 'zipCode';
@@ -740,7 +764,10 @@ export type SimulatorStateView = {
   available: boolean;
   unplugged: DeviceRoleName[];
   pinPad: { display: string; awaitingPin: boolean };
+  /** The reader's contactless interface listens (an activation, or a start for insert or tap). */
   contactless: { waitingForCard: boolean; beeps: number };
+  /** The reader's contact slot: a start waits for a card to be inserted; a card is in a transaction. */
+  chip: { waitingForCard: boolean; cardInserted: boolean };
   receiptPrinter: {
     paper: 'ok' | 'near-end' | 'out';
     coverOpen: boolean;
@@ -750,8 +777,9 @@ export type SimulatorStateView = {
   /**
    * Published sandbox test cards the panel may present, with what they do. `pan` is the one full card
    * number the bridge ever returns: published test numbers only, sandbox only (simulator.* takes it back).
+   * `chip`: a contact chip card (service code 201) — insert it; its stripe is for fallback only.
    */
-  testCards: { pan: string; maskedPan: string; brand: string; note: string }[];
+  testCards: { pan: string; maskedPan: string; brand: string; note: string; chip: boolean }[];
 };
 
 // =====================================================================================================
@@ -902,6 +930,8 @@ export type Commands = {
   'simulator.swipe': Cmd<{ pan?: string; badRead?: boolean }, SimulatorStateView>;
   'simulator.insert': Cmd<{ pan?: string }, SimulatorStateView>;
   'simulator.tap': Cmd<{ pan?: string }, SimulatorStateView>;
+  /** The customer pulls the inserted card out of the chip slot. */
+  'simulator.removeCard': Cmd<Empty, SimulatorStateView>;
   'simulator.typePin': Cmd<{ pin: string }, SimulatorStateView>;
   'simulator.cancelOnPad': Cmd<Empty, SimulatorStateView>;
   'simulator.sign': Cmd<Empty, SimulatorStateView>;

@@ -4,17 +4,19 @@ import type { BridgeError, BridgeErrorCode } from './contract';
 export class BridgeFailure extends Error {
   readonly code: BridgeErrorCode;
   readonly gatewayCode: number | undefined;
+  readonly declineCode: number | undefined;
   readonly problems: string[] | undefined;
 
   constructor(
     code: BridgeErrorCode,
     message: string,
-    extra: { gatewayCode?: number; problems?: string[] } = {},
+    extra: { gatewayCode?: number; declineCode?: number; problems?: string[] } = {},
   ) {
     super(message);
     this.name = 'BridgeFailure';
     this.code = code;
     this.gatewayCode = extra.gatewayCode;
+    this.declineCode = extra.declineCode;
     this.problems = extra.problems;
   }
 
@@ -23,6 +25,7 @@ export class BridgeFailure extends Error {
       code: this.code,
       message: this.message,
       ...(this.gatewayCode !== undefined ? { gatewayCode: this.gatewayCode } : {}),
+      ...(this.declineCode !== undefined ? { declineCode: this.declineCode } : {}),
       ...(this.problems ? { problems: this.problems } : {}),
     };
   }

@@ -124,6 +124,7 @@ export const commandAccess: Record<CommandName, Access> = {
   'simulator.swipe': 'public',
   'simulator.insert': 'public',
   'simulator.tap': 'public',
+  'simulator.removeCard': 'public',
   'simulator.typePin': 'public',
   'simulator.cancelOnPad': 'public',
   'simulator.sign': 'public',
@@ -418,7 +419,9 @@ export function createHandlers(s: CoreServices): Handlers {
         );
         return t;
       } catch (error) {
-        if (error instanceof BridgeFailure && error.code !== 'invalid' && error.code !== 'busy')
+        // Refusals are audited too (PCI DSS 10.2.1.4), the gateway's tip bound among them: a manager may
+        // approve a tip above the lane's share, and the gateway still applies its own ceiling to it.
+        if (error instanceof BridgeFailure && error.code !== 'busy')
           await s.audit(
             who(ctx),
             'preauth-complete-failed',
@@ -607,6 +610,7 @@ export function createHandlers(s: CoreServices): Handlers {
         tipPrompt: sale.tipPrompt,
         tipPresetsPercent: sale.tipPresetsPercent,
         preauthTipMaxPercent: sale.preauthTipMaxPercent,
+        chipFallbackAfterFailures: sale.chipFallbackAfterFailures,
       };
       if (!r.ok) {
         if (r.failure.kind === 'unreachable') throw engine.failureOf(r.failure);
@@ -653,11 +657,22 @@ export function createHandlers(s: CoreServices): Handlers {
           throw new BridgeFailure('invalid', 'The pre-authorization tip share is 0 to 100 %.');
         sale.preauthTipMaxPercent = p.preauthTipMaxPercent;
       }
+      if (p.chipFallbackAfterFailures !== undefined) {
+        // More than three failed inserts only holds the line: the networks count fallback attempts.
+        if (
+          typeof p.chipFallbackAfterFailures !== 'number' ||
+          !Number.isInteger(p.chipFallbackAfterFailures) ||
+          p.chipFallbackAfterFailures < 1 ||
+          p.chipFallbackAfterFailures > 3
+        )
+          throw new BridgeFailure('invalid', 'Chip fallback is allowed after 1 to 3 failed chip reads.');
+        sale.chipFallbackAfterFailures = p.chipFallbackAfterFailures;
+      }
       await settings.set('sale', sale);
       await s.audit(
         who(ctx),
         'settings-changed',
-        `sale settings: tax ${sale.taxRatePercent}%, tip prompt ${String(sale.tipPrompt)}, pre-auth tip up to ${sale.preauthTipMaxPercent}% without a manager`,
+        `sale settings: tax ${sale.taxRatePercent}%, tip prompt ${String(sale.tipPrompt)}, pre-auth tip up to ${sale.preauthTipMaxPercent}% without a manager, chip fallback after ${sale.chipFallbackAfterFailures} failed read(s)`,
       );
       return handlers['business.get']({}, ctx);
     },
@@ -797,6 +812,10 @@ export function createHandlers(s: CoreServices): Handlers {
     'simulator.tap': (p) =>
       simState(() => {
         if (!sim().tap(p.pan)) throw new BridgeFailure('conflict', 'The reader is not waiting for a card.');
+      }),
+    'simulator.removeCard': () =>
+      simState(() => {
+        if (!sim().removeCard()) throw new BridgeFailure('conflict', 'No card is in the chip slot.');
       }),
     'simulator.typePin': (p) =>
       simState(() => {

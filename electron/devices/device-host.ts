@@ -34,7 +34,7 @@ import {
 } from '../../native/devices/simulated-devices';
 import type { DeviceRole, RoleApi } from '../../native/drivers/roles';
 import { maskPan } from '../../native/protocols/pan-mask';
-import { TEST_CARDS } from '../../native/simulators/test-cards';
+import { CHIP_TEST_CARDS, TEST_CARDS, type TestCard } from '../../native/simulators/test-cards';
 
 // The bridge's device shapes are declared in the contract (the renderer cannot import native/); these
 // lines make the compiler prove that they stay the same shapes as native's.
@@ -106,6 +106,17 @@ const cardNotes: Record<string, string> = {
   ebt: 'sandbox EBT card (PIN 1234)',
 };
 
+/** The chip cards' behaviour in the panel's words (README "Sandbox test cards", docs/chip.md). */
+function chipNote(c: TestCard): string {
+  const cvm = c.chip?.cvm === 'online-pin' ? 'PIN (debit)' : 'signature';
+  if (c.chip?.behaviour === 'unreadable') return 'chip cannot be read: insert, then swipe (fallback)';
+  if (c.chip?.behaviour === 'declines-after-approval')
+    return `chip · ${cvm}: the card declines after the approval (AAC): reversed`;
+  // The gateway's sandbox issuer sends scripts 71/72 for this card (gateway/sandbox/test-cards.ts).
+  if (c.pan === '4000000000000424') return `chip · ${cvm}: approval with issuer scripts (results kept)`;
+  return `chip · ${cvm}: approves (TC)`;
+}
+
 /**
  * The lane's devices for the core: native's device manager (discovery, reconnect, health, tests) over the
  * configured hardware, or over the sandbox's simulated devices, plus the frame recorder switch and the
@@ -120,8 +131,15 @@ export function createDeviceHost(options: {
   manager?: Omit<DeviceManagerOptions, 'config' | 'simulated'>;
 }): DeviceHost {
   const framesDir = join(options.dataDir, 'frames');
+  // The simulated chip cards keep their counters (ATC) in the data folder: a restarted sandbox terminal's
+  // cards keep counting above what its gateway has seen, which declines a repeated counter as a replay.
   const simulated =
-    options.setup.kind === 'simulated' ? createSimulatedDevices(options.setup.options) : undefined;
+    options.setup.kind === 'simulated'
+      ? createSimulatedDevices({
+          chipAtcFile: join(options.dataDir, 'chip-atc.json'),
+          ...options.setup.options,
+        })
+      : undefined;
   let base: LaneDeviceConfig =
     options.setup.kind === 'simulated'
       ? simulatedLaneConfig()
@@ -188,6 +206,7 @@ export function createDeviceHost(options: {
     unplugged: [],
     pinPad: { display: '', awaitingPin: false },
     contactless: { waitingForCard: false, beeps: 0 },
+    chip: { waitingForCard: false, cardInserted: false },
     receiptPrinter: { paper: 'ok', coverOpen: false, drawerKicks: 0, receipts: [] },
     testCards: [],
   };
@@ -259,13 +278,24 @@ export function createDeviceHost(options: {
         unplugged: s.unplugged,
         pinPad: s.pinPad,
         contactless: s.contactless,
+        chip: s.chip,
         receiptPrinter: s.receiptPrinter,
-        testCards: TEST_CARDS.map((c) => ({
-          pan: c.pan,
-          maskedPan: maskPan(c.pan),
-          brand: c.brand,
-          note: cardNotes[c.outcome] ?? c.outcome,
-        })),
+        testCards: [
+          ...TEST_CARDS.map((c) => ({
+            pan: c.pan,
+            maskedPan: maskPan(c.pan),
+            brand: c.brand,
+            note: cardNotes[c.outcome] ?? c.outcome,
+            chip: false,
+          })),
+          ...CHIP_TEST_CARDS.map((c) => ({
+            pan: c.pan,
+            maskedPan: maskPan(c.pan),
+            brand: c.brand,
+            note: chipNote(c),
+            chip: true,
+          })),
+        ],
       };
     },
   };

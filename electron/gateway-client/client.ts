@@ -39,7 +39,14 @@ export type GatewayTimeouts = {
 export const defaultGatewayTimeouts: GatewayTimeouts = { saleMs: 30_000, otherMs: 15_000 };
 
 export type GatewayResult<R> =
-  { ok: true; code: number; response: R } | { ok: false; failure: GatewayFailure; response?: R };
+  | {
+      ok: true;
+      code: number;
+      response: R;
+      /** The answer was lost and GetTransaction told what the gateway had recorded (sale engine). */
+      confirmedByInquiry?: true;
+    }
+  | { ok: false; failure: GatewayFailure; response?: R; confirmedByInquiry?: true };
 
 export type GatewayClientOptions = {
   baseUrl: string;
@@ -182,6 +189,8 @@ export class GatewayClient {
       };
     }
     const msg = Array.isArray((body as { Msg?: unknown }).Msg) ? (body as { Msg: string[] }).Msg : [];
+    const rawDecline = (body as { DeclineCode?: unknown }).DeclineCode;
+    const declineCode = typeof rawDecline === 'number' ? rawDecline : undefined;
     if (answer.status !== 200) {
       return {
         ok: false,
@@ -189,7 +198,7 @@ export class GatewayClient {
           kind: 'invalid',
           code,
           status: answer.status,
-          message: plainMessage(code, msg, 'Request refused'),
+          message: plainMessage(code, declineCode, msg, 'Request refused'),
         },
       };
     }
@@ -204,14 +213,15 @@ export class GatewayClient {
     }
     const response = body as R;
     if (isSuccessCode(code)) return { ok: true, code, response };
-    const kind = classifyCode(code, options.movesMoney);
+    const kind = classifyCode(code, declineCode, options.movesMoney);
     return {
       ok: false,
       response,
       failure: {
         kind,
         code,
-        message: plainMessage(code, msg, 'The gateway refused the request.'),
+        ...(declineCode !== undefined ? { declineCode } : {}),
+        message: plainMessage(code, declineCode, msg, 'The gateway refused the request.'),
         ...(kind === 'unreachable' ? { where: 'processor' as const } : {}),
       },
     };
@@ -289,8 +299,8 @@ export class GatewayClient {
   sale(f: OperationBody<typeof transactionEndpoints.sale>) {
     return this.call(transactionEndpoints.sale, f, { movesMoney: true });
   }
-  preAuthorization(f: OperationBody<typeof transactionEndpoints.preAuthorization>) {
-    return this.call(transactionEndpoints.preAuthorization, f, { movesMoney: true });
+  preAuthorization(f: OperationBody<typeof transactionEndpoints.processPreauth>) {
+    return this.call(transactionEndpoints.processPreauth, f, { movesMoney: true });
   }
   closePreauth(f: OperationBody<typeof transactionEndpoints.closePreauth>) {
     return this.call(transactionEndpoints.closePreauth, f, { movesMoney: true });
@@ -325,6 +335,17 @@ export class GatewayClient {
 
   // --- reads
 
+  /**
+   * The gateway's record of a transaction by its UserTransactionNumber: asked before reversing a sale
+   * whose answer was lost (the card networks' inquiry-then-reverse order). Never moves money.
+   */
+  getTransaction(userTransactionNumber: string) {
+    return this.call(
+      transactionEndpoints.getTransaction,
+      { UserTransactionNumber: userTransactionNumber },
+      { movesMoney: false },
+    );
+  }
   getReportByMerchant() {
     return this.call(reportEndpoints.getReportByMerchant, {}, { movesMoney: false });
   }

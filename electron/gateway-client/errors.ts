@@ -1,3 +1,4 @@
+import { DeclineCode } from '../../gateway/contract/decline-codes';
 import { ResponseCode } from '../../gateway/contract/response-codes';
 
 /**
@@ -18,26 +19,13 @@ export type GatewayFailure = {
   message: string;
   /** The gateway's ResponseCode when it answered. */
   code?: number;
+  /** A decline's reason (ResponseCode 3 carries it in `DeclineCode`, contract/decline-codes.ts). */
+  declineCode?: number;
   /** HTTP status when the gateway answered at the transport level. */
   status?: number;
   /** `network` when the gateway itself was not reached; `processor` when the gateway's processor was not. */
   where?: 'network' | 'processor';
 };
-
-const DECLINE_CODES = new Set<number>([
-  ResponseCode.Declined,
-  ResponseCode.InsufficientFunds,
-  ResponseCode.ExpiredCard,
-  ResponseCode.CvnMismatch,
-  ResponseCode.IncorrectPin,
-  ResponseCode.CardNotSupported,
-  ResponseCode.FraudDeniedAddress,
-  ResponseCode.FraudDeniedZipCode,
-  ResponseCode.FraudDeniedCvn,
-  ResponseCode.FraudDeniedAccount,
-  ResponseCode.CardInactive,
-  ResponseCode.DuplicatePayment,
-]);
 
 /** Codes where the gateway says nothing was charged because its processor is down or slow. */
 const PROCESSOR_DOWN = new Set<number>([ResponseCode.ProcessorUnavailable, ResponseCode.ProcessorTimeout]);
@@ -48,32 +36,44 @@ export function isSuccessCode(code: number): boolean {
 }
 
 /**
- * Classifies a gateway ResponseCode that is not a success. `movesMoney`: an internal error on a payment
- * is treated as an unknown outcome (reversal is harmless when nothing happened), never as "nothing
- * happened".
+ * Classifies a gateway ResponseCode that is not a success. A decline is ResponseCode 3 with a DeclineCode
+ * (3 without one is the interface's missing Token: a wrong request). `movesMoney`: 300 is the real
+ * catalog's "system error" as well as "not supported", so on a payment it is an unknown outcome (a
+ * reversal is harmless when nothing happened), never "nothing happened".
  */
-export function classifyCode(code: number, movesMoney: boolean): GatewayFailureKind {
-  if (DECLINE_CODES.has(code)) return 'declined';
+export function classifyCode(
+  code: number,
+  declineCode: number | undefined,
+  movesMoney: boolean,
+): GatewayFailureKind {
+  if (code === ResponseCode.Declined && declineCode !== undefined) return 'declined';
+  if (code === ResponseCode.DuplicatePayment) return 'declined';
   if (PROCESSOR_DOWN.has(code)) return 'unreachable';
-  if (code === ResponseCode.InternalError) return movesMoney ? 'unknown-outcome' : 'invalid';
+  if (code === ResponseCode.InternalError && movesMoney) return 'unknown-outcome';
   return 'invalid';
 }
 
 /** What the cashier reads for a decline or refusal: the gateway's words, or the catalog's. */
-export function plainMessage(code: number, msg: readonly string[] | undefined, fallback: string): string {
+export function plainMessage(
+  code: number,
+  declineCode: number | undefined,
+  msg: readonly string[] | undefined,
+  fallback: string,
+): string {
   const joined = (msg ?? []).filter((m) => m.length > 0).join('; ');
-  switch (code) {
-    case ResponseCode.InsufficientFunds:
+  if (code === ResponseCode.DuplicatePayment)
+    return 'Looks like a duplicate of a recent payment (same card and amount). Confirm to charge it again.';
+  if (code !== ResponseCode.Declined || declineCode === undefined) return joined || fallback;
+  switch (declineCode) {
+    case DeclineCode.InsufficientFunds:
       return 'Declined: insufficient funds. Ask for another card or tender.';
-    case ResponseCode.ExpiredCard:
+    case DeclineCode.ExpiredCard:
       return 'Declined: the card is expired. Ask for another card.';
-    case ResponseCode.IncorrectPin:
+    case DeclineCode.IncorrectPin:
       return 'Incorrect PIN. The customer can try again.';
-    case ResponseCode.DuplicatePayment:
-      return 'Looks like a duplicate of a recent payment (same card and amount). Confirm to charge it again.';
-    case ResponseCode.CvnMismatch:
+    case DeclineCode.CvnMismatch:
       return 'Declined: the security code did not match.';
-    case ResponseCode.Declined:
+    case DeclineCode.Declined:
       return 'Declined by the card issuer. Ask for another card or tender.';
     default:
       return joined || fallback;

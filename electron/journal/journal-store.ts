@@ -39,6 +39,10 @@ export type JournalRow = {
   originalSrn: string | null;
   gatewayCode: number | null;
   message: string | null;
+  /** A contact chip sale: the card's answer to the issuer's approval (TC confirms it, AAC refuses it). */
+  cardDecision: 'TC' | 'AAC' | null;
+  /** The Issuer Script Results (9F5B) the card reported, upper-case hex: kept with the transaction. */
+  scriptResults: string | null;
   createdAt: number;
   updatedAt: number;
 };
@@ -78,6 +82,8 @@ export type EntryPatch = Partial<
     | 'message'
     | 'amountCents'
     | 'tipCents'
+    | 'cardDecision'
+    | 'scriptResults'
   >
 >;
 
@@ -156,6 +162,8 @@ type SqlJournal = {
   original_srn: string | null;
   gateway_code: number | null;
   message: string | null;
+  card_decision: 'TC' | 'AAC' | null;
+  script_results: string | null;
   created_at: number;
   updated_at: number;
 };
@@ -183,6 +191,8 @@ function toRow(r: SqlJournal): JournalRow {
     originalSrn: r.original_srn,
     gatewayCode: r.gateway_code,
     message: r.message,
+    cardDecision: r.card_decision,
+    scriptResults: r.script_results,
     createdAt: r.created_at,
     updatedAt: r.updated_at,
   };
@@ -201,6 +211,8 @@ const PATCH_COLUMNS: Record<keyof EntryPatch, string> = {
   message: 'message',
   amountCents: 'amount_cents',
   tipCents: 'tip_cents',
+  cardDecision: 'card_decision',
+  scriptResults: 'script_results',
 };
 
 /** `L1-mhz3k2a1q7f0-42`: lane, the journal's creation stamp (base 36), and the persisted counter. */
@@ -464,10 +476,18 @@ export class JournalStore {
     })();
   }
 
-  /** Queues a reversal for an entry whose outcome we decided to undo (abandoned ticket, orphan). */
-  queueReversal(utn: string, message: string, now: number): JournalRow {
+  /**
+   * Queues a reversal for an entry whose outcome we decided to undo (abandoned ticket, orphan, an approval
+   * the chip card refused); `patch` is recorded in the same transaction (what the card said).
+   */
+  queueReversal(
+    utn: string,
+    message: string,
+    now: number,
+    patch: Omit<EntryPatch, 'state' | 'message'> = {},
+  ): JournalRow {
     return this.db.transaction(() => {
-      const row = this.update(utn, { state: 'reversing', message }, now);
+      const row = this.update(utn, { ...patch, state: 'reversing', message }, now);
       this.stmt.addReversal.run(utn, now, now);
       return row;
     })();
@@ -476,7 +496,8 @@ export class JournalStore {
   /**
    * After a restart: entries still `sending` may or may not have reached the gateway (the process died
    * between commit and answer). They are all unknown and get reversed; a reversal of a request that never
-   * arrived only blocks its number at the gateway.
+   * arrived only blocks its number at the gateway. Entries `awaiting-card` were approved by the issuer but
+   * never confirmed by the chip card (no TC before the stop): not a sale (EMV Book 4 §6.3.8), reversed too.
    */
   recoverInFlight(now: number): string[] {
     return this.db.transaction(() => {
@@ -489,7 +510,19 @@ export class JournalStore {
         );
         this.stmt.addReversal.run(r.utn, now, now);
       }
-      return rows.map((r) => r.utn);
+      const unconfirmed = this.stmt.inState.all('awaiting-card');
+      for (const r of unconfirmed) {
+        this.update(
+          r.utn,
+          {
+            state: 'reversing',
+            message: 'The terminal stopped before the card confirmed the approval: reversing',
+          },
+          now,
+        );
+        this.stmt.addReversal.run(r.utn, now, now);
+      }
+      return [...rows, ...unconfirmed].map((r) => r.utn);
     })();
   }
 

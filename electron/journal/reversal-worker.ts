@@ -39,12 +39,11 @@ export type ReversalWorker = {
   drained(timeoutMs: number): Promise<boolean>;
 };
 
-/** Codes where retrying cannot help: the entry needs a person (e.g. settled before it could be reversed). */
-const PERMANENT = new Set<number>([
-  ResponseCode.NotEligible,
-  ResponseCode.AlreadySettled,
-  ResponseCode.NotFound,
-]);
+/**
+ * Codes where retrying cannot help: the entry needs a person (settled before it could be reversed, or
+ * the number names a void: the real catalog's "void impossible").
+ */
+const PERMANENT = new Set<number>([ResponseCode.VoidImpossible, ResponseCode.NotFound]);
 
 export function createReversalWorker(options: ReversalWorkerOptions): ReversalWorker {
   const { journal, clock, timers, log } = options;

@@ -4,7 +4,7 @@ import { detectBrand } from '../../native/protocols/card-brand';
 import { readEmvCardData } from '../../native/protocols/emv-sanitize';
 import { isLuhnValid } from '../../native/protocols/luhn';
 import { lastFour, maskPan } from '../../native/protocols/pan-mask';
-import type { CardReaderEvent, RoleApi } from '../../native/drivers/roles';
+import type { CardReaderEvent, ChipCvm, ChipStartResult, RoleApi } from '../../native/drivers/roles';
 
 /**
  * A card as the sale engine holds it for the one authorization request it is read for. The PAN, tracks
@@ -22,6 +22,10 @@ export type AcquiredCard =
       last4: string;
       brand: string;
       entry: 'swipe';
+      /** ISO/IEC 7813: a first digit 2 or 6 says the card has a chip. */
+      serviceCode: string;
+      /** The swipe of a chip card whose chip failed first: PosEntryMode ChipFallbackSwipe. */
+      fallback?: boolean;
     }
   | {
       source: 'emv';
@@ -31,6 +35,11 @@ export type AcquiredCard =
       last4: string;
       brand: string;
       entry: 'chip' | 'contactless';
+      /**
+       * A contact chip read that went online (ARQC): the card is still in the slot, in its transaction,
+       * and waits for the issuer's answer (chip-sale.ts). `cvm` is what its CVM list (8E) asks for.
+       */
+      chip?: { cvm: ChipCvm };
     }
   | {
       source: 'keyed';
@@ -51,16 +60,31 @@ export type AcquireOptions = {
   devices: RoleApi | undefined;
   entry: CardEntry;
   keyed?: KeyedCard | undefined;
+  /** Everything the card is charged, cash back included (9F02 for a chip). */
   amountCents: number;
+  /** The cash back part of `amountCents` (9F03). */
+  otherAmountCents?: number;
   timeoutMs: number;
   signal: AbortSignal;
   prompt: Prompt;
   /** Which readers are connected right now. */
   connected: (role: 'cardReader' | 'contactless') => boolean;
+  /**
+   * `complete`: an inserted chip card runs its EMV transaction and the caller completes it with the
+   * issuer's answer (a sale). `none`: the caller cannot (a balance inquiry): the EMV reader only listens
+   * for a tap, and swipes are taken as they come. Default `complete`.
+   */
+  chip?: 'complete' | 'none';
+  /** Failed chip reads before a chip card's swipe is taken as a fallback (settings `sale`). Default 1. */
+  chipFallbackAfterFailures?: number;
 };
 
 export type AcquireResult =
-  { kind: 'card'; card: AcquiredCard } | { kind: 'cancelled' } | { kind: 'timeout' };
+  | { kind: 'card'; card: AcquiredCard }
+  | { kind: 'cancelled' }
+  | { kind: 'timeout' }
+  /** Nothing more can read this card here (e.g. its chip failed and no stripe reader is connected). */
+  | { kind: 'failed'; reason: string };
 
 /** A keyed card, checked enough that an obvious typo is caught before a number is spent on it. */
 export function keyedCard(k: KeyedCard | undefined): AcquiredCard {
@@ -84,6 +108,14 @@ export function keyedCard(k: KeyedCard | undefined): AcquiredCard {
     brand: detectBrand(pan),
     entry: 'keyed',
   };
+}
+
+/**
+ * ISO/IEC 7813 service code, first digit: 2 (international) or 6 (national) interchange with an
+ * integrated circuit. Such a card's stripe is for fallback only where the terminal reads chips.
+ */
+export function hasChip(serviceCode: string): boolean {
+  return /^[26]\d\d$/.test(serviceCode);
 }
 
 /** The card from EMV TLV (5A or 57): the PAN stays in memory for the PIN block only. */
@@ -115,8 +147,18 @@ function swipeCard(e: Extract<CardReaderEvent, { kind: 'swipe' }>): AcquiredCard
     last4: e.last4,
     brand: e.brand,
     entry: 'swipe',
+    serviceCode: e.serviceCode,
   };
 }
+
+/** Cashier's words for the chip steps (docs/screens.md). */
+export const CHIP_PROMPTS = {
+  doNotRemove: 'Do not remove the card',
+  insertChipCard: 'Chip card: insert the card',
+  insertAgain: 'Chip could not be read — insert the card again',
+  swipeFallback: 'Chip could not be read — swipe the card',
+  removedTooSoon: 'Card removed too soon — insert the card again',
+} as const;
 
 const waitingPrompt: Record<Exclude<CardEntry, 'keyed'>, string> = {
   present: 'Insert, tap or swipe',
@@ -126,16 +168,26 @@ const waitingPrompt: Record<Exclude<CardEntry, 'keyed'>, string> = {
 };
 
 /**
- * Waits for a card on the readers the entry allows. With `present` the magstripe reader and the EMV
- * reader both listen and the first card wins; the other is cancelled. A bad swipe asks for another swipe
- * instead of failing the tender.
+ * Waits for a card on the readers the entry allows; the first card wins and the other readers are
+ * cancelled. `present` listens on the magstripe reader and on the EMV reader for an insert or a tap
+ * (one 02-40 for both interfaces); `chip` on the contact slot; `contactless` for a tap. A bad swipe asks
+ * for another swipe instead of failing the tender.
+ *
+ * Chip fallback (Visa/Mastercard rules for a chip-capable terminal): the swipe of a chip card (service
+ * code 2xx/6xx) is refused with "insert the card" until the chip has failed `chipFallbackAfterFailures`
+ * times in this wait (unreadable chip, card not answering, reader error); then the swipe is taken and
+ * marked `fallback` (PosEntryMode ChipFallbackSwipe).
  */
 export async function acquireCard(o: AcquireOptions): Promise<AcquireResult> {
   if (o.entry === 'keyed') return { kind: 'card', card: keyedCard(o.keyed) };
-  const useSwipe = (o.entry === 'present' || o.entry === 'swipe') && o.connected('cardReader');
-  const useEmv =
-    (o.entry === 'present' || o.entry === 'chip' || o.entry === 'contactless') && o.connected('contactless');
-  if (!o.devices || (!useSwipe && !useEmv)) {
+  const completes = (o.chip ?? 'complete') === 'complete';
+  const emvReader = o.connected('contactless');
+  const swipeReader = o.connected('cardReader');
+  const useSwipe = (o.entry === 'present' || o.entry === 'swipe') && swipeReader;
+  // A chip transaction only where the caller completes it with the issuer's answer.
+  const useChip = completes && (o.entry === 'present' || o.entry === 'chip') && emvReader;
+  const useTap = (o.entry === 'contactless' || (!completes && o.entry === 'present')) && emvReader;
+  if (!o.devices || (!useSwipe && !useChip && !useTap)) {
     throw new BridgeFailure(
       'device',
       o.entry === 'swipe'
@@ -146,6 +198,10 @@ export async function acquireCard(o: AcquireOptions): Promise<AcquireResult> {
   const devices = o.devices;
   if (o.signal.aborted) return { kind: 'cancelled' };
   o.prompt('waiting-for-card', waitingPrompt[o.entry], Math.round(o.timeoutMs / 1000));
+  const deadline = Date.now() + o.timeoutMs;
+  const threshold = Math.max(1, Math.floor(o.chipFallbackAfterFailures ?? 1));
+  // The chip is the networks' rule only where this wait can read one.
+  const chipCapable = completes && emvReader;
 
   return new Promise<AcquireResult>((resolve) => {
     let done = false;
@@ -162,13 +218,21 @@ export async function acquireCard(o: AcquireOptions): Promise<AcquireResult> {
     o.signal.addEventListener('abort', onAbort, { once: true });
     cleanups.push(() => o.signal.removeEventListener('abort', onAbort));
 
-    if (useSwipe) {
+    let swipeListening = false;
+    let chipOut = false;
+    let chipFailures = 0;
+    /** No other reader can still bring a card: this one's end is the wait's end. */
+    const alone = (): boolean => !swipeListening && !chipOut;
+
+    const listenSwipe = (): void => {
+      if (swipeListening || done) return;
+      swipeListening = true;
       const off = devices.cardReader.onCard((e) => {
         if (done) return;
         if (e.kind === 'read-error') {
           o.prompt(
             'waiting-for-card',
-            `Could not read the card: swipe again${useEmv ? ', insert or tap' : ''}`,
+            `Could not read the card: swipe again${useChip || useTap ? ', insert or tap' : ''}`,
           );
           return;
         }
@@ -177,15 +241,129 @@ export async function acquireCard(o: AcquireOptions): Promise<AcquireResult> {
           o.prompt('waiting-for-card', 'Could not read the card: swipe again');
           return;
         }
+        if (card.source === 'swipe' && chipCapable && hasChip(card.serviceCode)) {
+          if (chipFailures < threshold) {
+            // A chip card's stripe is for fallback only: read the chip first.
+            o.prompt('waiting-for-card', CHIP_PROMPTS.insertChipCard);
+            startChip(false);
+            return;
+          }
+          card.fallback = true;
+        }
         o.prompt('reading-card', 'Reading card…');
         finish({ kind: 'card', card });
       });
       cleanups.push(off);
-    }
-    if (useEmv) {
+    };
+
+    /** One chip failure more: read it again, or — at the threshold — ask for the swipe. */
+    const chipFailed = (): void => {
+      chipFailures += 1;
+      if (chipFailures < threshold) {
+        o.prompt('waiting-for-card', CHIP_PROMPTS.insertAgain);
+        startChip(false);
+        return;
+      }
+      if (!swipeReader) {
+        finish({
+          kind: 'failed',
+          reason: 'the chip could not be read and no card reader is connected to swipe it: key the card',
+        });
+        return;
+      }
+      o.prompt('waiting-for-card', CHIP_PROMPTS.swipeFallback);
+      listenSwipe();
+    };
+
+    const onChip = (r: ChipStartResult): void => {
+      switch (r.kind) {
+        case 'online': {
+          const card = emvCard(r.emvTlvHex, 'chip');
+          if (!card || card.source !== 'emv') {
+            void devices.chipReader.cancel().catch(() => undefined);
+            chipFailed();
+            return;
+          }
+          card.chip = { cvm: r.cvm };
+          // The card stays in its transaction until the issuer's answer reaches it (Book 4 §6.3.8).
+          o.prompt('reading-card', CHIP_PROMPTS.doNotRemove);
+          finish({ kind: 'card', card });
+          return;
+        }
+        case 'contactless': {
+          const card = emvCard(r.emvTlvHex, 'contactless');
+          if (card) {
+            o.prompt('reading-card', 'Reading card…');
+            finish({ kind: 'card', card });
+          } else {
+            o.prompt('waiting-for-card', 'Could not read the card: tap again, insert or swipe');
+            startChip(o.entry === 'present');
+          }
+          return;
+        }
+        case 'fallback':
+          chipFailed();
+          return;
+        case 'card-removed':
+          o.prompt('waiting-for-card', CHIP_PROMPTS.removedTooSoon);
+          startChip(o.entry === 'present');
+          return;
+        case 'offline':
+          // A card that decides at the 1st GENERATE AC (not the sandbox's: they all go online) is not
+          // completed here: this terminal is online-only (9F35 22). Read as a failed chip.
+          chipFailed();
+          return;
+        case 'timeout':
+        case 'cancelled':
+          if (alone()) finish({ kind: r.kind });
+          return;
+        case 'failed':
+          if (r.code === 'not-connected' || r.code === 'busy') {
+            if (alone()) finish({ kind: 'failed', reason: r.reason });
+            return;
+          }
+          // card-not-answering, reader-error, no-answer, invalid-request: the chip did not work.
+          chipFailed();
+          return;
+      }
+    };
+
+    const startChip = (contactless: boolean): void => {
+      if (done || chipOut) return;
+      chipOut = true;
+      devices.chipReader
+        .start({
+          amountCents: o.amountCents,
+          ...(o.otherAmountCents ? { otherAmountCents: o.otherAmountCents } : {}),
+          timeoutMs: Math.max(1000, deadline - Date.now()),
+          contactless,
+        })
+        .then(
+          (r) => {
+            chipOut = false;
+            if (done) {
+              // The wait ended meanwhile (another card, cancel): a card that went online is released.
+              if (r.kind === 'online') void devices.chipReader.cancel().catch(() => undefined);
+              return;
+            }
+            onChip(r);
+          },
+          () => {
+            chipOut = false;
+            if (!done && alone()) finish({ kind: 'timeout' });
+          },
+        );
+    };
+    cleanups.push(() => {
+      // The other reader won, or the cashier cancelled: stop the EMV reader waiting for a card.
+      if (chipOut) devices.chipReader.cancel().catch(() => undefined);
+    });
+
+    if (useSwipe) listenSwipe();
+    if (useChip) startChip(o.entry === 'present');
+    if (useTap) {
       let emvDone = false;
       cleanups.push(() => {
-        // The other reader won, or the cashier cancelled: stop the EMV reader waiting for a tap.
         if (!emvDone) devices.contactless.cancel().catch(() => undefined);
       });
       devices.contactless
@@ -194,23 +372,18 @@ export async function acquireCard(o: AcquireOptions): Promise<AcquireResult> {
           emvDone = true;
           if (done) return;
           if (r.kind === 'emv') {
-            const entry = o.entry === 'chip' ? 'chip' : o.entry === 'contactless' ? 'contactless' : 'chip';
-            const card = emvCard(r.emvTlvHex, entry);
+            const card = emvCard(r.emvTlvHex, 'contactless');
             if (card) {
               o.prompt('reading-card', 'Reading card…');
               finish({ kind: 'card', card });
-            } else if (!useSwipe) finish({ kind: 'timeout' });
+            } else if (alone()) finish({ kind: 'timeout' });
           } else if (r.kind === 'cancelled') {
-            if (!useSwipe) finish({ kind: 'cancelled' });
-          } else if (r.kind === 'timeout') {
-            if (!useSwipe) finish({ kind: 'timeout' });
-          } else if (!useSwipe) {
-            finish({ kind: 'timeout' });
-          }
+            if (alone()) finish({ kind: 'cancelled' });
+          } else if (alone()) finish({ kind: 'timeout' });
         })
         .catch(() => {
           emvDone = true;
-          if (!useSwipe) finish({ kind: 'timeout' });
+          if (alone()) finish({ kind: 'timeout' });
         });
     }
   });

@@ -28,7 +28,7 @@ import { lastFour, maskPan } from '../../native/protocols/pan-mask';
 import type { GatewayClient, GatewayResult } from '../gateway-client/client';
 import type { GatewayFailure } from '../gateway-client/errors';
 import type { Journal } from '../journal/journal-protocol';
-import type { JournalRow, NewEntry } from '../journal/journal-store';
+import type { EntryPatch, JournalRow, NewEntry } from '../journal/journal-store';
 import type { SettingsShape } from '../settings';
 import type { StoreAndForward } from '../store-forward/saf';
 import { safEligibility } from '../store-forward/saf';
@@ -37,6 +37,7 @@ import { newId } from '../util/ids';
 import type { Logger } from '../util/log';
 import { centsFromText, fromWire, isCents, toWire } from '../util/money';
 import { acquireCard, type AcquiredCard } from './card-acquire';
+import { ChipSale, PIN_CARD_ON_HOLD, refusedTender } from './chip-sale';
 import { buildReceipt, toPrinterReceipt } from './receipt';
 import { checkReloadOpen, checkReloadTender, checkReloadTicket } from './gift-reload-rules';
 import { signatureSvg } from './signature';
@@ -62,7 +63,13 @@ export type SaleEngineDeps = {
 
 const UNKNOWN_MESSAGE = 'Do not retry — no answer from the gateway. The terminal is reversing this sale.';
 
-type Active = { ticketId: string; tenderId: string; abort: AbortController };
+type Active = {
+  ticketId: string;
+  tenderId: string;
+  abort: AbortController;
+  /** A chip card in its transaction on the reader, until it is told the issuer's answer. */
+  chip?: ChipSale;
+};
 
 /** Plain words for a failed tender. */
 function failureMessage(f: GatewayFailure): string {
@@ -108,7 +115,11 @@ type CardFields = Partial<
 function cardFields(card: AcquiredCard): CardFields {
   switch (card.source) {
     case 'swipe':
-      return { Track2: card.track2, PosEntryMode: 'Swiped', PosCode: 'Retail' };
+      return {
+        Track2: card.track2,
+        PosEntryMode: card.fallback ? 'ChipFallbackSwipe' : 'Swiped',
+        PosCode: 'Retail',
+      };
     case 'emv':
       return {
         EmvData: card.emvHex,
@@ -149,6 +160,8 @@ export function toTransactionView(r: JournalRow): TransactionView {
     createdAt: r.createdAt,
     updatedAt: r.updatedAt,
     ...(r.message ? { message: r.message } : {}),
+    ...(r.cardDecision ? { cardDecision: r.cardDecision } : {}),
+    ...(r.scriptResults ? { scriptResults: r.scriptResults } : {}),
   };
 }
 
@@ -191,6 +204,10 @@ export class SaleEngine {
             tender.message = row.message ?? 'Declined.';
           } else if (row.state === 'reversed') {
             tender.status = 'reversed';
+          } else if (row.state === 'reversing' && row.message) {
+            // Reversed by decision (an approval the chip card never confirmed): the journal says why.
+            tender.status = 'reversed';
+            tender.message = row.message;
           } else {
             tender.status = 'unknown';
             tender.message = UNKNOWN_MESSAGE;
@@ -380,7 +397,8 @@ export class SaleEngine {
     };
     t.tenders.push(view);
     const abort = new AbortController();
-    this.active = { ticketId: t.ticketId, tenderId: view.tenderId, abort };
+    const active: Active = { ticketId: t.ticketId, tenderId: view.tenderId, abort };
+    this.active = active;
     try {
       // The ticket is saved with the tender in progress, so a restart finds it (and the journal its outcome).
       await this.persist(t);
@@ -400,6 +418,9 @@ export class SaleEngine {
       }
     } finally {
       this.active = undefined;
+      // A chip card left in its transaction by a tender that stopped before the card was told anything
+      // (PIN cancelled, refused, an error) is released on the reader.
+      if (active.chip?.inTransaction) await active.chip.abandon();
     }
     this.recompute(t);
     await this.persist(t);
@@ -548,7 +569,7 @@ export class SaleEngine {
           () => this.deps.gateway().processCheck(fields),
           { reversible: false },
         );
-        await this.applyResult(view, row, result, (r) => ({
+        await this.applyResult(view, row, result, {}, (r) => ({
           approvedCents: amount,
           srn: r.TransactionInfo?.ServiceTransactionNumber,
         }));
@@ -570,6 +591,7 @@ export class SaleEngine {
               ...(req.allowDuplicate ? { ForceDuplication: true } : {}),
               ...(t.invoiceNumber ? { InvoiceNumber: t.invoiceNumber } : {}),
             }),
+          { inquire: (utn) => this.inquireSale(utn) },
         );
         await this.applySale(view, row, result, split);
         return;
@@ -585,17 +607,45 @@ export class SaleEngine {
           signal,
           prompt,
           connected: (r) => this.deps.connected(r),
+          chipFallbackAfterFailures: settings.chipFallbackAfterFailures,
         });
-        if (got.kind !== 'card') return this.stopped(view, got.kind);
+        if (got.kind !== 'card')
+          return this.stopped(view, got.kind, 'reason' in got ? got.reason : undefined);
         const card = got.card;
         view.card = cardSummary(card);
-        prompt('authorizing', 'Authorizing…');
-        const operation: JournalOperation = tender.kind === 'preauth' ? 'preauth' : 'sale';
+        const chip = this.chipSale(card);
+        // The chip's CVM (EMV Book 3 §10.5): a card that asks for its PIN online pays as PIN debit.
+        let pinBlock: { ksn: string; pinBlock: string } | undefined;
+        if (chip?.cvm === 'online-pin') {
+          if (tender.kind === 'preauth') {
+            view.status = 'declined';
+            view.message = PIN_CARD_ON_HOLD;
+            return;
+          }
+          if (!this.deps.connected('pinPad'))
+            return this.stopped(view, 'failed', 'the card asks for its PIN and the PIN pad is not connected');
+          const pin = await this.pin(card, amount, signal, prompt);
+          if (pin.kind !== 'pin')
+            return this.stopped(
+              view,
+              pin.kind === 'failed' ? 'failed' : pin.kind,
+              pin.kind === 'failed' ? pin.reason : undefined,
+            );
+          pinBlock = { ksn: pin.ksn, pinBlock: pin.pinBlock };
+        }
+        prompt('authorizing', chip ? 'Authorizing… Do not remove the card' : 'Authorizing…');
+        const operation: JournalOperation =
+          tender.kind === 'preauth' ? 'preauth' : pinBlock ? 'debit' : 'sale';
         const fields = {
           ...this.amountFields(split),
           TransactionType:
-            tender.kind === 'preauth' ? TransactionType.Pre_Authorization : TransactionType.CREDIT,
+            tender.kind === 'preauth'
+              ? TransactionType.Pre_Authorization
+              : pinBlock
+                ? TransactionType.SaleDebit
+                : TransactionType.CREDIT,
           ...cardFields(card),
+          ...(pinBlock ? { KSN: pinBlock.ksn, PinBlock: pinBlock.pinBlock } : {}),
           ...(req.allowDuplicate ? { ForceDuplication: true } : {}),
           ...(t.invoiceNumber ? { InvoiceNumber: t.invoiceNumber } : {}),
         };
@@ -610,11 +660,15 @@ export class SaleEngine {
             const body = { ...fields, UserTransactionNumber: utn };
             return tender.kind === 'preauth'
               ? this.deps.gateway().preAuthorization(body)
-              : this.deps.gateway().sale(body);
+              : pinBlock
+                ? this.deps.gateway().saleDebit(body)
+                : this.deps.gateway().sale(body);
           },
           {
+            inquire: (utn) => this.inquireSale(utn),
             offline: async (r) => {
-              if (tender.kind !== 'credit') return false;
+              // A PIN block is never stored (store-and-forward is credit only).
+              if (tender.kind !== 'credit' || pinBlock) return false;
               const exposure = await this.deps.saf.exposure();
               const ok = safEligibility(this.deps.settings().saf, exposure.exposureCents, {
                 source: card.source,
@@ -623,6 +677,11 @@ export class SaleEngine {
               });
               if (!ok.ok) {
                 view.message = `The gateway is unreachable (offline); nothing was charged. ${ok.reason}`;
+                return false;
+              }
+              if (chip && !(await chip.approvesOffline())) {
+                view.message =
+                  'The gateway is unreachable (offline) and the card declined offline; nothing was charged.';
                 return false;
               }
               const stored = await this.deps.saf.store(
@@ -639,12 +698,25 @@ export class SaleEngine {
             },
           },
         );
-        if (view.status !== 'stored') await this.applySale(view, row, result, split);
+        if (view.status !== 'stored') {
+          const verdict = chip ? await chip.afterAnswer(row, result) : undefined;
+          if (verdict?.kind === 'refused') refusedTender(view, verdict.row, verdict.why);
+          else
+            await this.applySale(
+              view,
+              row,
+              result,
+              split,
+              verdict?.kind === 'confirmed' ? verdict.patch : {},
+            );
+        }
         if (card.source === 'emv') prompt('remove-card', 'Remove card');
         const floor = this.deps.settings().sale.signatureFloorCents;
+        // A chip card says itself whether it wants a signature (its CVM); other cards follow the floor.
+        const wantsSignature = chip ? chip.cvm === 'signature' : view.approvedCents >= floor;
         if (
           (view.status === 'approved' || view.status === 'partial' || view.status === 'stored') &&
-          view.approvedCents >= floor
+          wantsSignature
         ) {
           view.signature = { required: true, captured: false };
         }
@@ -665,14 +737,18 @@ export class SaleEngine {
           devices: this.deps.devices(),
           entry,
           amountCents: amount + cashBack,
+          otherAmountCents: cashBack,
           timeoutMs: settings.cardWaitMs,
           signal,
           prompt,
           connected: (r) => this.deps.connected(r),
+          chipFallbackAfterFailures: settings.chipFallbackAfterFailures,
         });
-        if (got.kind !== 'card') return this.stopped(view, got.kind);
+        if (got.kind !== 'card')
+          return this.stopped(view, got.kind, 'reason' in got ? got.reason : undefined);
         const card = got.card;
         view.card = cardSummary(card, tender.kind === 'ebt' ? 'EBT' : undefined);
+        const chip = this.chipSale(card);
         const pin = await this.pin(card, amount + cashBack, signal, prompt);
         if (pin.kind !== 'pin')
           return this.stopped(
@@ -680,7 +756,7 @@ export class SaleEngine {
             pin.kind === 'failed' ? 'failed' : pin.kind,
             pin.kind === 'failed' ? pin.reason : undefined,
           );
-        prompt('authorizing', 'Authorizing…');
+        prompt('authorizing', chip ? 'Authorizing… Do not remove the card' : 'Authorizing…');
         const program: EbtProgram | undefined = tender.kind === 'ebt' ? tender.program : undefined;
         const operation: JournalOperation =
           tender.kind === 'debit' ? 'debit' : program === 'cash' ? 'ebt-cash' : 'ebt-food';
@@ -715,8 +791,12 @@ export class SaleEngine {
                   TransactionType: TransactionType.EBT,
                   UserTransactionNumber: utn,
                 }),
+          { inquire: (utn) => this.inquireSale(utn) },
         );
-        await this.applySale(view, row, result, split);
+        const verdict = chip ? await chip.afterAnswer(row, result) : undefined;
+        if (verdict?.kind === 'refused') refusedTender(view, verdict.row, verdict.why);
+        else
+          await this.applySale(view, row, result, split, verdict?.kind === 'confirmed' ? verdict.patch : {});
         if (card.source === 'emv') prompt('remove-card', 'Remove card');
         return;
       }
@@ -732,8 +812,10 @@ export class SaleEngine {
             signal,
             prompt,
             connected: (r) => this.deps.connected(r),
+            chip: 'none',
           });
-          if (got.kind !== 'card') return this.stopped(view, got.kind);
+          if (got.kind !== 'card')
+            return this.stopped(view, got.kind, 'reason' in got ? got.reason : undefined);
           card = got.card;
         }
         view.card = { ...cardSummary(card, 'Gift'), maskedPan: card.maskedPan };
@@ -753,6 +835,7 @@ export class SaleEngine {
               ...this.giftFields(card),
               ...(req.allowDuplicate ? { ForceDuplication: true } : {}),
             }),
+          { inquire: (utn) => this.inquireSale(utn) },
         );
         await this.applySale(view, row, result, split);
         return;
@@ -760,6 +843,22 @@ export class SaleEngine {
       default:
         throw new BridgeFailure('invalid', 'Unknown tender.');
     }
+  }
+
+  /**
+   * The chip conversation of a card read from the contact slot that went online (chip-sale.ts). It is
+   * kept on the tender in progress, so pay() releases the card if the tender stops before the card is
+   * told anything.
+   */
+  private chipSale(card: AcquiredCard): ChipSale | undefined {
+    const chip = ChipSale.for(card, this.deps.devices()?.chipReader, {
+      journal: this.deps.journal,
+      clock: this.deps.clock,
+      log: this.deps.log,
+      kickReversals: this.deps.kickReversals,
+    });
+    if (chip && this.active) this.active.chip = chip;
+    return chip;
   }
 
   private giftKeyed(cardNumber: string | undefined): AcquiredCard {
@@ -861,7 +960,12 @@ export class SaleEngine {
   async journaled<R>(
     entry: Omit<NewEntry, 'now'>,
     send: (utn: string) => Promise<GatewayResult<R>>,
-    options: { reversible?: boolean; offline?: (row: JournalRow) => Promise<boolean> } = {},
+    options: {
+      reversible?: boolean;
+      offline?: (row: JournalRow) => Promise<boolean>;
+      /** What the gateway recorded for this number, when the answer was lost (see `inquireSale`). */
+      inquire?: (utn: string) => Promise<GatewayResult<R> | undefined>;
+    } = {},
   ): Promise<{ row: JournalRow; result: GatewayResult<R> }> {
     const row = await this.deps.journal.allocate({ ...entry, now: this.deps.clock.now() });
     let result: GatewayResult<R>;
@@ -873,6 +977,25 @@ export class SaleEngine {
         ok: false,
         failure: { kind: 'unknown-outcome', message: error instanceof Error ? error.message : String(error) },
       };
+    }
+    // The answer was lost while the cashier's ticket is open: ask before reversing (the card networks'
+    // inquiry-then-reverse order). The row stays `sending` meanwhile, so a crash now recovers it as
+    // unknown and reverses it, exactly as before; an answer the inquiry cannot give leaves today's path.
+    if (
+      !result.ok &&
+      result.failure.kind === 'unknown-outcome' &&
+      (options.reversible ?? true) &&
+      options.inquire
+    ) {
+      const known = await options.inquire(row.utn).catch(() => undefined);
+      if (known) {
+        this.deps.log.log(
+          'info',
+          'sale',
+          `${row.utn} ${entry.operation}: answer lost (${result.failure.message}); GetTransaction says ${known.ok ? 'approved' : 'declined'}`,
+        );
+        result = known;
+      }
     }
     const now = this.deps.clock.now();
     if (result.ok) {
@@ -910,7 +1033,9 @@ export class SaleEngine {
       row.utn,
       {
         state: f.kind === 'declined' ? 'declined' : 'failed',
-        message: f.message,
+        message: result.confirmedByInquiry
+          ? `${f.message} (answer lost; confirmed by GetTransaction)`
+          : f.message,
         ...(f.code !== undefined ? { gatewayCode: f.code } : {}),
       },
       now,
@@ -918,14 +1043,33 @@ export class SaleEngine {
     return { row: updated, result };
   }
 
-  /** A sale response onto the tender and the journal row. */
+  /**
+   * What the gateway recorded for a tender whose answer was lost: its approval (the ticket completes with
+   * it: no second charge, no needless reversal) or its decline; anything else — not found, still at the
+   * processor, voided, no answer to the inquiry either — is undefined and the tender takes today's path
+   * (unknown, reversal queued; a reversal of a number that never arrived blocks it against a late original).
+   */
+  private async inquireSale(utn: string): Promise<GatewayResult<SaleAnswer> | undefined> {
+    const r = await this.deps.gateway().getTransaction(utn);
+    if (r.ok) {
+      return r.response.TransactionStatus === 'Approved'
+        ? { ok: true, code: r.code, response: r.response, confirmedByInquiry: true }
+        : undefined;
+    }
+    if (r.failure.kind === 'declined' && r.response?.TransactionStatus === 'Declined')
+      return { ok: false, failure: r.failure, response: r.response, confirmedByInquiry: true };
+    return undefined;
+  }
+
+  /** A sale response onto the tender and the journal row (`patch`: what the chip card said, if any). */
   private applySale(
     view: TenderView,
     row: JournalRow,
     result: GatewayResult<SaleAnswer>,
     split: Split,
+    patch: EntryPatch = {},
   ): Promise<void> {
-    return this.applyResult(view, row, result, (r) => {
+    return this.applyResult(view, row, result, patch, (r) => {
       const asked = split.baseCents + split.taxCents + split.tipCents;
       const partial = result.ok && result.code === ResponseCode.PartialApproval;
       const approved = partial ? fromWire(r.Amount) + fromWire(r.TaxAmount) + fromWire(r.TipAmount) : asked;
@@ -943,6 +1087,7 @@ export class SaleEngine {
     view: TenderView,
     row: JournalRow,
     result: GatewayResult<R>,
+    patch: EntryPatch,
     read: (r: R) => {
       approvedCents: number;
       authCode?: string | undefined;
@@ -962,6 +1107,7 @@ export class SaleEngine {
             : 'declined';
       view.message = view.message ?? failureMessage(f);
       if (f.code !== undefined) view.gatewayCode = f.code;
+      if (f.declineCode !== undefined) view.declineCode = f.declineCode;
       if (result.response && 'Balance' in result.response) {
         const b = balanceCents((result.response as { Balance?: string }).Balance);
         if (b !== undefined) view.balanceCents = b;
@@ -983,13 +1129,16 @@ export class SaleEngine {
     await this.deps.journal.update(
       row.utn,
       {
+        ...patch,
         state: partial ? 'partial' : 'approved',
         approvedCents: view.approvedCents,
         authCode: view.authCode ?? null,
         srn: view.serviceReferenceNumber ?? null,
         cardType: view.card?.cardType ?? null,
         gatewayCode: view.gatewayCode ?? null,
-        message: partial ? 'Partial approval' : 'Approved',
+        message:
+          (partial ? 'Partial approval' : 'Approved') +
+          (result.confirmedByInquiry ? ' (answer lost; confirmed by GetTransaction)' : ''),
       },
       this.deps.clock.now(),
     );
@@ -1162,6 +1311,7 @@ export class SaleEngine {
       signal,
       prompt: (step, text, s) => this.progress('', '', step, text, s),
       connected: (r) => this.deps.connected(r),
+      chip: 'none',
     });
     if (got.kind !== 'card')
       throw new BridgeFailure('device', got.kind === 'cancelled' ? 'Cancelled.' : 'No card in time.');
@@ -1274,6 +1424,8 @@ export class SaleEngine {
         signal,
         prompt,
         connected: (r) => this.deps.connected(r),
+        // A balance inquiry has no issuer answer to hand a chip: the card is swiped or tapped.
+        chip: 'none',
       });
       if (got.kind !== 'card')
         throw new BridgeFailure('device', got.kind === 'cancelled' ? 'Cancelled.' : 'No card in time.');
@@ -1308,7 +1460,10 @@ export class SaleEngine {
 
   failureOf(f: GatewayFailure): BridgeFailure {
     const code = f.kind === 'unknown-outcome' ? 'unknown-outcome' : f.kind;
-    return new BridgeFailure(code, failureMessage(f), f.code !== undefined ? { gatewayCode: f.code } : {});
+    return new BridgeFailure(code, failureMessage(f), {
+      ...(f.code !== undefined ? { gatewayCode: f.code } : {}),
+      ...(f.declineCode !== undefined ? { declineCode: f.declineCode } : {}),
+    });
   }
 
   // ---------------------------------------------------------------------------------------------------

@@ -87,6 +87,21 @@ export const pinProperties = {
 export const CardSaleRequest = withEnvelope(cardSaleProperties);
 export type CardSaleRequest = Static<typeof CardSaleRequest>;
 
+/**
+ * ProcessPreauth: the card sale fields, TransactionType 3 implied when absent (the published Android
+ * client sends none) and IsClosable (true: completed later by ClosePreauth, the only kind offered here).
+ */
+export const PreauthRequest = withEnvelope({
+  ...cardSaleProperties,
+  TransactionType: Type.Optional(Int32({ description: '3 (Pre_Authorization); implied when absent' })),
+  IsClosable: Type.Optional(
+    Type.Boolean({
+      description: 'true (default): the hold is completed by ClosePreauth; false is not offered (26)',
+    }),
+  ),
+});
+export type PreauthRequest = Static<typeof PreauthRequest>;
+
 export const DebitSaleRequest = withEnvelope({ ...cardSaleProperties, ...pinProperties });
 export type DebitSaleRequest = Static<typeof DebitSaleRequest>;
 

@@ -78,6 +78,12 @@ export const baseResponseProperties = {
   ResponseCode: Int32({ description: 'outcome code, see the ResponseCode catalog' }),
   displayMessage: Type.String(),
   verbiage: Type.String(),
+  DeclineCode: Type.Optional(
+    Int32({
+      description:
+        'declines only (ResponseCode 3, verbiage DECLINED): the reason, see the DeclineCode table of the catalog',
+    }),
+  ),
 } satisfies TProperties;
 
 /** The generic response: Msg, ResponseCode, displayMessage, verbiage. */

@@ -22,6 +22,11 @@ export type EndpointSpec = {
   readonly bodyLimit?: number;
   /** True when the interface leaves the path unnamed and DESIGN.md (or we) named it. */
   readonly definedHere?: boolean;
+  /**
+   * Fields the interface fixes as JSON numbers for this operation (SaleWithToken's Amount, SurchargeAmount
+   * and TransactionType): in a JSON body their quoted text is refused (506/501) instead of bound.
+   */
+  readonly jsonNumbers?: readonly string[];
 };
 
 /** Declares an operation once: path, method, schemas. Routes, validation, serialization and OpenAPI all read it. */

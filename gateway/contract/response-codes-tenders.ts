@@ -1,24 +1,54 @@
-/** ResponseCodes of the tender and administration groups (range 650-699). Rendered with the core catalog. */
+/**
+ * ResponseCodes of the tender and administration groups: checks and ACH use the real service's check codes
+ * (14/15 not processed / incorrect data, 20-23 void outcomes; the check response's own Code and ResultCode
+ * keep the finer reason); the rest (range 650-699) are conditions its catalog does not name. Rendered with
+ * the core catalog.
+ */
 export const tenderCodes = {
+  CheckNotProcessed: 14,
+  IncorrectCheckData: 15,
+  CheckVoidNotProcessed: 20,
+  CheckAlreadyVoided: 21,
+  CheckNotFound: 22,
+  VoidWindowClosed: 23,
   GiftCardAlreadyActive: 650,
   GiftCardBalanceLimit: 651,
-  VoidWindowClosed: 652,
-  InvalidRoutingNumber: 653,
-  InvalidBankAccount: 654,
-  DriverLicenseRequired: 655,
-  CheckDeclined: 656,
-  IdentityVerificationFailed: 657,
-  DuplicateCheck: 658,
   InvalidFraudOptions: 659,
   InvalidPaging: 660,
-  InvalidJurisdiction: 661,
   InvalidCloseTime: 662,
-  AchDetailsMismatch: 663,
-  IdentityDataRequired: 664,
   ExtraAmountNotAllowed: 665,
 } as const;
 
 export const tenderCatalog: Record<number, { meaning: string; verbiage: string }> = {
+  14: {
+    verbiage: 'CHECK NOT PROCESSED',
+    meaning:
+      'The check or ACH payment was not authorized: the verification service declined the account ' +
+      '(negative file, ResultCode 05), the identity of the writer was not verified (ResultCode 12), or ' +
+      'this check number of this account is already authorized and not voided.',
+  },
+  15: {
+    verbiage: 'INCORRECT CHECK DATA',
+    meaning:
+      'The check data is incorrect: ROUTING_NUMBER not 9 digits with a valid ABA prefix and check digit, ' +
+      'ACCOUNT_NUMBER not 4 to 17 digits, DL_NUMBER/DL_STATE or FIRST_NAME/LAST_NAME missing where the ' +
+      'Method requires them, a jurisdiction that is not a code (AB..YT) or its position (0-67), or VoidAch ' +
+      'details that do not match the ACH transaction. Msg names the field.',
+  },
+  20: {
+    verbiage: 'CHECK VOID NOT PROCESSED',
+    meaning: 'The check or ACH transaction cannot be voided: it was not approved.',
+  },
+  21: { verbiage: 'CHECK ALREADY VOIDED', meaning: 'The check or ACH transaction is already voided.' },
+  22: {
+    verbiage: 'CHECK NOT FOUND',
+    meaning: 'CheckTransactionId (or AchId) names no check or ACH transaction of this merchant.',
+  },
+  23: {
+    verbiage: 'VOID WINDOW CLOSED',
+    meaning:
+      "A check or ACH void is possible only on the authorization's calendar day (merchant's time zone); it is a later day now.",
+  },
   650: {
     verbiage: 'GIFT CARD ALREADY ACTIVE',
     meaning: 'Activate was sent for a gift card that is already active; use Reload to add value.',
@@ -26,35 +56,6 @@ export const tenderCatalog: Record<number, { meaning: string; verbiage: string }
   651: {
     verbiage: 'GIFT CARD BALANCE LIMIT',
     meaning: 'The load would take the gift card past its maximum balance (2,000.00); nothing was loaded.',
-  },
-  652: {
-    verbiage: 'VOID WINDOW CLOSED',
-    meaning:
-      "A check or ACH void is possible only on the authorization's calendar day (merchant's time zone); it is a later day now.",
-  },
-  653: {
-    verbiage: 'INVALID ROUTING NUMBER',
-    meaning: 'The routing number is not 9 digits with a valid ABA prefix and check digit.',
-  },
-  654: {
-    verbiage: 'INVALID BANK ACCOUNT',
-    meaning: 'ACCOUNT_NUMBER is missing or not 4 to 17 digits.',
-  },
-  655: {
-    verbiage: 'DRIVER LICENSE REQUIRED',
-    meaning: 'The check Method requires DL_NUMBER and DL_STATE.',
-  },
-  656: {
-    verbiage: 'CHECK DECLINED',
-    meaning: 'The check verification service declined the account (negative file); nothing was authorized.',
-  },
-  657: {
-    verbiage: 'IDENTITY NOT VERIFIED',
-    meaning: 'The identity verification of the check writer failed; nothing was authorized.',
-  },
-  658: {
-    verbiage: 'DUPLICATE CHECK',
-    meaning: 'This check number of this account was already authorized by the merchant and is not voided.',
   },
   659: {
     verbiage: 'INVALID FRAUD OPTIONS',
@@ -64,21 +65,9 @@ export const tenderCatalog: Record<number, { meaning: string; verbiage: string }
     verbiage: 'INVALID PAGING',
     meaning: 'CurrentPageIndex must be 0 or more and PageSize 1 to 500.',
   },
-  661: {
-    verbiage: 'INVALID JURISDICTION',
-    meaning: 'DL_STATE or STATE is not a jurisdiction code (AB..YT) or its position (0-67).',
-  },
   662: {
     verbiage: 'INVALID CLOSE TIME',
     meaning: 'Time must be a date-time (or HH:MM) giving the daily batch closing time.',
-  },
-  663: {
-    verbiage: 'ACH DETAILS MISMATCH',
-    meaning: 'AbaRouting, AccountNumber or AchAmount of VoidAch do not match the ACH transaction.',
-  },
-  664: {
-    verbiage: 'IDENTITY DATA REQUIRED',
-    meaning: 'The check Method verifies identity: FIRST_NAME and LAST_NAME are required.',
   },
   665: {
     verbiage: 'EXTRA AMOUNT NOT ALLOWED',

@@ -3,6 +3,7 @@ import { endpoint } from './endpoint';
 import {
   CardSaleRequest,
   DebitSaleRequest,
+  PreauthRequest,
   FullRefundResponse,
   SaleResponse,
   TokenSaleRequest,
@@ -15,6 +16,8 @@ import {
   RefundRequest,
   ReversalRequest,
   SettlementResponse,
+  TransactionLookupRequest,
+  TransactionLookupResponse,
   VoidRequest,
   WalletASaleRequest,
   WalletBSaleRequest,
@@ -33,13 +36,14 @@ export const transactionEndpoints = {
     response: SaleResponse,
     definedHere: true,
   }),
-  preAuthorization: endpoint({
+  processPreauth: endpoint({
     method: 'POST',
-    path: '/api/Transactions/PreAuthorization',
+    path: '/api/Transactions/ProcessPreauth',
     group,
-    summary: 'Preauthorization (TransactionType 3), completed once by ClosePreauth',
+    summary:
+      'Preauthorization (TransactionType 3, implied when absent), completed once by ClosePreauth; also at /api/Transactions/PreAuthorization',
     auth: 'envelope',
-    body: CardSaleRequest,
+    body: PreauthRequest,
     response: SaleResponse,
     definedHere: true,
   }),
@@ -69,6 +73,7 @@ export const transactionEndpoints = {
     auth: 'envelope',
     body: TokenSaleRequest,
     response: SaleResponse,
+    jsonNumbers: ['Amount', 'SurchargeAmount', 'TransactionType'],
   }),
   saleWithDeviceWalletA: endpoint({
     method: 'POST',
@@ -133,6 +138,17 @@ export const transactionEndpoints = {
     auth: 'envelope',
     body: ReversalRequest,
     response: SaleResponse,
+  }),
+  getTransaction: endpoint({
+    method: 'POST',
+    path: '/api/Transactions/GetTransaction',
+    group,
+    summary:
+      "The merchant's transaction with this UserTransactionNumber and its current state (29 when there is none)",
+    auth: 'envelope',
+    body: TransactionLookupRequest,
+    response: TransactionLookupResponse,
+    definedHere: true,
   }),
   doSettlement: endpoint({
     method: 'POST',

@@ -1,6 +1,12 @@
 import { Type, type Static } from 'typebox';
 import { Int32, Money, StringEnum, Text, withBase, withEnvelope } from './common';
-import { PosCodeValues, PosEntryModeValues, cardSaleProperties, saleTotalProperties } from './card-sale';
+import {
+  PosCodeValues,
+  PosEntryModeValues,
+  cardSaleProperties,
+  saleResponseProperties,
+  saleTotalProperties,
+} from './card-sale';
 
 export const ClosePreauthRequest = withEnvelope({
   Amount: Money('final amount of the completion (base), at most the authorized amount'),
@@ -24,10 +30,16 @@ const refundProperties = {
 export const RefundRequest = withEnvelope(refundProperties);
 export type RefundRequest = Static<typeof RefundRequest>;
 
-/** DoFullRefund refunds the whole remaining balance: Amount may be left out; when sent it must equal that balance. */
+/**
+ * DoFullRefund refunds the whole remaining balance (the transitions table). Amount may be left out; a sent
+ * Amount must be a valid amount but does not change what is refunded — a shopping cart sends the order
+ * total even after a partial refund — and RefundedAmount says what was.
+ */
 export const FullRefundRequest = withEnvelope({
   ...refundProperties,
-  Amount: Type.Optional(Money('when sent, must equal the remaining refundable balance')),
+  Amount: Type.Optional(
+    Money('optional and informative: the whole remaining balance is refunded whatever valid Amount is sent'),
+  ),
 });
 export type FullRefundRequest = Static<typeof FullRefundRequest>;
 
@@ -98,3 +110,40 @@ export const SettlementResponse = withBase({
   CompletedOn: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
 });
 export type SettlementResponse = Static<typeof SettlementResponse>;
+
+export const TransactionLookupRequest = withEnvelope({
+  UserTransactionNumber: Text(64, { description: 'the number the transaction was sent with' }),
+});
+export type TransactionLookupRequest = Static<typeof TransactionLookupRequest>;
+
+export const TransactionStatusValues = [
+  'Pending',
+  'Approved',
+  'Declined',
+  'Failed',
+  'Voided',
+  'Reversed',
+] as const;
+
+/**
+ * GetTransaction: the merchant's transaction in the sale-response shape plus its current state. Its
+ * ResponseCode, verbiage and AuthorizationNumber say the transaction's standing, not the lookup's, so the
+ * published clients' approval rule (200, or verbiage with APPROV, or an AuthorizationNumber) reads it
+ * right: 200/210 approved and standing (refunds are their own transactions: the amounts below), 3
+ * declined (with DeclineCode), 502/504 failed at the processor, 430 voided or reversed, 431 still at the
+ * processor; 29 no such number, 30 none sent.
+ */
+export const TransactionLookupResponse = withBase({
+  ...saleResponseProperties,
+  TransactionStatus: StringEnum(TransactionStatusValues, 'the transaction as it stands now'),
+  Operation: Type.String({
+    description:
+      'what the transaction was: Sale, ProcessPreauth, ClosePreauth, SaleDebit, SaleWithToken, Refund, …',
+  }),
+  TransactionType: Int32(),
+  TransactionDate: Type.String({ format: 'date-time' }),
+  TotalRefundedAmount: Type.Number({ description: 'refunded so far (cumulative)' }),
+  RemainingRefundableAmount: Type.Number({ description: 'what can still be refunded' }),
+  IsTest: Type.Boolean(),
+});
+export type TransactionLookupResponse = Static<typeof TransactionLookupResponse>;

@@ -95,7 +95,7 @@ export function sandboxVerify(input: BankInput, rules: MethodRules): Decision {
   if (rules.verifyAccount && input.account.endsWith(sandboxBankTriggers.negativeFileSuffix)) {
     return {
       approved: false,
-      responseCode: ResponseCode.CheckDeclined,
+      responseCode: ResponseCode.CheckNotProcessed,
       code: 'DECLINED',
       resultCode: '05',
       message: resultMessages['05'] ?? '',
@@ -108,7 +108,7 @@ export function sandboxVerify(input: BankInput, rules: MethodRules): Decision {
   ) {
     return {
       approved: false,
-      responseCode: ResponseCode.IdentityVerificationFailed,
+      responseCode: ResponseCode.CheckNotProcessed,
       code: 'DECLINED',
       resultCode: '12',
       message: resultMessages['12'] ?? '',
@@ -180,7 +180,7 @@ async function loadOwn(q: Queryable, mid: number, kind: BankKind, id: number): P
   );
   // Another merchant's id answers exactly like an unknown one.
   if (!row)
-    throw new DomainError(ResponseCode.NotFound, [
+    throw new DomainError(ResponseCode.CheckNotFound, [
       `${kind === 'check' ? 'CheckTransactionId' : 'AchId'} not found`,
     ]);
   return row;
@@ -189,9 +189,11 @@ async function loadOwn(q: Queryable, mid: number, kind: BankKind, id: number): P
 /** Why a transaction cannot be voided now, or null: only an approved one, only on its calendar day. */
 function voidBlocker(row: BankRow, today: string): DomainError | null {
   if (row.status === 'voided')
-    return new DomainError(ResponseCode.AlreadyVoidedOrRefunded, ['The transaction is already voided']);
+    return new DomainError(ResponseCode.CheckAlreadyVoided, ['The transaction is already voided']);
   if (row.status !== 'approved')
-    return new DomainError(ResponseCode.NotEligible, ['Only an approved transaction can be voided']);
+    return new DomainError(ResponseCode.CheckVoidNotProcessed, [
+      'Only an approved transaction can be voided',
+    ]);
   if (row.local_date !== today) {
     return new DomainError(ResponseCode.VoidWindowClosed, [
       `A void is possible only on the authorization's calendar day (${row.local_date}, merchant's time zone)`,
@@ -233,7 +235,7 @@ export async function authorizeBank(
       // An override replaces the previous entry, typically of the very same check.
       if (a.replacesId !== undefined) dup = dup.where('id', '!=', a.replacesId);
       if (await tx.first(dup.limit(1))) {
-        throw new DomainError(ResponseCode.DuplicateCheck, [
+        throw new DomainError(ResponseCode.CheckNotProcessed, [
           'This check number of this account is already authorized; void it or use PacketIdentifier O',
         ]);
       }
@@ -351,7 +353,7 @@ export async function voidBank(
     if (match.amountCents !== undefined && match.amountCents !== row.amount_cents)
       mismatched.push('AchAmount');
     if (mismatched.length > 0) {
-      throw new DomainError(ResponseCode.AchDetailsMismatch, [
+      throw new DomainError(ResponseCode.IncorrectCheckData, [
         `${mismatched.join(', ')} ${mismatched.length === 1 ? 'does' : 'do'} not match the transaction; nothing was voided`,
       ]);
     }

@@ -1,6 +1,7 @@
 import type { Selectable } from 'kysely';
 import { decryptTdesDukptPinBlock } from '../../native/protocols/dukpt-tdes';
 import { ResponseCode } from '../contract/response-codes';
+import { DeclineCode } from '../contract/decline-codes';
 import { SANDBOX_BDK, SANDBOX_PIN } from '../sandbox/test-cards';
 import { sandboxEbtCards } from '../sandbox/tender-test-data';
 import { cardFingerprint } from '../security/vault-cipher';
@@ -41,7 +42,7 @@ export function pinVerifies(pan: string, pin: PinData): boolean {
 }
 
 const unknownCard = () =>
-  new DomainError(ResponseCode.CardNotSupported, ['The card is not an EBT card of the sandbox EBT issuer']);
+  new DomainError(DeclineCode.CardNotSupported, ['The card is not an EBT card of the sandbox EBT issuer']);
 
 /** The issuer's account for a card, opening a sandbox account (documented balances) on first use. */
 async function accountInUnit(
@@ -91,7 +92,7 @@ export async function ebtBalance(
 ) {
   const base = { CardType: EBT_CARD_TYPE, LastFour: card.last4 };
   if (!pinVerifies(card.pan, pin))
-    return { ...outcome(ResponseCode.IncorrectPin, ['Incorrect PIN']), ...base };
+    return { ...outcome(DeclineCode.IncorrectPin, ['Incorrect PIN']), ...base };
   const q = svc.storage.read;
   const fingerprint = cardFingerprint(svc.keys.fingerprintKey, card.pan);
   const row = await q.first(
@@ -167,7 +168,7 @@ export async function ebtMovement(svc: Services, ctx: RequestContext, m: EbtMove
         accountId: row.id,
         program: m.program,
         openingCents: m.program === 'food' ? row.food_opening_cents : row.cash_opening_cents,
-        decline: pinOk ? undefined : { code: ResponseCode.IncorrectPin, message: 'Incorrect PIN' },
+        decline: pinOk ? undefined : { code: DeclineCode.IncorrectPin, message: 'Incorrect PIN' },
       };
     },
   );

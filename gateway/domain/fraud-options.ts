@@ -1,4 +1,4 @@
-import { ResponseCode } from '../contract/response-codes';
+import { DeclineCode } from '../contract/decline-codes';
 import type { Queryable } from '../storage/queryable';
 import { prepare } from '../storage/prepared';
 import type { AuthorizationFacts, FraudDenial, FraudScreen } from './payments';
@@ -116,7 +116,7 @@ export const tenderFraudScreen: FraudScreen = {
     const listed = await tx.first(selectBlacklisted({ mid, fingerprint }));
     return {
       denied: listed
-        ? { code: ResponseCode.FraudDeniedAccount, message: 'Auto-denied: the account is on the blacklist' }
+        ? { code: DeclineCode.FraudDeniedAccount, message: 'Auto-denied: the account is on the blacklist' }
         : null,
       afterAuthorization,
     };
@@ -129,19 +129,19 @@ function screenAuthorization(state: FraudState, result: AuthorizationFacts): Fra
   const zipFailed = result.avs === 'A' || result.avs === 'N';
   if (state.Address && result.addressGiven && streetFailed) {
     denials.push({
-      code: ResponseCode.FraudDeniedAddress,
+      code: DeclineCode.FraudDeniedAddress,
       message: 'Auto-denied: the street address did not match (AVS)',
     });
   }
   if (state.ZipCode && result.zipGiven && zipFailed) {
     denials.push({
-      code: ResponseCode.FraudDeniedZipCode,
+      code: DeclineCode.FraudDeniedZipCode,
       message: 'Auto-denied: the zip code did not match (AVS)',
     });
   }
   if (state.Cvv && result.cvnGiven && result.cvn === 'N') {
     denials.push({
-      code: ResponseCode.FraudDeniedCvn,
+      code: DeclineCode.FraudDeniedCvn,
       message: 'Auto-denied: the security code did not match',
     });
   }

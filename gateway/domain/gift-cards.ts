@@ -1,6 +1,7 @@
 import type { Selectable } from 'kysely';
 import type { SaleResponse } from '../contract/card-sale';
 import { ResponseCode } from '../contract/response-codes';
+import { DeclineCode } from '../contract/decline-codes';
 import {
   GIFT_CARD_MAX_BALANCE_CENTS,
   sandboxGiftCards,
@@ -85,7 +86,7 @@ function account(row: GiftRow, decline?: AccountCheck['decline']): AccountCheck 
   };
 }
 
-const inactive = { code: ResponseCode.CardInactive, message: 'The gift card is not active' };
+const inactive = { code: DeclineCode.CardInactive, message: 'The gift card is not active' };
 
 function cardOnlyAnswer(
   code: number,

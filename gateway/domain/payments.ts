@@ -1,4 +1,5 @@
 import { ResponseCode } from '../contract/response-codes';
+import { DeclineCode } from '../contract/decline-codes';
 import type { SaleResponse } from '../contract/card-sale';
 import type { AuthorizationKind, AuthorizationResult } from '../sandbox/processor';
 import { cardFingerprint } from '../security/vault-cipher';
@@ -378,7 +379,7 @@ export async function runPayment(
 
   // A decline for the CVN mismatch itself is screened too: with the merchant's Cvv auto-deny check on, the
   // sale is denied by that rule and answers its code (112) rather than the issuer's (103).
-  if (result.approved || result.code === ResponseCode.CvnMismatch) {
+  if (result.approved || result.code === DeclineCode.CvnMismatch) {
     const fraud = pending.afterAuthorization({
       avs: result.avs,
       cvn: result.cvn,

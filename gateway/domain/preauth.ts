@@ -7,7 +7,7 @@ import { newServiceReferenceNumber } from './ids';
 import { formatCents, type Cents } from './money';
 import { DomainError } from './outcome';
 import { withTimeout } from './processor-timeout';
-import { findByReference } from './refund-rules';
+import { paymentByReference } from './references';
 import { saleResponse, type PaymentRow } from './sale-response';
 import { reserveTransactionNumber, settleTransactionNumber } from './transaction-numbers';
 
@@ -54,13 +54,39 @@ export async function closePreauth(
     await tx.lock(`utn:${mid}:${req.utn}`);
     await reserveTransactionNumber(tx, mid, req.utn, 'completion', now);
     await tx.lock(`payment:${mid}:${req.srn}`);
-    const pre = await findByReference(tx, mid, req.srn);
-    if (!pre) throw new DomainError(ResponseCode.NotFound, ['ServiceReferenceNumber not found']);
+    const pre = await paymentByReference(tx, mid, req.srn, {
+      code: ResponseCode.PreauthNotFound,
+      message: 'ServiceReferenceNumber names no preauthorization',
+    });
     if (pre.operation !== 'preauth')
-      throw new DomainError(ResponseCode.NotEligible, ['Not a preauthorization']);
+      throw new DomainError(ResponseCode.PreauthNotFound, [
+        'ServiceReferenceNumber is not a preauthorization',
+      ]);
+    if (pre.status === 'declined' || pre.status === 'failed')
+      throw new DomainError(ResponseCode.PreauthDeclined, [
+        'The preauthorization was declined: nothing is held',
+      ]);
+    if (pre.preauth_state === 'closed' && pre.status === 'approved') {
+      // Closed by a completion that stands (53), or by one that was reversed and took the hold with it (51).
+      const completion = await tx.first(
+        tx.qb
+          .selectFrom('payments')
+          .select('id')
+          .where('parent_id', '=', pre.id)
+          .where('operation', '=', 'completion')
+          .where('status', 'in', ['approved', 'pending']),
+      );
+      if (completion)
+        throw new DomainError(ResponseCode.PreauthCompletedBefore, [
+          'The preauthorization was already completed',
+        ]);
+      throw new DomainError(ResponseCode.PreauthNotClosable, [
+        'The preauthorization is released: its completion was reversed, and the hold with it',
+      ]);
+    }
     if (pre.status !== 'approved' || pre.preauth_state !== 'open') {
-      throw new DomainError(ResponseCode.PreauthAlreadyClosed, [
-        'The preauthorization is already closed or voided',
+      throw new DomainError(ResponseCode.PreauthNotClosable, [
+        `The preauthorization is ${pre.status === 'approved' ? 'not open' : pre.status}: it cannot be completed`,
       ]);
     }
     const problems: string[] = [];

@@ -21,6 +21,11 @@ export class Problems {
     this.list.push({ code, field, message });
   }
 
+  /** Gives a field's problems an operation's own code (GetTokenForCard's card data: 25). */
+  recode(field: string, code: number): void {
+    for (const p of this.list) if (p.field === field) p.code = code;
+  }
+
   has(field: string): boolean {
     return this.list.some((p) => p.field === field);
   }

@@ -3,6 +3,7 @@ import type { SaleResponse } from '../contract/card-sale';
 import type { Queryable } from '../storage/queryable';
 import type { RequestContext, Services } from './context';
 import { openBatchId } from './batches';
+import { paymentByReference } from './references';
 import { newServiceReferenceNumber } from './ids';
 import { withTimeout } from './processor-timeout';
 import { formatCents, type Cents } from './money';
@@ -53,10 +54,11 @@ export async function findByReference(
 export type RefundRequest = {
   srn: string;
   utn: string;
-  /** null: refund the whole remaining balance (DoFullRefund). */
+  /**
+   * null: refund the whole remaining balance (DoFullRefund, whatever valid Amount it was sent: the
+   * transitions table says it refunds what remains, and a shopping cart sends the order total).
+   */
   amountCents: Cents | null;
-  /** DoFullRefund's optional Amount, which must then equal the remaining balance. */
-  expectedFullCents?: Cents | undefined;
 };
 
 /**
@@ -75,15 +77,14 @@ export async function runRefund(
     await tx.lock(`utn:${mid}:${req.utn}`);
     await reserveTransactionNumber(tx, mid, req.utn, 'refund', startedIso);
     await tx.lock(`payment:${mid}:${req.srn}`);
-    const original = await findByReference(tx, mid, req.srn);
-    if (!original) throw new DomainError(ResponseCode.NotFound, ['ServiceTransactionNumber not found']);
+    const original = await paymentByReference(tx, mid, req.srn);
     if (original.status === 'voided' || original.status === 'reversed') {
-      throw new DomainError(ResponseCode.AlreadyVoidedOrRefunded, [
-        'The transaction is voided: nothing to refund',
+      throw new DomainError(ResponseCode.RefundImpossible, [
+        `The transaction is ${original.status}: nothing to refund`,
       ]);
     }
     if (!REFUNDABLE_OPERATIONS.has(original.operation) || original.status !== 'approved') {
-      throw new DomainError(ResponseCode.NotEligible, [
+      throw new DomainError(ResponseCode.RefundImpossible, [
         original.operation === 'preauth'
           ? 'A preauthorization is not refundable: close it or void it'
           : 'Only an approved sale can be refunded',
@@ -91,23 +92,19 @@ export async function runRefund(
     }
     if (original.operation === 'force' && !(await batchSettled(tx, original.batch_id))) {
       // A voice authorization the processor has not seen: a typed code plus a refund would be a credit
-      // paid from nothing. The batch's settlement is its capture; until then it can only be voided.
-      throw new DomainError(ResponseCode.ForcePostNotSettled, [
+      // paid from nothing. The batch's settlement is its capture; until then it can only be voided. The real
+      // catalog's "refund impossible" (6), which its clients answer by voiding instead: the right way back.
+      throw new DomainError(ResponseCode.RefundImpossible, [
         'A force post can be refunded only once its batch has settled; void it until then',
       ]);
     }
     const remaining = remainingRefundable(original);
     if (remaining <= 0) {
-      throw new DomainError(ResponseCode.AlreadyVoidedOrRefunded, ['The transaction is fully refunded']);
+      throw new DomainError(ResponseCode.RefundImpossible, ['The transaction is fully refunded']);
     }
     const amount = req.amountCents ?? remaining;
-    if (req.expectedFullCents !== undefined && req.expectedFullCents !== remaining) {
-      throw new DomainError(ResponseCode.RefundExceedsBalance, [
-        `Amount must equal the remaining refundable balance (${formatCents(remaining)}) for a full refund`,
-      ]);
-    }
     if (amount > remaining) {
-      throw new DomainError(ResponseCode.RefundExceedsBalance, [
+      throw new DomainError(ResponseCode.RefundImpossible, [
         `Refund exceeds the remaining refundable balance (${formatCents(remaining)})`,
       ]);
     }

@@ -62,7 +62,7 @@ export async function runReversal(svc: Services, ctx: RequestContext, utn: strin
     if (!row) {
       return {
         kind: 'answer',
-        response: outcome(ResponseCode.NotEligible, [
+        response: outcome(ResponseCode.VoidImpossible, [
           'This UserTransactionNumber names a void, which cannot be reversed',
         ]),
       };

@@ -34,6 +34,7 @@ export function saleResponse(
     AvsResult: row.avs_result,
     CvnResult: row.cvn_result,
   };
+  if (base.DeclineCode !== undefined) response.DeclineCode = base.DeclineCode;
   if (row.cashback_cents > 0) response.CashBackAmount = fromCents(row.cashback_cents);
   if (row.balance_cents !== null) response.Balance = formatCents(row.balance_cents);
   if (extra.customerId != null) response.CustomerId = extra.customerId;

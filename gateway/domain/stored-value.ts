@@ -1,4 +1,5 @@
 import { ResponseCode } from '../contract/response-codes';
+import { DeclineCode } from '../contract/decline-codes';
 import { authorizationNumber } from '../sandbox/sandbox-processor';
 import { cardFingerprint } from '../security/vault-cipher';
 import type { Queryable } from '../storage/queryable';
@@ -144,7 +145,7 @@ export async function runMovement(
       code = ResponseCode.PartialApproval;
       message = 'Partially approved: collect the remaining balance with another tender';
     } else {
-      code = ResponseCode.InsufficientFunds;
+      code = DeclineCode.InsufficientFunds;
       message = 'Insufficient balance';
     }
     const approved = approvedCents > 0;

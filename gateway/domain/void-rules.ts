@@ -2,7 +2,8 @@ import { ResponseCode } from '../contract/response-codes';
 import type { Queryable } from '../storage/queryable';
 import type { RequestContext, Services } from './context';
 import { DomainError } from './outcome';
-import { findByReference, undoRefundAtProcessor } from './refund-rules';
+import { paymentByReference } from './references';
+import { undoRefundAtProcessor } from './refund-rules';
 import type { PaymentRow } from './sale-response';
 import { balanceOf } from './stored-value';
 import { reserveTransactionNumber, settleTransactionNumber } from './transaction-numbers';
@@ -126,6 +127,10 @@ async function storedValueCredit(q: Queryable, target: PaymentRow) {
  *   spent, and taking back more than the balance holds would leave it below zero.
  */
 export async function cancelBlocker(q: Queryable, target: PaymentRow): Promise<DomainError | null> {
+  // Every reason the real catalog calls "void impossible" answers its code (7), spent stored value among
+  // them (a retry cannot help); only a cancel already at the processor keeps a code of its own (703: ask
+  // again, its outcome decides).
+  const impossible = (why: string) => new DomainError(ResponseCode.VoidImpossible, [why]);
   if (isCardRefund(target) && target.parent_id !== null) {
     const parent = await q.first(
       q.qb.selectFrom('payments').select('srn').where('id', '=', target.parent_id),
@@ -135,30 +140,23 @@ export async function cancelBlocker(q: Queryable, target: PaymentRow): Promise<D
   const credit = target.status === 'approved' ? await storedValueCredit(q, target) : null;
   if (credit) await q.lock(credit.lockKey);
   await q.lock(`batch:${target.mid}`, 'shared');
-
   if (target.status === 'voided' || target.status === 'reversed') {
-    return new DomainError(ResponseCode.AlreadyVoidedOrRefunded, ['The transaction is already voided']);
+    return impossible(`The transaction is already ${target.status}`);
   }
-  if (target.status !== 'approved') {
-    return new DomainError(ResponseCode.NotEligible, ['Only an approved transaction can be voided']);
-  }
+  if (target.status !== 'approved') return impossible('Only an approved transaction can be voided');
   if (target.reversal_requested) {
     return new DomainError(ResponseCode.CancelInProgress, [
       'A void or reversal of this transaction is at the processor; its outcome decides',
     ]);
   }
   if (target.refunded_cents > 0 || target.pending_refund_cents > 0) {
-    return new DomainError(ResponseCode.AlreadyVoidedOrRefunded, [
-      'The transaction is refunded: it cannot be voided',
-    ]);
+    return impossible('The transaction is refunded: it cannot be voided');
   }
   if (target.operation === 'preauth' && target.preauth_state === 'closed') {
-    return new DomainError(ResponseCode.PreauthAlreadyClosed, [
-      'The preauthorization is closed: void its completion',
-    ]);
+    return impossible('The preauthorization is closed: void its completion');
   }
   if (!(await batchIsOpen(q, target.batch_id))) {
-    return new DomainError(ResponseCode.AlreadySettled, ['The transaction is settled: refund it instead']);
+    return impossible('The transaction is settled: refund it instead');
   }
   if (credit) {
     const balance = await balanceOf(
@@ -169,9 +167,9 @@ export async function cancelBlocker(q: Queryable, target: PaymentRow): Promise<D
       credit.openingCents,
     );
     if (balance - credit.delta_cents < 0) {
-      return new DomainError(ResponseCode.CancelWouldOverdrawBalance, [
+      return impossible(
         'The value this transaction added was spent: cancelling it would take the balance below zero',
-      ]);
+      );
     }
   }
   return null;
@@ -243,8 +241,7 @@ export async function runVoid(
     await tx.lock(`utn:${mid}:${utn}`);
     await reserveTransactionNumber(tx, mid, utn, 'void', now);
     await tx.lock(`payment:${mid}:${srn}`);
-    const row = await findByReference(tx, mid, srn);
-    if (!row) throw new DomainError(ResponseCode.NotFound, ['ServiceTransactionNumber not found']);
+    const row = await paymentByReference(tx, mid, srn);
     const blocker = await cancelBlocker(tx, row);
     if (blocker) throw blocker;
     if (isCardRefund(row)) {

@@ -45,7 +45,8 @@ function pageAnswer(r: CheckoutOutcome) {
     ? r.sale.Msg
     : [`The payment was not approved: ${r.sale.Msg.join('; ')}. Check the details or try another card.`];
   return {
-    ...outcome(r.sale.ResponseCode, messages),
+    // A decline travels as 3 with its reason: the reason is the outcome's code inside the gateway.
+    ...outcome(r.sale.DeclineCode ?? r.sale.ResponseCode, messages),
     Approved: r.approved,
     Amount: formatCents(r.chargedCents),
     TotalAmount: formatCents(r.totalCents),

@@ -104,10 +104,10 @@ export function bankInput(
   const routing = text(body, 'ROUTING_NUMBER');
   if (routing === undefined) {
     if (!problems.has('ROUTING_NUMBER'))
-      problems.add(ResponseCode.InvalidRoutingNumber, 'ROUTING_NUMBER is required', 'ROUTING_NUMBER');
+      problems.add(ResponseCode.IncorrectCheckData, 'ROUTING_NUMBER is required', 'ROUTING_NUMBER');
   } else if (!abaValid(routing)) {
     problems.add(
-      ResponseCode.InvalidRoutingNumber,
+      ResponseCode.IncorrectCheckData,
       'ROUTING_NUMBER is not a valid ABA routing number (9 digits, valid prefix and check digit)',
       'ROUTING_NUMBER',
     );
@@ -116,7 +116,7 @@ export function bankInput(
   if (account === undefined || !/^\d{4,17}$/.test(account)) {
     if (!problems.has('ACCOUNT_NUMBER'))
       problems.add(
-        ResponseCode.InvalidBankAccount,
+        ResponseCode.IncorrectCheckData,
         account === undefined ? 'ACCOUNT_NUMBER is required' : 'ACCOUNT_NUMBER must be 4 to 17 digits',
         'ACCOUNT_NUMBER',
       );
@@ -141,7 +141,7 @@ export function bankInput(
     const code = jurisdiction(raw);
     if (!code) {
       problems.add(
-        ResponseCode.InvalidJurisdiction,
+        ResponseCode.IncorrectCheckData,
         `${field} must be a jurisdiction code (AB..YT) or its position (0-67)`,
         field,
       );
@@ -150,7 +150,7 @@ export function bankInput(
   const dlNumber = pattern(problems, body, 'DL_NUMBER', /^[A-Za-z0-9*-]{1,24}$/, '1 to 24 letters or digits');
   if (rules?.dlRequired && (text(body, 'DL_NUMBER') === undefined || text(body, 'DL_STATE') === undefined)) {
     problems.add(
-      ResponseCode.DriverLicenseRequired,
+      ResponseCode.IncorrectCheckData,
       `Method ${methodValue} (${rules.name}) requires DL_NUMBER and DL_STATE`,
       'DL_NUMBER',
     );
@@ -159,7 +159,7 @@ export function bankInput(
   const lastName = text(body, 'LAST_NAME') ?? '';
   if (rules?.verifyIdentity && (firstName.trim() === '' || lastName.trim() === '')) {
     problems.add(
-      ResponseCode.IdentityDataRequired,
+      ResponseCode.IncorrectCheckData,
       `Method ${methodValue} (${rules.name}) verifies identity: FIRST_NAME and LAST_NAME are required`,
       'FIRST_NAME',
     );

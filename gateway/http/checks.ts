@@ -46,11 +46,14 @@ export function text(body: Loose, field: string): string | undefined {
   return typeof v === 'string' && v.length > 0 ? v : undefined;
 }
 
+/** A required text field; a missing UserTransactionNumber is the real catalog's 30, anything else 400. */
 export function requiredText(
   problems: Problems,
   body: Loose,
   field: string,
-  code: number = ResponseCode.InvalidRequest,
+  code: number = field === 'UserTransactionNumber'
+    ? ResponseCode.UserTransactionNumberEmpty
+    : ResponseCode.InvalidRequest,
 ): string | undefined {
   const v = text(body, field);
   if (v === undefined && !problems.has(field)) problems.add(code, `${field} is required`, field);

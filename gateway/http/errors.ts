@@ -1,7 +1,8 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { ResponseCode } from '../contract/response-codes';
-import { outcome } from '../domain/outcome';
+import { outcome, systemError } from '../domain/outcome';
 import { randomBytes } from 'node:crypto';
+import { drainRequest } from './wire';
 
 /**
  * Transport-level faults answer in JSON with their HTTP status and the same four fields: unparseable body
@@ -15,14 +16,23 @@ export function registerErrorHandlers(
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const status = error.statusCode ?? 500;
     if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE' || status === 413) {
-      return reply.code(413).send(outcome(ResponseCode.RequestTooLarge, ['The body exceeds the size limit']));
+      // Read (and drop) the rest of the body first, bounded, so the client gets to read this answer.
+      void drainRequest(request.raw).then(() =>
+        reply
+          .code(413)
+          .header('connection', 'close')
+          .send(outcome(ResponseCode.RequestTooLarge, ['The body exceeds the size limit'])),
+      );
+      return reply;
     }
     if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' || status === 415) {
       return reply
         .code(415)
         .send(
           outcome(ResponseCode.UnsupportedMediaType, [
-            'Send application/json or application/x-www-form-urlencoded',
+            error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' && error.message.startsWith('charset')
+              ? `The body's ${error.message}: send UTF-8`
+              : 'Send JSON (application/json, text/json, +json) or application/x-www-form-urlencoded',
           ]),
         );
     }
@@ -38,11 +48,7 @@ export function registerErrorHandlers(
     );
     return reply
       .code(500)
-      .send(
-        outcome(ResponseCode.InternalError, [
-          `An unexpected error occurred; nothing was changed (reference ${reference})`,
-        ]),
-      );
+      .send(systemError([`An unexpected error occurred; nothing was changed (reference ${reference})`]));
   });
 
   app.setNotFoundHandler((request, reply) => {

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Static } from 'typebox';
 import { envelopeFieldNames } from '../contract/common';
 import type { EndpointSpec, ResponseOf } from '../contract/endpoint';
+import { aliasesOf } from '../contract/path-aliases';
 import { ResponseCode } from '../contract/response-codes';
 import type { RequestContext } from '../domain/context';
 import { DomainError, outcome, type BaseOutcome } from '../domain/outcome';
@@ -10,7 +11,7 @@ import { findTransactionNumber, refusalFor } from '../domain/transaction-numbers
 import type { Credentials, Principal } from '../security/authenticator';
 import { verifyToken } from '../security/bearer-token';
 import { CheckViolation, UniqueViolation } from '../storage/queryable';
-import { bindFields, isFormRequest } from './form-binding';
+import { bindFields, bindJson, isFormRequest } from './binding';
 import type { GatewayServices } from './services';
 
 /** A request body before we trust it: any field may be missing or of the wrong type. */
@@ -34,10 +35,15 @@ export type Operation<E extends EndpointSpec, C> = {
   handle: (command: C, ctx: OperationContext) => Promise<ResponseOf<E> | BaseOutcome>;
 };
 
-/** Money fields answer 506 and TransactionType 501 (codes the interface fixes); Token missing is 3. */
+/**
+ * Money fields answer 506 and TransactionType 501 (codes the interface fixes); Token missing is 3; a
+ * missing UserTransactionNumber is the real catalog's 30.
+ */
 function codeForField(field: string, schemaType: string | undefined, keyword: string): number {
   if (field === 'TransactionType') return ResponseCode.InvalidTransactionType;
   if (field === 'Token' && keyword === 'required') return ResponseCode.MissingToken;
+  if (field === 'UserTransactionNumber' && keyword === 'required')
+    return ResponseCode.UserTransactionNumberEmpty;
   if (schemaType === 'number') return ResponseCode.InvalidAmount;
   return ResponseCode.InvalidRequest;
 }
@@ -204,9 +210,27 @@ export function implement<E extends EndpointSpec, C>(
   operation: Operation<E, C>,
 ): void {
   const inputSchema = spec.method === 'GET' ? spec.querystring : spec.body;
+  // The operation at its path and at every alias of the alias table, one handler for all; the aliases
+  // stay out of /openapi.json, whose entry names them.
+  const aliases = aliasesOf(spec.path);
+  for (const url of [spec.path, ...aliases]) {
+    registerRoute(app, services, spec, operation, inputSchema, url, aliases);
+  }
+}
+
+function registerRoute<E extends EndpointSpec, C>(
+  app: FastifyInstance,
+  services: GatewayServices,
+  spec: E,
+  operation: Operation<E, C>,
+  inputSchema: EndpointSpec['body'],
+  url: string,
+  aliases: readonly string[],
+): void {
+  const isAlias = url !== spec.path;
   app.route({
     method: spec.method,
-    url: spec.path,
+    url,
     ...(spec.bodyLimit ? { bodyLimit: spec.bodyLimit } : {}),
     attachValidation: true,
     schema: {
@@ -215,11 +239,16 @@ export function implement<E extends EndpointSpec, C>(
       response: { 200: spec.response },
       tags: [spec.group],
       summary: spec.summary,
-      operationId: `${spec.method.toLowerCase()}${spec.path.replace(/[^A-Za-z0-9]+/g, '_')}`,
+      ...(aliases.length > 0 && !isAlias ? { description: `Also served at ${aliases.join(', ')}.` } : {}),
+      ...(isAlias ? { hide: true } : {}),
+      operationId: `${spec.method.toLowerCase()}${url.replace(/[^A-Za-z0-9]+/g, '_')}`,
     },
+    // One tolerant binder for JSON, forms and query strings (http/binding.ts) before the schema sees it.
     preValidation: (request, _reply, done) => {
-      if (spec.body && isObject(request.body) && isFormRequest(request.headers['content-type'])) {
-        request.body = bindFields(request.body, spec.body);
+      if (spec.body && isObject(request.body)) {
+        request.body = isFormRequest(request.headers['content-type'])
+          ? bindFields(request.body, spec.body)
+          : bindJson(request.body, spec.body, spec.jsonNumbers ? { jsonNumbers: spec.jsonNumbers } : {});
       }
       if (spec.querystring && isObject(request.query))
         request.query = bindFields(request.query, spec.querystring);
@@ -227,6 +256,10 @@ export function implement<E extends EndpointSpec, C>(
     },
     handler: async (request, reply) => {
       const raw = spec.method === 'GET' ? request.query : request.body;
+      // No body at all (nothing, whitespace, JSON null): the real catalog's empty request.
+      if (spec.body && (raw === undefined || raw === null)) {
+        return outcome(ResponseCode.EmptyRequest, ["The request is empty: send the operation's fields"]);
+      }
       if (inputSchema && !isObject(raw)) {
         return outcome(ResponseCode.InvalidRequest, ['The body must be a JSON object or a form']);
       }
@@ -268,7 +301,7 @@ export function implement<E extends EndpointSpec, C>(
         // The database's own guard of the refund ceiling (the domain checks it first, under a lock): if a
         // race ever got past that, the unit of work was rolled back whole and the answer is the rule's.
         if (error instanceof CheckViolation && error.constraint === 'payments_refund_ceiling') {
-          return outcome(ResponseCode.RefundExceedsBalance, [
+          return outcome(ResponseCode.RefundImpossible, [
             'Refunds would exceed the original amount; nothing was changed',
           ]);
         }

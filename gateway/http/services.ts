@@ -5,6 +5,8 @@ import type { Authenticator } from '../security/authenticator';
 export type GatewayConfig = {
   /** Prefix of every API path, e.g. `/testing` (empty by default). */
   basePath: string;
+  /** `{basePath}/testing/api/...` is served as `{basePath}/api/...` (app.ts). */
+  testingPrefix: boolean;
   /** Public origin used in generated links (payment link checkout URLs). */
   publicUrl: string;
   bodyLimitBytes: number;

@@ -11,8 +11,8 @@ import {
   type FraudCheck,
   type FraudState,
 } from '../domain/fraud-options';
-import { findByReference } from '../domain/refund-rules';
-import { DomainError, outcome, success } from '../domain/outcome';
+import { paymentByReference } from '../domain/references';
+import { outcome, success } from '../domain/outcome';
 import { cardFingerprint } from '../security/vault-cipher';
 import { requiredText, text } from '../http/checks';
 import { implement, type Loose, type OperationContext } from '../http/operation';
@@ -51,8 +51,7 @@ async function accountOf(ctx: OperationContext, c: { pan?: string; srn?: string 
       last4: c.pan.slice(-4),
     };
   }
-  const payment = await findByReference(ctx.services.storage.read, ctx.principal.mid, c.srn ?? '');
-  if (!payment) throw new DomainError(ResponseCode.NotFound, ['ServiceTransactionNumber not found']);
+  const payment = await paymentByReference(ctx.services.storage.read, ctx.principal.mid, c.srn ?? '');
   return { fingerprint: payment.fingerprint, first6: payment.first6, last4: payment.last4 };
 }
 

@@ -11,6 +11,7 @@ import {
   type MobileWalletTransactionRecord,
 } from '../contract/recurring-billing';
 import { ResponseCode } from '../contract/response-codes';
+import { DeclineCode } from '../contract/decline-codes';
 import { merchantSettings } from '../domain/business-settings';
 import { isExpired, parseExpDate } from '../domain/card-input';
 import { saveCustomer } from '../domain/customers';
@@ -144,7 +145,7 @@ function checkCreate(body: Loose, problems: Problems, ctx: OperationContext): Cr
     else if (!expiry)
       problems.add(ResponseCode.InvalidExpiry, 'ExpDate (MMYY) is required with Account', 'ExpDate');
     else if (isExpired(expiry, ctx.now))
-      problems.add(ResponseCode.ExpiredCard, 'The card is expired', 'ExpDate');
+      problems.add(DeclineCode.ExpiredCard, 'The card is expired', 'ExpDate');
     else card = { kind: 'account', pan, expiryYYMM: expiry };
     const cv = text(body, 'Cv');
     if (cv !== undefined && !/^\d{3,4}$/.test(cv))

@@ -3,6 +3,7 @@ import type { Selectable } from 'kysely';
 import { ResponseCode } from '../contract/response-codes';
 import { signatureEndpoints as ep, type SignatureRecord } from '../contract/signatures';
 import { DomainError, success } from '../domain/outcome';
+import { paymentByReference } from '../domain/references';
 import { checkSignatureData } from '../domain/signature-image';
 import { requiredText, text } from '../http/checks';
 import { implement } from '../http/operation';
@@ -20,14 +21,11 @@ function signatureRecord(s: Selectable<SignaturesTable>): SignatureRecord {
   };
 }
 
-const notFound = () =>
-  new DomainError(ResponseCode.NotFound, ['ServiceTransactionNumber is not a transaction of this merchant']);
-
 export function registerSignatureRoutes(app: FastifyInstance, services: GatewayServices): void {
   implement(app, services, ep.add, {
     check(body, problems) {
       const srn = requiredText(problems, body, 'ServiceTransactionNumber');
-      const data = requiredText(problems, body, 'SignatureData');
+      const data = requiredText(problems, body, 'SignatureData', ResponseCode.SignatureDataEmpty);
       if (data === undefined) return undefined;
       const image = checkSignatureData(data);
       if (!image.ok) problems.add(image.code, image.reason, 'SignatureData');
@@ -38,10 +36,7 @@ export function registerSignatureRoutes(app: FastifyInstance, services: GatewayS
       const row = await ctx.services.storage.write(async (tx) => {
         // A retried Add racing the first (another process) waits, then finds it and compares the image.
         await tx.lock(`signature:${mid}:${c.srn}`);
-        const payment = await tx.first(
-          tx.qb.selectFrom('payments').select('id').where('mid', '=', mid).where('srn', '=', c.srn),
-        );
-        if (!payment) throw notFound();
+        const payment = await paymentByReference(tx, mid, c.srn);
         const existing = await tx.first(
           tx.qb.selectFrom('signatures').selectAll().where('payment_id', '=', payment.id),
         );
@@ -81,10 +76,7 @@ export function registerSignatureRoutes(app: FastifyInstance, services: GatewayS
       const q = ctx.services.storage.read;
       const mid = ctx.principal.mid;
       if (srn !== undefined) {
-        const payment = await q.first(
-          q.qb.selectFrom('payments').select('id').where('mid', '=', mid).where('srn', '=', srn),
-        );
-        if (!payment) throw notFound();
+        await paymentByReference(q, mid, srn);
       }
       let query = q.qb.selectFrom('signatures').selectAll().where('mid', '=', mid);
       if (srn !== undefined) query = query.where('srn', '=', srn);

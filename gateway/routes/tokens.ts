@@ -82,14 +82,16 @@ async function findByIdentifier(ctx: OperationContext, identifier: string) {
 
 export function registerTokenRoutes(app: FastifyInstance, services: GatewayServices): void {
   implement(app, services, ep.getTokenForCard, {
+    // Card data that cannot be stored is the real catalog's "token not generated" (25), Msg says why.
     check(body, problems) {
-      const account = requiredText(problems, body, 'Account');
+      const account = requiredText(problems, body, 'Account', ResponseCode.TokenNotGenerated);
       if (account && (!/^\d{12,19}$/.test(account) || !isLuhnValid(account))) {
-        problems.add(ResponseCode.InvalidCardNumber, 'Account is not a valid card number', 'Account');
+        problems.add(ResponseCode.TokenNotGenerated, 'Account is not a valid card number', 'Account');
       }
       const exp = text(body, 'expDate');
       const expiry = exp ? parseExpDate(exp, false) : null;
-      if (exp && !expiry) problems.add(ResponseCode.InvalidExpiry, 'expDate must be MMYY', 'expDate');
+      if (exp && !expiry) problems.add(ResponseCode.TokenNotGenerated, 'expDate must be MMYY', 'expDate');
+      problems.recode('Account', ResponseCode.TokenNotGenerated);
       if (!account || !problems.empty) return undefined;
       return { account, expiry, body };
     },

@@ -5,12 +5,13 @@ import { ResponseCode } from '../contract/response-codes';
 import { checkMerchantAmountRules } from '../domain/business-settings';
 import { resolveCard, parseExpDate, isExpired, type ResolvedCard } from '../domain/card-input';
 import { detectBrand } from '../../native/protocols/card-brand';
-import { fromCents } from '../domain/money';
+import { formatCents, fromCents } from '../domain/money';
 import { DomainError, outcome, success } from '../domain/outcome';
 import { noExtras, runPayment, type PaymentRequest, type Amounts } from '../domain/payments';
 import { closePreauth } from '../domain/preauth';
 import { runRefund } from '../domain/refund-rules';
 import { runReversal } from '../domain/reversal';
+import { lookupTransaction } from '../domain/transaction-lookup';
 import { closeSettledBatches, settleOpenBatch, type SettlementResult } from '../domain/settlement';
 import { runVoid } from '../domain/void-rules';
 import { loadCard } from '../domain/vault';
@@ -95,9 +96,18 @@ function cardSale(kind: SaleKind) {
     replayField: 'UserTransactionNumber',
     check(body: Loose, problems: Problems): PaymentRequest | undefined {
       const amounts = amountsOf(problems, body, { cashback: kind.pin === true });
-      transactionType(problems, body, kind.type, kind.typeName);
+      // ProcessPreauth implies its TransactionType (3) when a client sends none.
+      if (!kind.preauth || body.TransactionType !== undefined)
+        transactionType(problems, body, kind.type, kind.typeName);
       const utn = requiredText(problems, body, 'UserTransactionNumber');
       const currency = currencyOf(problems, body);
+      if (kind.preauth && body.IsClosable === false) {
+        problems.add(
+          ResponseCode.PreauthImpossible,
+          'IsClosable false is not offered: every preauthorization here is completed by ClosePreauth or voided',
+          'IsClosable',
+        );
+      }
       if (!problems.empty) return undefined;
       const card = resolveCard(body, problems);
       let pin: PaymentRequest['pin'];
@@ -276,7 +286,7 @@ export function registerTransactionRoutes(app: FastifyInstance, services: Gatewa
   implement(
     app,
     services,
-    ep.preAuthorization,
+    ep.processPreauth,
     cardSale({
       operation: 'preauth',
       authorizationKind: 'preauth',
@@ -427,21 +437,28 @@ export function registerTransactionRoutes(app: FastifyInstance, services: Gatewa
   implement(app, services, ep.doFullRefund, {
     replayField: 'UserTransactionNumber',
     check(body, problems) {
-      const expected = money(problems, body, 'Amount', { required: false, allowZero: false });
+      // A sent Amount is checked as an amount (money rules never loosen) and then only reported.
+      const sent = money(problems, body, 'Amount', { required: false, allowZero: false });
       const srn = requiredText(problems, body, 'ServiceTransactionNumber');
       const utn = requiredText(problems, body, 'UserTransactionNumber');
-      if (!srn || !utn) return undefined;
-      return { srn, utn, expected };
+      if (!srn || !utn || !problems.empty) return undefined;
+      return { srn, utn, sent };
     },
     async handle(c, ctx) {
-      const r = await runRefund(ctx.services, ctx, {
-        srn: c.srn,
-        utn: c.utn,
-        amountCents: null,
-        expectedFullCents: c.expected,
-      });
+      const r = await runRefund(ctx.services, ctx, { srn: c.srn, utn: c.utn, amountCents: null });
       const { TipAmount: _tip, ...rest } = r.response;
-      return { ...rest, RefundedAmount: fromCents(r.refundedCents) };
+      const differs = c.sent !== undefined && r.refundedCents > 0 && c.sent !== r.refundedCents;
+      return {
+        ...rest,
+        ...(differs
+          ? {
+              Msg: [
+                `Refunded the remaining balance ${formatCents(r.refundedCents)} (Amount ${formatCents(c.sent ?? 0)} was sent; a full refund refunds what remains)`,
+              ],
+            }
+          : {}),
+        RefundedAmount: fromCents(r.refundedCents),
+      };
     },
   });
 
@@ -463,6 +480,13 @@ export function registerTransactionRoutes(app: FastifyInstance, services: Gatewa
       return requiredText(problems, body, 'UserTransactionNumber');
     },
     handle: (utn, ctx) => runReversal(ctx.services, ctx, utn),
+  });
+
+  implement(app, services, ep.getTransaction, {
+    check(body, problems) {
+      return requiredText(problems, body, 'UserTransactionNumber');
+    },
+    handle: (utn, ctx) => lookupTransaction(ctx.services, ctx, utn),
   });
 
   implement(app, services, ep.doSettlement, {

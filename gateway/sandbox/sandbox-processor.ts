@@ -1,6 +1,7 @@
 import { randomInt } from 'node:crypto';
 import { decryptTdesDukptPinBlock } from '../../native/protocols/dukpt-tdes';
 import { ResponseCode } from '../contract/response-codes';
+import { DeclineCode } from '../contract/decline-codes';
 import { type AtcRegister, memoryAtcRegister } from './atc-register';
 import { type ChipRefusal, type VerifiedArqc, arcOnly, checkChipCryptogram } from './emv-issuer';
 import type { AuthorizationRequest, AuthorizationResult, AvsResult, CvnResult, Processor } from './processor';
@@ -52,28 +53,28 @@ const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 const REFUSAL: Readonly<Record<ChipRefusal, { code: number; message: string }>> = {
   'cryptogram-missing': {
-    code: ResponseCode.EmvCryptogramMissing,
+    code: DeclineCode.EmvCryptogramMissing,
     message: 'Chip data without its cryptogram (ARQC) or the data it covers',
   },
   'cryptogram-invalid': {
-    code: ResponseCode.EmvCryptogramInvalid,
+    code: DeclineCode.EmvCryptogramInvalid,
     message: 'The chip cryptogram does not verify',
   },
   'amount-mismatch': {
-    code: ResponseCode.EmvAmountMismatch,
+    code: DeclineCode.EmvAmountMismatch,
     message: 'The chip cryptogram covers another amount than the one charged',
   },
   'cryptogram-version-unsupported': {
-    code: ResponseCode.EmvCryptogramVersionUnsupported,
+    code: DeclineCode.EmvCryptogramVersionUnsupported,
     message: "The issuer has no keys for this chip card's cryptogram version",
   },
 };
 
 /** 8A for a decline (ISO 8583 field 39 values the card understands: Book 4 Annex A6). */
 function declineArc(code: number): string {
-  if (code === ResponseCode.InsufficientFunds) return '51';
-  if (code === ResponseCode.ExpiredCard) return '54';
-  if (code === ResponseCode.IncorrectPin) return '55';
+  if (code === DeclineCode.InsufficientFunds) return '51';
+  if (code === DeclineCode.ExpiredCard) return '54';
+  if (code === DeclineCode.IncorrectPin) return '55';
   return '05';
 }
 
@@ -132,7 +133,7 @@ export function createSandboxProcessor(
           );
           if (!fresh)
             return decline(
-              ResponseCode.EmvTransactionCounterReplayed,
+              DeclineCode.EmvTransactionCounterReplayed,
               'The chip transaction counter was already used: a replayed or stale cryptogram',
             );
           chip = check.arqc;
@@ -148,16 +149,16 @@ export function createSandboxProcessor(
             pan: req.card.pan,
           });
         } catch {
-          return decline(ResponseCode.IncorrectPin, 'PIN block does not verify');
+          return decline(DeclineCode.IncorrectPin, 'PIN block does not verify');
         }
-        if (pin !== SANDBOX_PIN) return decline(ResponseCode.IncorrectPin, 'Incorrect PIN');
+        if (pin !== SANDBOX_PIN) return decline(DeclineCode.IncorrectPin, 'Incorrect PIN');
       }
       if (behaviour.kind === 'decline') return decline(behaviour.code, behaviour.message);
-      if (expired(req.card.expiryYYMM, now())) return decline(ResponseCode.ExpiredCard, 'Expired card');
-      if (cvn === 'N') return decline(ResponseCode.CvnMismatch, 'CVN does not match');
+      if (expired(req.card.expiryYYMM, now())) return decline(DeclineCode.ExpiredCard, 'Expired card');
+      if (cvn === 'N') return decline(DeclineCode.CvnMismatch, 'CVN does not match');
       if (behaviour.kind === 'partial' && req.totalCents > behaviour.availableCents) {
         if (!req.allowPartial || req.cashbackCents > 0) {
-          return decline(ResponseCode.InsufficientFunds, 'Insufficient funds');
+          return decline(DeclineCode.InsufficientFunds, 'Insufficient funds');
         }
         const partial: AuthorizationResult = {
           approved: true,

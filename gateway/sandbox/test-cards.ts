@@ -1,4 +1,4 @@
-import { ResponseCode } from '../contract/response-codes';
+import { DeclineCode } from '../contract/decline-codes';
 
 /**
  * The sandbox processor's behaviour by card number (README "Sandbox test cards" renders this table).
@@ -31,19 +31,19 @@ export const sandboxCards: readonly SandboxCard[] = [
   {
     pan: '4000000000000002',
     brand: 'Visa',
-    behaviour: { kind: 'decline', code: ResponseCode.Declined, message: 'Do not honor' },
+    behaviour: { kind: 'decline', code: DeclineCode.Declined, message: 'Do not honor' },
     note: 'declines (100)',
   },
   {
     pan: '4000000000009995',
     brand: 'Visa',
-    behaviour: { kind: 'decline', code: ResponseCode.InsufficientFunds, message: 'Insufficient funds' },
+    behaviour: { kind: 'decline', code: DeclineCode.InsufficientFunds, message: 'Insufficient funds' },
     note: 'declines for insufficient funds (101)',
   },
   {
     pan: '4000000000000069',
     brand: 'Visa',
-    behaviour: { kind: 'decline', code: ResponseCode.ExpiredCard, message: 'Expired card' },
+    behaviour: { kind: 'decline', code: DeclineCode.ExpiredCard, message: 'Expired card' },
     note: 'expired (102), whatever ExpDate says',
   },
   {

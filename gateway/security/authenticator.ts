@@ -135,7 +135,7 @@ export class Authenticator {
     if (user.mid !== c.mid) {
       return {
         ok: false,
-        code: ResponseCode.MerchantAccessDenied,
+        code: ResponseCode.InvalidHostCredentials,
         messages: ['The user does not belong to mid'],
       };
     }
@@ -145,7 +145,7 @@ export class Authenticator {
     if (!cashier || !cashier.is_enable) {
       return {
         ok: false,
-        code: ResponseCode.MerchantAccessDenied,
+        code: ResponseCode.InvalidHostCredentials,
         messages: ['cid is not a cashier of mid'],
       };
     }

@@ -57,13 +57,15 @@ export type SimulatorState = {
 export type SimulatorControls = {
   /** Swipes a sandbox test card (default 4111…1111) on the magstripe reader; `badRead` sends `E` tracks. */
   swipe(pan?: string, options?: { badRead?: boolean }): Promise<void>;
-  /** Taps a test card on the reader's contactless interface while an activation waits; false otherwise. */
+  /**
+   * Taps a test card on the reader's contactless interface while a transaction listens there (a
+   * contactless activation, or a contact + contactless 02-40); false otherwise.
+   */
   tap(pan?: string): boolean;
   /**
    * Inserts a test card (default: the Visa chip card) into the reader's contact slot while a chip start
-   * waits for one. While only a contactless activation waits (a sale engine that starts no chip
-   * transaction), the card is presented to that activation instead, as before chip support. False when
-   * neither waits.
+   * waits for one; false otherwise. A card without a chip (service code 1xx) answers nothing in the slot:
+   * the reader reports a chip it cannot read (fallback).
    */
   insert(pan?: string): boolean;
   /** Pulls the inserted card out of the contact slot; false when none is in a transaction. */
@@ -133,6 +135,7 @@ export function createSimulatedDevices(options: SimulatedDevicesOptions = {}): S
   // The simulators of the current connection; replaced on every (re)connect, with their state carried over.
   let swipeReader: SwipeReaderSimulator | undefined;
   let pinPad: PinPadSimulator | undefined;
+  let reader: NgaReaderSimulator | undefined;
   let contactless: ContactlessSimulator | undefined;
   let chip: ChipSimulator | undefined;
   let signaturePad: SignaturePadSimulator | undefined;
@@ -177,7 +180,7 @@ export function createSimulatedDevices(options: SimulatedDevicesOptions = {}): S
       }
       case 'contactless': {
         // One NGA reader: contactless as before, and the contact chip slot beside it.
-        const reader = new NgaReaderSimulator(device, {
+        const nga = new NgaReaderSimulator(device, {
           contactless: {
             card: defaultCard,
             autoTap: options.autoTap ?? false,
@@ -190,12 +193,13 @@ export function createSimulatedDevices(options: SimulatedDevicesOptions = {}): S
             atcStore,
           },
         });
-        contactless = reader.contactless;
-        chip = reader.chip;
-        const offs = [reader.contactless.on(() => changed()), reader.chip.on(() => changed())];
+        reader = nga;
+        contactless = nga.contactless;
+        chip = nga.chip;
+        const offs = [nga.contactless.on(() => changed()), nga.chip.on(() => changed())];
         return () => {
           for (const off of offs) off();
-          void reader.stop();
+          void nga.stop();
         };
       }
       case 'signaturePad': {
@@ -259,13 +263,10 @@ export function createSimulatedDevices(options: SimulatedDevicesOptions = {}): S
       await (opts.badRead ? sim.swipe(card, { track1: 'error', track2: 'error' }) : sim.swipe(card));
     },
     tap(pan) {
-      return need(contactless, 'contactless').tap(cardFor(pan));
+      return need(reader, 'contactless').tap(cardFor(pan));
     },
     insert(pan) {
-      const slot = need(chip, 'contactless');
-      if (slot.waitingForCard) return slot.insert(pan === undefined ? defaultChipCard : cardFor(pan));
-      const ctls = need(contactless, 'contactless');
-      return ctls.waitingForCard ? ctls.tap(cardFor(pan)) : false;
+      return need(chip, 'contactless').insert(pan === undefined ? defaultChipCard : cardFor(pan));
     },
     removeCard() {
       return need(chip, 'contactless').removeCard();
@@ -320,7 +321,7 @@ export function createSimulatedDevices(options: SimulatedDevicesOptions = {}): S
           awaitingPin: attached.has('pinPad') && pinPad?.state === 'awaiting-pin',
         },
         contactless: {
-          waitingForCard: attached.has('contactless') && (contactless?.waitingForCard ?? false),
+          waitingForCard: attached.has('contactless') && (reader?.waitingForTap ?? false),
           beeps: contactless?.beeps ?? 0,
         },
         chip: {

@@ -185,6 +185,8 @@ export class ChipReaderDriver implements ChipReader, DriverLifecycle {
     const other = request.otherAmountCents ?? 0;
     const type = request.type ?? (other > 0 ? 'purchase-with-cashback' : 'purchase');
     const seconds = Math.min(255, Math.max(1, Math.ceil(request.timeoutMs / 1000)));
+    // Contact and contactless in one transaction is 02-40's job (idtech-emv.md §3: "02-40 (all modes)").
+    const viaActivate = this.opts.startCommand === '02-40' || request.contactless === true;
     let frameOut: Uint8Array;
     try {
       if (other > request.amountCents) throw new RangeError('the cash back cannot exceed the amount');
@@ -194,39 +196,37 @@ export class ChipReaderDriver implements ChipReader, DriverLifecycle {
         transactionType: TYPE_CODE[type],
         currencyCode: request.currencyCode ?? 840,
       };
-      frameOut =
-        this.opts.startCommand === '02-40'
-          ? buildActivateTransaction240({
-              ...amounts,
-              timeoutSeconds: seconds,
-              interfaces: { contact: true },
-              fallback: {
-                allowed: this.opts.allowFallback,
-                nextCommandTimeoutSeconds: this.opts.authenticateTimeoutSeconds,
-              },
-              extraTlvs: [encodeOutputTags(START_TAGS)],
-            })
-          : buildContactStart({
-              ...amounts,
-              allowFallback: this.opts.allowFallback,
-              cardSeatedTimeoutSeconds: seconds,
-              authenticateTimeoutSeconds: this.opts.authenticateTimeoutSeconds,
-              outputTags: START_TAGS,
-              forceOnline: true,
-            });
+      frameOut = viaActivate
+        ? buildActivateTransaction240({
+            ...amounts,
+            timeoutSeconds: seconds,
+            interfaces: { contact: true, contactless: request.contactless === true },
+            fallback: {
+              allowed: this.opts.allowFallback,
+              nextCommandTimeoutSeconds: this.opts.authenticateTimeoutSeconds,
+            },
+            extraTlvs: [encodeOutputTags(START_TAGS)],
+          })
+        : buildContactStart({
+            ...amounts,
+            allowFallback: this.opts.allowFallback,
+            cardSeatedTimeoutSeconds: seconds,
+            authenticateTimeoutSeconds: this.opts.authenticateTimeoutSeconds,
+            outputTags: START_TAGS,
+            forceOnline: true,
+          });
     } catch (err) {
       return failed('invalid-request', err instanceof Error ? err.message : 'bad amount');
     }
     const started = await new Promise<ChipStartResult | { started: TlvNode[] }>((resolve) => {
       const st: State = { step: 'starting', cancelled: false, resolve };
       this.state = st;
-      const startCmd =
-        this.opts.startCommand === '02-40' ? IDTECH_EMV_COMMANDS.activateTransaction.cmd : 0x60;
+      const startCmd = viaActivate ? IDTECH_EMV_COMMANDS.activateTransaction.cmd : 0x60;
       this.command(frameOut, startCmd, seconds * 1000 + this.opts.graceMs).then(
         (frame) => {
           // Cancelled meanwhile: cancel() already answered; this late answer is consumed and dropped.
           if (st.cancelled || this.state !== st) return;
-          resolve(this.readStart(frame));
+          resolve(this.readStart(frame, viaActivate));
         },
         () => undefined,
       );
@@ -316,14 +316,22 @@ export class ChipReaderDriver implements ChipReader, DriverLifecycle {
   }
 
   /** The start's answer: on success the card data TLVs, else the result the sale engine acts on. */
-  private readStart(frame: Vivo2Frame | undefined): ChipStartResult | { started: TlvNode[] } {
+  private readStart(
+    frame: Vivo2Frame | undefined,
+    viaActivate: boolean,
+  ): ChipStartResult | { started: TlvNode[] } {
     if (!frame) {
       void this.sendCancel();
       return failed('no-answer', 'the chip reader did not answer the start');
     }
-    if (this.opts.startCommand === '02-40') {
+    if (viaActivate) {
       const r = parseActivateResponse(frame);
       if (r.ok) {
+        if (r.cardInterface === 'contactless') {
+          // A tap: the reader's work ends with its record (§2.2, no 2nd GENERATE AC for contactless).
+          const emvTlvHex = bytesToHex(r.tlvBytes);
+          return { kind: 'contactless', emvTlvHex, sanitizedEmvHex: sanitizeEmvForLog(emvTlvHex) };
+        }
         if (r.cardInterface !== 'contact')
           return failed('reader-error', `02-40 answered for the ${r.cardInterface} interface`);
         return { started: r.tlv };

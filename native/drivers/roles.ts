@@ -145,6 +145,13 @@ export type ChipStartRequest = {
   timeoutMs: number;
   /** 5F2A, ISO 4217 numeric. Default 840. */
   currencyCode?: number;
+  /**
+   * Also wait for a tap: one 02-40 with DFEF37 = contact + contactless, so the reader serves whichever
+   * interface the customer uses ("insert, tap or swipe"). An NGA reader runs one transaction at a time and
+   * takes any other command during one as Cancel (idtech-emv.md §2), so a contactless activation beside a
+   * contact start is not an option. Default false: 60-10, the contact slot only.
+   */
+  contactless?: boolean;
 };
 
 /** What the card's CVM list asks for (8E, EMV Book 3 §10.5): the sale engine prompts accordingly. */
@@ -200,6 +207,16 @@ export type ChipStartResult =
       kind: 'offline';
       decision: 'TC' | 'AAC';
       card: ChipCardInfo;
+      emvTlvHex: string;
+      sanitizedEmvHex: string;
+    }
+  /**
+   * A start with `contactless: true` was answered for the contactless interface: the tap's EMV record
+   * (9F39 07), complete as a contactless read is. Nothing to authenticate or complete.
+   */
+  | {
+      kind: 'contactless';
+      /** Full BER-TLV as hex, for the gateway only. */
       emvTlvHex: string;
       sanitizedEmvHex: string;
     }

@@ -364,6 +364,9 @@ export function attributionInterface(attribution: number): CardInterface {
 /** Attribution of a contact transaction with data encryption off and TDES selected: all bits zero. */
 export const ATTRIBUTION_CONTACT = 0x00;
 
+/** Attribution of a contactless EMV read (bits 4/3/0 = 001), encryption off, TDES. */
+export const ATTRIBUTION_CONTACTLESS_EMV = 0x01;
+
 // ---------------------------------------------------------------------------------------------------
 // 60-10 Contact Start (§3, NEO2 p.178-179)
 

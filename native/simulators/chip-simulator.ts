@@ -16,6 +16,7 @@ import { cvmResults, decodeCvmList, selectCvm } from '../protocols/emv-cvm';
 import { encodeScriptResults, type ScriptResult } from '../protocols/emv-issuer-script';
 import {
   ATTRIBUTION_CONTACT,
+  ATTRIBUTION_CONTACTLESS_EMV,
   EMV_RESULT,
   IDTECH_EMV_COMMANDS,
   PROTOCOL2_STATUS,
@@ -79,6 +80,7 @@ export type ChipSimulatorOptions = {
 export type ChipEvent =
   | { type: 'waiting-for-card'; amountCents: number }
   | { type: 'inserted'; last4: string }
+  | { type: 'tapped'; last4: string }
   | { type: 'fallback'; last4: string }
   | { type: 'online-request'; last4: string; cvm: string }
   | { type: 'completed'; decision: 'TC' | 'AAC'; scripts: number }
@@ -92,6 +94,8 @@ type StartKind = '60-10' | '02-40';
 
 type StartRequest = TransactionAmounts & {
   kind: StartKind;
+  /** A 02-40 that enables the contactless interface too: a tap may answer it (tapped()). */
+  contactless: boolean;
   allowFallback: boolean;
   cardSeatedTimeoutSeconds: number;
   authenticateTimeoutSeconds: number;
@@ -209,6 +213,35 @@ export class ChipSimulator {
   /** A start waits for a card. */
   get waitingForCard(): boolean {
     return this.pending !== undefined;
+  }
+
+  /** The start that waits also listens on the contactless interface (02-40 with DFEF37 bit 1). */
+  get waitingForTap(): boolean {
+    return this.pending?.req.contactless === true;
+  }
+
+  /** The amounts of the start that waits (what a tapped card's record must carry). */
+  get pendingAmounts(): TransactionAmounts | undefined {
+    return this.pending?.req;
+  }
+
+  /**
+   * A card tapped while a contact + contactless 02-40 waits: the reader answers that start for the
+   * contactless interface with the tap's record (`tlvs`, built by the contactless side of the reader).
+   * Status 23 "request online authorization": the record carries an ARQC (idtech-emv.md §2.1).
+   */
+  tapped(tlvs: readonly TlvNode[], last4: string): boolean {
+    const p = this.pending;
+    if (!p?.req.contactless) return false;
+    this.finishPending();
+    if (this.faults.silentOn === 'start') return true;
+    this.respond(
+      IDTECH_EMV_COMMANDS.activateTransaction.cmd,
+      PROTOCOL2_STATUS.requestOnlineAuthorization,
+      encodeActivateResponseData(ATTRIBUTION_CONTACTLESS_EMV, tlvs),
+    );
+    this.emit({ type: 'tapped', last4 });
+    return true;
   }
 
   /** A card is in the slot, in a transaction. */
@@ -359,6 +392,7 @@ export class ChipSimulator {
         req = {
           kind,
           ...r,
+          contactless: false,
           outputTags: r.outputTags,
           forceOnline: r.forceOnline ?? false,
         };
@@ -372,6 +406,7 @@ export class ChipSimulator {
       if (r)
         req = {
           kind,
+          contactless: r.interfaces.contactless,
           amountCents: r.amountCents,
           ...(r.otherAmountCents !== undefined ? { otherAmountCents: r.otherAmountCents } : {}),
           ...(r.transactionType !== undefined ? { transactionType: r.transactionType } : {}),

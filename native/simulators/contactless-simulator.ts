@@ -152,6 +152,17 @@ export class ContactlessSimulator {
     return true;
   }
 
+  /**
+   * The record `card` produces when tapped for a transaction the reader runs on another command (an NGA
+   * reader's 02-40 with contact + contactless): the same kernel output as a tap on 02-01, its ATC counted.
+   */
+  tapRecord(card: TestCard, req: ActivateTransactionRequest): TlvNode[] {
+    this.atc += 1;
+    const nodes = this.emvData(card, req);
+    this.emit({ type: 'tapped', last4: card.pan.slice(-4) });
+    return nodes;
+  }
+
   stop(): void {
     this.finishPending();
     this.clearInterByte();

@@ -18,6 +18,7 @@ import { type ByteStream, createMemoryPair } from '../transports/byte-stream';
 import { ChipSimulator, type ChipSimulatorOptions } from './chip-simulator';
 import { ContactlessSimulator, type ContactlessSimulatorOptions } from './contactless-simulator';
 import { StreamWriter } from './stream-writer';
+import type { TestCard } from './test-cards';
 
 export type NgaReaderSimulatorOptions = {
   contactless?: ContactlessSimulatorOptions;
@@ -66,6 +67,28 @@ export class NgaReaderSimulator {
       ctlsHost.onClose(() => void this.link.close()),
       chipHost.onClose(() => void this.link.close()),
     );
+  }
+
+  /**
+   * A card tapped on the reader: to the contact + contactless 02-40 that waits (the chip side answers it
+   * with the contactless record), else to the contactless activation (02-01). False when neither waits.
+   */
+  tap(card: TestCard = this.contactless.card): boolean {
+    const amounts = this.chip.pendingAmounts;
+    if (this.chip.waitingForTap && amounts) {
+      const record = this.contactless.tapRecord(card, {
+        amountCents: amounts.amountCents,
+        ...(amounts.transactionType !== undefined ? { transactionType: amounts.transactionType } : {}),
+        ...(amounts.currencyCode !== undefined ? { currencyCode: amounts.currencyCode } : {}),
+      });
+      return this.chip.tapped(record, card.pan.slice(-4));
+    }
+    return this.contactless.tap(card);
+  }
+
+  /** Either interface waits for a tap. */
+  get waitingForTap(): boolean {
+    return this.chip.waitingForTap || this.contactless.waitingForCard;
   }
 
   async stop(): Promise<void> {

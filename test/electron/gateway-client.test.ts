@@ -3,6 +3,9 @@ import { createServer as createTcpServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PLAIN_HTTP_REFUSED } from '../../common/gateway-address';
 import { GatewayClient } from '../../electron/gateway-client/client';
+import { DeclineCode } from '../../gateway/contract/decline-codes';
+import { ResponseCode } from '../../gateway/contract/response-codes';
+import { pinBlock, swipe } from '../support/cards';
 import { merchant1, startGateway, utn, type TestGateway } from '../support/gateway-harness';
 
 const credentials = { ...merchant1 };
@@ -77,11 +80,50 @@ describe('gateway client error taxonomy', () => {
 
   it('classifies issuer declines and duplicate payments as declined', async () => {
     const d = await client.sale(keyed({ CardNumber: '4000000000000002' }));
-    expect(!d.ok && d.failure).toMatchObject({ kind: 'declined', code: 100 });
+    expect(!d.ok && d.failure).toMatchObject({
+      kind: 'declined',
+      code: ResponseCode.Declined,
+      declineCode: DeclineCode.Declined,
+    });
     const first = keyed({ ForceDuplication: false, Amount: 77.77 });
     await client.sale(first);
     const dup = await client.sale({ ...first, UserTransactionNumber: utn('dup') });
-    expect(!dup.ok && dup.failure).toMatchObject({ kind: 'declined', code: 410 });
+    expect(!dup.ok && dup.failure).toMatchObject({ kind: 'declined', code: ResponseCode.DuplicatePayment });
+    expect(!dup.ok && dup.failure.message).toMatch(/duplicate.*Confirm to charge it again/);
+  });
+
+  it('tells the cashier the reason of a decline from DeclineCode (every decline is ResponseCode 3)', async () => {
+    const funds = await client.sale(keyed({ CardNumber: '4000000000009995' }));
+    expect(!funds.ok && funds.failure).toMatchObject({
+      kind: 'declined',
+      code: ResponseCode.Declined,
+      declineCode: DeclineCode.InsufficientFunds,
+      message: 'Declined: insufficient funds. Ask for another card or tender.',
+    });
+    const pin = await client.saleDebit({
+      Amount: 4,
+      TransactionType: 5,
+      UserTransactionNumber: utn('gc-pin'),
+      Track2: swipe('4111111111111111'),
+      ...pinBlock('4111111111111111', '9999'),
+      ForceDuplication: true,
+    });
+    expect(!pin.ok && pin.failure).toMatchObject({
+      kind: 'declined',
+      declineCode: DeclineCode.IncorrectPin,
+      message: 'Incorrect PIN. The customer can try again.',
+    });
+    // 3 without a DeclineCode is the interface's missing Token: a wrong request, not a decline.
+    const noToken = await client.saleWithToken({
+      Amount: 1,
+      TransactionType: 2,
+      UserTransactionNumber: utn('gc-tok'),
+      Token: '',
+    });
+    expect(!noToken.ok && noToken.failure).toMatchObject({
+      kind: 'invalid',
+      code: ResponseCode.MissingToken,
+    });
   });
 
   it('classifies a refused request as invalid and a processor outage as unreachable', async () => {

@@ -144,6 +144,37 @@ describe('journal entries and numbers', () => {
   });
 });
 
+describe('chip sales in the journal', () => {
+  it('an approval still awaiting the card at a restart is reversed, not kept (EMV Book 4 §6.3.8)', () => {
+    const s = JournalStore.open(tempDb());
+    const a = s.allocate({ laneId: 'L1', operation: 'sale', amountCents: 100, now: 1 });
+    s.update(a.utn, { state: 'awaiting-card', srn: '900', authCode: 'A1' }, 2);
+    const b = s.allocate({ laneId: 'L1', operation: 'sale', amountCents: 100, now: 3 });
+    s.update(b.utn, { state: 'approved', cardDecision: 'TC' }, 4);
+    expect(s.recoverInFlight(10)).toEqual([a.utn]);
+    expect(s.get(a.utn)).toMatchObject({ state: 'reversing', srn: '900' });
+    expect(s.get(a.utn)?.message).toContain('before the card confirmed');
+    expect(s.dueReversals(10, 10).map((r) => r.utn)).toEqual([a.utn]);
+    expect(s.get(b.utn)).toMatchObject({ state: 'approved', cardDecision: 'TC' });
+    s.close();
+  });
+
+  it('keeps the card decision and script results, and refuses anything but 5-byte hex results', () => {
+    const s = JournalStore.open(tempDb());
+    const a = s.allocate({ laneId: 'L1', operation: 'sale', amountCents: 100, now: 1 });
+    const row = s.queueReversal(a.utn, 'Declined by card', 2, {
+      cardDecision: 'AAC',
+      scriptResults: '2000000000',
+    });
+    expect(row).toMatchObject({ state: 'reversing', cardDecision: 'AAC', scriptResults: '2000000000' });
+    expect(s.dueReversals(5, 10).map((r) => r.utn)).toEqual([a.utn]);
+    expect(() => s.update(a.utn, { scriptResults: '9F26' }, 3)).toThrow();
+    expect(() => s.update(a.utn, { scriptResults: '20000000zz' }, 3)).toThrow();
+    expect(() => s.update(a.utn, { cardDecision: 'ARQC' as 'TC' }, 3)).toThrow();
+    s.close();
+  });
+});
+
 describe('journal worker', () => {
   it('answers after commit, off the main thread, and groups concurrent commits', async () => {
     const path = tempDb();

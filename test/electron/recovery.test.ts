@@ -149,7 +149,7 @@ describe('unknown outcomes, restarts, store-and-forward, reconciliation', () => 
     }
   });
 
-  it('offline: refused by default; with manager-enabled store-and-forward a chip sale is stored sealed and forwarded later', async () => {
+  it('offline: refused by default; with manager-enabled store-and-forward a contactless sale is stored sealed and forwarded later', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'tillpoint-saf-'));
     const offline = { ...gw, baseUrl: 'http://127.0.0.1:9' };
     try {
@@ -179,19 +179,20 @@ describe('unknown outcomes, restarts, store-and-forward, reconciliation', () => 
         }),
       );
 
-      // Keyed cards are not eligible, chip reads are.
+      // Keyed cards are not eligible, contactless reads are (a contact chip card declines offline:
+      // test/electron/chip-sale.test.ts).
       const keyedAgain = value(
         await bridge.send('sale.pay', { ticketId: t.ticketId, tender: keyed('4111111111111111') }),
       );
       expect(keyedAgain.tender.status).toBe('offline-refused');
       const pay = bridge.send('sale.pay', {
         ticketId: t.ticketId,
-        tender: { kind: 'credit', entry: 'chip' },
+        tender: { kind: 'credit', entry: 'contactless' },
       });
       await eventually(
         async () => value(await bridge.send('simulator.state', {})).contactless.waitingForCard,
       );
-      value(await bridge.send('simulator.insert', {}));
+      value(await bridge.send('simulator.tap', {}));
       const stored = value(await pay);
       expect(stored.tender.status).toBe('stored');
       expect(stored.ticket.status).toBe('paid');
@@ -201,12 +202,12 @@ describe('unknown outcomes, restarts, store-and-forward, reconciliation', () => 
       const t2 = value(await bridge.send('sale.open', { subtotalCents: 4500 }));
       const pay2 = bridge.send('sale.pay', {
         ticketId: t2.ticketId,
-        tender: { kind: 'credit', entry: 'chip' },
+        tender: { kind: 'credit', entry: 'contactless' },
       });
       await eventually(
         async () => value(await bridge.send('simulator.state', {})).contactless.waitingForCard,
       );
-      value(await bridge.send('simulator.insert', {}));
+      value(await bridge.send('simulator.tap', {}));
       expect(value(await pay2).tender.status).toBe('offline-refused');
       await lane.core.stop();
 

@@ -50,11 +50,11 @@ describe('sale flows against the sandbox gateway with simulated devices', () => 
     expect(out.tender.card?.entry).toBe('swipe');
   });
 
-  it('chip sale over the floor asks for a signature', async () => {
+  it('chip sale with a signature card asks for a signature', async () => {
     const { bridge } = lane;
     const t = value(await bridge.send('sale.open', { subtotalCents: 7500 }));
     const pay = bridge.send('sale.pay', { ticketId: t.ticketId, tender: { kind: 'credit', entry: 'chip' } });
-    await eventually(async () => value(await bridge.send('simulator.state', {})).contactless.waitingForCard);
+    await eventually(async () => value(await bridge.send('simulator.state', {})).chip.waitingForCard);
     value(await bridge.send('simulator.insert', {}));
     const out = value(await pay);
     expect(out.tender.status).toBe('approved');

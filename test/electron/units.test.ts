@@ -40,6 +40,8 @@ function row(
     originalSrn: null,
     gatewayCode: null,
     message: null,
+    cardDecision: null,
+    scriptResults: null,
     createdAt: 0,
     updatedAt: 0,
     ...extra,

@@ -13,9 +13,13 @@ import { startFaultProxy, passThrough, type Fault, type FaultProxy } from './fau
 /**
  * The terminal's promise under faults (issue 5, "Done means"): at least 200 randomized sales through a
  * proxy that delays, drops responses after the gateway committed and resets connections, with the lane
- * process killed by SIGKILL at random moments and restarted on the same data folder. At the end every
- * sale is approved exactly once at the gateway or not charged there (reversed, blocked, declined), the
- * journal and the gateway's report agree, and no UserTransactionNumber was used twice.
+ * process killed by SIGKILL at random moments and restarted on the same data folder. About a third are
+ * chip sales on the simulated reader, with the card's own faults (issue 14): a card that declines after
+ * the issuer's approval, a card pulled out before it answers — and kills between the approval and the
+ * card's answer. At the end every sale is approved exactly once at the gateway or not charged there
+ * (reversed, blocked, declined), the journal and the gateway's report agree, and no UserTransactionNumber
+ * was used twice. A lost answer is first asked about (GetTransaction) while the ticket is open, so kills
+ * also land during inquiries.
  */
 
 const TARGET_SALES = Number(process.env.FAULT_SALES ?? '200');
@@ -93,6 +97,7 @@ type JournalEntry = {
   tip_cents: number;
   approved_cents: number;
   gateway_code: number | null;
+  message: string | null;
 };
 
 describe('fault injection: proxy faults and kill -9 of the lane', () => {
@@ -131,6 +136,8 @@ describe('fault injection: proxy faults and kill -9 of the lane', () => {
 
       let sales = 0;
       let kills = 0;
+      const chipTally = { chipSales: 0, declinedByCard: 0, cardRemoved: 0 };
+      const refusedByCard: string[] = [];
       const started = Date.now();
       while (sales < TARGET_SALES) {
         const run = startChild(dataDir, proxy.url, 'sell', Math.floor(random() * 1e9));
@@ -147,6 +154,14 @@ describe('fault injection: proxy faults and kill -9 of the lane', () => {
         await run.exited;
         kills += 1;
         sales += run.sales;
+        for (const line of run.lines) {
+          if (!line.startsWith('{')) continue;
+          const o = JSON.parse(line) as { utn?: string; chip?: boolean; cardRefusal?: string };
+          if (o.chip) chipTally.chipSales += 1;
+          if (o.cardRefusal === 'declined-by-card') chipTally.declinedByCard += 1;
+          if (o.cardRefusal === 'card-removed') chipTally.cardRemoved += 1;
+          if (o.cardRefusal && o.utn) refusedByCard.push(o.utn);
+        }
         if (Date.now() - started > 480_000) break;
       }
 
@@ -162,7 +177,7 @@ describe('fault injection: proxy faults and kill -9 of the lane', () => {
       const db = new Database(join(dataDir, 'journal.sqlite'), { readonly: true });
       const journal = db
         .prepare(
-          'SELECT utn, seq, state, amount_cents, tip_cents, approved_cents, gateway_code FROM journal ORDER BY seq',
+          'SELECT utn, seq, state, amount_cents, tip_cents, approved_cents, gateway_code, message FROM journal ORDER BY seq',
         )
         .all() as JournalEntry[];
       const lastSeq = (db.prepare('SELECT last_seq FROM lane_counter').get() as { last_seq: number })
@@ -193,7 +208,9 @@ describe('fault injection: proxy faults and kill -9 of the lane', () => {
       const byUtn = new Map(records.map((r) => [r.UserTransactionNumber, r]));
       const counts = {
         approved: 0,
+        approvedByInquiry: 0,
         declined: 0,
+        declinedByInquiry: 0,
         reversedAtGateway: 0,
         blockedBeforeArrival: 0,
         failedBeforeSending: 0,
@@ -206,6 +223,8 @@ describe('fault injection: proxy faults and kill -9 of the lane', () => {
           case 'approved':
           case 'partial':
             counts.approved += 1;
+            // The answer was lost and GetTransaction said approved: kept, never reversed.
+            if (j.message?.includes('confirmed by GetTransaction')) counts.approvedByInquiry += 1;
             if (g?.Status !== 'approved')
               disagreements.push(`${j.utn}: journal ${j.state}, gateway ${g?.Status ?? 'absent'}`);
             else if (Math.round(g.TotalAmount * 100) !== j.approved_cents)
@@ -213,6 +232,7 @@ describe('fault injection: proxy faults and kill -9 of the lane', () => {
             break;
           case 'declined':
             counts.declined += 1;
+            if (j.message?.includes('confirmed by GetTransaction')) counts.declinedByInquiry += 1;
             if (g && g.Status === 'approved')
               disagreements.push(`${j.utn}: declined locally, approved at the gateway`);
             break;
@@ -236,23 +256,42 @@ describe('fault injection: proxy faults and kill -9 of the lane', () => {
         if (!journalSet.has(r.UserTransactionNumber))
           disagreements.push(`${r.UserTransactionNumber}: at the gateway, not in the journal`);
       }
+      // An approval the card refused is never a sale: reversed in the journal, not approved at the gateway.
+      const journalByUtn = new Map(journal.map((j) => [j.utn, j]));
+      for (const utn of refusedByCard) {
+        if (journalByUtn.get(utn)?.state !== 'reversed')
+          disagreements.push(
+            `${utn}: refused by the card, journal ${journalByUtn.get(utn)?.state ?? 'absent'}`,
+          );
+        if (byUtn.get(utn)?.Status === 'approved')
+          disagreements.push(`${utn}: refused by the card, approved at the gateway`);
+      }
       const approvedAtGateway = records.filter((r) => r.Status === 'approved').length;
 
       process.stdout.write(
         `\nfault suite (seed ${SEED}): ${journal.length} sales in ${kills} lane runs killed with SIGKILL, ` +
           `${Math.round((Date.now() - started) / 1000)} s\n` +
           `  proxy faults: ${JSON.stringify(proxy.counts)}\n` +
-          `  outcomes: approved ${counts.approved} (gateway approved ${approvedAtGateway}), declined ${counts.declined}, ` +
+          `  outcomes: approved ${counts.approved} (gateway approved ${approvedAtGateway}; ${counts.approvedByInquiry} ` +
+          `after a lost answer, by GetTransaction), declined ${counts.declined} (${counts.declinedByInquiry} by GetTransaction), ` +
           `reversed at the gateway ${counts.reversedAtGateway}, blocked before arrival ${counts.blockedBeforeArrival}, ` +
           `failed before sending ${counts.failedBeforeSending}, left unresolved ${counts.other}\n` +
-          `  UserTransactionNumbers: ${utns.length} unique of ${utns.length}, counter ${lastSeq}, reused 0\n`,
+          `  UserTransactionNumbers: ${utns.length} unique of ${utns.length}, counter ${lastSeq}, reused 0\n` +
+          `  chip sales ${chipTally.chipSales}: declined by the card after approval ${chipTally.declinedByCard}, ` +
+          `card removed before completion ${chipTally.cardRemoved} (each reversed)\n`,
       );
 
       expect(disagreements).toEqual([]);
       expect(pendingReversals).toBe(0);
       expect(approvedAtGateway).toBe(counts.approved);
+      // Dropped answers of approved sales happen in every run of this size: the inquiry path ran and, by
+      // the checks above, kept those sales approved exactly once on both sides.
+      expect(counts.approvedByInquiry).toBeGreaterThan(0);
       expect(journal.length).toBeGreaterThanOrEqual(TARGET_SALES);
       expect(kills).toBeGreaterThan(5);
+      // The card faults were really exercised: a run without them would prove nothing about them.
+      expect(chipTally.declinedByCard).toBeGreaterThan(0);
+      expect(chipTally.cardRemoved).toBeGreaterThan(0);
     },
   );
 });

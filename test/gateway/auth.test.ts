@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { merchant1, merchant2, startGateway, type TestGateway } from '../support/gateway-harness';
+import { ResponseCode } from '../../gateway/contract/response-codes';
 
 describe('envelope authentication', () => {
   let gw: TestGateway;
@@ -20,7 +21,7 @@ describe('envelope authentication', () => {
     }
   });
 
-  it('refuses a wrong password, an unknown application key or AppType, and an unknown user with 401', async () => {
+  it('refuses a wrong password, an unknown application key or AppType, and an unknown user with 1 (invalid credentials)', async () => {
     const cases = [
       { ...merchant1, Password: 'nope' },
       { ...merchant1, AppKey: 'other-key' },
@@ -30,21 +31,21 @@ describe('envelope authentication', () => {
     for (const c of cases) {
       const r = await settings(c);
       expect(r.status).toBe(200);
-      expect(r.body.ResponseCode).toBe(401);
+      expect(r.body.ResponseCode).toBe(ResponseCode.AuthenticationFailed);
       expect(JSON.stringify(r.body)).not.toContain('sandbox-pass');
     }
   });
 
-  it('refuses a user acting for another merchant, and a cid that is not a cashier of mid, with 403', async () => {
+  it('refuses a user acting for another merchant, and a cid that is not a cashier of mid, with 2 (invalid host credentials)', async () => {
     const wrongMid = await settings({ ...merchant1, mid: 1002 });
-    expect(wrongMid.body.ResponseCode).toBe(403);
+    expect(wrongMid.body.ResponseCode).toBe(ResponseCode.InvalidHostCredentials);
     const wrongCid = await settings({ ...merchant1, cid: 2 });
-    expect(wrongCid.body.ResponseCode).toBe(403);
+    expect(wrongCid.body.ResponseCode).toBe(ResponseCode.InvalidHostCredentials);
   });
 
   it('lists every missing or mistyped credential field at once', async () => {
-    const r = await settings({ AppKey: 'sandbox-app-key', mid: '1001', UserName: 'sandbox' });
-    expect(r.body.ResponseCode).toBe(401);
+    const r = await settings({ AppKey: 'sandbox-app-key', mid: 'one thousand', UserName: 'sandbox' });
+    expect(r.body.ResponseCode).toBe(ResponseCode.AuthenticationFailed);
     const msg = r.body.Msg as string[];
     expect(msg).toEqual(
       expect.arrayContaining([
@@ -67,7 +68,7 @@ describe('envelope authentication', () => {
       expect(expires).toBeLessThanOrEqual(Date.now() + 16 * 60_000);
     }
     const bad = await gw.post('/api/Auth', { ...merchant1, Password: 'x' });
-    expect(bad.body.ResponseCode).toBe(401);
+    expect(bad.body.ResponseCode).toBe(ResponseCode.AuthenticationFailed);
     expect(bad.body.Token).toBeUndefined();
   });
 });
@@ -94,10 +95,10 @@ describe('login throttling', () => {
     const settings = (envelope: Record<string, unknown>) => gw.post('/api/BusinessSettings', envelope);
     for (let i = 0; i < 3; i += 1) {
       const r = await settings({ ...user, Password: `wrong-${i}` });
-      expect(r.body.ResponseCode).toBe(401);
+      expect(r.body.ResponseCode).toBe(ResponseCode.AuthenticationFailed);
     }
     const locked = await settings(user);
-    expect(locked.body.ResponseCode).toBe(429);
+    expect(locked.body.ResponseCode).toBe(ResponseCode.TooManyAttempts);
     expect((locked.body.Msg as string[])[0]).toMatch(/retry in \d+ s/);
     // Another user is not affected.
     expect((await settings(merchant1)).body.ResponseCode).toBe(200);

@@ -2,10 +2,18 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DeclineCode } from '../../gateway/contract/decline-codes';
 import { ResponseCode } from '../../gateway/contract/response-codes';
 import { readIssuerResponse } from '../../native/protocols/emv-issuer-response';
 import { chipTerminal, tagOf, withTag } from '../support/chip-terminal';
-import { type Json, type TestGateway, merchant1, startGateway, utn } from '../support/gateway-harness';
+import {
+  type Json,
+  type TestGateway,
+  declined,
+  merchant1,
+  startGateway,
+  utn,
+} from '../support/gateway-harness';
 import { pinBlock } from '../support/cards';
 import { dropSchema, schemaOf } from '../support/test-database';
 
@@ -101,7 +109,7 @@ describe('the sandbox issuer checks the chip (EmvData of a contact read, 9F39 05
         '/api/Transactions/Sale',
         chipSale(withTag(read.emvTlvHex, '9F26', flipped), 12),
       );
-      expect(wrong.body.ResponseCode).toBe(ResponseCode.EmvCryptogramInvalid);
+      expect(wrong.body).toMatchObject(declined(DeclineCode.EmvCryptogramInvalid));
       // The card hears a decline (8A 05) and no ARPC: there is nothing genuine to authenticate.
       expect(readIssuerResponse(String(wrong.body.EmvData))).toEqual({ arc: '05' });
       // Amount raised in 9F02 and in the request alike: the MAC no longer covers the data.
@@ -109,7 +117,7 @@ describe('the sandbox issuer checks the chip (EmvData of a contact read, 9F39 05
         '/api/Transactions/Sale',
         chipSale(withTag(read.emvTlvHex, '9F02', '000000120000'), 1200),
       );
-      expect(altered.body.ResponseCode).toBe(ResponseCode.EmvCryptogramInvalid);
+      expect(altered.body).toMatchObject(declined(DeclineCode.EmvCryptogramInvalid));
     } finally {
       await t.close();
     }
@@ -120,7 +128,7 @@ describe('the sandbox issuer checks the chip (EmvData of a contact read, 9F39 05
     try {
       const read = await t.read(1000);
       const res = await gw.post('/api/Transactions/Sale', chipSale(read.emvTlvHex, 99.99));
-      expect(res.body.ResponseCode).toBe(ResponseCode.EmvAmountMismatch);
+      expect(res.body).toMatchObject(declined(DeclineCode.EmvAmountMismatch));
       expect(readIssuerResponse(String(res.body.EmvData))?.arc).toBe('05');
     } finally {
       await t.close();
@@ -136,9 +144,9 @@ describe('the sandbox issuer checks the chip (EmvData of a contact read, 9F39 05
         ResponseCode.Success,
       );
       const replay = await gw.post('/api/Transactions/Sale', chipSale(second.emvTlvHex, 5));
-      expect(replay.body.ResponseCode).toBe(ResponseCode.EmvTransactionCounterReplayed);
+      expect(replay.body).toMatchObject(declined(DeclineCode.EmvTransactionCounterReplayed));
       const stale = await gw.post('/api/Transactions/Sale', chipSale(first.emvTlvHex, 5));
-      expect(stale.body.ResponseCode).toBe(ResponseCode.EmvTransactionCounterReplayed);
+      expect(stale.body).toMatchObject(declined(DeclineCode.EmvTransactionCounterReplayed));
       // No ARPC for a cryptogram already used: the issuer signs nothing twice.
       expect(readIssuerResponse(String(stale.body.EmvData))).toEqual({ arc: '05' });
       const third = await t.read(500);
@@ -155,8 +163,8 @@ describe('the sandbox issuer checks the chip (EmvData of a contact read, 9F39 05
     try {
       const read = await t.read(300);
       const stripped = withTag(read.emvTlvHex, '9F27', '40');
-      expect((await gw.post('/api/Transactions/Sale', chipSale(stripped, 3))).body.ResponseCode).toBe(
-        ResponseCode.EmvCryptogramMissing,
+      expect((await gw.post('/api/Transactions/Sale', chipSale(stripped, 3))).body).toMatchObject(
+        declined(DeclineCode.EmvCryptogramMissing),
       );
       // The same card's data as a contactless read (9F39 07): no verifiable cryptogram, authorised as before.
       const contactless = withTag(withTag(read.emvTlvHex, '9F39', '07'), '9F26', '0000000000000000');
@@ -181,7 +189,7 @@ describe('the sandbox issuer checks the chip (EmvData of a contact read, 9F39 05
         TransactionType: 5,
         ...pinBlock('4000000000000408', '9999'),
       });
-      expect(res.body.ResponseCode).toBe(ResponseCode.IncorrectPin);
+      expect(res.body).toMatchObject(declined(DeclineCode.IncorrectPin));
       const answer = readIssuerResponse(String(res.body.EmvData));
       expect(answer?.arc).toBe('55');
       if (!answer) return;
@@ -226,7 +234,7 @@ describe('the ATC register holds across gateway processes (the database, not mem
       await first.close();
       second = await startGateway({ dataDir });
       const replay = await second.post('/api/Transactions/Sale', chipSale(read.emvTlvHex, 8));
-      expect(replay.body.ResponseCode).toBe(ResponseCode.EmvTransactionCounterReplayed);
+      expect(replay.body).toMatchObject(declined(DeclineCode.EmvTransactionCounterReplayed));
       const next = await t.read(800);
       expect(
         (await second.post('/api/Transactions/Sale', chipSale(next.emvTlvHex, 8))).body.ResponseCode,

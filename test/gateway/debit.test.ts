@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { merchant1, startGateway, utn, type TestGateway } from '../support/gateway-harness';
+import { declined, merchant1, startGateway, utn, type TestGateway } from '../support/gateway-harness';
 import { emvData, pinBlock, swipe } from '../support/cards';
+import { ResponseCode } from '../../gateway/contract/response-codes';
+import { DeclineCode } from '../../gateway/contract/decline-codes';
 
 describe('PIN debit', () => {
   let gw: TestGateway;
@@ -44,15 +46,16 @@ describe('PIN debit', () => {
   });
 
   it('declines a wrong PIN, and a PIN block made for another card', async () => {
-    expect((await debit(pinBlock('4111111111111111', '9999'))).body.ResponseCode).toBe(105);
-    expect((await debit(pinBlock('5555555555554444'))).body.ResponseCode).toBe(105);
+    const incorrectPin = declined(DeclineCode.IncorrectPin);
+    expect((await debit(pinBlock('4111111111111111', '9999'))).body).toMatchObject(incorrectPin);
+    expect((await debit(pinBlock('5555555555554444'))).body).toMatchObject(incorrectPin);
   });
 
   it('requires KSN and PinBlock, and a card at the counter', async () => {
     const missing = await debit({ KSN: undefined, PinBlock: undefined });
-    expect(missing.body.ResponseCode).toBe(108);
+    expect(missing.body.ResponseCode).toBe(ResponseCode.PinDataMissing);
     const keyed = await debit({ Track2: undefined, CardNumber: '4111111111111111', ExpDate: '1230' });
-    expect(keyed.body.ResponseCode).toBe(106);
+    expect(keyed.body.ResponseCode).toBe(ResponseCode.CardDataMissing);
     expect((await debit({ TransactionType: 1 })).body.ResponseCode).toBe(501);
   });
 });

@@ -39,6 +39,12 @@ describe('OpenAPI document and docs page', () => {
       expect(doc.paths[path]?.post?.responses['200'], path).toBeDefined();
     }
     expect(doc.paths['/health']).toBeUndefined();
+    // Aliases are served but not listed: each operation's description names its own.
+    expect(Object.keys(doc.paths).filter((p) => /MonetraAdmin|PreAuthorization/.test(p))).toEqual([]);
+    const described = doc.paths['/api/GatewayAdmin/GetTokenForCard']?.post as { description?: string };
+    expect(described.description).toBe('Also served at /api/MonetraAdmin/GetTokenForCard.');
+    const preauth = doc.paths['/api/Transactions/ProcessPreauth']?.post as { description?: string };
+    expect(preauth.description).toBe('Also served at /api/Transactions/PreAuthorization.');
   });
 
   it('passes a standard OpenAPI validator', async () => {

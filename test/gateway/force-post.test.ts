@@ -44,8 +44,14 @@ describe('a force post is refunded only once its batch has settled', () => {
   it('refuses DoRefund and DoFullRefund of an unsettled force post, and the processor is not asked', async () => {
     const srn = await force(40);
     const before = processor.callsOf('refund').length;
-    expect((await refund(srn, 40)).body.ResponseCode).toBe(ResponseCode.ForcePostNotSettled);
-    expect((await refund(srn, null)).body.ResponseCode).toBe(ResponseCode.ForcePostNotSettled);
+    expect((await refund(srn, 40)).body).toMatchObject({
+      ResponseCode: ResponseCode.RefundImpossible,
+      Msg: [expect.stringMatching(/force post/)],
+    });
+    expect((await refund(srn, null)).body).toMatchObject({
+      ResponseCode: ResponseCode.RefundImpossible,
+      Msg: [expect.stringMatching(/force post/)],
+    });
     expect(processor.callsOf('refund')).toHaveLength(before);
     // Voiding it is the way back before settlement.
     const v = await gw.post('/api/Transactions/DoVoid', {

@@ -109,7 +109,7 @@ describe('ClosePreauth: the tip is bounded and the completion is captured at the
     expect(await unsettled(done.body.ServiceReferenceNumber)).toBe(false);
     expect(processor.callsOf('reverse').map((c) => c.reference)).toContain(done.body.ServiceReferenceNumber);
     // Reversed, not reopened: the hold went with the capture.
-    expect((await close(gw, pre, 25)).body.ResponseCode).toBe(ResponseCode.PreauthAlreadyClosed);
+    expect((await close(gw, pre, 25)).body.ResponseCode).toBe(ResponseCode.PreauthNotClosable);
   });
 
   it('a capture that times out is reversed at the processor and not booked', async () => {

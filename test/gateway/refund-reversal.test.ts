@@ -79,7 +79,7 @@ describe('cancelling a refund undoes it at the processor, or the refund stays bo
     expect((await refund(s.srn, 10)).body.ResponseCode).toBe(ResponseCode.Success);
     expect(processor.netRefundedCents(s.auth)).toBe(1_000);
     expect(await booked(s.srn)).toBe(1_000);
-    expect((await refund(s.srn, 10)).body.ResponseCode).toBe(ResponseCode.AlreadyVoidedOrRefunded);
+    expect((await refund(s.srn, 10)).body.ResponseCode).toBe(ResponseCode.RefundImpossible);
   });
 
   it('when the processor cannot take the credit back, the in-flight refund stays booked', async () => {
@@ -101,7 +101,7 @@ describe('cancelling a refund undoes it at the processor, or the refund stays bo
     expect(processor.netRefundedCents(s.auth)).toBe(1_200);
     expect(await booked(s.srn)).toBe(1_200);
     // Nothing was released: the sale cannot be refunded a second time.
-    expect((await refund(s.srn, 12)).body.ResponseCode).toBe(ResponseCode.AlreadyVoidedOrRefunded);
+    expect((await refund(s.srn, 12)).body.ResponseCode).toBe(ResponseCode.RefundImpossible);
     expect(processor.netRefundedCents(s.auth)).toBe(1_200);
   });
 
@@ -137,7 +137,7 @@ describe('cancelling a refund undoes it at the processor, or the refund stays bo
     }
     expect(processor.netRefundedCents(s.auth)).toBe(900);
     expect(await booked(s.srn)).toBe(900);
-    expect((await refund(s.srn, 1)).body.ResponseCode).toBe(ResponseCode.AlreadyVoidedOrRefunded);
+    expect((await refund(s.srn, 1)).body.ResponseCode).toBe(ResponseCode.RefundImpossible);
     // Once the processor answers again, the same refund can be voided.
     expect((await voidOf(refundSrn)).body.ResponseCode).toBe(ResponseCode.Success);
     expect(processor.netRefundedCents(s.auth)).toBe(0);
@@ -222,7 +222,7 @@ describe('a refund the processor does not answer in time', () => {
       Amount: 6,
       UserTransactionNumber: utn('refund'),
     });
-    expect(blocked.body.ResponseCode).toBe(ResponseCode.AlreadyVoidedOrRefunded);
+    expect(blocked.body.ResponseCode).toBe(ResponseCode.RefundImpossible);
     // The recovery sweep gets the processor's confirmation, then releases it.
     await recoverInterruptedPayments(gw.gateway.storage, processor, new Date(Date.now() + 10 * 60_000), 0);
     const released = await gw.post('/api/Transactions/DoRefund', {

@@ -8,6 +8,8 @@ import {
   type TestGateway,
 } from '../support/gateway-harness';
 import { emvData, swipe, track2 } from '../support/cards';
+import { ResponseCode } from '../../gateway/contract/response-codes';
+import { DeclineCode } from '../../gateway/contract/decline-codes';
 
 describe('credit sale', () => {
   let gw: TestGateway;
@@ -70,28 +72,41 @@ describe('credit sale', () => {
     expect(bySrn.get(chip.body.ServiceReferenceNumber)).toMatchObject({ CardWasSwiped: 1 });
   });
 
-  it('answers each sandbox decline card with its own code', async () => {
+  it('answers each sandbox decline card with 3, verbiage DECLINED and its reason in DeclineCode', async () => {
     const cases: [string, number][] = [
-      ['4000000000000002', 100],
-      ['4000000000009995', 101],
-      ['4000000000000069', 102],
-      ['4000000000000127', 103],
-      ['4000000000000259', 502],
+      ['4000000000000002', DeclineCode.Declined],
+      ['4000000000009995', DeclineCode.InsufficientFunds],
+      ['4000000000000069', DeclineCode.ExpiredCard],
+      ['4000000000000127', DeclineCode.CvnMismatch],
     ];
-    for (const [pan, code] of cases) {
+    for (const [pan, reason] of cases) {
       const r = await sale({ CardNumber: pan });
-      expect(r.body.ResponseCode, pan).toBe(code);
-      expect(r.body.LastFour).toBe(pan.slice(-4));
+      expect(r.body, pan).toMatchObject({
+        ResponseCode: ResponseCode.Declined,
+        verbiage: 'DECLINED',
+        DeclineCode: reason,
+        LastFour: pan.slice(-4),
+      });
+      // A published client reads verbiage containing APPROV, or an AuthorizationNumber, as approval.
+      expect(r.body.verbiage).not.toMatch(/APPROV/i);
+      expect(r.body.AuthorizationNumber ?? '').toBe('');
+      expect((r.body.Msg as string[]).length).toBeGreaterThan(0);
     }
+    const down = await sale({ CardNumber: '4000000000000259' });
+    expect(down.body.ResponseCode).toBe(ResponseCode.ProcessorUnavailable);
+    expect('DeclineCode' in down.body).toBe(false);
   });
 
   it('declines an expired ExpDate and refuses an invalid card number before asking the processor', async () => {
-    expect((await sale({ ExpDate: '0120' })).body.ResponseCode).toBe(102);
+    expect((await sale({ ExpDate: '0120' })).body).toMatchObject({
+      ResponseCode: ResponseCode.Declined,
+      DeclineCode: DeclineCode.ExpiredCard,
+    });
     const bad = await sale({ CardNumber: '4111111111111112' });
-    expect(bad.body.ResponseCode).toBe(104);
+    expect(bad.body.ResponseCode).toBe(ResponseCode.InvalidCardNumber);
     expect(JSON.stringify(bad.body)).not.toContain('4111111111111112');
-    expect((await sale({ ExpDate: '1330' })).body.ResponseCode).toBe(107);
-    expect((await sale({ CardNumber: undefined })).body.ResponseCode).toBe(106);
+    expect((await sale({ ExpDate: '1330' })).body.ResponseCode).toBe(ResponseCode.InvalidExpiry);
+    expect((await sale({ CardNumber: undefined })).body.ResponseCode).toBe(ResponseCode.CardDataMissing);
     expect((await sale({ CardNumber: undefined, Track2: ';E?' })).body.Msg).toContain(
       'Track2 holds a read error: swipe again',
     );
@@ -101,7 +116,10 @@ describe('credit sale', () => {
     const present = await sale({ CardNumber: undefined, Track2: swipe('4000000000000341'), Amount: 35 });
     expect(present.body).toMatchObject({ ResponseCode: 210, Amount: 20 });
     const keyed = await sale({ CardNumber: '4000000000000341', Amount: 35 });
-    expect(keyed.body.ResponseCode).toBe(101);
+    expect(keyed.body).toMatchObject({
+      ResponseCode: ResponseCode.Declined,
+      DeclineCode: DeclineCode.InsufficientFunds,
+    });
   });
 
   it('refuses a reused UserTransactionNumber and changes nothing', async () => {
@@ -109,7 +127,7 @@ describe('credit sale', () => {
     const first = await sale({ UserTransactionNumber: number });
     expect(first.body.ResponseCode).toBe(200);
     const again = await sale({ UserTransactionNumber: number, Amount: 99 });
-    expect(again.body.ResponseCode).toBe(409);
+    expect(again.body.ResponseCode).toBe(ResponseCode.DuplicateTransactionNumber);
     const rows = (await gw.post('/api/Report/GetReportByMerchant', merchant1)).body.Transactions as Record<
       string,
       unknown
@@ -119,8 +137,10 @@ describe('credit sale', () => {
     const declined = utn('decl');
     expect(
       (await sale({ UserTransactionNumber: declined, CardNumber: '4000000000000002' })).body.ResponseCode,
-    ).toBe(100);
-    expect((await sale({ UserTransactionNumber: declined })).body.ResponseCode).toBe(409);
+    ).toBe(ResponseCode.Declined);
+    expect((await sale({ UserTransactionNumber: declined })).body.ResponseCode).toBe(
+      ResponseCode.DuplicateTransactionNumber,
+    );
   });
 
   it('numbers are per merchant: another merchant may use the same UserTransactionNumber', async () => {
@@ -133,7 +153,7 @@ describe('credit sale', () => {
     const card = { CardNumber: '2223003122003222', Amount: 42.42, ForceDuplication: false };
     expect((await sale(card)).body.ResponseCode).toBe(200);
     const dup = await sale(card);
-    expect(dup.body.ResponseCode).toBe(410);
+    expect(dup.body.ResponseCode).toBe(ResponseCode.DuplicatePayment);
     expect((await sale({ ...card, Amount: 42.43 })).body.ResponseCode).toBe(200);
     expect((await sale({ ...card, ForceDuplication: true })).body.ResponseCode).toBe(200);
   });
@@ -171,6 +191,21 @@ describe('credit sale', () => {
     }
     expect((await sale({ Amount: 0.29 })).body.Amount).toBe(0.29);
     expect((await sale({ TipAmount: -1 })).body.ResponseCode).toBe(506);
+  });
+
+  it('answers a missing or empty UserTransactionNumber with 30, changing nothing', async () => {
+    const before = (
+      (await gw.post('/api/Report/GetReportByMerchant', merchant1)).body.Transactions as unknown[]
+    ).length;
+    for (const UserTransactionNumber of [undefined, '']) {
+      const r = await sale({ UserTransactionNumber });
+      expect(r.body.ResponseCode).toBe(ResponseCode.UserTransactionNumberEmpty);
+      expect(r.body.Msg).toContain('UserTransactionNumber is required');
+    }
+    const after = (
+      (await gw.post('/api/Report/GetReportByMerchant', merchant1)).body.Transactions as unknown[]
+    ).length;
+    expect(after).toBe(before);
   });
 
   it('PreAuthorization takes TransactionType 3 and Sale takes 1', async () => {

@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { keyedSale, merchant1, utn } from '../support/gateway-harness';
 import { postJson, run, spawnGateway, type SpawnedGateway } from '../support/spawn-gateway';
 import { databaseArgs } from '../support/test-database';
+import { ResponseCode } from '../../gateway/contract/response-codes';
 
 const dirs: string[] = [];
 const children: SpawnedGateway[] = [];
@@ -147,6 +148,15 @@ describe('npm run gateway', { timeout: 120_000 }, () => {
     const badDb = await run(process.execPath, ['--import', 'tsx', 'gateway/server.ts', '--db', 'mysql://x']);
     expect(badDb.code).toBe(2);
     expect(badDb.stderr).toMatch(/^gateway: --db must be "sqlite" or a PostgreSQL URL/);
+    const prefix = await run(process.execPath, [
+      '--import',
+      'tsx',
+      'gateway/server.ts',
+      '--testing-prefix',
+      'yes',
+    ]);
+    expect(prefix.code).toBe(2);
+    expect(prefix.stderr).toMatch(/^gateway: --testing-prefix must be on or off/);
   });
 
   it('onboards a merchant outside the sandbox with the admin command', async () => {
@@ -193,10 +203,33 @@ describe('npm run gateway', { timeout: 120_000 }, () => {
       };
       expect((await postJson(`${gw.url}/api/BusinessSettings`, creds)).ResponseCode).toBe(200);
       // Not a sandbox: the demo merchants do not exist here.
-      expect((await postJson(`${gw.url}/api/BusinessSettings`, merchant1)).ResponseCode).toBe(401);
+      expect((await postJson(`${gw.url}/api/BusinessSettings`, merchant1)).ResponseCode).toBe(
+        ResponseCode.AuthenticationFailed,
+      );
+      // Nor the test environment's URL, unless asked for.
+      expect((await postJson(`${gw.url}/testing/api/BusinessSettings`, creds)).ResponseCode).toBe(
+        ResponseCode.NotFound,
+      );
     } finally {
       gw.child.kill('SIGTERM');
       await gw.exited;
+    }
+    const withPrefix = await start(['--port', '0', '--data', data, '--testing-prefix', 'on']);
+    try {
+      const creds = {
+        AppKey,
+        AppType: 3,
+        mid: 4242,
+        cid: 7,
+        UserName: 'corner',
+        Password: 'correct horse battery',
+      };
+      expect((await postJson(`${withPrefix.url}/testing/api/BusinessSettings`, creds)).ResponseCode).toBe(
+        200,
+      );
+    } finally {
+      withPrefix.child.kill('SIGTERM');
+      await withPrefix.exited;
     }
   });
 });

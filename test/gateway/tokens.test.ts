@@ -120,6 +120,25 @@ describe('GatewayAdmin token operations', () => {
     });
   });
 
+  it('serves the group at its older path /api/MonetraAdmin/* too, paths in any case', async () => {
+    const stored = await gw.post('/api/MonetraAdmin/GetTokenForCard', {
+      ...merchant1,
+      Account: '4242424242424242',
+      expDate: '1230',
+    });
+    expect(stored.body.ResponseCode).toBe(ResponseCode.Success);
+    const found = await gw.post('/api/monetraadmin/gettokenbyidentifier', {
+      ...merchant1,
+      Identifier: stored.body.Identifier,
+    });
+    expect(found.body).toMatchObject({ ResponseCode: ResponseCode.Success, Supported: true });
+    expect((found.body.Tokens as Record<string, unknown>[])[0]).toMatchObject({ Token: stored.body.Token });
+    // Every Gateway Admin operation, not only the token ones (the alias table maps the group).
+    const exists = await gw.post('/api/MonetraAdmin/DoesUserExist', merchant1);
+    expect(exists.body).toMatchObject({ ResponseCode: ResponseCode.Success, UserExists: true });
+    expect((await gw.post('/api/MonetraAdmin/NoSuchOperation', merchant1)).status).toBe(404);
+  });
+
   it('keeps an ExistingToken as given, once, and validates the card', async () => {
     const existing = '11111111-2222-4333-8444-555555555555';
     const r = await forCard({ Account: '4111111111111111', expDate: '1230', ExistingToken: existing });
@@ -127,8 +146,13 @@ describe('GatewayAdmin token operations', () => {
     expect((await forCard({ Account: '4111111111111111', ExistingToken: existing })).body.ResponseCode).toBe(
       426,
     );
-    expect((await forCard({ Account: '4111111111111112' })).body.ResponseCode).toBe(104);
-    expect((await forCard({ CardNumber: '4111111111111111' })).body.ResponseCode).toBe(400);
+    // Card data that cannot be stored is the real catalog's 25 (token not generated); CardNumber is no alias.
+    expect((await forCard({ Account: '4111111111111112' })).body.ResponseCode).toBe(
+      ResponseCode.TokenNotGenerated,
+    );
+    expect((await forCard({ CardNumber: '4111111111111111' })).body.ResponseCode).toBe(
+      ResponseCode.TokenNotGenerated,
+    );
     const sale = await gw.post('/api/Transactions/SaleWithToken', {
       ...merchant1,
       Amount: 2,

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ResponseCode } from '../../gateway/contract/response-codes';
 import { merchant1, startGateway, utn, type TestGateway } from '../support/gateway-harness';
 import { dropSchema, schemaOf } from '../support/test-database';
+import { DeclineCode } from '../../gateway/contract/decline-codes';
 
 const b64 = (v: unknown) => Buffer.from(typeof v === 'string' ? v : JSON.stringify(v)).toString('base64');
 
@@ -80,14 +81,14 @@ describe('device wallet sales', () => {
   });
 
   it('refuses a wallet A token that is missing, not base64 JSON, or lacks its header', async () => {
-    expect((await walletA(undefined)).body.ResponseCode).toBe(3);
-    expect((await walletA('not base64 json!')).body.ResponseCode).toBe(115);
+    expect((await walletA(undefined)).body.ResponseCode).toBe(ResponseCode.MissingToken);
+    expect((await walletA('not base64 json!')).body.ResponseCode).toBe(ResponseCode.InvalidWalletToken);
     const { header: _h, ...noHeader } = paymentData();
-    expect((await walletA(b64(noHeader))).body.ResponseCode).toBe(115);
+    expect((await walletA(b64(noHeader))).body.ResponseCode).toBe(ResponseCode.InvalidWalletToken);
     expect(
       (await walletA(b64({ paymentData: { ...paymentData(), data: b64({ nothing: true }) } }))).body
         .ResponseCode,
-    ).toBe(115);
+    ).toBe(ResponseCode.InvalidWalletToken);
   });
 
   it('accepts a wallet B token as JSON text or base64, and declines per the sandbox card', async () => {
@@ -106,9 +107,16 @@ describe('device wallet sales', () => {
       CardType: 'Mastercard',
     });
     expect((await post(b64(walletB()))).body.ResponseCode).toBe(200);
-    expect((await post(walletB('4000000000000002'))).body.ResponseCode).toBe(100);
-    expect((await post(undefined)).body.ResponseCode).toBe(3);
-    expect((await post('{"signature":"x"}')).body.ResponseCode).toBe(115);
+    expect((await post(walletB('4000000000000002'))).body).toMatchObject({
+      ResponseCode: ResponseCode.Declined,
+      verbiage: 'DECLINED',
+      DeclineCode: DeclineCode.Declined,
+    });
+    // A missing token is 3 too (the interface fixes it), but no decline: no DeclineCode.
+    const missing = await post(undefined);
+    expect(missing.body.ResponseCode).toBe(ResponseCode.MissingToken);
+    expect('DeclineCode' in missing.body).toBe(false);
+    expect((await post('{"signature":"x"}')).body.ResponseCode).toBe(ResponseCode.InvalidWalletToken);
   });
 });
 

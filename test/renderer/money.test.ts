@@ -68,9 +68,9 @@ describe('what to try next after a tender that did not go through', () => {
     at: 0,
     ...over,
   });
-  it('by the gateway code', () => {
-    expect(nextStepFor(tender({ gatewayCode: 101 }))).toMatch(/another card/);
-    expect(nextStepFor(tender({ gatewayCode: 105 }))).toMatch(/PIN again/);
+  it('by the gateway code: a decline (3) by its DeclineCode, a duplicate by 410', () => {
+    expect(nextStepFor(tender({ gatewayCode: 3, declineCode: 101 }))).toMatch(/another card/);
+    expect(nextStepFor(tender({ gatewayCode: 3, declineCode: 105 }))).toMatch(/PIN again/);
     expect(nextStepFor(tender({ gatewayCode: 410 }))).toMatch(/Charge again/);
     expect(nextStepFor(tender({ status: 'offline-refused' }))).toMatch(/cash/);
     expect(nextStepFor(tender({ status: 'unknown' }))).toMatch(/Do not run the card again/);

@@ -123,7 +123,8 @@ describe('sale store: the cashier’s sale as a state machine over the bridge', 
         tender({
           status: 'declined',
           approvedCents: 0,
-          gatewayCode: 100,
+          gatewayCode: 3,
+          declineCode: 100,
           message: 'Declined by the card issuer.',
         }),
         ticket(),
@@ -209,6 +210,52 @@ describe('sale store: the cashier’s sale as a state machine over the bridge', 
     await new Promise((r) => setTimeout(r, 10));
     expect(store.getState().reversal?.state).toBe('reversed');
     store.getState().newSale();
+  });
+
+  it('an approval the chip card refused is followed until reversed, like an unknown outcome; a plain reversal is not', async () => {
+    const refused = tender({
+      status: 'reversed',
+      approvedCents: 0,
+      userTransactionNumber: 'L1-10',
+      cardRefusal: 'declined-by-card',
+      message: 'Declined by card — payment reversed. The customer is not charged.',
+      card: { last4: '0416', cardType: 'Visa', entry: 'chip' },
+    });
+    const { bridge, store } = setup(() => outcome(refused, ticket()));
+    let state: TransactionView['state'] = 'reversing';
+    bridge.handle('transactions.list', () => ({
+      ok: true,
+      value: [
+        {
+          userTransactionNumber: 'L1-10',
+          operation: 'sale',
+          state,
+          amountCents: 2500,
+          tipCents: 0,
+          cashBackCents: 0,
+          refundedCents: 0,
+          cardDecision: 'AAC',
+          createdAt: 1,
+          updatedAt: 2,
+        },
+      ],
+    }));
+    store.getState().setSubtotal(2500);
+    await store.getState().pay({ kind: 'credit', entry: 'chip' });
+    expect(store.getState().phase).toBe('result');
+    expect(store.getState().reversal).toEqual({ utn: 'L1-10', state: 'reversing' });
+    state = 'reversed';
+    bridge.emit('reversals.updated', { pending: 0, items: [] });
+    await new Promise((r) => setTimeout(r, 10));
+    expect(store.getState().reversal?.state).toBe('reversed');
+    store.getState().newSale();
+    // A tender reversed without the card's refusal (a voided cash or abandoned tender) has nothing to follow.
+    const other = setup(() =>
+      outcome(tender({ status: 'reversed', approvedCents: 0, userTransactionNumber: 'L1-11' }), ticket()),
+    );
+    other.store.getState().setSubtotal(2500);
+    await other.store.getState().pay({ kind: 'credit', entry: 'present' });
+    expect(other.store.getState().reversal).toBeNull();
   });
 
   it('offline: refused (nothing charged) keeps the ticket open; store-and-forward finishes it', async () => {

@@ -5,6 +5,8 @@ import { join } from 'node:path';
 import { buildGateway, type Gateway, type GatewayOptions } from '../../gateway/app';
 import { breadthFraudScreen, breadthGroups } from '../../gateway/breadth';
 import type { Clock } from '../../gateway/domain/clock';
+import type { DeclineCodeValue } from '../../gateway/contract/decline-codes';
+import { ResponseCode } from '../../gateway/contract/response-codes';
 import { dropSchema, schemaOf, testDatabaseFor } from './test-database';
 
 export const merchant1 = {
@@ -168,4 +170,12 @@ export function postFrom(
     req.on('error', reject);
     req.end(payload);
   });
+}
+
+/**
+ * What a decline looks like on the wire (the real service's catalog): ResponseCode 3, verbiage DECLINED,
+ * the reason in DeclineCode. For `expect(body).toMatchObject(declined(DeclineCode.X))`.
+ */
+export function declined(reason: DeclineCodeValue): Json {
+  return { ResponseCode: ResponseCode.Declined, verbiage: 'DECLINED', DeclineCode: reason };
 }

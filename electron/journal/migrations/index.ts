@@ -1,7 +1,13 @@
 import { migration001 } from './001-journal';
 import { migration002 } from './002-audit-settings';
 import { migration003 } from './003-store-and-forward';
+import { migration004 } from './004-card-decision';
 import type { Migration } from './types';
 
 /** Every shipped migration, in order. A shipped migration is never edited: add a new one. */
-export const journalMigrations: readonly Migration[] = [migration001, migration002, migration003];
+export const journalMigrations: readonly Migration[] = [
+  migration001,
+  migration002,
+  migration003,
+  migration004,
+];

@@ -2,13 +2,16 @@ import type { TenderView } from '../../../electron/bridge/contract';
 
 /**
  * What the cashier should try after a tender that did not go through. The core already says the reason
- * in plain words (`TenderView.message`); this adds the next step, keyed on the gateway's ResponseCode
- * catalog (gateway/contract/response-codes.ts) where the reason alone does not say it.
+ * in plain words (`TenderView.message`); this adds the next step, keyed on the gateway's catalog
+ * (docs/response-codes.md): a decline is ResponseCode 3 with its reason in `declineCode`; a suspected
+ * duplicate payment is ResponseCode 410.
  */
 export function nextStepFor(tender: TenderView): string {
   switch (tender.status) {
     case 'declined':
-      switch (tender.gatewayCode) {
+      if (tender.gatewayCode === 410)
+        return 'If the customer really wants to pay again, choose “Charge again”.';
+      switch (tender.declineCode) {
         case 101:
           return 'Ask for another card, or take part of it in cash.';
         case 102:
@@ -25,8 +28,6 @@ export function nextStepFor(tender: TenderView): string {
           return 'The address check failed. Ask for another card.';
         case 113:
           return 'This card is blocked for this store. Ask for another tender.';
-        case 410:
-          return 'If the customer really wants to pay again, choose “Charge again”.';
         default:
           return 'Ask for another card or tender.';
       }
@@ -36,6 +37,12 @@ export function nextStepFor(tender: TenderView): string {
       return 'Choose a tender to try again.';
     case 'unknown':
       return 'Do not run the card again. The customer will not be charged for this attempt.';
+    case 'reversed':
+      return tender.cardRefusal === 'declined-by-card'
+        ? 'Ask for another card or tender.'
+        : tender.cardRefusal
+          ? 'Insert the card again and leave it in until “Remove card”, or use another tender.'
+          : '';
     default:
       return '';
   }

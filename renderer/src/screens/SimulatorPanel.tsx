@@ -65,11 +65,17 @@ export function SimulatorPanel() {
           onChange={(e) => s.chooseCard(sim.testCards[Number(e.target.value)]?.pan ?? '')}
           style={{ width: '100%' }}
         >
-          {sim.testCards.map((c, i) => (
-            // Options carry an index, not the number: even a test card's full number stays out of the page.
-            <option key={c.pan} value={String(i)}>
-              {c.brand} {c.maskedPan} — {c.note}
-            </option>
+          {(['Stripe cards', 'Chip cards'] as const).map((group) => (
+            <optgroup key={group} label={group}>
+              {sim.testCards.map((c, i) =>
+                c.chip === (group === 'Chip cards') ? (
+                  // Options carry an index, not the number: even a test card's full number stays out of the page.
+                  <option key={c.pan} value={String(i)}>
+                    {c.brand} {c.maskedPan} — {c.note}
+                  </option>
+                ) : null,
+              )}
+            </optgroup>
           ))}
         </select>
         {selected ? <p className="hint">{selected.note}</p> : null}
@@ -81,7 +87,7 @@ export function SimulatorPanel() {
             type="button"
             className="btn"
             onClick={() => void s.insert()}
-            disabled={!sim.contactless.waitingForCard}
+            disabled={!sim.chip.waitingForCard}
             data-sim="insert"
           >
             Insert chip
@@ -98,7 +104,27 @@ export function SimulatorPanel() {
           <button type="button" className="btn btn-small" onClick={() => void s.swipe(true)}>
             Bad swipe
           </button>
+          <button
+            type="button"
+            className="btn btn-small"
+            onClick={() => void s.removeCard()}
+            disabled={!sim.chip.cardInserted}
+            data-sim="remove-card"
+          >
+            Remove card
+          </button>
         </div>
+        <p className="hint" aria-live="polite" data-testid="sim-reader">
+          {sim.chip.cardInserted
+            ? 'A card is in the chip slot.'
+            : sim.chip.waitingForCard && sim.contactless.waitingForCard
+              ? 'The reader waits for an insert or a tap.'
+              : sim.chip.waitingForCard
+                ? 'The chip slot waits for a card.'
+                : sim.contactless.waitingForCard
+                  ? 'The reader waits for a tap.'
+                  : 'The reader is idle.'}
+        </p>
       </div>
 
       <div className="sim-section">

@@ -160,7 +160,9 @@ export function createSaleStore(bridge: Bridge, now: () => number = () => perfor
       if (outcome.signatureRequired) set({ ...base, phase: 'signature' });
       else if (outcome.ticket.status === 'paid') set({ ...base, phase: 'done' });
       else set({ ...base, phase: 'result' });
-      if (t.status === 'unknown' && t.userTransactionNumber) watchReversal(t.userTransactionNumber);
+      // A lost answer and an approval the card refused are both being reversed: follow it to the end.
+      if ((t.status === 'unknown' || t.cardRefusal) && t.userTransactionNumber)
+        watchReversal(t.userTransactionNumber);
     };
 
     return {

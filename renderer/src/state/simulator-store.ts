@@ -22,6 +22,8 @@ export type SimulatorState = {
   swipe(badRead?: boolean): Promise<void>;
   insert(): Promise<void>;
   tap(): Promise<void>;
+  /** The customer pulls the inserted card out of the chip slot. */
+  removeCard(): Promise<void>;
   pinDigit(d: string): void;
   pinBackspace(): void;
   enterPin(): Promise<void>;
@@ -87,6 +89,9 @@ export function createSimulatorStore(bridge: Bridge): SimulatorStore {
         performance.mark('tillpoint:card');
         set({ lastCardAt: performance.now() });
         return apply(bridge.send('simulator.tap', pan()));
+      },
+      removeCard() {
+        return apply(bridge.send('simulator.removeCard', {}));
       },
       pinDigit(d) {
         if (/^\d$/.test(d) && get().pin.length < 12) set({ pin: get().pin + d });

@@ -9,6 +9,8 @@ import {
   type TestGateway,
 } from '../../support/gateway-harness';
 import { createLink, payCheckout, put, reportOf, sandboxCard } from './support';
+import { ResponseCode } from '../../../gateway/contract/response-codes';
+import { DeclineCode } from '../../../gateway/contract/decline-codes';
 
 const PANS = [
   '4111111111111111',
@@ -120,7 +122,11 @@ describe('hosted checkout of payment links (over HTTP)', () => {
   it('keeps the link payable after a decline, and validates the card without echoing it', async () => {
     const link = await createLink(gw, { Amount: '8.00' });
     const declined = await payCheckout(gw, link, { ...sandboxCard, CardNumber: '4000000000000002' });
-    expect(declined.body).toMatchObject({ ResponseCode: 100, Approved: false });
+    expect(declined.body).toMatchObject({
+      ResponseCode: ResponseCode.Declined,
+      DeclineCode: DeclineCode.Declined,
+      Approved: false,
+    });
     expect(declined.text).not.toContain('4000000000000002');
     const bad = await payCheckout(gw, link, {
       ...sandboxCard,
@@ -344,10 +350,10 @@ describe('hosted checkout of payment links (over HTTP)', () => {
     const link = await createLink(gw, { Amount: '1.00' });
     for (let i = 0; i < 10; i += 1) {
       const r = await payCheckout(gw, link, { ...sandboxCard, CardNumber: '4000000000000002' });
-      expect(r.body.ResponseCode).toBe(100);
+      expect(r.body.ResponseCode).toBe(ResponseCode.Declined);
     }
     const blocked = await payCheckout(gw, link, sandboxCard);
-    expect(blocked.body.ResponseCode).toBe(429);
+    expect(blocked.body.ResponseCode).toBe(ResponseCode.TooManyAttempts);
     clock.advance(16 * 60_000);
     expect((await payCheckout(gw, link, sandboxCard)).body.Approved).toBe(true);
   });

@@ -7,6 +7,7 @@ import {
   type Json,
   type TestGateway,
 } from '../../support/gateway-harness';
+import { ResponseCode } from '../../../gateway/contract/response-codes';
 
 describe('Customers', () => {
   let gw: TestGateway;
@@ -78,7 +79,7 @@ describe('Customers', () => {
     expect(list1.every((c) => c.MID === 1001)).toBe(true);
     expect(list1.map((c) => c.Id)).not.toContain(mine.body.CustomerId);
     const denied = await gw.post('/api/Customers', { ...merchant1, mid: 1002 });
-    expect(denied.body.ResponseCode).toBe(403);
+    expect(denied.body.ResponseCode).toBe(ResponseCode.InvalidHostCredentials);
     expect(denied.body).not.toHaveProperty('Customers');
   });
 });
@@ -133,7 +134,7 @@ describe('MobileWalletTransaction', () => {
 
   it('refuses bad amounts, types and another merchant id; an EcommerceId is stored once', async () => {
     const cases: [Json, number][] = [
-      [{ Fee: '1.00' }, 506],
+      [{ Fee: '1.00 USD' }, 506],
       [{ Total: -1 }, 506],
       [{ Tax: 1.001 }, 506],
       [{ Total: 5, TotalRefundedAmount: 6 }, 506],
@@ -164,7 +165,7 @@ describe('MobileWalletTransaction', () => {
     expect(list2).toHaveLength(1);
     expect(list2[0]).toMatchObject({ Mid: 1002, Total: 2 });
     const peek = await gw.post('/api/MobileWalletTransaction', { ...merchant2, Merchantid: 1001 });
-    expect(peek.body.ResponseCode).toBe(403);
+    expect(peek.body.ResponseCode).toBe(ResponseCode.MerchantAccessDenied);
     const list1 = (await gw.post('/api/MobileWalletTransaction', merchant1)).body.Transactions as Json[];
     expect(list1.every((x) => x.Mid === 1001)).toBe(true);
   });

@@ -7,6 +7,7 @@ import {
   type TestGateway,
 } from '../../support/gateway-harness';
 import { createLink, linksQuery, put } from './support';
+import { ResponseCode } from '../../../gateway/contract/response-codes';
 
 const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
@@ -110,11 +111,11 @@ describe('Payment Links API', () => {
       expect(Object.keys(got.body.PaymentLink as Json).sort()).toEqual(Object.keys(pl).sort());
     });
 
-    it('requires the PaymentLink object and its declared types (quoted numbers refused)', async () => {
+    it('requires the PaymentLink object and its declared types (text that is no number or boolean refused)', async () => {
       const missing = await gw.post('/api/PaymentLinks', { ...merchant1 });
       expect(missing.body.ResponseCode).toBe(400);
       expect((missing.body.Msg as string[]).join(' ')).toMatch(/PaymentLink is required/);
-      const quoted = await post('/api/PaymentLinks', { FrequencyId: '4', AllowRecurringPayment: 'true' });
+      const quoted = await post('/api/PaymentLinks', { FrequencyId: 'four', AllowRecurringPayment: 'yes' });
       expect(quoted.body.ResponseCode).toBe(400);
       const msg = (quoted.body.Msg as string[]).join(' | ');
       expect(msg).toMatch(/PaymentLink\.FrequencyId must be integer/);
@@ -317,10 +318,10 @@ describe('Payment Links API', () => {
       const ok = await gw.get(linksQuery(merchant1));
       expect(ok.body.ResponseCode).toBe(200);
       const wrong = await gw.get(linksQuery({ ...merchant1, Password: 'nope' }));
-      expect(wrong.body.ResponseCode).toBe(401);
+      expect(wrong.body.ResponseCode).toBe(ResponseCode.AuthenticationFailed);
       expect(wrong.body).not.toHaveProperty('PaymentLinks');
       const none = await gw.get('/api/PaymentLinks');
-      expect(none.body.ResponseCode).toBe(401);
+      expect(none.body.ResponseCode).toBe(ResponseCode.AuthenticationFailed);
     });
 
     it('filters by request.paymentLink.<field>, typed', async () => {
@@ -391,7 +392,7 @@ describe('Payment Links API', () => {
         ...merchant2,
         PaymentLink: { MerchantId: 1001, Amount: '1.00' },
       });
-      expect(claim.body.ResponseCode).toBe(403);
+      expect(claim.body.ResponseCode).toBe(ResponseCode.MerchantAccessDenied);
       const mine = await gw.post('/api/PaymentLinks/GetPaymentLink', {
         ...merchant1,
         PaymentLink: { Id: pl.Id },

@@ -10,6 +10,7 @@ import {
   type Json,
   type TestGateway,
 } from '../../support/gateway-harness';
+import { ResponseCode } from '../../../gateway/contract/response-codes';
 
 describe('Recurring Billing API', () => {
   let gw: TestGateway;
@@ -71,21 +72,21 @@ describe('Recurring Billing API', () => {
 
   it('refuses bad input, reporting every problem', async () => {
     const cases: [Json, number, RegExp][] = [
-      [{ Amount: '19.99' }, 506, /Amount must be number/],
+      [{ Amount: '19.99 USD' }, 506, /Amount must be number/],
       [{ Amount: 0 }, 506, /greater than zero/],
       [{ Amount: -5 }, 506, /negative/],
       [{ Amount: 10.001 }, 506, /two decimals/],
       [{ FrequencyId: 8 }, 604, /FrequencyId must be 1 to 7/],
       [{ FrequencyId: 0 }, 604, /FrequencyId/],
-      [{ FrequencyId: '4' }, 400, /FrequencyId must be integer/],
-      [{ IsInstallment: 'true' }, 400, /IsInstallment must be boolean/],
+      [{ FrequencyId: 'weekly' }, 400, /FrequencyId must be integer/],
+      [{ IsInstallment: 'yes' }, 400, /IsInstallment must be boolean/],
       [{ IsInstallment: true, InstallmentTotal: 0 }, 605, /InstallmentTotal must be 1 to 999/],
       [{ StartDate: '2030-01-09T12:00:00Z' }, 605, /StartDate must be today \(2030-01-10\) or later/],
       [{ EndDate: '2030-01-01T00:00:00Z' }, 605, /EndDate is before StartDate/],
       [{ StartDate: 'soon' }, 400, /StartDate/],
       [{ Account: undefined, ExpDate: undefined }, 106, /A card is required/],
       [{ Account: '4111111111111112' }, 104, /Account is not a valid card number/],
-      [{ ExpDate: '1229' }, 102, /expired/],
+      [{ ExpDate: '1229' }, ResponseCode.Declined, /expired/],
       [{ ExpDate: undefined }, 107, /ExpDate/],
       [{ Cv: '12a' }, 400, /Cv must be 3 or 4 digits/],
       [{ CardTokenId: 9999 }, 400, /Send one card/],
@@ -173,7 +174,7 @@ describe('Recurring Billing API', () => {
     expect((e.body.Billing as Json).EndDate).toBe('2030-06-30');
     const cases: [Json, number][] = [
       [{ Amount: 0 }, 506],
-      [{ Amount: '3' }, 506],
+      [{ Amount: '3 USD' }, 506],
       [{ FrequencyId: 11 }, 604],
       [{ NextPaymentDate: '2029-12-31T00:00:00Z' }, 605],
       [{ RecurringEnd: '2030-01-20T00:00:00Z' }, 605],

@@ -9,6 +9,7 @@ import {
   type Json,
   type TestGateway,
 } from '../../support/gateway-harness';
+import { ResponseCode } from '../../../gateway/contract/response-codes';
 
 const strokes = [
   [
@@ -156,7 +157,7 @@ describe('Signature Capture', () => {
       ['<svg><g><text>hi</text></g></svg>', 607, /text/],
       ['<svg xmlns:x="http://evil.example/ns"><path d="M0 0"/></svg>', 607, /xmlns:x/],
       ['<svg></svg><svg></svg>', 607, /after the root|one <svg>/],
-      [42, 400, /SignatureData/],
+      [true, 400, /SignatureData/],
     ];
     for (const [data, code, message] of cases) {
       const r = await add(sales[3] ?? '', data);
@@ -188,17 +189,27 @@ describe('Signature Capture', () => {
     const image = png(10, 10).toString('base64');
     expect(
       (await gw.post('/api/SignatureCapture/Add', { ...merchant1, SignatureData: image })).body.ResponseCode,
-    ).toBe(400);
+    ).toBe(ResponseCode.InvalidRequest);
+    // Missing or empty SignatureData is the real catalog's 54.
     expect(
       (await gw.post('/api/SignatureCapture/Add', { ...merchant1, ServiceTransactionNumber: sales[3] })).body
         .ResponseCode,
-    ).toBe(400);
-    expect((await add('000000000000', image)).body.ResponseCode).toBe(404);
-    expect((await add(otherMerchantSale, image)).body.ResponseCode).toBe(404);
-    expect((await add(sales[0] ?? '', image, merchant2)).body.ResponseCode).toBe(404);
-    expect((await list(sales[0], merchant2)).body.ResponseCode).toBe(404);
+    ).toBe(ResponseCode.SignatureDataEmpty);
+    expect((await add('000000000000', image)).body.ResponseCode).toBe(
+      ResponseCode.ServiceTransactionNumberNotFound,
+    );
+    // Another merchant's transaction: an unauthorized reference (5), and nothing of it is shown.
+    expect((await add(otherMerchantSale, image)).body.ResponseCode).toBe(ResponseCode.UnauthorizedReference);
+    expect((await add(sales[0] ?? '', image, merchant2)).body.ResponseCode).toBe(
+      ResponseCode.UnauthorizedReference,
+    );
+    const peek = await list(sales[0], merchant2);
+    expect(peek.body.ResponseCode).toBe(ResponseCode.UnauthorizedReference);
+    expect(peek.body).not.toHaveProperty('Signatures');
     const theirs = (await list(undefined, merchant2)).body.Signatures as Json[];
     expect(theirs).toEqual([]);
-    expect((await list('000000000000')).body.ResponseCode).toBe(404);
+    expect((await list('000000000000')).body.ResponseCode).toBe(
+      ResponseCode.ServiceTransactionNumberNotFound,
+    );
   });
 });

@@ -9,6 +9,7 @@ import {
 } from '../../support/gateway-harness';
 import { allText } from './helpers';
 import { storedText } from '../../support/test-database';
+import { ResponseCode } from '../../../gateway/contract/response-codes';
 
 const SECRET = 'Pr0cessor-S3cret!';
 
@@ -61,7 +62,7 @@ describe('gateway admin and administration', () => {
       (await addUser({ ProcessorId: 5, ExtraFielsKeys: 'a,b', ExtraFielsValues: '1' })).body.ResponseCode,
     ).toBe(400);
     expect((await addUser({ ProcessorId: 5, FraudAutodenyOptions: '9' })).body.ResponseCode).toBe(659);
-    expect((await addUser({ ProcessorId: '5' })).body.ResponseCode).toBe(400);
+    expect((await addUser({ ProcessorId: 'five' })).body.ResponseCode).toBe(400);
     const many = await admin('AddUserToProcessor', { IndustryCode: 'R' });
     expect(many.body.ResponseCode).toBe(400);
     expect((many.body.Msg as string[]).join(' ')).toMatch(/ProcessorId.*NewUser.*NewPass/);
@@ -173,7 +174,7 @@ describe('gateway admin and administration', () => {
     );
   });
 
-  it('answers DoesUserExist for the authenticated user; a wrong password is 401, not an oracle', async () => {
+  it('answers DoesUserExist for the authenticated user; a wrong password is 1 (invalid credentials), not an oracle', async () => {
     const r = await gw.post('/api/GatewayAdmin/DoesUserExist', { ...merchant1 });
     expect(r.body).toMatchObject({
       ResponseCode: 200,
@@ -184,10 +185,10 @@ describe('gateway admin and administration', () => {
       ProcessorIds: [7],
     });
     const wrong = await gw.post('/api/GatewayAdmin/DoesUserExist', { ...merchant1, Password: 'guess' });
-    expect(wrong.body.ResponseCode).toBe(401);
+    expect(wrong.body.ResponseCode).toBe(ResponseCode.AuthenticationFailed);
     expect(wrong.body.UserExists).toBeUndefined();
     const nobody = await gw.post('/api/GatewayAdmin/DoesUserExist', { ...merchant1, UserName: 'nobody' });
-    expect(nobody.body.ResponseCode).toBe(401);
+    expect(nobody.body.ResponseCode).toBe(ResponseCode.AuthenticationFailed);
     expect(nobody.body.Msg).toEqual(wrong.body.Msg);
   });
 });

@@ -9,6 +9,7 @@ import {
   type Json,
   type TestGateway,
 } from '../../support/gateway-harness';
+import { ResponseCode } from '../../../gateway/contract/response-codes';
 
 const admin = (gw: TestGateway, op: string, body: Json = {}, envelope: Json = merchant1) =>
   gw.post(`/api/Administration/${op}`, { ...envelope, ...body });
@@ -56,7 +57,7 @@ describe('automatic batch close: the transitions table', () => {
     expect(bare.body.CloseTime).toBe('17:15');
   });
 
-  it('Remove, then Update answers 425 and changes nothing; Set enrolls at Time (17:00 without one)', async () => {
+  it('Remove, then Update answers 57 (not enrolled) and changes nothing; Set enrolls at Time (17:00 without one)', async () => {
     const removed = await admin(gw, 'RemoveMerchantFromAutomaticCloseBatch');
     expect(removed.body).toMatchObject({
       ResponseCode: 200,
@@ -69,7 +70,7 @@ describe('automatic batch close: the transitions table', () => {
       Enrolled: false,
     });
     const update = await admin(gw, 'UpdateAutomaticHourToCloseBatch', { Time: '2025-01-15T20:00:00' });
-    expect(update.body.ResponseCode).toBe(425);
+    expect(update.body.ResponseCode).toBe(ResponseCode.NotEnrolled);
     expect((await admin(gw, 'GetAutomaticBatchClose')).body).toMatchObject({ Enrolled: false });
     const set = await gw.post('/api/GatewayAdmin/SetAutomaticBatchClose', {
       ...merchant1,
@@ -101,7 +102,9 @@ describe('automatic batch close: the transitions table', () => {
       expect(r.body.ResponseCode, Time).toBe(662);
     }
     expect((await admin(gw, 'UpdateAutomaticHourToCloseBatch')).body.ResponseCode).toBe(662);
-    expect((await admin(gw, 'UpdateAutomaticHourToCloseBatch', { Time: 1700 })).body.ResponseCode).toBe(400);
+    expect((await admin(gw, 'UpdateAutomaticHourToCloseBatch', { Time: 1700 })).body.ResponseCode).toBe(
+      ResponseCode.InvalidCloseTime,
+    );
     expect((await admin(gw, 'GetAutomaticBatchClose')).body.CloseTime).toBe('17:00');
   });
 

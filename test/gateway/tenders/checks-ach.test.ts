@@ -9,6 +9,7 @@ import {
 } from '../../support/gateway-harness';
 import { allText } from './helpers';
 import { storedText } from '../../support/test-database';
+import { ResponseCode } from '../../../gateway/contract/response-codes';
 
 const ROUTING = '021000021';
 const ACCOUNT = '987650123456';
@@ -76,7 +77,7 @@ describe('check processor and ACH', () => {
     const id = (a.body.TransactionInfo as { ServiceTransactionNumber: string }).ServiceTransactionNumber;
     const v = await voidCheck(id);
     expect(v.body).toMatchObject({ ResponseCode: 200, Code: 'VOIDED', ResponseType: 'V', ResultCode: '20' });
-    expect((await voidCheck(id)).body.ResponseCode).toBe(421);
+    expect((await voidCheck(id)).body.ResponseCode).toBe(ResponseCode.CheckAlreadyVoided);
     const row = (await report()).find((t) => t.ServiceTransactionNumber === id);
     expect(row).toMatchObject({ TransactionVoided: true, TransactionVoidedOn: clock.now().toISOString() });
 
@@ -93,7 +94,7 @@ describe('check processor and ACH', () => {
     // 00:30 the next morning in New York: the void window is closed.
     clock.set(new Date('2025-03-11T04:30:00Z'));
     const next = await voidCheck(late2Id);
-    expect(next.body.ResponseCode).toBe(652);
+    expect(next.body.ResponseCode).toBe(ResponseCode.VoidWindowClosed);
     expect((await report()).find((t) => t.ServiceTransactionNumber === late2Id)?.TransactionVoided).toBe(
       false,
     );
@@ -108,7 +109,7 @@ describe('check processor and ACH', () => {
     // The duplicate rule sends the cashier to a manager override.
     expect(
       (await processCheck(check({ CHECK_NUMBER: '2001', CHECK_AMOUNT: '12.00' }))).body.ResponseCode,
-    ).toBe(658);
+    ).toBe(ResponseCode.CheckNotProcessed);
     const o = await processCheck(
       check({
         PacketIdentifier: 'O',
@@ -129,7 +130,7 @@ describe('check processor and ACH', () => {
     const declined = await processCheck(
       check({ PacketIdentifier: 'O', CheckTransactionId: keepId, ACCOUNT_NUMBER: '55550002', Method: 5 }),
     );
-    expect(declined.body.ResponseCode).toBe(656);
+    expect(declined.body.ResponseCode).toBe(ResponseCode.CheckNotProcessed);
     expect(
       (await report()).find((t) => t.ServiceTransactionNumber === String(keepId))?.TransactionVoided,
     ).toBe(false);
@@ -140,7 +141,7 @@ describe('check processor and ACH', () => {
   it('applies the Method: DL where required, verification triggers, identity data', async () => {
     for (const method of [1, 4, 6, 8]) {
       const r = await processCheck(check({ Method: method }));
-      expect(r.body.ResponseCode, `method ${method}`).toBe(655);
+      expect(r.body.ResponseCode, `method ${method}`).toBe(ResponseCode.IncorrectCheckData);
     }
     for (const method of [0, 1, 3, 4, 5, 6, 7, 8]) {
       const r = await processCheck(check({ Method: method, DL_NUMBER: DL, DL_STATE: 'NY' }));
@@ -149,10 +150,10 @@ describe('check processor and ACH', () => {
     for (const method of [2, 9, -1]) {
       expect((await processCheck(check({ Method: method }))).body.ResponseCode).toBe(400);
     }
-    expect((await processCheck(check({ Method: '0' }))).body.ResponseCode).toBe(400);
+    expect((await processCheck(check({ Method: 'zero' }))).body.ResponseCode).toBe(400);
     // Verification methods consult the negative file; the no-verification ones do not.
     expect((await processCheck(check({ Method: 5, ACCOUNT_NUMBER: '44440002' }))).body).toMatchObject({
-      ResponseCode: 656,
+      ResponseCode: ResponseCode.CheckNotProcessed,
       Code: 'DECLINED',
       ResponseType: 'D',
       ResultCode: '05',
@@ -163,31 +164,41 @@ describe('check processor and ACH', () => {
     expect(
       (await processCheck(check({ Method: 7, DL_NUMBER: '999123', DL_STATE: 'CA' }))).body,
     ).toMatchObject({
-      ResponseCode: 657,
+      ResponseCode: ResponseCode.CheckNotProcessed,
       ResultCode: '12',
     });
-    expect((await processCheck(check({ Method: 7, SSN4: '0000' }))).body.ResponseCode).toBe(657);
-    expect((await processCheck(check({ Method: 3, LAST_NAME: undefined }))).body.ResponseCode).toBe(664);
+    expect((await processCheck(check({ Method: 7, SSN4: '0000' }))).body.ResponseCode).toBe(
+      ResponseCode.CheckNotProcessed,
+    );
+    expect((await processCheck(check({ Method: 3, LAST_NAME: undefined }))).body.ResponseCode).toBe(
+      ResponseCode.IncorrectCheckData,
+    );
     // A declined check is on the report; it cannot be voided.
     const declined = await processCheck(
       check({ Method: 6, ACCOUNT_NUMBER: '44440002', DL_NUMBER: DL, DL_STATE: '44' }),
     );
     const declinedId = (declined.body.TransactionInfo as { ServiceTransactionNumber: string })
       .ServiceTransactionNumber;
-    expect((await voidCheck(declinedId)).body.ResponseCode).toBe(423);
+    expect((await voidCheck(declinedId)).body.ResponseCode).toBe(ResponseCode.CheckVoidNotProcessed);
   });
 
   it('validates jurisdictions, routing numbers, accounts and CHECK_AMOUNT strictly, all problems at once', async () => {
     expect((await processCheck(check({ DL_STATE: 'CA', STATE: '67' }))).body.ResponseCode).toBe(200);
-    expect((await processCheck(check({ DL_STATE: 'XX' }))).body.ResponseCode).toBe(661);
-    expect((await processCheck(check({ STATE: '68' }))).body.ResponseCode).toBe(661);
+    expect((await processCheck(check({ DL_STATE: 'XX' }))).body.ResponseCode).toBe(
+      ResponseCode.IncorrectCheckData,
+    );
+    expect((await processCheck(check({ STATE: '68' }))).body.ResponseCode).toBe(
+      ResponseCode.IncorrectCheckData,
+    );
     for (const routing of ['021000022', '12345678', '0210000210', '991000025', 'ABCDEFGHI']) {
       const r = await processCheck(check({ ROUTING_NUMBER: routing }));
-      expect(r.body.ResponseCode, routing).toBe(653);
+      expect(r.body.ResponseCode, routing).toBe(ResponseCode.IncorrectCheckData);
       expect(allText(r.body)).not.toContain(routing);
     }
     for (const account of ['123', '12345678901234567890', '12-34-56']) {
-      expect((await processCheck(check({ ACCOUNT_NUMBER: account }))).body.ResponseCode, account).toBe(654);
+      expect((await processCheck(check({ ACCOUNT_NUMBER: account }))).body.ResponseCode, account).toBe(
+        ResponseCode.IncorrectCheckData,
+      );
     }
     for (const amount of [
       '12.345',
@@ -275,12 +286,12 @@ describe('check processor and ACH', () => {
   it('keeps merchants apart: no void, override, report or token across merchants', async () => {
     const mine = await processCheck(check());
     const id = (mine.body.TransactionInfo as { ServiceTransactionNumber: string }).ServiceTransactionNumber;
-    expect((await voidCheck(id, merchant2)).body.ResponseCode).toBe(404);
+    expect((await voidCheck(id, merchant2)).body.ResponseCode).toBe(ResponseCode.CheckNotFound);
     expect(
       (await processCheck(check({ PacketIdentifier: 'O', CheckTransactionId: Number(id) }, merchant2))).body
         .ResponseCode,
-    ).toBe(404);
-    expect((await voidCheck(999_999)).body.ResponseCode).toBe(404);
+    ).toBe(ResponseCode.CheckNotFound);
+    expect((await voidCheck(999_999)).body.ResponseCode).toBe(ResponseCode.CheckNotFound);
     expect(await report(merchant2)).toHaveLength(0);
     expect((await report()).some((t) => t.ServiceTransactionNumber === id)).toBe(true);
   });
@@ -316,11 +327,11 @@ describe('check processor and ACH', () => {
       AchAmount: 299.99,
       AccountNumber: '111122223333',
     });
-    expect(mismatch.body.ResponseCode).toBe(663);
+    expect(mismatch.body.ResponseCode).toBe(ResponseCode.IncorrectCheckData);
     expect(allText(mismatch.body)).not.toContain(ACCOUNT);
     expect(
       (await gw.post('/api/AchProcessor/VoidAch', { ...merchant2, AchId: info.AchId })).body.ResponseCode,
-    ).toBe(404);
+    ).toBe(ResponseCode.CheckNotFound);
     const v = await gw.post('/api/AchProcessor/VoidAch', {
       ...merchant1,
       AchId: info.AchId,
@@ -332,10 +343,10 @@ describe('check processor and ACH', () => {
     expect(v.body.TransactionInfo).toBeUndefined();
     expect(
       (await gw.post('/api/AchProcessor/VoidAch', { ...merchant1, AchId: info.AchId })).body.ResponseCode,
-    ).toBe(421);
+    ).toBe(ResponseCode.CheckAlreadyVoided);
     expect((await gw.post('/api/AchProcessor/VoidAch', { ...merchant1 })).body.ResponseCode).toBe(400);
     // An ACH id is not a check id.
-    expect((await voidCheck(bId)).body.ResponseCode).toBe(404);
+    expect((await voidCheck(bId)).body.ResponseCode).toBe(ResponseCode.CheckNotFound);
 
     const rep = await gw.post('/api/AchProcessor/GetReport', {
       ...merchant1,
@@ -372,7 +383,7 @@ describe('check processor and ACH', () => {
     // Next calendar day: the other debit can no longer be voided.
     clock.advance(24 * 3600_000);
     expect((await gw.post('/api/AchProcessor/VoidAch', { ...merchant1, AchId: bId })).body.ResponseCode).toBe(
-      652,
+      ResponseCode.VoidWindowClosed,
     );
   });
 

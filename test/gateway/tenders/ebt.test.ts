@@ -1,6 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { merchant1, merchant2, startGateway, utn, type TestGateway } from '../../support/gateway-harness';
+import {
+  merchant1,
+  merchant2,
+  startGateway,
+  utn,
+  type TestGateway,
+  declined,
+} from '../../support/gateway-harness';
 import { allText, ebt, ebtBody, pinFor } from './helpers';
+import { DeclineCode } from '../../../gateway/contract/decline-codes';
 
 describe('EBT', () => {
   let gw: TestGateway;
@@ -42,19 +50,19 @@ describe('EBT', () => {
       CardNumber: ebt.rich,
       ...pinFor(ebt.rich, '4321'),
     });
-    expect(wrong.body.ResponseCode).toBe(105);
+    expect(wrong.body).toMatchObject(declined(DeclineCode.IncorrectPin));
     expect(wrong.body.Balance).toBeUndefined();
     const otherCard = await gw.post('/api/EbtTransaction/EbtCashBenefitsBalance', {
       ...merchant1,
       CardNumber: ebt.rich,
       ...pinFor(ebt.poor),
     });
-    expect(otherCard.body.ResponseCode).toBe(105);
+    expect(otherCard.body).toMatchObject(declined(DeclineCode.IncorrectPin));
     const forged = await gw.post('/api/EbtTransaction/EbtFoodStampSale', {
       ...ebtBody(ebt.rich, { Amount: 5 }),
       PinBlock: '0123456789ABCDEF',
     });
-    expect(forged.body.ResponseCode).toBe(105);
+    expect(forged.body).toMatchObject(declined(DeclineCode.IncorrectPin));
     const missing = await gw.post('/api/EbtTransaction/EbtFoodStampSale', {
       ...ebtBody(ebt.rich, { Amount: 5 }),
       PinBlock: undefined,
@@ -100,24 +108,24 @@ describe('EBT', () => {
     const partial = await gw.post('/api/EbtTransaction/EbtFoodStampSale', ebtBody(card, { Amount: 12.34 }));
     expect(partial.body).toMatchObject({ ResponseCode: 210, Amount: 10, Balance: '0.00' });
     const empty = await gw.post('/api/EbtTransaction/EbtFoodStampSale', ebtBody(card, { Amount: 1 }));
-    expect(empty.body.ResponseCode).toBe(101);
+    expect(empty.body).toMatchObject(declined(DeclineCode.InsufficientFunds));
     const withCashBack = await gw.post(
       '/api/EbtTransaction/EbtCashBenefitsSale',
       ebtBody(card, { Amount: 4, CashBackAmount: 2 }),
     );
-    expect(withCashBack.body.ResponseCode).toBe(101);
+    expect(withCashBack.body).toMatchObject(declined(DeclineCode.InsufficientFunds));
     const withdraw = await gw.post(
       '/api/EbtTransaction/EbtCashBenefitsWithdrawal',
       ebtBody(card, { Amount: 6 }),
     );
-    expect(withdraw.body.ResponseCode).toBe(101);
+    expect(withdraw.body).toMatchObject(declined(DeclineCode.InsufficientFunds));
     const cashPartial = await gw.post(
       '/api/EbtTransaction/EbtCashBenefitsSale',
       ebtBody(card, { Amount: 7 }),
     );
     expect(cashPartial.body).toMatchObject({ ResponseCode: 210, Amount: 5 });
     const none = await gw.post('/api/EbtTransaction/EbtCashBenefitsSale', ebtBody(ebt.empty, { Amount: 1 }));
-    expect(none.body.ResponseCode).toBe(101);
+    expect(none.body).toMatchObject(declined(DeclineCode.InsufficientFunds));
   });
 
   it('refuses what EBT does not take', async () => {
@@ -138,7 +146,7 @@ describe('EBT', () => {
     expect(type.body.ResponseCode).toBe(501);
     const quoted = await gw.post(
       '/api/EbtTransaction/EbtCashBenefitsSale',
-      ebtBody(ebt.rich, { Amount: '5' }),
+      ebtBody(ebt.rich, { Amount: '5 dollars' }),
     );
     expect(quoted.body.ResponseCode).toBe(506);
     const three = await gw.post(
@@ -150,7 +158,7 @@ describe('EBT', () => {
       '/api/EbtTransaction/EbtFoodStampSale',
       ebtBody(ebt.unknown, { Amount: 5 }),
     );
-    expect(unknown.body.ResponseCode).toBe(109);
+    expect(unknown.body).toMatchObject(declined(DeclineCode.CardNotSupported));
     const reused = ebtBody(ebt.rich, { Amount: 1 });
     expect((await gw.post('/api/EbtTransaction/EbtFoodStampSale', reused)).body.ResponseCode).toBe(200);
     expect((await gw.post('/api/EbtTransaction/EbtFoodStampSale', reused)).body.ResponseCode).toBe(409);

@@ -6,8 +6,11 @@ import {
   startGateway,
   type Json,
   type TestGateway,
+  declined,
 } from '../../support/gateway-harness';
 import { allText } from './helpers';
+import { DeclineCode } from '../../../gateway/contract/decline-codes';
+import { ResponseCode } from '../../../gateway/contract/response-codes';
 
 describe('fraud auto-deny options', () => {
   let gw: TestGateway;
@@ -28,7 +31,7 @@ describe('fraud auto-deny options', () => {
     const on = await op('EnableZipCode');
     expect(on.body).toMatchObject({ ResponseCode: 200, ZipCode: true, Options: '4' });
     const denied = await sale({ ZipCode: '99999' });
-    expect(denied.body.ResponseCode).toBe(111);
+    expect(denied.body).toMatchObject(declined(DeclineCode.FraudDeniedZipCode));
     expect((await sale({ ZipCode: '10001' })).body.ResponseCode).toBe(200);
     // No zip sent: nothing to check.
     expect((await sale()).body.ResponseCode).toBe(200);
@@ -39,7 +42,7 @@ describe('fraud auto-deny options', () => {
   it('denies a failed street (110) while Address is enabled; the denied sale is not in the batch', async () => {
     await op('EnableAddress');
     const denied = await sale({ Street: '999 Fraud Lane', ZipCode: '10001' });
-    expect(denied.body.ResponseCode).toBe(110);
+    expect(denied.body).toMatchObject(declined(DeclineCode.FraudDeniedAddress));
     expect((await sale({ Street: '1 Main St' })).body.ResponseCode).toBe(200);
     const unsettled = await gw.post('/api/Report/GetUnsettledTransactions', { ...merchant1 });
     expect(allText(unsettled.body)).not.toContain(String(denied.body.ServiceReferenceNumber));
@@ -48,12 +51,12 @@ describe('fraud auto-deny options', () => {
 
   it('turns the issuer CVN decline (103) into the merchant rule (112) while Cvv is enabled', async () => {
     const card = { CardNumber: '4000000000000127', CVN: '999' };
-    expect((await sale(card)).body.ResponseCode).toBe(103);
+    expect((await sale(card)).body).toMatchObject(declined(DeclineCode.CvnMismatch));
     await op('EnableCvv');
-    expect((await sale(card)).body.ResponseCode).toBe(112);
+    expect((await sale(card)).body).toMatchObject(declined(DeclineCode.FraudDeniedCvn));
     expect((await sale()).body.ResponseCode).toBe(200);
     await op('DisableCvv');
-    expect((await sale(card)).body.ResponseCode).toBe(103);
+    expect((await sale(card)).body).toMatchObject(declined(DeclineCode.CvnMismatch));
   });
 
   it('blacklists an account by card number or by a payment, and denies it (113) while Account is enabled', async () => {
@@ -71,14 +74,18 @@ describe('fraud auto-deny options', () => {
     // Listed but the check is off: still approved.
     expect((await sale({ CardNumber: '5555555555554444' })).body.ResponseCode).toBe(200);
     await op('EnableAccount');
-    expect((await sale({ CardNumber: '5555555555554444' })).body.ResponseCode).toBe(113);
+    expect((await sale({ CardNumber: '5555555555554444' })).body).toMatchObject(
+      declined(DeclineCode.FraudDeniedAccount),
+    );
     expect((await sale()).body.ResponseCode).toBe(200);
     const byNumber = await gw.post('/api/FraudAutoDenyOptions/BlacklistAccount', {
       ...merchant1,
       CardNumber: '4242 4242 4242 4242',
     });
     expect(byNumber.body.CardNumber).toBe('424242******4242');
-    expect((await sale({ CardNumber: '4242424242424242' })).body.ResponseCode).toBe(113);
+    expect((await sale({ CardNumber: '4242424242424242' })).body).toMatchObject(
+      declined(DeclineCode.FraudDeniedAccount),
+    );
     const opts = await gw.post('/api/GatewayAdmin/GetUserAutodenyOptions', { ...merchant1 });
     expect(opts.body).toMatchObject({ Options: '1', Account: true });
     expect(opts.body.BlacklistedAccounts).toHaveLength(2);
@@ -109,7 +116,9 @@ describe('fraud auto-deny options', () => {
       Cvv: true,
       ZipCode: true,
     });
-    expect((await sale({ CardNumber: '4000000000000127', CVN: '111' })).body.ResponseCode).toBe(112);
+    expect((await sale({ CardNumber: '4000000000000127', CVN: '111' })).body).toMatchObject(
+      declined(DeclineCode.FraudDeniedCvn),
+    );
     const remove = await gw.post('/api/GatewayAdmin/RemoveFraudAutodenyOptions', {
       ...merchant1,
       Options: '2,3',
@@ -125,28 +134,32 @@ describe('fraud auto-deny options', () => {
       const r = await gw.post('/api/GatewayAdmin/AddFraudAutoDenyOptions', { ...merchant1, Options });
       expect(r.body.ResponseCode, Options).toBe(659);
     }
-    const numeric = await gw.post('/api/GatewayAdmin/AddFraudAutoDenyOptions', { ...merchant1, Options: 1 });
-    expect(numeric.body.ResponseCode).toBe(400);
+    const numeric = await gw.post('/api/GatewayAdmin/AddFraudAutoDenyOptions', { ...merchant1, Options: 5 });
+    expect(numeric.body.ResponseCode).toBe(ResponseCode.InvalidFraudOptions);
     const get = await gw.post('/api/GatewayAdmin/GetUserAutodenyOptions', { ...merchant1 });
     expect(get.body.Options).toBe('');
   });
 
   it('keeps options and blacklists per merchant', async () => {
     await op('EnableZipCode', merchant2);
-    expect((await sale({ ZipCode: '99999' }, merchant2)).body.ResponseCode).toBe(111);
+    expect((await sale({ ZipCode: '99999' }, merchant2)).body).toMatchObject(
+      declined(DeclineCode.FraudDeniedZipCode),
+    );
     expect((await sale({ ZipCode: '99999' })).body.ResponseCode).toBe(200);
     const m1sale = await sale({ CardNumber: '6011111111111117' });
     const steal = await gw.post('/api/FraudAutoDenyOptions/BlacklistAccount', {
       ...merchant2,
       ServiceTransactionNumber: m1sale.body.ServiceReferenceNumber,
     });
-    expect(steal.body.ResponseCode).toBe(404);
+    expect(steal.body.ResponseCode).toBe(ResponseCode.UnauthorizedReference);
     await gw.post('/api/FraudAutoDenyOptions/BlacklistAccount', {
       ...merchant2,
       CardNumber: '6011111111111117',
     });
     await op('EnableAccount', merchant2);
-    expect((await sale({ CardNumber: '6011111111111117' }, merchant2)).body.ResponseCode).toBe(113);
+    expect((await sale({ CardNumber: '6011111111111117' }, merchant2)).body).toMatchObject(
+      declined(DeclineCode.FraudDeniedAccount),
+    );
     expect((await sale({ CardNumber: '6011111111111117' })).body.ResponseCode).toBe(200);
     const m1 = await gw.post('/api/GatewayAdmin/GetUserAutodenyOptions', { ...merchant1 });
     expect(m1.body.BlacklistedAccounts).toHaveLength(1);
@@ -168,8 +181,8 @@ describe('fraud auto-deny options', () => {
     expect(luhn.body.ResponseCode).toBe(104);
     expect(allText(luhn.body)).not.toContain('4111111111111112');
     const unauth = await gw.post('/api/FraudAutoDenyOptions/EnableCvv', { ...merchant1, Password: 'x' });
-    expect(unauth.body.ResponseCode).toBe(401);
+    expect(unauth.body.ResponseCode).toBe(ResponseCode.AuthenticationFailed);
     const wrongMerchant = await gw.post('/api/FraudAutoDenyOptions/EnableCvv', { ...merchant1, mid: 1002 });
-    expect(wrongMerchant.body.ResponseCode).toBe(403);
+    expect(wrongMerchant.body.ResponseCode).toBe(ResponseCode.InvalidHostCredentials);
   });
 });

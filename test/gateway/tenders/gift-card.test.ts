@@ -6,8 +6,11 @@ import {
   utn,
   type Json,
   type TestGateway,
+  declined,
 } from '../../support/gateway-harness';
 import { allText, gift, giftBody } from './helpers';
+import { DeclineCode } from '../../../gateway/contract/decline-codes';
+import { ResponseCode } from '../../../gateway/contract/response-codes';
 
 describe('gift cards', () => {
   let gw: TestGateway;
@@ -31,7 +34,7 @@ describe('gift cards', () => {
     });
     expect((await balance(gift.twentyFive)).body.Balance).toBe('25.00');
     expect((await balance(gift.empty)).body.Balance).toBe('0.00');
-    expect((await balance(gift.notActivated)).body.ResponseCode).toBe(114);
+    expect((await balance(gift.notActivated)).body).toMatchObject(declined(DeclineCode.CardInactive));
     expect((await balance(gift.fresh)).body.ResponseCode).toBe(404);
   });
 
@@ -43,7 +46,7 @@ describe('gift cards', () => {
     const partial = await gw.post('/api/GiftCard/Sale', giftBody(card, { Amount: 20 }));
     expect(partial.body).toMatchObject({ ResponseCode: 210, Amount: 14.9, Balance: '0.00' });
     const none = await gw.post('/api/GiftCard/Sale', giftBody(card, { Amount: 1 }));
-    expect(none.body).toMatchObject({ ResponseCode: 101 });
+    expect(none.body).toMatchObject({ ...declined(DeclineCode.InsufficientFunds) });
     expect((await balance(card)).body.Balance).toBe('0.00');
   });
 
@@ -71,7 +74,7 @@ describe('gift cards', () => {
     );
     const approved = answers.map((a) => a.body).filter((b) => b.ResponseCode === 200);
     expect(approved).toHaveLength(10);
-    expect(answers.filter((a) => a.body.ResponseCode === 101)).toHaveLength(2);
+    expect(answers.filter((a) => a.body.DeclineCode === DeclineCode.InsufficientFunds)).toHaveLength(2);
     expect((await balance(card)).body.Balance).toBe('0.00');
   });
 
@@ -107,9 +110,9 @@ describe('gift cards', () => {
     ).toBe(427);
     for (const path of ['/api/GiftCard/Sale', '/api/GiftCard/Reload', '/api/GiftCard/Refund']) {
       const r = await gw.post(path, giftBody(card, { Amount: 1 }));
-      expect(r.body.ResponseCode, path).toBe(114);
+      expect(r.body, path).toMatchObject(declined(DeclineCode.CardInactive));
     }
-    expect((await balance(card)).body.ResponseCode).toBe(114);
+    expect((await balance(card)).body).toMatchObject(declined(DeclineCode.CardInactive));
     await gw.post('/api/GiftCard/Activate', giftBody(card, {}));
     expect((await balance(card)).body.Balance).toBe('20.00');
   });
@@ -164,7 +167,7 @@ describe('gift cards', () => {
     expect(msg).toMatch(/CardNumber is not a valid card number/);
     expect(allText(r.body)).not.toContain('6035710000000010');
 
-    const quoted = await gw.post('/api/GiftCard/Sale', giftBody(gift.hundred, { Amount: '10.00' }));
+    const quoted = await gw.post('/api/GiftCard/Sale', giftBody(gift.hundred, { Amount: '10.00 USD' }));
     expect(quoted.body.ResponseCode).toBe(506);
     const negative = await gw.post('/api/GiftCard/Reload', giftBody(gift.hundred, { Amount: -5 }));
     expect(negative.body.ResponseCode).toBe(506);
@@ -185,7 +188,7 @@ describe('gift cards', () => {
       Password: 'nope',
       CardNumber: gift.hundred,
     });
-    expect(badLogin.body.ResponseCode).toBe(401);
+    expect(badLogin.body.ResponseCode).toBe(ResponseCode.AuthenticationFailed);
   });
 
   it('refuses a reused UserTransactionNumber and a duplicate within the window', async () => {

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { merchant1, startGateway, type TestGateway } from '../../support/gateway-harness';
+import { ResponseCode } from '../../../gateway/contract/response-codes';
 
 /** The interface's paths of the tender and administration groups, and the ones docs/gateway-tenders.md defines. */
 const interfacePaths = [
@@ -75,7 +76,8 @@ describe('tender and administration paths', () => {
       expect(r.status, path).toBe(200);
       expect(typeof r.body.ResponseCode, path).toBe('number');
       // Reporting without a bearer token: refused, as every Reporting call must be.
-      if (path.startsWith('/api/Reporting/')) expect(r.body.ResponseCode, path).toBe(401);
+      if (path.startsWith('/api/Reporting/'))
+        expect(r.body.ResponseCode, path).toBe(ResponseCode.AuthenticationFailed);
     }
   });
 

@@ -17,6 +17,8 @@ import {
 } from '../../support/gateway-harness';
 import { allText, bearer, ebtBody, gift, giftBody } from './helpers';
 import { databaseArgs, testDatabaseFor } from '../../support/test-database';
+import { DeclineCode } from '../../../gateway/contract/decline-codes';
+import { ResponseCode } from '../../../gateway/contract/response-codes';
 
 const run = promisify(execFile);
 
@@ -64,7 +66,10 @@ describe('Reporting group', () => {
       '/api/Transactions/Sale',
       keyedSale({ Amount: 1, CardNumber: '4000000000000002' }),
     );
-    expect(declined.body.ResponseCode).toBe(100);
+    expect(declined.body).toMatchObject({
+      ResponseCode: ResponseCode.Declined,
+      DeclineCode: DeclineCode.Declined,
+    });
     expect((await gw.post('/api/Transactions/DoSettlement', { ...merchant1 })).body.AmountSettled).toBe(
       47.44,
     );
@@ -134,26 +139,26 @@ describe('Reporting group', () => {
 
   it('requires a valid bearer token of the Reporting scope', async () => {
     const none = await gw.post('/api/Reporting/GetCardSummary', {});
-    expect(none.body.ResponseCode).toBe(401);
+    expect(none.body.ResponseCode).toBe(ResponseCode.AuthenticationFailed);
     const envelope = await gw.post('/api/Reporting/GetCardSummary', { ...merchant1 });
-    expect(envelope.body.ResponseCode).toBe(401);
+    expect(envelope.body.ResponseCode).toBe(ResponseCode.AuthenticationFailed);
     const token = auth1.authorization?.slice('Bearer '.length) ?? '';
     const [payload = '', sig = ''] = token.split('.');
     const forgedSig = `${payload}.${sig.startsWith('A') ? 'B' : 'A'}${sig.slice(1)}`;
     expect(
       (await report('GetCardSummary', {}, { authorization: `Bearer ${forgedSig}` })).body.ResponseCode,
-    ).toBe(401);
+    ).toBe(ResponseCode.AuthenticationFailed);
     // A payload rewritten to merchant 1002 keeps the old signature: refused.
     const claims = JSON.parse(Buffer.from(payload, 'base64url').toString()) as Json;
     const rewritten = Buffer.from(JSON.stringify({ ...claims, mid: 1002 })).toString('base64url');
     expect(
       (await report('GetCardSummary', {}, { authorization: `Bearer ${rewritten}.${sig}` })).body.ResponseCode,
-    ).toBe(401);
+    ).toBe(ResponseCode.AuthenticationFailed);
     const threeDs = await gw.post('/api/Auth/TokenThreeDS', { ...merchant1 });
     expect(
       (await report('GetCardSummary', {}, { authorization: `Bearer ${String(threeDs.body.Token)}` })).body
         .ResponseCode,
-    ).toBe(401);
+    ).toBe(ResponseCode.AuthenticationFailed);
   });
 
   it('summarizes settled batches by merchant: paged rows, Total over the full result', async () => {
@@ -486,7 +491,7 @@ describe('Reporting group', () => {
   it("never shows another merchant's data, refuses bad paging and dates with ErrorMessages", async () => {
     const fresh1 = await bearer(gw, merchant1);
     const other = await report('GetBatchSummaryByMerchant', { MerchantNumber: '1002' }, fresh1);
-    expect(other.body).toMatchObject({ ResponseCode: 403, Result: [] });
+    expect(other.body).toMatchObject({ ResponseCode: ResponseCode.MerchantAccessDenied, Result: [] });
     expect(other.body.ErrorMessages).toEqual([
       "MerchantNumber is not the token's merchant: a token reports on its own merchant only",
     ]);
@@ -500,7 +505,7 @@ describe('Reporting group', () => {
       expect(r.body.ErrorMessages).toHaveLength(1);
     }
     expect((await report('GetCardSummary', { PageSize: 500 }, fresh1)).body.ResponseCode).toBe(200);
-    expect((await report('GetCardSummary', { PageSize: '10' }, fresh1)).body.ResponseCode).toBe(400);
+    expect((await report('GetCardSummary', { PageSize: 'ten' }, fresh1)).body.ResponseCode).toBe(400);
     expect((await report('GetCardSummary', { FromDate: 'last week' }, fresh1)).body.ResponseCode).toBe(400);
     expect((await report('GetCardSummary', { FromDate: '2025-02-30' }, fresh1)).body.ResponseCode).toBe(400);
     expect(
@@ -516,6 +521,8 @@ describe('Reporting group', () => {
   it('refuses an expired token', async () => {
     const token = await bearer(gw, merchant1);
     clock.advance(16 * 60_000);
-    expect((await report('GetCardSummary', {}, token)).body.ResponseCode).toBe(401);
+    expect((await report('GetCardSummary', {}, token)).body.ResponseCode).toBe(
+      ResponseCode.AuthenticationFailed,
+    );
   });
 });

@@ -64,13 +64,43 @@ describe('the sandbox EMV reader: chip slot and contactless on one simulated NGA
     expect(bytesToHex(findTlv(decodeTlvHex(t.emvTlvHex), '9F39')?.value ?? new Uint8Array(0))).toBe('07');
   });
 
-  it('insert() with only a contactless activation waiting presents the card to it, as before chip support', async () => {
+  it('insert() goes to the chip slot only: with only a contactless activation waiting it is refused', async () => {
     const { sims, devices } = await setup();
     expect(sims.controls.insert()).toBe(false);
     const tap = devices.contactless.activateTransaction({ amountCents: 500, timeoutMs: 5000 });
     await until(() => sims.controls.state().contactless.waitingForCard, 3000, 'contactless waiting');
-    expect(sims.controls.insert()).toBe(true);
+    expect(sims.controls.state().chip.waitingForCard).toBe(false);
+    expect(sims.controls.insert()).toBe(false);
+    expect(sims.controls.tap()).toBe(true);
     expect(await tap).toMatchObject({ kind: 'emv', maskedPan: '411111******1111' });
+  });
+
+  it('one start for insert or tap (02-40, contact + contactless): a tap answers it as contactless (07), an insert as chip (05)', async () => {
+    const { sims, devices } = await setup();
+    const first = devices.chipReader.start({ amountCents: 1250, timeoutMs: 5000, contactless: true });
+    await until(() => sims.controls.state().chip.waitingForCard, 3000, 'the reader waiting');
+    // Both interfaces listen: the panel may tap or insert.
+    expect(sims.controls.state().contactless.waitingForCard).toBe(true);
+    expect(sims.controls.tap('5555555555554444')).toBe(true);
+    const tapped = await first;
+    if (tapped.kind !== 'contactless') throw new Error(`expected contactless, got ${tapped.kind}`);
+    const nodes = decodeTlvHex(tapped.emvTlvHex);
+    expect(bytesToHex(findTlv(nodes, '9F39')?.value ?? new Uint8Array(0))).toBe('07');
+    expect(bytesToHex(findTlv(nodes, '9F02')?.value ?? new Uint8Array(0))).toBe('000000001250');
+    expect(tapped.sanitizedEmvHex).not.toContain('5555555555554444');
+    expect(devices.chipReader.inTransaction()).toBe(false);
+    expect(sims.controls.state().contactless.waitingForCard).toBe(false);
+
+    const second = devices.chipReader.start({ amountCents: 1250, timeoutMs: 5000, contactless: true });
+    await until(() => sims.controls.state().chip.waitingForCard, 3000, 'the reader waiting');
+    expect(sims.controls.insert('5100000000000016')).toBe(true);
+    const inserted = await second;
+    if (inserted.kind !== 'online') throw new Error(`expected online, got ${inserted.kind}`);
+    expect(inserted.entryMode).toBe('05');
+    expect(inserted.card.last4).toBe('0016');
+    await devices.chipReader.cancel();
+    // Nothing listens any more: a late tap is refused.
+    expect(sims.controls.tap()).toBe(false);
   });
 
   it('chip faults from the panel: an unreadable chip falls back, a card pulled out ends card-removed', async () => {

@@ -7,7 +7,16 @@ import type { ReversalWatch } from '../../state/sale-store';
 
 type Tone = 'ok' | 'bad' | 'warn';
 
+/** An approval the chip card did not confirm: reversed (EMV Book 4 §6.3.8), and why. */
+const cardRefusalTitle: Record<NonNullable<TenderView['cardRefusal']>, string> = {
+  'declined-by-card': 'Declined by card — payment reversed',
+  'card-removed': 'Card removed too soon — payment reversed',
+  'card-not-answering': 'The card did not answer — payment reversed',
+};
+
 function headline(t: TenderView): { tone: Tone; title: string } {
+  if (t.status === 'reversed' && t.cardRefusal)
+    return { tone: 'bad', title: cardRefusalTitle[t.cardRefusal] };
   switch (t.status) {
     case 'approved':
       return { tone: 'ok', title: 'Approved' };
@@ -152,7 +161,7 @@ export function OutcomePanel({ outcome }: { outcome: SaleOutcome }) {
         </p>
       ) : null}
       {next ? <p>{next}</p> : null}
-      {t.status === 'unknown' ? <ReversalLine watch={reversal} /> : null}
+      {t.status === 'unknown' || t.cardRefusal ? <ReversalLine watch={reversal} /> : null}
       {t.status === 'declined' && t.gatewayCode === 410 && lastTender ? (
         <button
           type="button"

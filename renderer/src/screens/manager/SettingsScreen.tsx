@@ -13,6 +13,13 @@ const fraudWords: Record<FraudCheck, string> = {
   account: 'Deny blacklisted card accounts',
 };
 
+/** Failed chip reads before a chip card's swipe is taken as chip fallback (docs/terminal.md "Chip sales"). */
+const fallbackOptions: readonly SelectOption<number>[] = [
+  [1, 'After 1 failed chip read'],
+  [2, 'After 2 failed chip reads'],
+  [3, 'After 3 failed chip reads'],
+];
+
 function SaleSettings() {
   const business = useCommand('business.get', {});
   const bridge = useBridge();
@@ -21,6 +28,7 @@ function SaleSettings() {
   const [tax, setTax] = useState('');
   const [tipPrompt, setTipPrompt] = useState(false);
   const [presets, setPresets] = useState('');
+  const [fallbackAfter, setFallbackAfter] = useState(1);
   const [error, setError] = useState<string | null>(null);
   const b = business.data;
   useEffect(() => {
@@ -28,6 +36,7 @@ function SaleSettings() {
     setTax(String(b.taxRatePercent));
     setTipPrompt(b.tipPrompt);
     setPresets(b.tipPresetsPercent.join(', '));
+    setFallbackAfter(b.chipFallbackAfterFailures ?? 1);
   }, [b]);
   const save = async (e: FormEvent) => {
     e.preventDefault();
@@ -45,6 +54,7 @@ function SaleSettings() {
       taxRatePercent: rate,
       tipPrompt,
       tipPresetsPercent: list,
+      chipFallbackAfterFailures: fallbackAfter,
     });
     if (!r.ok) return setError(describeError(r.error));
     setError(null);
@@ -96,6 +106,13 @@ function SaleSettings() {
             <input type="checkbox" checked={tipPrompt} onChange={(e) => setTipPrompt(e.target.checked)} />
             Offer a tip on each sale
           </label>
+          <SelectField
+            id="set-chip-fallback"
+            label="Take a chip card’s swipe (chip fallback)"
+            value={fallbackAfter}
+            options={fallbackOptions}
+            onChange={setFallbackAfter}
+          />
           <ErrorAlert message={error} />
           <div>
             <button type="submit" className="btn btn-primary">

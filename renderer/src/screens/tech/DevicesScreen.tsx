@@ -3,6 +3,7 @@ import type {
   DeviceConfigView,
   DeviceConnectionView,
   DeviceRoleName,
+  DeviceStatusView,
   DeviceTestRequest,
   DiscoveredDeviceView,
   DiscoveryView,
@@ -28,6 +29,20 @@ const stateTone: Record<string, string> = {
   reconnecting: 'badge-warn',
   error: 'badge-bad',
 };
+
+const chipStepWords: Record<string, string> = {
+  starting: 'waiting for a card',
+  authenticating: 'reading the chip',
+  'awaiting-host': 'card waiting for the issuer’s answer',
+  completing: 'card completing',
+};
+
+/** The EMV reader's contact slot, from its health detail (the chip driver's step). */
+function chipSlot(d: DeviceStatusView): string | null {
+  const step = d.role === 'contactless' ? d.detail?.['chipStep'] : undefined;
+  if (step === undefined) return null;
+  return step === 'idle' ? 'Chip slot: idle' : `Chip slot: ${chipStepWords[String(step)] ?? String(step)}`;
+}
 
 function hex4(n: number | undefined): string {
   return n === undefined ? '' : `0x${n.toString(16).padStart(4, '0')}`;
@@ -55,6 +70,11 @@ function Health() {
               <td>
                 <span className={`badge ${stateTone[d.state] ?? 'badge-muted'}`}>{d.state}</span>
                 {d.attempts > 0 ? <div className="hint">{d.attempts} attempts</div> : null}
+                {chipSlot(d) ? (
+                  <div className="hint" data-testid="chip-slot">
+                    {chipSlot(d)}
+                  </div>
+                ) : null}
               </td>
               <td>{d.lastSeenAt ? formatDateTime(d.lastSeenAt) : '—'}</td>
               <td>{d.lastError ?? ''}</td>

@@ -1,0 +1,220 @@
+import type { TSchema } from 'typebox';
+
+/**
+ * The one tolerant binder of every endpoint, for JSON bodies, form bodies and query strings alike. The
+ * real service's binder behaves this way, and its published clients rely on it:
+ *
+ * - property names are bound case-insensitively (`transactiontype`, `Username`, `NameonCard`), nested
+ *   objects too; the declared spelling wins when a body carries two spellings of one name;
+ * - a few names real clients send for a declared field are bound to it where the operation does not
+ *   declare the name itself (`fieldAliases`: `TrackData` is track data wherever `Track2` is, `Account` and
+ *   `cv` are the keyed card number and CVN of the sale endpoints);
+ * - a declared number, integer or boolean is accepted from text (`"25.00"`, `"1001"`, `"True"`), except
+ *   the fields an operation's contract says must be JSON numbers (SaleWithToken's Amount, SurchargeAmount
+ *   and TransactionType: 506/501); a declared string is accepted from a JSON integer (`"mid"` the other
+ *   way round: a Gson `long` UserTransactionNumber);
+ * - an empty string for an optional field means the field is absent (`"TrackData": ""`, `"SURI": ""`).
+ *
+ * Text is converted only when it is exactly a number of the plain form `-12.34` (or an integer, or
+ * true/false): no exponent, sign `+`, spaces or thousands separators, so `"1e3"` or `" 10"` stay text
+ * and validation refuses them as amounts — money rules never loosen (two decimals, positive, finite,
+ * ceiling are checked after binding, as for JSON numbers). Unknown properties are kept as sent (the
+ * schema ignores them).
+ */
+
+type JsonSchemaNode = {
+  type?: string | string[];
+  properties?: Record<string, JsonSchemaNode>;
+  required?: string[];
+  anyOf?: JsonSchemaNode[];
+  items?: JsonSchemaNode;
+};
+
+/**
+ * Names published clients send for a declared field, bound to it where the operation declares the field
+ * but not the name itself (GetTokenForCard declares `Account`, a refund `TrackData`: theirs stay theirs).
+ */
+export const fieldAliases: Readonly<Record<string, string>> = {
+  trackdata: 'Track2',
+  account: 'CardNumber',
+  cv: 'CVN',
+};
+
+export type BindOptions = {
+  /**
+   * Top-level fields the interface fixes as JSON numbers: text is left as text there, so validation
+   * answers the operation's code. Forms carry only text, so this applies to JSON bodies alone.
+   */
+  jsonNumbers?: readonly string[];
+};
+
+/** A value the binder drops: an empty string for an optional field. */
+const ABSENT = Symbol('absent');
+
+function typesOf(schema: JsonSchemaNode): string[] {
+  if (schema.anyOf) return schema.anyOf.flatMap(typesOf);
+  if (Array.isArray(schema.type)) return schema.type;
+  return schema.type ? [schema.type] : [];
+}
+
+function objectSchemaOf(schema: JsonSchemaNode): JsonSchemaNode | undefined {
+  if (schema.properties) return schema;
+  return schema.anyOf?.find((s) => s.properties !== undefined);
+}
+
+const INTEGER_TEXT = /^-?\d{1,10}$/;
+const NUMBER_TEXT = /^-?\d+(\.\d+)?$/;
+const BOOLEAN_TEXT = /^(true|false)$/i;
+
+function bindText(raw: string, schema: JsonSchemaNode, strictNumber: boolean): unknown {
+  const types = typesOf(schema);
+  if (types.includes('string')) return raw;
+  if (strictNumber) return raw;
+  if (types.includes('boolean') && BOOLEAN_TEXT.test(raw)) return raw.toLowerCase() === 'true';
+  if (types.includes('integer') && INTEGER_TEXT.test(raw)) return Number(raw);
+  if (types.includes('number') && NUMBER_TEXT.test(raw)) return Number(raw);
+  if (types.includes('null') && raw === '') return null;
+  return raw;
+}
+
+function bindValue(
+  value: unknown,
+  schema: JsonSchemaNode,
+  optional: boolean,
+  strictNumber: boolean,
+  depth: number,
+): unknown {
+  const types = typesOf(schema);
+  if (typeof value === 'string') {
+    // Where the schema admits null, an empty string is that explicit "no value" (PaymentLink.Amount:
+    // empty makes an Open link), not an absent field.
+    if (value === '' && optional && !types.includes('null')) return ABSENT;
+    return bindText(value, schema, strictNumber);
+  }
+  if (
+    typeof value === 'number' &&
+    Number.isSafeInteger(value) &&
+    types.includes('string') &&
+    !types.includes('number') &&
+    !types.includes('integer')
+  ) {
+    return String(value);
+  }
+  if (depth > 8) return value;
+  if (Array.isArray(value)) {
+    const items = schema.items;
+    return items ? value.map((v) => bindValue(v, items, false, false, depth + 1)) : value;
+  }
+  if (typeof value === 'object' && value !== null) {
+    const node = objectSchemaOf(schema);
+    return node ? bindObject(value as Record<string, unknown>, node, {}, depth + 1) : value;
+  }
+  return value;
+}
+
+function declaredName(
+  properties: Record<string, JsonSchemaNode>,
+  key: string,
+): { name: string; rank: number } | undefined {
+  if (Object.hasOwn(properties, key)) return { name: key, rank: 0 };
+  const lower = key.toLowerCase();
+  for (const declared of Object.keys(properties)) {
+    if (declared.toLowerCase() === lower) return { name: declared, rank: 1 };
+  }
+  const alias = fieldAliases[lower];
+  if (alias && Object.hasOwn(properties, alias)) return { name: alias, rank: 2 };
+  return undefined;
+}
+
+function bindObject(
+  source: Record<string, unknown>,
+  node: JsonSchemaNode,
+  options: BindOptions,
+  depth: number,
+): Record<string, unknown> {
+  const properties = node.properties ?? {};
+  const required = new Set(node.required ?? []);
+  const strict = new Set(options.jsonNumbers ?? []);
+  const out: Record<string, unknown> = {};
+  const rankOf = new Map<string, number>();
+  for (const [key, value] of Object.entries(source)) {
+    const found = declaredName(properties, key);
+    if (!found) {
+      if (!Object.hasOwn(out, key)) out[key] = value;
+      continue;
+    }
+    const { name, rank } = found;
+    const previous = rankOf.get(name);
+    if (previous !== undefined && previous < rank) continue;
+    const child = properties[name] ?? {};
+    const bound = bindValue(value, child, !required.has(name), strict.has(name), depth);
+    // An empty optional field is no value at all: another spelling of it (`track2: ""` beside
+    // `TrackData`) may still give one.
+    if (bound === ABSENT) continue;
+    rankOf.set(name, rank);
+    out[name] = bound;
+  }
+  return out;
+}
+
+/** Binds a parsed JSON body (an object) to the operation's schema. */
+export function bindJson(
+  body: Record<string, unknown>,
+  schema: TSchema,
+  options: BindOptions = {},
+): Record<string, unknown> {
+  return bindObject(body, schema, options, 0);
+}
+
+/** Splits `PaymentLink.Amount` and `PaymentLink[Amount]` into their path. */
+function pathOf(key: string): string[] {
+  return key
+    .replace(/\[([^\]]*)\]/g, '.$1')
+    .split('.')
+    .filter((p) => p.length > 0);
+}
+
+/**
+ * Binds an `application/x-www-form-urlencoded` body or a query string (Payment Links GET), whose values
+ * are always text: nested objects come from dotted or bracketed names (`PaymentLink.Amount`), a repeated
+ * name keeps its last value, and then the values are bound as JSON's are.
+ */
+export function bindFields(fields: Record<string, unknown>, schema: TSchema): Record<string, unknown> {
+  const root = schema as JsonSchemaNode;
+  const nested: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(fields)) {
+    const raw: unknown = Array.isArray(value) ? value[value.length - 1] : value;
+    if (typeof raw !== 'string') continue;
+    // A declared name may itself hold dots (`request.appKey` of Payment Links GET): it wins over nesting.
+    if (root.properties && declaredName(root.properties, key)) {
+      nested[key] = raw;
+      continue;
+    }
+    // Each segment takes its declared spelling, so `PaymentLink.Amount` and `paymentlink.description`
+    // fill one object.
+    const path = pathOf(key);
+    let target = nested;
+    let node: JsonSchemaNode | undefined = root;
+    for (const [i, segment] of path.entries()) {
+      const found: { name: string; rank: number } | undefined = node?.properties
+        ? declaredName(node.properties, segment)
+        : undefined;
+      const name = found?.name ?? segment;
+      if (i === path.length - 1) {
+        target[name] = raw;
+        break;
+      }
+      const existing = target[name];
+      const next: Record<string, unknown> =
+        typeof existing === 'object' && existing !== null ? (existing as Record<string, unknown>) : {};
+      target[name] = next;
+      target = next;
+      node = found && node?.properties ? objectSchemaOf(node.properties[found.name] ?? {}) : undefined;
+    }
+  }
+  return bindObject(nested, root, {}, 0);
+}
+
+export function isFormRequest(contentType: string | undefined): boolean {
+  return (contentType ?? '').toLowerCase().startsWith('application/x-www-form-urlencoded');
+}
