@@ -52,7 +52,7 @@ describe('DoReversal racing the operation that claims its number', () => {
     for (const a of answers)
       expect([
         [ResponseCode.TransactionNumberBlocked, ResponseCode.Success],
-        [ResponseCode.Success, ResponseCode.NotEligible],
+        [ResponseCode.Success, ResponseCode.VoidImpossible],
       ]).toContainEqual([a.activation, a.reversal]);
   });
 });

@@ -1,4 +1,5 @@
 import { track2, pinBlock } from '../../support/cards';
+import { ResponseCode } from '../../../gateway/contract/response-codes';
 import type { Json } from '../../support/gateway-harness';
 import type { Cents, Observed, Op } from './money-model';
 import type { CardChoice } from './operations';
@@ -93,10 +94,19 @@ const code = (a: Json): number => {
   return a.ResponseCode;
 };
 
+/** The answer's ResponseCode and, for a decline (3), its DeclineCode: what the model compares. */
+const verdict = (a: Json): Observed => {
+  const c = code(a);
+  if (a.DeclineCode === undefined) return { code: c };
+  if (typeof a.DeclineCode !== 'number')
+    throw new GatewayError(`a DeclineCode that is not a number: ${JSON.stringify(a.DeclineCode)}`);
+  return { code: c, decline: a.DeclineCode };
+};
+
 /** An approved payment's total: every part, cash back included. */
 function chargedOf(a: Json): Cents | undefined {
   const c = code(a);
-  if (c !== 200 && c !== 210) return undefined;
+  if (c !== ResponseCode.Success && c !== ResponseCode.PartialApproval) return undefined;
   return (
     (cents(a.Amount) ?? 0) +
     (cents(a.TaxAmount) ?? 0) +
@@ -114,7 +124,7 @@ function paymentAnswer(a: Json, extra: Partial<Observed> = {}): Answer {
       : undefined;
   const charged = chargedOf(a);
   return {
-    observed: { code: code(a), ...(charged !== undefined ? { charged } : {}), ...extra },
+    observed: { ...verdict(a), ...(charged !== undefined ? { charged } : {}), ...extra },
     ...(srn ? { srn } : {}),
   };
 }
@@ -201,36 +211,32 @@ export async function send(op: Op, card: CardChoice | undefined, via: number, n:
         UserTransactionNumber: op.utn,
         ...(op.expected !== null ? { Amount: amount(op.expected) } : {}),
       });
-      const refunded = code(a) === 200 ? cents(a.RefundedAmount) : undefined;
+      const refunded = code(a) === ResponseCode.Success ? cents(a.RefundedAmount) : undefined;
       const srn = typeof a.ServiceReferenceNumber === 'string' ? a.ServiceReferenceNumber : undefined;
       return {
-        observed: { code: code(a), ...(refunded !== undefined ? { refunded } : {}) },
+        observed: { ...verdict(a), ...(refunded !== undefined ? { refunded } : {}) },
         ...(srn ? { srn } : {}),
       };
     }
     case 'void':
       return {
-        observed: {
-          code: code(
-            await to('/api/Transactions/DoVoid', {
-              ServiceTransactionNumber: targetSrn(op.target),
-              UserTransactionNumber: op.utn,
-            }),
-          ),
-        },
+        observed: verdict(
+          await to('/api/Transactions/DoVoid', {
+            ServiceTransactionNumber: targetSrn(op.target),
+            UserTransactionNumber: op.utn,
+          }),
+        ),
       };
     case 'reverse':
       return {
-        observed: {
-          code: code(await to('/api/Transactions/DoReversal', { UserTransactionNumber: op.target })),
-        },
+        observed: verdict(await to('/api/Transactions/DoReversal', { UserTransactionNumber: op.target })),
       };
     case 'settle': {
       const a = await to('/api/Transactions/DoSettlement', {});
       const batches = Array.isArray(a.Batches) ? (a.Batches as Json[]) : [];
       const batchNumber = typeof batches[0]?.BatchNumber === 'string' ? batches[0].BatchNumber : undefined;
       return {
-        observed: { code: code(a), settled: cents(a.AmountSettled) ?? -1 },
+        observed: { ...verdict(a), settled: cents(a.AmountSettled) ?? -1 },
         ...(batchNumber ? { batchNumber } : {}),
       };
     }
@@ -258,7 +264,7 @@ export async function send(op: Op, card: CardChoice | undefined, via: number, n:
     }
     case 'giftBalance': {
       const a = await to('/api/GiftCard/GetBalance', { CardNumber: n.giftPan(op.card) });
-      return { observed: { code: code(a), ...balanceOfAnswer(a) } };
+      return { observed: { ...verdict(a), ...balanceOfAnswer(a) } };
     }
     case 'ebtSale':
     case 'ebtReturn': {
@@ -279,7 +285,7 @@ export async function send(op: Op, card: CardChoice | undefined, via: number, n:
         CardNumber: EBT_PAN,
         ...pinBlock(EBT_PAN),
       });
-      return { observed: { code: code(a), ...balanceOfAnswer(a, 'FoodStampBalance') } };
+      return { observed: { ...verdict(a), ...balanceOfAnswer(a, 'FoodStampBalance') } };
     }
     case 'check': {
       const a = await to('/api/CheckProcessor/ProcessCheck', {
@@ -296,7 +302,7 @@ export async function send(op: Op, card: CardChoice | undefined, via: number, n:
       const info = a.TransactionInfo as { ServiceTransactionNumber?: unknown } | undefined;
       const id =
         typeof info?.ServiceTransactionNumber === 'string' ? info.ServiceTransactionNumber : undefined;
-      return { observed: { code: code(a) }, ...(id ? { checkId: id } : {}) };
+      return { observed: verdict(a), ...(id ? { checkId: id } : {}) };
     }
     case 'book':
       throw new GatewayError('a booking is the second half of a refund or completion, never sent');
@@ -307,7 +313,7 @@ export async function send(op: Op, card: CardChoice | undefined, via: number, n:
         PacketIdentifier: 'V',
         CheckTransactionId: Number(id),
       });
-      return { observed: { code: code(a) } };
+      return { observed: verdict(a) };
     }
   }
 }

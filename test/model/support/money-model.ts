@@ -1,3 +1,4 @@
+import { DeclineCode, type DeclineCodeValue } from '../../../gateway/contract/decline-codes';
 import { ResponseCode } from '../../../gateway/contract/response-codes';
 
 /**
@@ -96,8 +97,12 @@ export function emptyModel(ebt: { key: string; opening: Cents }, settlements: Se
 /** The issue's bound of ClosePreauth's AdditionalTip: a share of the hold (default 20 %). */
 export const TIP_BOUND_PERCENT = 20;
 
-/** A stored-value cancel that would leave the balance below zero (defect 7), a tip above the bound (defect 9). */
-export const CANCEL_BELOW_ZERO_CODES: readonly number[] = [ResponseCode.CancelWouldOverdrawBalance];
+/**
+ * A stored-value cancel that would leave the balance below zero (defect 7) is "void impossible" like every
+ * other reason a payment cannot be cancelled (the real catalog's 7); a tip above the bound (defect 9) has a
+ * code of its own.
+ */
+export const CANCEL_BELOW_ZERO_CODES: readonly number[] = [ResponseCode.VoidImpossible];
 export const TIP_ABOVE_BOUND_CODES: readonly number[] = [ResponseCode.TipExceedsLimit];
 
 /** The most a gift card may hold (docs/gateway-tenders.md). */
@@ -153,6 +158,8 @@ export function openBatchTotal(m: Model): { amount: Cents; count: number } {
 /** What an answer says, as far as the model can predict it. */
 export type Observed = {
   code: number;
+  /** A decline's reason (ResponseCode 3): its DeclineCode; absent from every other answer. */
+  decline?: number;
   /** Approved total (all parts, cash back included) of a payment answer. */
   charged?: Cents;
   /** Balance of a gift card or the EBT food account after the operation. */
@@ -166,8 +173,13 @@ export type Observed = {
 /** One answer the rules allow, with the state it leaves. `codes`: any of them (a rule whose code is open). */
 export type Outcome = { codes: readonly number[]; expect: Omit<Observed, 'code'>; next: Model; why: string };
 
+/**
+ * Whether an answer is the outcome's: one of its codes, its DeclineCode (a decline must give the reason the
+ * rules expect, any other answer none), and every amount it predicts.
+ */
 export function matches(o: Outcome, obs: Observed): boolean {
   if (!o.codes.includes(obs.code)) return false;
+  if (o.expect.decline !== obs.decline) return false;
   for (const key of ['charged', 'balance', 'settled', 'refunded'] as const) {
     const want = o.expect[key];
     if (want !== undefined && obs[key] !== want) return false;
@@ -222,6 +234,11 @@ const clone = (m: Model): Model => structuredClone(m);
 
 function one(code: number, expect: Outcome['expect'], next: Model, why: string): Outcome[] {
   return [{ codes: [code], expect, next, why }];
+}
+
+/** A decline: ResponseCode 3 with its reason in DeclineCode. */
+function declined(reason: DeclineCodeValue, expect: Outcome['expect'], next: Model, why: string): Outcome[] {
+  return one(ResponseCode.Declined, { ...expect, decline: reason }, next, why);
 }
 
 /** The replay rule: a number the gateway holds refuses the operation before anything else. */
@@ -300,18 +317,18 @@ function authorize(
   const refused = numberRefusal(m, utn);
   if (refused) return withCaughtInFlight(m, utn, group, refused);
   const next = clone(m);
-  const declined = (code: number, why: string) => {
+  const decline = (reason: DeclineCodeValue, why: string) => {
     addPayment(next, newPayment(next, { utn, kind, status: 'declined', ...parts }));
-    return one(code, {}, next, why);
+    return declined(reason, {}, next, why);
   };
-  if (wrongPin) return declined(ResponseCode.IncorrectPin, 'the PIN block holds another PIN');
-  if (card === 'decline') return declined(ResponseCode.Declined, 'the decline test card');
+  if (wrongPin) return decline(DeclineCode.IncorrectPin, 'the PIN block holds another PIN');
+  if (card === 'decline') return decline(DeclineCode.Declined, 'the decline test card');
   const total = charged(parts);
   let approved = { ...parts };
   let code: number = ResponseCode.Success;
   if (card === 'partial' && total > PARTIAL_HOLD_CENTS) {
     const partialAllowed = cardPresent && kind !== 'preauth' && parts.cashback === 0;
-    if (!partialAllowed) return declined(ResponseCode.InsufficientFunds, 'the partial card, not present');
+    if (!partialAllowed) return decline(DeclineCode.InsufficientFunds, 'the partial card, not present');
     const extras = total - parts.base;
     approved =
       PARTIAL_HOLD_CENTS > extras
@@ -324,20 +341,27 @@ function authorize(
 }
 
 /**
- * Why a payment cannot be cancelled (void or reversal), in the gateway's order of checks, or null. The
- * last rule is the issue's (defect 7): a gift or EBT credit whose value was spent cannot be taken back.
+ * Why a payment cannot be cancelled (void or reversal), or null: every reason is the real catalog's "void
+ * impossible" (7). The last rule is the issue's (defect 7): a gift or EBT credit whose value was spent
+ * cannot be taken back.
  */
 function cancelRefusal(m: Model, p: Payment): { codes: readonly number[]; why: string } | null {
-  if (p.status === 'voided' || p.status === 'reversed')
-    return { codes: [ResponseCode.AlreadyVoidedOrRefunded], why: 'already cancelled' };
-  if (p.status !== 'approved') return { codes: [ResponseCode.NotEligible], why: 'not approved' };
-  if (p.refunded > 0) return { codes: [ResponseCode.AlreadyVoidedOrRefunded], why: 'refunded' };
-  if (p.kind === 'preauth' && !p.preauthOpen)
-    return { codes: [ResponseCode.PreauthAlreadyClosed], why: 'the preauthorization is closed' };
-  if (isSettled(m, p)) return { codes: [ResponseCode.AlreadySettled], why: 'settled' };
+  const impossible = (why: string) => ({ codes: [ResponseCode.VoidImpossible], why });
+  if (p.status === 'voided' || p.status === 'reversed') return impossible('already cancelled');
+  if (p.status !== 'approved') return impossible('not approved');
+  if (p.refunded > 0) return impossible('refunded');
+  if (p.kind === 'preauth' && !p.preauthOpen) return impossible('the preauthorization is closed');
+  if (isSettled(m, p)) return impossible('settled');
   if (p.account !== null && CREDITS.has(p.kind) && balanceOf(m, p.account) - charged(p) < 0)
     return { codes: CANCEL_BELOW_ZERO_CODES, why: 'its value was spent: the balance would go below zero' };
   return null;
+}
+
+/** A preauthorization's completion that was not voided or reversed (it may still be being booked). */
+function completionStands(m: Model, preauth: string): boolean {
+  return Object.values(m.payments).some(
+    (p) => p.kind === 'completion' && p.parent === preauth && p.status === 'approved',
+  );
 }
 
 function cancel(next: Model, utn: string, status: 'voided' | 'reversed'): void {
@@ -363,16 +387,16 @@ function refund(
   if (refused) return withCaughtInFlight(m, utn, group, refused);
   const p = m.payments[target];
   if (!p) return one(ResponseCode.NotFound, {}, m, 'unknown payment');
-  if (p.status === 'voided' || p.status === 'reversed')
-    return one(ResponseCode.AlreadyVoidedOrRefunded, {}, m, 'the payment is cancelled');
+  // Every reason a refund is refused is the real catalog's "refund impossible" (6).
+  const impossible = (why: string) => one(ResponseCode.RefundImpossible, {}, m, why);
+  if (p.status === 'voided' || p.status === 'reversed') return impossible('the payment is cancelled');
   if (!REFUNDABLE.has(p.kind) || p.status !== 'approved')
-    return one(ResponseCode.NotEligible, {}, m, 'not a refundable approved payment');
+    return impossible('not a refundable approved payment');
   const remaining = remainingRefundable(p);
-  if (remaining <= 0) return one(ResponseCode.AlreadyVoidedOrRefunded, {}, m, 'fully refunded');
-  if (expected !== null && expected !== remaining)
-    return one(ResponseCode.RefundExceedsBalance, {}, m, 'Amount is not the remaining balance');
+  if (remaining <= 0) return impossible('fully refunded');
+  if (expected !== null && expected !== remaining) return impossible('Amount is not the remaining balance');
   const value = amount ?? remaining;
-  if (value > remaining) return one(ResponseCode.RefundExceedsBalance, {}, m, 'more than remains');
+  if (value > remaining) return impossible('more than remains');
   const next = clone(m);
   addPayment(
     next,
@@ -426,7 +450,7 @@ function storedValue(
     return one(ResponseCode.PartialApproval, { charged: balance, balance: 0 }, next, 'partial');
   }
   record('declined', amount);
-  return one(ResponseCode.InsufficientFunds, { balance }, next, 'empty');
+  return declined(DeclineCode.InsufficientFunds, { balance }, next, 'empty');
 }
 
 /** What a transition may know of the operation's group: the numbers its DoReversals name. */
@@ -485,10 +509,14 @@ export function outcomes(m: Model, op: Op, group: GroupContext = alone): Outcome
           const closed = next.payments[op.target];
           if (closed) closed.preauthOpen = false;
         });
-      if (!pre) return one(ResponseCode.NotFound, {}, m, 'unknown preauthorization');
-      if (pre.kind !== 'preauth') return one(ResponseCode.NotEligible, {}, m, 'not a preauthorization');
+      if (!pre || pre.kind !== 'preauth')
+        return one(ResponseCode.PreauthNotFound, {}, m, 'names no preauthorization');
+      if (pre.status === 'declined')
+        return one(ResponseCode.PreauthDeclined, {}, m, 'declined: nothing held');
+      if (pre.status === 'approved' && !pre.preauthOpen && completionStands(m, op.target))
+        return one(ResponseCode.PreauthCompletedBefore, {}, m, 'its completion stands');
       if (pre.status !== 'approved' || !pre.preauthOpen)
-        return one(ResponseCode.PreauthAlreadyClosed, {}, m, 'closed, voided or reversed');
+        return one(ResponseCode.PreauthNotClosable, {}, m, 'voided, reversed, or its completion cancelled');
       if (op.amount > pre.base) return one(ResponseCode.InvalidAmount, {}, m, 'more than the hold');
       if (op.tip * 100 > charged(pre) * TIP_BOUND_PERCENT)
         return [{ codes: TIP_ABOVE_BOUND_CODES, expect: {}, next: m, why: 'tip above the bound' }];
@@ -536,7 +564,7 @@ export function outcomes(m: Model, op: Op, group: GroupContext = alone): Outcome
       }
       if (state === 'blocked') return one(ResponseCode.Success, {}, m, 'already blocked');
       if (state === 'caught') return one(ResponseCode.Success, {}, m, 'already reversed at the processor');
-      if (!p) return one(ResponseCode.NotEligible, {}, m, 'the number names no payment (a void)');
+      if (!p) return one(ResponseCode.VoidImpossible, {}, m, 'the number names no payment (a void)');
       if (p.status !== 'approved') return one(ResponseCode.Success, {}, m, 'nothing to reverse');
       const blocker = cancelRefusal(m, p);
       if (blocker) return [{ codes: blocker.codes, expect: {}, next: m, why: blocker.why }];
@@ -605,7 +633,7 @@ export function outcomes(m: Model, op: Op, group: GroupContext = alone): Outcome
             account: m.ebt.key,
           }),
         );
-        return one(ResponseCode.IncorrectPin, {}, next, 'wrong PIN');
+        return declined(DeclineCode.IncorrectPin, {}, next, 'wrong PIN');
       }
       return storedValue(m, op.utn, 'ebt_sale', m.ebt.key, op.amount);
     }
@@ -621,8 +649,8 @@ export function outcomes(m: Model, op: Op, group: GroupContext = alone): Outcome
     }
     case 'checkVoid': {
       const c = m.checks[op.ref];
-      if (!c) return one(ResponseCode.NotFound, {}, m, 'unknown check');
-      if (c.status === 'voided') return one(ResponseCode.AlreadyVoidedOrRefunded, {}, m, 'voided');
+      if (!c) return one(ResponseCode.CheckNotFound, {}, m, 'unknown check');
+      if (c.status === 'voided') return one(ResponseCode.CheckAlreadyVoided, {}, m, 'voided');
       if (c.day !== op.today) return one(ResponseCode.VoidWindowClosed, {}, m, 'another day');
       const next = clone(m);
       const voided = next.checks[op.ref];

@@ -1,3 +1,4 @@
+import { ResponseCode } from '../../../gateway/contract/response-codes';
 import { pinBlock } from '../../support/cards';
 import type { Json } from '../../support/gateway-harness';
 import { rowCharged, rowRefundable, type Books } from './books';
@@ -102,7 +103,7 @@ export async function judgeReports(m: Model, b: Books, r: ReportContext): Promis
   for (const s of b.settlements)
     for (const n of JSON.parse(s.batch_numbers) as string[]) settledAmount.set(n, s.amount_settled_cents);
   const summaryRows = list(batchSummary, 'Result');
-  if (batchSummary.ResponseCode !== 200)
+  if (batchSummary.ResponseCode !== ResponseCode.Success)
     v(report, `GetBatchSummaryByMerchant answered ${String(batchSummary.ResponseCode)}`);
   for (const row of summaryRows) {
     const number = String(row.BatchNumber);
