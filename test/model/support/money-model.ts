@@ -375,18 +375,11 @@ function cancel(next: Model, utn: string, status: 'voided' | 'reversed'): void {
   }
 }
 
-function refund(
-  m: Model,
-  utn: string,
-  target: string,
-  amount: Cents | null,
-  expected: Cents | null,
-  group: GroupContext,
-): Outcome[] {
+function refund(m: Model, utn: string, target: string, amount: Cents | null, group: GroupContext): Outcome[] {
   const refused = numberRefusal(m, utn);
   if (refused) return withCaughtInFlight(m, utn, group, refused);
   const p = m.payments[target];
-  if (!p) return one(ResponseCode.NotFound, {}, m, 'unknown payment');
+  if (!p) return one(ResponseCode.ServiceTransactionNumberNotFound, {}, m, 'unknown payment');
   // Every reason a refund is refused is the real catalog's "refund impossible" (6).
   const impossible = (why: string) => one(ResponseCode.RefundImpossible, {}, m, why);
   if (p.status === 'voided' || p.status === 'reversed') return impossible('the payment is cancelled');
@@ -394,7 +387,6 @@ function refund(
     return impossible('not a refundable approved payment');
   const remaining = remainingRefundable(p);
   if (remaining <= 0) return impossible('fully refunded');
-  if (expected !== null && expected !== remaining) return impossible('Amount is not the remaining balance');
   const value = amount ?? remaining;
   if (value > remaining) return impossible('more than remains');
   const next = clone(m);
@@ -539,14 +531,16 @@ export function outcomes(m: Model, op: Op, group: GroupContext = alone): Outcome
       return one(ResponseCode.Success, { charged: charged(completion) }, next, 'closed');
     }
     case 'refund':
-      return refund(m, op.utn, op.target, op.amount, null, group);
+      return refund(m, op.utn, op.target, op.amount, group);
     case 'fullRefund':
-      return refund(m, op.utn, op.target, null, op.expected, group);
+      // The interface's transitions table: a full refund refunds the whole remaining balance, whatever
+      // valid Amount it was sent (the answer only says so).
+      return refund(m, op.utn, op.target, null, group);
     case 'void': {
       const refused = numberRefusal(m, op.utn);
       if (refused) return refused;
       const p = m.payments[op.target];
-      if (!p) return one(ResponseCode.NotFound, {}, m, 'unknown payment');
+      if (!p) return one(ResponseCode.ServiceTransactionNumberNotFound, {}, m, 'unknown payment');
       const blocker = cancelRefusal(m, p);
       if (blocker) return [{ codes: blocker.codes, expect: {}, next: m, why: blocker.why }];
       const next = clone(m);
