@@ -14,8 +14,9 @@ const backend = testBackend();
 const config = configFromEnv({
   seed: 1105,
   runs: 10_000,
-  // About a minute per database with the start: two gateway processes take longer to start on PostgreSQL.
-  timeMs: backend === 'postgres' ? 30_000 : 40_000,
+  // The two databases together about 70 s of `npm test` on two cores, starts included: two gateway
+  // processes take about 8 s longer to start on PostgreSQL. The long hunt is `npm run bench -- model`.
+  timeMs: backend === 'postgres' ? 25_000 : 35_000,
   shrinkMs: 30_000,
   maxGroups: 12,
   maxGroupSize: 4,
@@ -40,9 +41,10 @@ describe(`the gateway's money under random concurrent operations (${backend})`, 
       const lines = describeReport(target, report);
       process.stdout.write(`${lines.join('\n')}\n`);
       expect(report.failure?.message ?? 'no counterexample').toBe('no counterexample');
-      // A run that checked nothing proves nothing.
-      expect(report.stats.groups).toBeGreaterThan(20);
-      expect(report.stats.concurrentGroups).toBeGreaterThan(5);
+      // A run that checked nothing proves nothing; a replay (TILLPOINT_MODEL_PATH) starts at one sequence.
+      const replay = config.path !== undefined;
+      expect(report.stats.groups).toBeGreaterThan(replay ? 0 : 20);
+      expect(report.stats.concurrentGroups).toBeGreaterThanOrEqual(replay ? 0 : 6);
     },
     config.timeMs + config.shrinkMs + 120_000,
   );

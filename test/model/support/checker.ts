@@ -209,6 +209,7 @@ export async function runChecker(target: Target, config: CheckerConfig): Promise
           ? [`${MODEL_ENV.operations}=${process.env[MODEL_ENV.operations]}`]
           : []),
         ...(process.env[MODEL_ENV.slowMs] ? [`${MODEL_ENV.slowMs}=${process.env[MODEL_ENV.slowMs]}`] : []),
+        target.replayCommand,
       ].join(' '),
     };
     return report;

@@ -17,8 +17,12 @@ export type Target = {
   urls: string[];
   storage: Storage;
   slowMs: number;
+  /** The command that runs the checker on this database again: a failure's replay line ends with it. */
+  replayCommand: string;
   close(): Promise<void>;
 };
+
+const testFile = 'test/model/gateway-money.model.test.ts';
 
 /** One in-process gateway on a SQLite file (test/support/gateway-harness), over real HTTP on loopback. */
 export async function sqliteTarget(slowMs: number): Promise<Target> {
@@ -28,6 +32,7 @@ export async function sqliteTarget(slowMs: number): Promise<Target> {
     urls: [gw.baseUrl],
     storage: gw.gateway.storage,
     slowMs,
+    replayCommand: `npx vitest run --project main ${testFile}`,
     close: () => gw.close(),
   };
 }
@@ -69,6 +74,8 @@ export async function postgresTarget(slowMs: number, url?: string, processes = 2
     urls: gateways.map((g) => g.url),
     storage,
     slowMs,
+    // Two processes as here; the project needs TILLPOINT_TEST_PG_URL or the server binaries.
+    replayCommand: `npx vitest run --project postgres ${testFile}`,
     async close() {
       await storage.close();
       for (const g of gateways) g.child.kill('SIGTERM');
