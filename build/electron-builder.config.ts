@@ -34,6 +34,10 @@ const config = {
     // renderer/dist. test/build checks every module the bundles do load is still packaged.
     '!node_modules/{tsx,esbuild,@esbuild,get-tsconfig,resolve-pkg-maps}{,/**/*}',
     '!node_modules/{react,react-dom,scheduler,zustand}{,/**/*}',
+    // pg (a runtime dependency of the standalone gateway) is inlined into the bundles by esbuild
+    // (electron/app-bundle.ts), so neither it nor the packages only it uses are shipped again.
+    '!node_modules/{pg,pg-pool,pg-protocol,pg-types,pg-connection-string,pgpass,pg-cloudflare,pg-int8}{,/**/*}',
+    '!node_modules/{postgres-array,postgres-bytea,postgres-date,postgres-interval,xtend}{,/**/*}',
   ],
   asar: true,
   asarUnpack: [

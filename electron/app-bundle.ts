@@ -14,8 +14,9 @@ import { join, relative } from 'node:path';
  * Production dependencies stay external: they are loaded from the package's node_modules, where
  * electron-builder puts them and rebuilds the native ones (better-sqlite3, serialport, node-hid) for
  * Electron's ABI; packages that read their own files at run time (swagger-ui's static assets) keep
- * working too. Everything else — our code and the few dev-only packages it reaches (pg) — is inlined,
- * because dev dependencies are not packaged.
+ * working too. Everything else — our code, dev-only packages and the pure-JavaScript production
+ * packages in INLINED_DEPENDENCIES — is inlined, and build/electron-builder.config.ts leaves those out of
+ * the package.
  */
 export type AppBundle = {
   dir: string;
@@ -33,6 +34,13 @@ export type AppBundle = {
  * binding (`new pg.native.Client`). Left external so esbuild does not fail on a package that is absent.
  */
 export const ABSENT_OPTIONAL_MODULES = ['pg-native'] as const;
+
+/**
+ * Production dependencies of the standalone gateway (`npm run gateway` with PostgreSQL) that the app's
+ * sandbox gateway only reaches behind a path the terminal never takes; pure JavaScript, so inlined rather
+ * than shipped as a second copy in node_modules.
+ */
+export const INLINED_DEPENDENCIES = ['pg'] as const;
 
 export function productionDependencies(repoRoot: string): string[] {
   const pkg = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as {
@@ -56,7 +64,9 @@ export async function bundleApp(options: {
   const { repoRoot, outDir } = options;
   const aliased = new Set(Object.keys(options.alias ?? {}));
   const external = [
-    ...productionDependencies(repoRoot).flatMap((name) => [name, `${name}/*`]),
+    ...productionDependencies(repoRoot)
+      .filter((name) => !(INLINED_DEPENDENCIES as readonly string[]).includes(name))
+      .flatMap((name) => [name, `${name}/*`]),
     ...ABSENT_OPTIONAL_MODULES,
     'electron',
   ].filter((name) => !aliased.has(name));

@@ -8,14 +8,30 @@ const selectOpenBatch = prepare<{ mid: number }, { id: number }>((qb, p) =>
   qb.selectFrom('batches').select('id').where('mid', '=', p('mid')).where('status', '=', sql.lit('open')),
 );
 
+/** PostgreSQL: the same, holding the row KEY SHARE to the commit (see openBatchId). */
+const lockOpenBatch = prepare<{ mid: number }, { id: number }>((qb, p) =>
+  qb
+    .selectFrom('batches')
+    .select('id')
+    .where('mid', '=', p('mid'))
+    .where('status', '=', sql.lit('open'))
+    .forKeyShare(),
+);
+
 /**
  * The merchant's open batch, opened on first use. At most one is open (a partial unique index says so).
- * Every payment joining the batch holds the batch key shared, so they never wait for each other, while
- * closing the batch (settlement.ts) holds it exclusive: a payment never joins a batch being closed.
+ *
+ * On PostgreSQL the batch's ROW is what keeps a payment out of a batch being closed: a payment (or a
+ * cancel, void-rules.ts) holds it KEY SHARE — the lock the payments.batch_id foreign key takes anyway, so
+ * payments never wait for each other or add a lock of their own — and settlement takes it FOR UPDATE
+ * (settlement.ts), which waits for those holders and makes new ones wait; they then find the batch
+ * settled (READ COMMITTED re-reads the row they waited for) and open the next. An advisory lock per
+ * merchant did this before, shared by every payment, and PostgreSQL queues every new shared request behind
+ * a waiting exclusive one: while a settlement waited, every sale of the merchant waited too.
  */
 export async function openBatchId(tx: Queryable, mid: number, now: string): Promise<number> {
-  await tx.lock(`batch:${mid}`, 'shared');
-  const open = await tx.first(selectOpenBatch({ mid }));
+  const find = () => tx.first(tx.dialect === 'postgres' ? lockOpenBatch({ mid }) : selectOpenBatch({ mid }));
+  const open = await find();
   if (open) return open.id;
   const count = await tx.first(
     tx.qb
@@ -40,7 +56,7 @@ export async function openBatchId(tx: Queryable, mid: number, now: string): Prom
       })
       .onConflict((oc) => oc.doNothing()),
   );
-  const opened = await tx.first(selectOpenBatch({ mid }));
+  const opened = await find();
   if (!opened) throw new Error('no open batch after opening one');
   return opened.id;
 }

@@ -1,7 +1,7 @@
 import { DeclineCode } from '../contract/decline-codes';
 import type { Queryable } from '../storage/queryable';
 import { prepare } from '../storage/prepared';
-import type { AuthorizationFacts, FraudDenial, FraudScreen } from './payments';
+import type { AuthorizationFacts, FraudDenial, FraudScreen, ScreenFacts } from './payments';
 
 /** The four auto-deny checks of the interface, in its order. */
 export const FRAUD_CHECKS = ['Account', 'Address', 'Cvv', 'ZipCode'] as const;
@@ -51,7 +51,6 @@ export function optionsText(state: FraudState): string {
     .join(',');
 }
 
-// Read by every card sale (twice): compiled once, not per request.
 const selectFraudOptions = prepare<
   { mid: number },
   { account: number; address: number; cvv: number; zip_code: number }
@@ -61,12 +60,33 @@ const selectFraudOptions = prepare<
     .select(['account', 'address', 'cvv', 'zip_code'])
     .where('mid', '=', p('mid')),
 );
-const selectBlacklisted = prepare<{ mid: number; fingerprint: string }, { id: number }>((qb, p) =>
+
+// Read by every card sale: one statement for the settings and the blacklist, compiled once per dialect.
+const selectScreenFacts = prepare<{ mid: number; fingerprint: string }, ScreenFacts>((qb, p) =>
   qb
-    .selectFrom('fraud_blacklist')
-    .select('id')
-    .where('mid', '=', p('mid'))
-    .where('fingerprint', '=', p('fingerprint')),
+    .selectFrom('fraud_options as o')
+    .select((eb) => [
+      'o.account',
+      'o.address',
+      'o.cvv',
+      'o.zip_code',
+      eb
+        .case()
+        .when(
+          eb.exists(
+            eb
+              .selectFrom('fraud_blacklist as b')
+              .select('b.id')
+              .where('b.mid', '=', p('mid'))
+              .where('b.fingerprint', '=', p('fingerprint')),
+          ),
+        )
+        .then(1)
+        .else(0)
+        .end()
+        .as('listed'),
+    ])
+    .where('o.mid', '=', p('mid')),
 );
 
 export async function readFraudState(q: Queryable, mid: number): Promise<FraudState> {
@@ -109,16 +129,20 @@ export async function setFraudChecks(
  * send is not checked (AVS and CVN results are then "unavailable", not "failed").
  */
 export const tenderFraudScreen: FraudScreen = {
-  async beforeAuthorization(tx, mid, fingerprint) {
-    const state = await readFraudState(tx, mid);
-    const afterAuthorization = (facts: AuthorizationFacts) => screenAuthorization(state, facts);
-    if (!state.Account) return { denied: null, afterAuthorization };
-    const listed = await tx.first(selectBlacklisted({ mid, fingerprint }));
+  facts: (mid, fingerprint) => selectScreenFacts({ mid, fingerprint }),
+  judge(facts) {
+    const state: FraudState = {
+      Account: facts?.account === 1,
+      Address: facts?.address === 1,
+      Cvv: facts?.cvv === 1,
+      ZipCode: facts?.zip_code === 1,
+    };
     return {
-      denied: listed
-        ? { code: DeclineCode.FraudDeniedAccount, message: 'Auto-denied: the account is on the blacklist' }
-        : null,
-      afterAuthorization,
+      denied:
+        state.Account && facts?.listed === 1
+          ? { code: DeclineCode.FraudDeniedAccount, message: 'Auto-denied: the account is on the blacklist' }
+          : null,
+      afterAuthorization: (result) => screenAuthorization(state, result),
     };
   },
 };

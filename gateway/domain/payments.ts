@@ -4,7 +4,7 @@ import type { SaleResponse } from '../contract/card-sale';
 import type { AuthorizationKind, AuthorizationResult } from '../sandbox/processor';
 import { cardFingerprint } from '../security/vault-cipher';
 import type { Queryable } from '../storage/queryable';
-import { prepare } from '../storage/prepared';
+import { prepare, type Query } from '../storage/prepared';
 import type { RequestContext, Services } from './context';
 import type { ResolvedCard } from './card-input';
 import type { CustomerInput } from './customers';
@@ -16,6 +16,8 @@ import { type Cents } from './money';
 import { DomainError } from './outcome';
 import { saleResponse, type PaymentRow } from './sale-response';
 import { reserveTransactionNumber, settleTransactionNumber } from './transaction-numbers';
+import { outcomeColumns, paymentColumns, type Outcome, type PaymentColumns } from './payment-columns';
+import { finishPaymentStatement, startPaymentStatement } from './payment-one-trip';
 import { storeCard } from './vault';
 
 export type Amounts = {
@@ -75,24 +77,30 @@ export type AuthorizationFacts = {
   zipGiven: boolean;
 };
 
+/** What a fraud screen reads for one payment: the merchant's checks (0/1) and whether the card is listed. */
+export type ScreenFacts = { account: number; address: number; cvv: number; zip_code: number; listed: number };
+
+export type ScreenVerdict = {
+  denied: FraudDenial | null;
+  afterAuthorization: (facts: AuthorizationFacts) => FraudDenial | null;
+};
+
 /**
- * The merchant's auto-deny checks for one payment, read once inside its first unit of work: the account
- * check runs before the processor is asked; `afterAuthorization` judges its AVS and CVN results with the
- * same settings (a change made while the processor answers applies from the next payment).
+ * The merchant's auto-deny checks for one payment. `facts` is the one statement that reads what the screen
+ * judges (a row, or none when the merchant has no settings), run inside the payment's first unit of work —
+ * as a statement rather than code, so that on PostgreSQL it travels in that unit's single round trip.
+ * `judge` decides from it: `denied` refuses the card before the processor is asked; `afterAuthorization`
+ * judges the processor's AVS and CVN results with the same settings (a change made while the processor
+ * answers applies from the next payment).
  */
 export type FraudScreen = {
-  beforeAuthorization(
-    tx: Queryable,
-    mid: number,
-    fingerprint: string,
-  ): Promise<{
-    denied: FraudDenial | null;
-    afterAuthorization: (facts: AuthorizationFacts) => FraudDenial | null;
-  }>;
+  facts(mid: number, fingerprint: string): Query<ScreenFacts> | null;
+  judge(facts: ScreenFacts | undefined): ScreenVerdict;
 };
 
 export const noFraudScreen: FraudScreen = {
-  beforeAuthorization: () => Promise.resolve({ denied: null, afterAuthorization: () => null }),
+  facts: () => null,
+  judge: () => ({ denied: null, afterAuthorization: () => null }),
 };
 
 // The sale path's statements, compiled once per dialect (storage/prepared.ts).
@@ -112,52 +120,6 @@ const selectDuplicate = prepare<
     .limit(1),
 );
 
-type PaymentColumns = Omit<PaymentRow, 'id'>;
-const paymentColumns: (keyof PaymentColumns)[] = [
-  'srn',
-  'mid',
-  'cid',
-  'user_id',
-  'utn',
-  'operation',
-  'transaction_type',
-  'status',
-  'preauth_state',
-  'requested_cents',
-  'amount_cents',
-  'tax_cents',
-  'tip_cents',
-  'surcharge_cents',
-  'card_difference_cents',
-  'cashback_cents',
-  'currency',
-  'card_type',
-  'first6',
-  'last4',
-  'fingerprint',
-  'entry_mode',
-  'pos_code',
-  'auth_code',
-  'avs_result',
-  'cvn_result',
-  'response_code',
-  'response_msg',
-  'parent_id',
-  'refunded_cents',
-  'pending_refund_cents',
-  'batch_id',
-  'reversal_requested',
-  'is_test',
-  'invoice',
-  'order_ref',
-  'customer_id',
-  'token_id',
-  'payment_link_id',
-  'source',
-  'balance_cents',
-  'created_at',
-  'updated_at',
-];
 const insertPayment = prepare<PaymentColumns, { id: number }>((qb, p) =>
   qb
     .insertInto('payments')
@@ -165,48 +127,6 @@ const insertPayment = prepare<PaymentColumns, { id: number }>((qb, p) =>
     .returning('id'),
 );
 
-/** What answering a payment may change: one fixed statement rather than a per-outcome one. */
-type Outcome = Pick<
-  PaymentRow,
-  | 'status'
-  | 'auth_code'
-  | 'batch_id'
-  | 'response_code'
-  | 'response_msg'
-  | 'avs_result'
-  | 'cvn_result'
-  | 'amount_cents'
-  | 'tax_cents'
-  | 'tip_cents'
-  | 'surcharge_cents'
-  | 'card_difference_cents'
-  | 'cashback_cents'
-  | 'balance_cents'
-  | 'preauth_state'
-  | 'token_id'
-  | 'customer_id'
-  | 'updated_at'
->;
-const outcomeColumns: (keyof Outcome)[] = [
-  'status',
-  'auth_code',
-  'batch_id',
-  'response_code',
-  'response_msg',
-  'avs_result',
-  'cvn_result',
-  'amount_cents',
-  'tax_cents',
-  'tip_cents',
-  'surcharge_cents',
-  'card_difference_cents',
-  'cashback_cents',
-  'balance_cents',
-  'preauth_state',
-  'token_id',
-  'customer_id',
-  'updated_at',
-];
 const updateOutcome = prepare<Outcome & { id: number }, unknown>((qb, p) =>
   qb
     .updateTable('payments')
@@ -229,29 +149,39 @@ async function loadPayment(q: Queryable, id: number): Promise<PaymentRow> {
   return row;
 }
 
-/**
- * One payment, in three steps: (1) a unit of work claims the UserTransactionNumber, applies the duplicate
- * rule and records the payment as pending; (2) the processor is asked, outside any transaction; (3) a
- * unit of work records the answer, joins the open batch, stores token and customer. A reversal that
- * arrived during (2) is honoured in (3): the approval is reversed at the processor, never kept.
- */
-export async function runPayment(
-  svc: Services & { fraud: FraudScreen; processorTimeoutMs: number },
-  ctx: RequestContext,
-  req: PaymentRequest,
-): Promise<SaleResponse> {
-  const { mid, cid, userId } = ctx.principal;
-  const fingerprint = cardFingerprint(svc.keys.fingerprintKey, req.card.pan);
-  const started = svc.clock.now();
-  const startedIso = started.toISOString();
-  const requested = chargedCents(req.amounts);
+type Pending = { row: PaymentRow; verdict: ScreenVerdict };
 
-  const pending = await svc.storage.write(async (tx) => {
+/**
+ * Step (1): claims the UserTransactionNumber, applies the duplicate rule, records the payment as pending
+ * and reads what the fraud screen judges. On PostgreSQL one round trip does all of it for a fresh number
+ * and a payment that is no duplicate (payment-one-trip.ts); otherwise, and always on SQLite, the unit of
+ * work below, statement by statement, which refuses with the rule's code.
+ */
+async function startPayment(
+  svc: Services & { fraud: FraudScreen },
+  req: PaymentRequest,
+  row: PaymentColumns,
+  since: string,
+): Promise<Pending> {
+  const { mid, fingerprint } = row;
+  const facts = svc.fraud.facts(mid, fingerprint);
+  const batch = svc.storage.batch;
+  if (batch) {
+    const locks = [{ key: `utn:${mid}:${req.utn}` }];
+    if (!req.forceDuplication) locks.push({ key: `card:${mid}:${fingerprint}` });
+    const start = startPaymentStatement(row, { checkDuplicate: !req.forceDuplication, since });
+    const [inserted, screened] = facts
+      ? await batch(locks, [start, facts] as const)
+      : [...(await batch(locks, [start] as const)), []];
+    const id = inserted[0]?.id;
+    // No row: nothing was written (the number is taken, or a duplicate): the unit below says which.
+    if (id !== undefined) return { row: { ...row, id }, verdict: svc.fraud.judge(screened[0]) };
+  }
+  return svc.storage.write(async (tx) => {
     await tx.lock(`utn:${mid}:${req.utn}`);
-    await reserveTransactionNumber(tx, mid, req.utn, req.operation, startedIso);
+    await reserveTransactionNumber(tx, mid, req.utn, req.operation, row.created_at);
     if (!req.forceDuplication) {
       await tx.lock(`card:${mid}:${fingerprint}`);
-      const since = new Date(started.getTime() - svc.rules.duplicateWindowMs).toISOString();
       const dup = await tx.first(
         selectDuplicate({
           mid,
@@ -267,8 +197,227 @@ export async function runPayment(
         ]);
       }
     }
-    const { denied, afterAuthorization } = await svc.fraud.beforeAuthorization(tx, mid, fingerprint);
-    const row: Omit<PaymentRow, 'id'> = {
+    const screened = facts ? await tx.first(facts) : undefined;
+    const inserted = await tx.first(insertPayment(row));
+    if (!inserted) throw new Error('payment insert returned no id');
+    return { row: { ...row, id: inserted.id }, verdict: svc.fraud.judge(screened) };
+  });
+}
+
+/** What step (3) writes for a payment still pending and not asked to be reversed, and how it answers. */
+type Decision = {
+  set: Partial<Omit<PaymentRow, 'id'>>;
+  code: number;
+  messages: string[];
+  /** An approval that moves money: it joins the merchant's open batch. */
+  joinsBatch: boolean;
+};
+
+/** What the processor answered, or `null` for a payment the fraud screen declined before asking it. */
+type Answer = { result: AuthorizationResult; asked: boolean };
+
+function decideOutcome(req: PaymentRequest, { result, asked }: Answer, now: string): Decision {
+  // A payment never sent to the processor has no AVS or CVN result.
+  const set: Partial<Omit<PaymentRow, 'id'>> = {
+    updated_at: now,
+    avs_result: asked ? result.avs : '',
+    cvn_result: asked ? result.cvn : '',
+  };
+  if (!result.approved) {
+    set.status = result.code === ResponseCode.ProcessorTimeout ? 'failed' : 'declined';
+    set.response_code = result.code;
+    set.response_msg = result.message;
+    return { set, code: result.code, messages: [result.message], joinsBatch: false };
+  }
+  const requested = chargedCents(req.amounts);
+  const partial = result.approvedCents < requested;
+  set.status = 'approved';
+  set.auth_code = result.authCode;
+  set.response_code = partial ? ResponseCode.PartialApproval : ResponseCode.Success;
+  set.response_msg = result.message;
+  if (result.balanceCents !== undefined) set.balance_cents = result.balanceCents;
+  if (req.preauth) set.preauth_state = 'open';
+  if (partial) {
+    // The approved total covers the extras first when it can; otherwise it is all base amount.
+    const extras = requested - req.amounts.baseCents;
+    if (result.approvedCents > extras) {
+      set.amount_cents = result.approvedCents - extras;
+    } else {
+      Object.assign(set, {
+        amount_cents: result.approvedCents,
+        tax_cents: 0,
+        tip_cents: 0,
+        surcharge_cents: 0,
+        card_difference_cents: 0,
+        cashback_cents: 0,
+      });
+    }
+  }
+  return {
+    set,
+    code: set.response_code,
+    messages: [
+      partial ? 'Partially approved: collect the remaining balance with another tender' : 'Approved',
+    ],
+    // A preauthorization holds funds but moves none: only its completion joins the batch.
+    joinsBatch: !req.preauth,
+  };
+}
+
+function outcomeOf(row: PaymentRow): Omit<Outcome, 'batch_id'> {
+  const { batch_id: _batch, ...rest } = Object.fromEntries(
+    outcomeColumns.map((c) => [c, row[c]]),
+  ) as unknown as Outcome;
+  return rest;
+}
+
+type Finished = {
+  row: PaymentRow;
+  code: number;
+  messages: string[];
+  token: string | undefined;
+  customerId: number | null;
+  reverseAfterCommit: boolean;
+};
+
+/**
+ * Step (3): records the processor's answer. On PostgreSQL one round trip records a payment still pending
+ * (payment-one-trip.ts) unless it stores a card or a customer; otherwise, and always on SQLite, the unit
+ * below, which also honours a reversal that arrived while the processor answered and a payment the
+ * recovery gave up.
+ */
+async function finishPayment(
+  svc: Services,
+  ctx: RequestContext,
+  req: PaymentRequest,
+  pending: PaymentRow,
+  answer: Answer,
+): Promise<Finished> {
+  const { mid, userId } = ctx.principal;
+  const { result } = answer;
+  const batch = svc.storage.batch;
+  if (batch && !req.saveToken && !req.customer) {
+    const decision = decideOutcome(req, answer, svc.clock.now().toISOString());
+    const row: PaymentRow = { ...pending, ...decision.set };
+    const [done] = await batch([{ key: `utn:${mid}:${req.utn}` }], [
+      finishPaymentStatement(row, outcomeOf(row), result.approved, decision.joinsBatch),
+    ] as const);
+    const recorded = done[0];
+    if (recorded) {
+      return {
+        row: { ...row, batch_id: recorded.batch_id },
+        code: decision.code,
+        messages: decision.messages,
+        token: undefined,
+        customerId: row.customer_id,
+        reverseAfterCommit: false,
+      };
+    }
+  }
+  return svc.storage.write(async (tx): Promise<Finished> => {
+    const now = svc.clock.now().toISOString();
+    // Held against DoReversal, which flags this payment under the same key.
+    await tx.lock(`utn:${mid}:${req.utn}`);
+    // Only the reversal flag can have changed since step (1): the rest of the row is still pending.
+    const flag = await tx.first(selectReversalFlag({ id: pending.id }));
+    const current: PaymentRow = { ...pending, reversal_requested: flag?.reversal_requested ? 1 : 0 };
+    if (flag && flag.status !== 'pending') {
+      // Another gateway process's recovery sweep gave this payment up (it stayed pending past every
+      // timeout) and reversed it: its verdict stands, and an approval that came this late is undone.
+      return {
+        row: { ...current, status: flag.status },
+        code: ResponseCode.ProcessorTimeout,
+        messages: ['The payment was abandoned while the processor was answering; nothing is charged'],
+        token: undefined,
+        customerId: current.customer_id,
+        reverseAfterCommit: true,
+      };
+    }
+    let decision: Decision;
+    let token: string | undefined;
+    let customerId: number | null = null;
+    let reverseAfterCommit = false;
+    if (result.approved && current.reversal_requested) {
+      decision = {
+        set: {
+          updated_at: now,
+          avs_result: result.avs,
+          cvn_result: result.cvn,
+          status: 'reversed',
+          auth_code: result.authCode,
+          response_code: ResponseCode.TransactionNumberBlocked,
+          response_msg: 'Reversed while the processor was answering',
+        },
+        code: ResponseCode.TransactionNumberBlocked,
+        messages: [
+          'A reversal for this UserTransactionNumber arrived first: the approval was reversed, nothing is charged',
+        ],
+        joinsBatch: false,
+      };
+      reverseAfterCommit = true;
+    } else {
+      decision = decideOutcome(req, answer, now);
+      if (decision.joinsBatch) decision.set.batch_id = await openBatchId(tx, mid, now);
+      if (result.approved && req.saveToken) {
+        const stored = await storeCard(
+          tx,
+          svc.keys,
+          { mid, userId, processor: svc.processor.name },
+          {
+            pan: req.card.pan,
+            expiryYYMM: req.card.expiryYYMM,
+            cardType: req.card.cardType,
+            holderName: req.card.name,
+            street: req.street,
+            zip: req.zip,
+          },
+          now,
+        );
+        token = stored.token;
+        decision.set.token_id = stored.id;
+      }
+      if (result.approved && req.customer) {
+        customerId = await saveCustomer(tx, mid, req.customer, now);
+        decision.set.customer_id = customerId;
+      }
+    }
+    const row: PaymentRow = { ...current, ...decision.set };
+    await tx.run(updateOutcome(row));
+    await settleTransactionNumber(tx, mid, req.utn, pending.id);
+    return {
+      row,
+      code: decision.code,
+      messages: decision.messages,
+      token,
+      customerId: customerId ?? current.customer_id,
+      reverseAfterCommit,
+    };
+  });
+}
+
+/**
+ * One payment, in three steps: (1) a unit of work claims the UserTransactionNumber, applies the duplicate
+ * rule, records the payment as pending and reads what the fraud screen judges; (2) the processor is asked,
+ * outside any transaction — unless the screen denies the card, which is then declined without asking;
+ * (3) a unit of work records the answer, joins the open batch, stores token and customer. A reversal that
+ * arrived during (2) is honoured in (3): the approval is reversed at the processor, never kept.
+ */
+export async function runPayment(
+  svc: Services & { fraud: FraudScreen; processorTimeoutMs: number },
+  ctx: RequestContext,
+  req: PaymentRequest,
+): Promise<SaleResponse> {
+  const { mid, cid, userId } = ctx.principal;
+  const fingerprint = cardFingerprint(svc.keys.fingerprintKey, req.card.pan);
+  const started = svc.clock.now();
+  const startedIso = started.toISOString();
+  const requested = chargedCents(req.amounts);
+  const since = new Date(started.getTime() - svc.rules.duplicateWindowMs).toISOString();
+
+  const pending = await startPayment(
+    svc,
+    req,
+    {
       srn: newServiceReferenceNumber(),
       mid,
       cid,
@@ -276,7 +425,7 @@ export async function runPayment(
       utn: req.utn,
       operation: req.operation,
       transaction_type: req.transactionType,
-      status: denied ? 'declined' : 'pending',
+      status: 'pending',
       preauth_state: null,
       requested_cents: requested,
       amount_cents: req.amounts.baseCents,
@@ -295,8 +444,8 @@ export async function runPayment(
       auth_code: '',
       avs_result: '',
       cvn_result: '',
-      response_code: denied?.code ?? 0,
-      response_msg: denied?.message ?? '',
+      response_code: 0,
+      response_msg: '',
       parent_id: null,
       refunded_cents: 0,
       pending_refund_cents: 0,
@@ -312,16 +461,16 @@ export async function runPayment(
       balance_cents: null,
       created_at: startedIso,
       updated_at: startedIso,
-    };
-    const inserted = await tx.first(insertPayment(row));
-    if (!inserted) throw new Error('payment insert returned no id');
-    if (denied) await settleTransactionNumber(tx, mid, req.utn, inserted.id);
-    return { id: inserted.id, row: { ...row, id: inserted.id }, denied, afterAuthorization };
-  });
-  if (pending.denied) return saleResponse(pending.row, pending.denied.code, [pending.denied.message]);
+    },
+    since,
+  );
+  const { denied, afterAuthorization } = pending.verdict;
 
   let result: AuthorizationResult;
-  if (req.forcedAuthCode !== undefined) {
+  if (denied) {
+    // Refused by the merchant's own rule before the processor is asked: a decline, recorded in step (3).
+    result = { approved: false, code: denied.code, message: denied.message, avs: 'U', cvn: 'U' };
+  } else if (req.forcedAuthCode !== undefined) {
     result = {
       approved: true,
       approvedCents: requested,
@@ -379,8 +528,8 @@ export async function runPayment(
 
   // A decline for the CVN mismatch itself is screened too: with the merchant's Cvv auto-deny check on, the
   // sale is denied by that rule and answers its code (112) rather than the issuer's (103).
-  if (result.approved || result.code === DeclineCode.CvnMismatch) {
-    const fraud = pending.afterAuthorization({
+  if (!denied && (result.approved || result.code === DeclineCode.CvnMismatch)) {
+    const fraud = afterAuthorization({
       avs: result.avs,
       cvn: result.cvn,
       cvnGiven: req.card.cvn !== undefined,
@@ -401,117 +550,7 @@ export async function runPayment(
     }
   }
 
-  const final = await svc.storage.write(async (tx) => {
-    const now = svc.clock.now().toISOString();
-    // Held against DoReversal, which flags this payment under the same key.
-    await tx.lock(`utn:${mid}:${req.utn}`);
-    // Only the reversal flag can have changed since step (1): the rest of the row is still pending.row.
-    const flag = await tx.first(selectReversalFlag({ id: pending.id }));
-    const current: PaymentRow = { ...pending.row, reversal_requested: flag?.reversal_requested ? 1 : 0 };
-    if (flag && flag.status !== 'pending') {
-      // Another gateway process's recovery sweep gave this payment up (it stayed pending past every
-      // timeout) and reversed it: its verdict stands, and an approval that came this late is undone.
-      return {
-        row: { ...current, status: flag.status },
-        code: ResponseCode.ProcessorTimeout,
-        messages: ['The payment was abandoned while the processor was answering; nothing is charged'],
-        token: undefined,
-        customerId: current.customer_id,
-        reverseAfterCommit: true,
-      };
-    }
-    const set: Partial<Omit<PaymentRow, 'id'>> = {
-      updated_at: now,
-      avs_result: result.avs,
-      cvn_result: result.cvn,
-    };
-    let code: number;
-    let messages: string[];
-    let token: string | undefined;
-    let customerId: number | null = null;
-    let reverseAfterCommit = false;
-    if (result.approved && current.reversal_requested) {
-      set.status = 'reversed';
-      set.auth_code = result.authCode;
-      set.response_code = ResponseCode.TransactionNumberBlocked;
-      set.response_msg = 'Reversed while the processor was answering';
-      code = ResponseCode.TransactionNumberBlocked;
-      messages = [
-        'A reversal for this UserTransactionNumber arrived first: the approval was reversed, nothing is charged',
-      ];
-      reverseAfterCommit = true;
-    } else if (result.approved) {
-      const partial = result.approvedCents < requested;
-      // A preauthorization holds funds but moves none: only its completion joins the batch.
-      const batchId = req.preauth ? null : await openBatchId(tx, mid, now);
-      set.status = 'approved';
-      set.auth_code = result.authCode;
-      set.batch_id = batchId;
-      set.response_code = partial ? ResponseCode.PartialApproval : ResponseCode.Success;
-      set.response_msg = result.message;
-      if (result.balanceCents !== undefined) set.balance_cents = result.balanceCents;
-      if (req.preauth) set.preauth_state = 'open';
-      if (partial) {
-        // The approved total covers the extras first when it can; otherwise it is all base amount.
-        const extras = requested - req.amounts.baseCents;
-        if (result.approvedCents > extras) {
-          set.amount_cents = result.approvedCents - extras;
-        } else {
-          Object.assign(set, {
-            amount_cents: result.approvedCents,
-            tax_cents: 0,
-            tip_cents: 0,
-            surcharge_cents: 0,
-            card_difference_cents: 0,
-            cashback_cents: 0,
-          });
-        }
-      }
-      code = set.response_code;
-      messages = [
-        partial ? 'Partially approved: collect the remaining balance with another tender' : 'Approved',
-      ];
-      if (req.saveToken) {
-        const stored = await storeCard(
-          tx,
-          svc.keys,
-          { mid, userId, processor: svc.processor.name },
-          {
-            pan: req.card.pan,
-            expiryYYMM: req.card.expiryYYMM,
-            cardType: req.card.cardType,
-            holderName: req.card.name,
-            street: req.street,
-            zip: req.zip,
-          },
-          now,
-        );
-        token = stored.token;
-        set.token_id = stored.id;
-      }
-      if (req.customer) {
-        customerId = await saveCustomer(tx, mid, req.customer, now);
-        set.customer_id = customerId;
-      }
-    } else {
-      set.status = result.code === ResponseCode.ProcessorTimeout ? 'failed' : 'declined';
-      set.response_code = result.code;
-      set.response_msg = result.message;
-      code = result.code;
-      messages = [result.message];
-    }
-    const row: PaymentRow = { ...current, ...set };
-    await tx.run(updateOutcome(row));
-    await settleTransactionNumber(tx, mid, req.utn, pending.id);
-    return {
-      row,
-      code,
-      messages,
-      token,
-      customerId: customerId ?? current.customer_id,
-      reverseAfterCommit,
-    };
-  });
+  const final = await finishPayment(svc, ctx, req, pending.row, { result, asked: denied === null });
   if (final.reverseAfterCommit && result.approved) {
     await svc.processor.reverse({ mid, amountCents: result.approvedCents, authCode: result.authCode });
   }

@@ -89,11 +89,10 @@ export type SettlementResult = {
 export async function settleOpenBatch(storage: Storage, mid: number, now: Date): Promise<SettlementResult> {
   return storage.write(async (tx) => {
     const iso = now.toISOString();
-    // Exclusive: waits for every payment joining the batch (they hold it shared) and keeps new ones out.
-    await tx.lock(`batch:${mid}`, 'exclusive');
-    const batch = await tx.first(
-      tx.qb.selectFrom('batches').selectAll().where('mid', '=', mid).where('status', '=', 'open'),
-    );
+    // FOR UPDATE (PostgreSQL): waits for every payment joining the batch and every cancel deciding on it
+    // (they hold its row KEY SHARE, batches.ts) and keeps new ones out until this commits.
+    const open = tx.qb.selectFrom('batches').selectAll().where('mid', '=', mid).where('status', '=', 'open');
+    const batch = await tx.first(tx.dialect === 'postgres' ? open.forUpdate() : open);
     if (!batch) return { settlementId: null, amountCents: 0, batches: [], completedOn: null };
     // A refund whose cancel is at the processor right now (void-rules.ts) is neither settled nor dropped:
     // it waits for the next batch, where the cancel's outcome is booked.
@@ -159,16 +158,15 @@ export async function closeSettledBatches(
 ): Promise<SettlementResult> {
   return storage.write(async (tx) => {
     const iso = now.toISOString();
-    // Two closes at once (two gateway processes) would both fund the same settled batches.
-    await tx.lock(`batch:${mid}`, 'exclusive');
-    const batches = await tx.all(
-      tx.qb
-        .selectFrom('batches')
-        .selectAll()
-        .where('mid', '=', mid)
-        .where('status', '=', 'settled')
-        .orderBy('id'),
-    );
+    // Two closes at once (two gateway processes) would both fund the same settled batches: the rows are
+    // held FOR UPDATE, and the second close, once the first commits, finds them closed.
+    const settled = tx.qb
+      .selectFrom('batches')
+      .selectAll()
+      .where('mid', '=', mid)
+      .where('status', '=', 'settled')
+      .orderBy('id');
+    const batches = await tx.all(tx.dialect === 'postgres' ? settled.forUpdate() : settled);
     const totals: BatchTotals[] = [];
     for (const b of batches) {
       totals.push({ ...(await batchTotals(tx, b)), closedAt: iso });

@@ -30,9 +30,15 @@ export function chargedTotal(
   );
 }
 
-async function batchIsOpen(q: Queryable, batchId: number | null): Promise<boolean> {
+/**
+ * Whether the payment's batch is still open, read holding the batch's row KEY SHARE to the commit on
+ * PostgreSQL (as a payment joining it does, batches.ts): DoSettlement's FOR UPDATE either waits for this
+ * unit of work or has committed before it, and then this reads the batch settled.
+ */
+async function lockBatchIsOpen(q: Queryable, batchId: number | null): Promise<boolean> {
   if (batchId === null) return true;
-  const b = await q.first(q.qb.selectFrom('batches').select('status').where('id', '=', batchId));
+  const read = q.qb.selectFrom('batches').select('status').where('id', '=', batchId);
+  const b = await q.first(q.dialect === 'postgres' ? read.forKeyShare() : read);
   return b?.status === 'open';
 }
 
@@ -121,8 +127,9 @@ async function storedValueCredit(q: Queryable, target: PaymentRow) {
  * the payment; it takes the rest of the locks the decision rests on, in the order every unit of work takes
  * them (a refund's parent, a stored-value account, then the batch), and holds them to the commit:
  *
- * - the batch, shared, as payments joining it hold it: DoSettlement holds it exclusive, so a cancel either
- *   commits before the settlement counts the batch or sees it settled (never a void of a counted payment);
+ * - the batch's row, KEY SHARE, as payments joining it hold it: DoSettlement holds it FOR UPDATE, so a
+ *   cancel either commits before the settlement counts the batch or sees it settled (never a void of a
+ *   counted payment);
  * - the gift card or EBT account, as a purchase on it does: the value a credit put there may have been
  *   spent, and taking back more than the balance holds would leave it below zero.
  */
@@ -139,7 +146,8 @@ export async function cancelBlocker(q: Queryable, target: PaymentRow): Promise<D
   }
   const credit = target.status === 'approved' ? await storedValueCredit(q, target) : null;
   if (credit) await q.lock(credit.lockKey);
-  await q.lock(`batch:${target.mid}`, 'shared');
+  const batchOpen = await lockBatchIsOpen(q, target.batch_id);
+
   if (target.status === 'voided' || target.status === 'reversed') {
     return impossible(`The transaction is already ${target.status}`);
   }
@@ -155,7 +163,7 @@ export async function cancelBlocker(q: Queryable, target: PaymentRow): Promise<D
   if (target.operation === 'preauth' && target.preauth_state === 'closed') {
     return impossible('The preauthorization is closed: void its completion');
   }
-  if (!(await batchIsOpen(q, target.batch_id))) {
+  if (!batchOpen) {
     return impossible('The transaction is settled: refund it instead');
   }
   if (credit) {

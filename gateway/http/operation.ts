@@ -31,6 +31,13 @@ export type OperationContext = RequestContext & {
 export type Operation<E extends EndpointSpec, C> = {
   /** The body field naming a UserTransactionNumber: a used one is refused before validation (the interface's replay lookup). */
   replayField?: string;
+  /**
+   * The handler's first database act reserves the replayField's number (a payment's first unit of work)
+   * and refuses a used one with the replay lookup's own answer (refusalFor). The lookup is then made only
+   * for a request refused before that — by its checks, or by a DomainError thrown ahead of the reservation
+   * (a merchant rule) — so the answers are the same and a sale saves a round trip to the database.
+   */
+  reservesNumber?: boolean;
   check?: (body: Loose, problems: Problems, ctx: OperationContext) => C | undefined;
   handle: (command: C, ctx: OperationContext) => Promise<ResponseOf<E> | BaseOutcome>;
 };
@@ -239,7 +246,9 @@ function registerRoute<E extends EndpointSpec, C>(
       response: { 200: spec.response },
       tags: [spec.group],
       summary: spec.summary,
-      ...(aliases.length > 0 && !isAlias ? { description: `Also served at ${aliases.join(', ')}.` } : {}),
+      ...(operationDescription(spec, aliases, isAlias)
+        ? { description: operationDescription(spec, aliases, isAlias) }
+        : {}),
       ...(isAlias ? { hide: true } : {}),
       operationId: `${spec.method.toLowerCase()}${url.replace(/[^A-Za-z0-9]+/g, '_')}`,
     },
@@ -276,23 +285,33 @@ function registerRoute<E extends EndpointSpec, C>(
         now: services.clock.now(),
       };
       const replay = operation.replayField ? input[operation.replayField] : undefined;
-      if (typeof replay === 'string' && replay.length > 0) {
+      const replayRefusal = async (): Promise<BaseOutcome | null> => {
+        if (typeof replay !== 'string' || replay.length === 0) return null;
         const used = await findTransactionNumber(services.storage.read, auth.principal.mid, replay);
-        if (used) {
-          const refusal = refusalFor(used);
-          return outcome(refusal.code, refusal.messages);
-        }
+        if (!used) return null;
+        const refusal = refusalFor(used);
+        return outcome(refusal.code, refusal.messages);
+      };
+      if (!operation.reservesNumber) {
+        const refused = await replayRefusal();
+        if (refused) return refused;
       }
       const problems = new Problems();
       if (request.validationError) {
         addSchemaProblems(problems, (request.validationError.validation ?? []) as AjvIssue[], inputSchema);
       }
       const command = operation.check ? operation.check(input, problems, ctx) : (undefined as C);
-      if (!problems.empty) return outcome(problems.code(), problems.messages());
+      if (!problems.empty) {
+        const refused = operation.reservesNumber ? await replayRefusal() : null;
+        return refused ?? outcome(problems.code(), problems.messages());
+      }
       try {
         return await operation.handle(command as C, ctx);
       } catch (error) {
-        if (error instanceof DomainError) return outcome(error.code, error.messages);
+        if (error instanceof DomainError) {
+          const refused = operation.reservesNumber ? await replayRefusal() : null;
+          return refused ?? outcome(error.code, error.messages);
+        }
         if (error instanceof UniqueViolation && error.constraint.includes('transaction_numbers')) {
           return outcome(ResponseCode.DuplicateTransactionNumber, [
             'UserTransactionNumber was already used; send a new one',
@@ -318,3 +337,13 @@ export function typed<T>(body: Loose): T {
 
 export type { Static };
 export { envelopeFieldNames };
+
+/** A reader of the OpenAPI document tells the interface's paths from the ones the interface leaves unnamed. */
+export const DEFINED_HERE_NOTE = 'Defined by Tillpoint: the interface leaves this path unnamed (docs/).';
+
+function operationDescription(spec: EndpointSpec, aliases: readonly string[], isAlias: boolean): string {
+  const parts: string[] = [];
+  if (spec.definedHere) parts.push(DEFINED_HERE_NOTE);
+  if (aliases.length > 0 && !isAlias) parts.push(`Also served at ${aliases.join(', ')}.`);
+  return parts.join(' ');
+}

@@ -94,6 +94,8 @@ async function pay(ctx: OperationContext, request: PaymentRequest) {
 function cardSale(kind: SaleKind) {
   return {
     replayField: 'UserTransactionNumber',
+    // runPayment's first unit of work reserves it (after pay's merchant rule, a DomainError).
+    reservesNumber: true,
     check(body: Loose, problems: Problems): PaymentRequest | undefined {
       const amounts = amountsOf(problems, body, { cashback: kind.pin === true });
       // ProcessPreauth implies its TransactionType (3) when a client sends none.
@@ -157,6 +159,7 @@ function walletSale(
 ) {
   return {
     replayField: 'UserTransactionNumber',
+    reservesNumber: true,
     check(body: Loose, problems: Problems, ctx: OperationContext): PaymentRequest | undefined {
       // Real wallet payloads are encrypted to the merchant's processing certificate, which this gateway
       // does not hold; the base64 stand-in is the sandbox's, and outside it would take any typed PAN.

@@ -2,7 +2,14 @@ import pg from 'pg';
 import { DummyDriver, Kysely, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler } from 'kysely';
 import { compileQuery, type Query } from './prepared';
 import type { Database } from './schema';
-import { CheckViolation, UniqueViolation, type Queryable, type RunResult, type Storage } from './queryable';
+import {
+  CheckViolation,
+  UniqueViolation,
+  type LockRequest,
+  type Queryable,
+  type RunResult,
+  type Storage,
+} from './queryable';
 import { migrate } from './migrate';
 
 /** A Kysely that only builds and compiles PostgreSQL SQL; execution goes through node-postgres directly. */
@@ -117,13 +124,40 @@ const lockShared = (key: string): pg.QueryConfig => ({
   values: [key],
 });
 
+/**
+ * A unit of work's statements on a pipelined connection: BEGIN and lock statements go out without waiting
+ * for their answer (the statements after them are written behind them at once, and the server runs those
+ * only once the lock is granted). A failure nothing awaited — a lock that deadlocked — is kept here: every
+ * statement after it is refused with 25P02 and COMMIT is answered ROLLBACK, and the unit fails with it.
+ */
+export type PipelineState = { failed?: unknown };
+
+/** SQLSTATE 25P02: the transaction is aborted, an earlier statement failed. */
+const IN_FAILED_TRANSACTION = '25P02';
+
+function sendWithoutWaiting(sent: Promise<unknown>, state: PipelineState): void {
+  sent.catch((error: unknown) => {
+    state.failed ??= error;
+  });
+}
+
 /** A Queryable over one client or the pool (exported for migration tests and the SQLite import). */
-export function postgresQueryable(exec: Exec, qb: Kysely<Database>, inTransaction: boolean): Queryable {
+export function postgresQueryable(
+  exec: Exec,
+  qb: Kysely<Database>,
+  inTransaction: boolean,
+  pipeline?: PipelineState,
+): Queryable {
+  const failure = (error: unknown): unknown =>
+    // Refused only because an earlier, unawaited statement failed: that one is the cause.
+    pipeline?.failed !== undefined && sqlState(error) === IN_FAILED_TRANSACTION
+      ? translate(pipeline.failed)
+      : translate(error);
   const all = async <R>(query: Query<R>): Promise<R[]> => {
     try {
       return (await exec(config(query, qb))).rows as R[];
     } catch (error) {
-      throw translate(error);
+      throw failure(error);
     }
   };
   return {
@@ -135,14 +169,16 @@ export function postgresQueryable(exec: Exec, qb: Kysely<Database>, inTransactio
       try {
         return { changes: (await exec(config(query, qb))).rowCount ?? 0 };
       } catch (error) {
-        throw translate(error);
+        throw failure(error);
       }
     },
     async lock(key, mode = 'exclusive') {
       // A lock outside a transaction would be released at once: only a unit of work can hold one.
       if (!inTransaction) throw new Error(`lock(${key}) outside a unit of work`);
       // Transaction-scoped: released by COMMIT or ROLLBACK, in every gateway process on this database.
-      await exec(mode === 'shared' ? lockShared(key) : lockExclusive(key));
+      const sent = exec(mode === 'shared' ? lockShared(key) : lockExclusive(key));
+      if (pipeline) sendWithoutWaiting(sent, pipeline);
+      else await sent;
     },
   };
 }
@@ -150,8 +186,14 @@ export function postgresQueryable(exec: Exec, qb: Kysely<Database>, inTransactio
 export type PostgresStorageOptions = {
   /** postgres://user:password@host:port/database (libpq URL; `?options=-c search_path=x` selects a schema). */
   url: string;
-  /** Connections this process keeps (10 by default). */
+  /** Connections this process keeps (DEFAULT_POOL_SIZE by default). */
   poolSize?: number;
+  /**
+   * `at-start` (the default): every connection is opened before the gateway serves and kept, so a request
+   * never waits for one to be opened. `on-demand`: node-postgres's own way (opened when a request finds
+   * none idle, closed after 10 s idle), kept only so the profile can show what it cost (docs/postgres.md).
+   */
+  connections?: 'at-start' | 'on-demand';
   /** Runs of a unit of work that keeps hitting a deadlock or serialization failure (5 by default). */
   maxAttempts?: number;
   applicationName?: string;
@@ -173,6 +215,13 @@ async function withSessionLock<T>(client: pg.PoolClient, key: string, work: () =
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
+ * Connections per process unless `--db-pool` says otherwise. A sale holds a connection for one round trip
+ * per unit of work (two units), so 10 carry well past what one process can compute (docs/postgres.md,
+ * "Sizing"); more only queue at the server.
+ */
+export const DEFAULT_POOL_SIZE = 10;
+
+/**
  * The gateway's storage on PostgreSQL. Each unit of work is one READ COMMITTED transaction on its own
  * connection; what SQLite's single writer gave for free (no two units interleave) comes from the schema's
  * constraints and the domain's `lock(key)` advisory locks, which hold across gateway processes. PostgreSQL
@@ -180,14 +229,26 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  */
 export async function openPostgresStorage(options: PostgresStorageOptions): Promise<Storage> {
   const maxAttempts = options.maxAttempts ?? 5;
+  const poolSize = options.poolSize ?? DEFAULT_POOL_SIZE;
+  const atStart = (options.connections ?? 'at-start') === 'at-start';
   const pool = new pg.Pool({
     connectionString: options.url,
-    max: options.poolSize ?? 10,
+    max: poolSize,
     types: numberTypes,
     application_name: options.applicationName ?? 'tillpoint-gateway',
     // A unit of work never waits on anything but the database: an idle open transaction is a bug or a
     // vanished process, and must not hold its locks for long.
     idle_in_transaction_session_timeout: 60_000,
+    // Statements are written without waiting for the answer to the one before (protocol pipelining): a
+    // unit of work's BEGIN and locks, and a batch() whole, cost no round trip of their own.
+    pipeline: true,
+    // Opened once and kept: opening one (TCP, SCRAM authentication, a new server process, its catalog
+    // caches, every statement parsed again) costs far more than a sale. node-postgres's default closes a
+    // connection after 10 s idle and opens a new one for a request that finds none idle, even when a busy
+    // one would be free a millisecond later: that was the open model's stall (docs/postgres.md).
+    idleTimeoutMillis: atStart ? 0 : 10_000,
+    // A peer that vanished (a database host gone, a middlebox that dropped the flow) is noticed.
+    keepAlive: true,
   });
   // An idle connection the server dropped (restart, timeout) must not crash the process: the pool
   // replaces it on next use.
@@ -208,6 +269,10 @@ export async function openPostgresStorage(options: PostgresStorageOptions): Prom
     } finally {
       client.release();
     }
+    if (atStart) {
+      const clients = await Promise.all(Array.from({ length: poolSize }, () => pool.connect()));
+      for (const c of clients) c.release();
+    }
   } catch (error) {
     await pool.end();
     throw error;
@@ -221,11 +286,16 @@ export async function openPostgresStorage(options: PostgresStorageOptions): Prom
   async function attempt<T>(work: (tx: Queryable) => Promise<T>): Promise<T> {
     const client = await pool.connect();
     let broken = false;
+    const pipeline: PipelineState = {};
     try {
-      await client.query('BEGIN');
+      // Written together with the unit's first statement: no round trip of its own.
+      sendWithoutWaiting(client.query('BEGIN'), pipeline);
       try {
-        const value = await work(postgresQueryable((c) => client.query(c), qb, true));
-        await client.query('COMMIT');
+        const value = await work(postgresQueryable((c) => client.query(c), qb, true, pipeline));
+        const done = await client.query('COMMIT');
+        // A statement nothing awaited (a pipelined lock) failed: the server rolled back instead.
+        if (done.command !== 'COMMIT')
+          throw translate(pipeline.failed ?? new Error('transaction rolled back'));
         return value;
       } catch (error) {
         try {
@@ -241,28 +311,72 @@ export async function openPostgresStorage(options: PostgresStorageOptions): Prom
     }
   }
 
+  async function attemptBatch(
+    locks: readonly LockRequest[],
+    queries: readonly Query<unknown>[],
+  ): Promise<unknown[][]> {
+    const client = await pool.connect();
+    let broken = false;
+    try {
+      // BEGIN, every statement and COMMIT are written at once; the answers come back together.
+      const sent = [
+        client.query('BEGIN'),
+        ...locks.map((l) => client.query(l.mode === 'shared' ? lockShared(l.key) : lockExclusive(l.key))),
+        ...queries.map((q) => client.query(config(q, qb))),
+        client.query('COMMIT'),
+      ];
+      const settled = await Promise.allSettled(sent);
+      // The first failure in order is the cause; the statements after it were refused (25P02) and the
+      // server answered COMMIT with ROLLBACK: nothing of the batch was kept.
+      const failed = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+      const commit = settled[settled.length - 1];
+      if (failed) {
+        if (commit?.status === 'rejected') {
+          try {
+            await client.query('ROLLBACK');
+          } catch {
+            broken = true;
+          }
+        }
+        throw translate(failed.reason);
+      }
+      if (commit?.status !== 'fulfilled' || commit.value.command !== 'COMMIT')
+        throw new Error('batch rolled back');
+      return queries.map((_, i) => {
+        const r = settled[1 + locks.length + i];
+        return r?.status === 'fulfilled' ? (r.value.rows as unknown[]) : [];
+      });
+    } finally {
+      client.release(broken);
+    }
+  }
+
+  async function retried<T>(run: () => Promise<T>): Promise<T> {
+    if (closed) throw new Error('storage is closed');
+    inFlight += 1;
+    try {
+      for (let n = 1; ; n += 1) {
+        try {
+          return await run();
+        } catch (error) {
+          // Two units that took the same locks in opposite orders, or a serialization failure: the
+          // loser was rolled back whole, so running it again is safe.
+          if (n >= maxAttempts || !RETRYABLE.has(sqlState(error) ?? '')) throw error;
+          await sleep(Math.random() * 5 * n);
+        }
+      }
+    } finally {
+      inFlight -= 1;
+      if (inFlight === 0) idle?.();
+    }
+  }
+
   return {
     dialect: 'postgres',
     read,
-    async write<T>(work: (q: Queryable) => Promise<T>): Promise<T> {
-      if (closed) throw new Error('storage is closed');
-      inFlight += 1;
-      try {
-        for (let n = 1; ; n += 1) {
-          try {
-            return await attempt(work);
-          } catch (error) {
-            // Two units that took the same locks in opposite orders, or a serialization failure: the
-            // loser was rolled back whole, so running it again is safe.
-            if (n >= maxAttempts || !RETRYABLE.has(sqlState(error) ?? '')) throw error;
-            await sleep(Math.random() * 5 * n);
-          }
-        }
-      } finally {
-        inFlight -= 1;
-        if (inFlight === 0) idle?.();
-      }
-    },
+    write: <T>(work: (q: Queryable) => Promise<T>): Promise<T> => retried(() => attempt(work)),
+    batch: ((locks: readonly LockRequest[], queries: readonly Query<unknown>[]) =>
+      retried(() => attemptBatch(locks, queries))) as NonNullable<Storage['batch']>,
     async close() {
       if (closed) return;
       closed = true;

@@ -28,6 +28,14 @@ export type Queryable = {
   lock(key: string, mode?: 'exclusive' | 'shared'): Promise<void>;
 };
 
+/** An advisory lock a `Storage.batch` takes before its queries (as `Queryable.lock`). */
+export type LockRequest = { readonly key: string; readonly mode?: 'exclusive' | 'shared' };
+
+/** The rows a batch answers for each of its queries, in order. */
+export type BatchRows<Q extends readonly Query<unknown>[]> = {
+  -readonly [K in keyof Q]: Q[K] extends Query<infer R> ? R[] : never;
+};
+
 export type Storage = {
   readonly dialect: Dialect;
   /** Reads that need no consistency with a concurrent write (reports, lookups). */
@@ -39,6 +47,19 @@ export type Storage = {
    * only touch the database: no network or timers inside.
    */
   write<T>(work: (tx: Queryable) => Promise<T>): Promise<T>;
+  /**
+   * PostgreSQL only: `locks`, then `queries`, as one transaction in ONE round trip — BEGIN, each lock, each
+   * query and COMMIT written together (pipelined) and answered together; the server runs each statement
+   * only once the one before it is done, so the queries run holding the locks, each with a snapshot taken
+   * after them (READ COMMITTED). No query may depend on another's result in JavaScript: a decision belongs
+   * in the SQL (a guarded statement that writes nothing when the rule says no). A failing statement rolls
+   * the whole batch back and is thrown, as from `write`; deadlocks are retried the same way. Absent on
+   * SQLite, where a statement is a function call and there is no round trip to save.
+   */
+  readonly batch?: <const Q extends readonly Query<unknown>[]>(
+    locks: readonly LockRequest[],
+    queries: Q,
+  ) => Promise<BatchRows<Q>>;
   close(): Promise<void>;
 };
 

@@ -40,6 +40,8 @@ export type Target = {
   /** Whether an answer counts as success. */
   accept: (json: { ResponseCode?: unknown }) => boolean;
   onAnswer?: (i: number, json: { ResponseCode?: unknown }) => void;
+  /** Open model: each counted request's due time (performance.timeOrigin-based, ms) and latency. */
+  onLatency?: (dueAt: number, latencyMs: number) => void;
 };
 
 async function send(pool: Pool, t: Target, i: number): Promise<{ ok: boolean }> {
@@ -126,6 +128,7 @@ export async function openModel(
           (r) => {
             if (!counted) return;
             latencies.push(performance.now() - due);
+            t.onLatency?.(performance.timeOrigin + due, performance.now() - due);
             if (r.ok) ok += 1;
             else errors += 1;
           },

@@ -168,7 +168,7 @@ describe('packaged app (electron-builder --dir)', () => {
       (p) =>
         /^(electron|gateway|native|test|build|docs|renderer\/src)\//.test(p) ||
         p.endsWith('.map') ||
-        /^node_modules\/(tsx|esbuild|@esbuild|react|react-dom|zustand|vite|vitest|electron|electron-builder|typescript|pg)\//.test(
+        /^node_modules\/(tsx|esbuild|@esbuild|react|react-dom|zustand|vite|vitest|electron|electron-builder|typescript|pg|pg-[a-z0-9-]+|pgpass|postgres-[a-z]+|xtend)\//.test(
           p,
         ),
     );

@@ -34,6 +34,34 @@ let terminal: Terminal;
 let browser: Browser;
 let page: Page;
 const a11y = new Map<string, AxeViolation[]>();
+
+/** Every screen the journeys below scan; the verdict counts them, so a skipped scan cannot pass as clean. */
+const SCANNED_SCREENS = [
+  'sign-in',
+  'sale: amount entry',
+  'sale: approved',
+  'sale: device prompt',
+  'sale: signature',
+  'sale: done',
+  'receipt dialog',
+  'sale: debit form',
+  'sale: PIN entry prompt',
+  'sale: declined',
+  'sale: cash form',
+  'sale: partial approval',
+  'sale: unknown outcome',
+  'transactions',
+  'manager PIN dialog',
+  'manager: batch',
+  'manager: reports',
+  'manager: settings',
+  'manager: payment links',
+  'manager: offline & queues',
+  'tech: devices',
+  'tech: gateway & lane',
+  'tech: diagnostics',
+  'sale: keyed card form',
+] as const;
 const timings = {
   firstInteractiveMs: 0,
   firstInteractiveWallMs: 0,
@@ -469,6 +497,7 @@ describe('terminal screens in Chromium (browser mode, sandbox gateway, simulated
   }, 60_000);
 
   it('no screen has a serious or critical accessibility violation (axe-core)', () => {
+    expect([...a11y.keys()].sort()).toEqual([...SCANNED_SCREENS].sort());
     expect(describeViolations(a11y)).toEqual([]);
   });
 });

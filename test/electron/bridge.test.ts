@@ -1,5 +1,5 @@
 import { get as httpGet } from 'node:http';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { BRIDGE_META_NAME, type ServerMessage } from '../../electron/bridge/contract';
 import { connectBridge } from '../../electron/bridge/ws-client';
@@ -138,11 +138,12 @@ describe('browser-mode bridge over a loopback WebSocket', () => {
 });
 
 describe('roles', () => {
+  // A lane per test: the PIN throttle one test trips must not decide what the next one may do.
   let lane: Lane;
-  beforeAll(async () => {
+  beforeEach(async () => {
     lane = await startLane({ signIn: null });
   });
-  afterAll(async () => {
+  afterEach(async () => {
     await lane.close();
   });
 
@@ -156,16 +157,13 @@ describe('roles', () => {
   });
 
   it('keeps each role to its own work', async () => {
-    const tech = lane.core.connect();
-    // The throttle of the previous test is per terminal: wait it out through a fresh lane if needed.
-    const fresh = await startLane({ signIn: null, gateway: lane.gw });
-    const t = fresh.core.connect();
+    const t = lane.core.connect();
     value(await t.send('session.signIn', { pin: '7777' }));
     const sale = await t.send('sale.open', { subtotalCents: 100 });
     expect(sale.ok ? 'ok' : sale.error.code).toBe('forbidden');
     expect(value(await t.send('devices.list', {})).length).toBe(5);
     expect(value(await t.send('gateway.get', {})).passwordSet).toBe(true);
-    const c = fresh.core.connect();
+    const c = lane.core.connect();
     value(await c.send('session.signIn', { pin: '1111' }));
     const g = await c.send('gateway.get', {});
     expect(g.ok ? 'ok' : g.error.code).toBe('forbidden');
@@ -177,9 +175,7 @@ describe('roles', () => {
     value(await c.send('session.changePin', { role: 'cashier', newPin: '2468', currentPin: '1111' }));
     expect((await c.send('session.signIn', { pin: '1111' })).ok).toBe(false);
     expect(value(await c.send('session.signIn', { pin: '2468' })).role).toBe('cashier');
-    const users = await fresh.core.journal.users();
+    const users = await lane.core.journal.users();
     expect(JSON.stringify(users)).not.toContain('2468');
-    tech.close();
-    await fresh.close();
   });
 });

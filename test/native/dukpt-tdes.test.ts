@@ -145,7 +145,8 @@ describe('ANSI X9.24-1 TDES DUKPT (Annex A.4 vectors)', () => {
           try {
             decryptTdesDukptPinBlock({ bdk: v.bdk, ksn, pinBlock, pan: v.pan });
           } catch (e) {
-            expect(e).toBeInstanceOf(PinBlockError);
+            // A typed refusal passes the property; anything else fails it.
+            if (!(e instanceof PinBlockError)) throw e;
           }
         },
       ),

@@ -106,9 +106,8 @@ describe('EMV data sanitised for logs', () => {
     fc.assert(
       fc.property(fc.oneof(record, nested, fc.string({ maxLength: 80 })), (hex) => {
         const out = sanitizeEmvForLog(hex);
-        if (out !== UNPARSEABLE_EMV_FOR_LOG) {
-          for (const tag of tagsOf(out)) expect(CARD_DATA_TAGS.has(tag)).toBe(false);
-        }
+        const kept = out === UNPARSEABLE_EMV_FOR_LOG ? [] : tagsOf(out);
+        expect(kept.filter((tag) => CARD_DATA_TAGS.has(tag))).toEqual([]);
         expect(typeof readEmvCardData(hex).ok).toBe('boolean');
       }),
       { numRuns: 1500 },

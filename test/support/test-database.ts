@@ -64,6 +64,13 @@ function adminPool(): pg.Pool {
   return admin;
 }
 
+/** Closes the admin connections (before the run's database is dropped, which would end them with an error). */
+export async function endAdminPool(): Promise<void> {
+  const pool = admin;
+  admin = null;
+  await pool?.end();
+}
+
 /** Runs one statement on the run's database (identifiers are generated here, never taken from input). */
 export async function adminQuery(text: string, values: unknown[] = []): Promise<pg.QueryResult> {
   return adminPool().query(text, values);

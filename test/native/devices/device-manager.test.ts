@@ -21,6 +21,7 @@ import { track1For, track2For } from '../../../native/simulators/test-cards';
 import type { CardReaderEvent } from '../../../native/drivers/roles';
 import { createManualTimers } from '../support/manual-timers';
 import { ReplugablePty, sleep, until } from '../support/pty-streams';
+import { assertRefused } from '../../support/narrow';
 
 const line = { baudRate: 9600, dataBits: 8, parity: 'none', stopBits: 1 } as const;
 
@@ -163,8 +164,7 @@ describe('DeviceManager with HID and keyboard-wedge card readers', () => {
       cardReader: { kind: 'wedge' },
       pinPad: { kind: 'serial', path: '' },
     });
-    expect(bad.ok).toBe(false);
-    if (!bad.ok) expect(bad.errors.every((e) => e.startsWith('pinPad'))).toBe(true);
+    expect(assertRefused(bad).errors.every((e) => e.startsWith('pinPad'))).toBe(true);
     expect(manager.config.pinPad).toEqual({ kind: 'none' });
     const r = await manager.reconfigure({
       cardReader: { kind: 'wedge' },

@@ -10,6 +10,7 @@ import { decryptTdesDukptPinBlock } from '../../../native/protocols/dukpt-tdes';
 import { SANDBOX_BDK } from '../../../native/simulators/pinpad-simulator';
 import { SANDBOX_PIN } from '../../../native/simulators/test-cards';
 import { until } from '../support/pty-streams';
+import { assertKind } from '../../support/narrow';
 
 describe('simulated devices behind the real drivers (the sandbox set)', () => {
   let sims: SimulatedDevices | undefined;
@@ -159,7 +160,7 @@ describe('simulated devices behind the real drivers (the sandbox set)', () => {
         expect(all).not.toContain(pan); // also the BCD form inside EMV TLV hex
         expect(all).not.toContain(hex(pan));
       }
-      if (r.kind === 'pin') expect(all).not.toContain(hex(r.pinBlock));
+      expect(all).not.toContain(hex(assertKind(r, 'pin').pinBlock));
     } finally {
       await rm(dir, { recursive: true, force: true });
     }

@@ -8,6 +8,7 @@ import { bytesToHex } from '../../../native/protocols/hex';
 import { ChipSimulator, type ChipSimulatorOptions } from '../../../native/simulators/chip-simulator';
 import { CHIP_TEST_CARDS, TEST_CARDS, type TestCard } from '../../../native/simulators/test-cards';
 import { openPtyStreams, until, type PtyStreams } from '../support/pty-streams';
+import { assertKind } from '../../support/narrow';
 
 const chip = (pan: string): TestCard => {
   const c = CHIP_TEST_CARDS.find((x) => x.pan === pan);
@@ -178,8 +179,8 @@ describe('ChipReaderDriver against the contact chip simulator over a socat pty',
     await driver.start({ amountCents: 900, timeoutMs: 5000 });
     const offline = await driver.complete('unable-to-go-online');
     expect(offline).toMatchObject({ kind: 'completed', decision: 'AAC' });
-    if (offline.kind === 'completed')
-      expect(Buffer.from(findTlv(decodeTlvHex(offline.emvTlvHex), '8A')?.value ?? []).toString()).toBe('Z3');
+    const completed = assertKind(offline, 'completed');
+    expect(Buffer.from(findTlv(decodeTlvHex(completed.emvTlvHex), '8A')?.value ?? []).toString()).toBe('Z3');
   });
 
   it('a chip that cannot be read falls back to the stripe (result 0007), the trigger card and the fault alike', async () => {

@@ -7,6 +7,7 @@ import {
 } from '../../../native/simulators/contactless-simulator';
 import { TEST_CARDS } from '../../../native/simulators/test-cards';
 import { openPtyStreams, until, type PtyStreams } from '../support/pty-streams';
+import { assertKind } from '../../support/narrow';
 
 const visa = TEST_CARDS[0]!;
 const mastercard = TEST_CARDS.find((c) => c.brand === 'Mastercard')!;
@@ -57,11 +58,9 @@ describe('ContactlessReaderDriver against the ViVOpay simulator over a socat pty
     expect(sim!.tap(visa)).toBe(true);
     const r = await next;
     expect(r).toMatchObject({ kind: 'emv', maskedPan: '411111******1111' });
-    if (r.kind === 'emv') {
-      expect(findTlv(decodeTlvHex(r.emvTlvHex), '9F02')?.value).toEqual(
-        Uint8Array.of(0, 0, 0, 0, 0x07, 0x00),
-      );
-    }
+    expect(findTlv(decodeTlvHex(assertKind(r, 'emv').emvTlvHex), '9F02')?.value).toEqual(
+      Uint8Array.of(0, 0, 0, 0, 0x07, 0x00),
+    );
   });
 
   it('reports the reader’s own timeout (status 08) as timeout', async () => {
