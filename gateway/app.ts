@@ -11,6 +11,7 @@ import { loadKeys } from './security/keys';
 import { LoginThrottle, defaultThrottle, type ThrottleOptions } from './security/login-throttle';
 import { storageAtcRegister } from './sandbox/atc-register';
 import { createSandboxProcessor } from './sandbox/sandbox-processor';
+import { withProcessorLedger } from './sandbox/processor-ledger';
 import type { Processor } from './sandbox/processor';
 import { isEmpty, seedSandbox } from './sandbox/seed';
 import { openStorage, type DatabaseConfig } from './storage/open-storage';
@@ -46,6 +47,11 @@ export type GatewayOptions = {
   clock?: Clock;
   processor?: Processor;
   sandboxSlowMs?: number;
+  /**
+   * The sandbox processor keeps its own ledger in the database (sandbox/processor-ledger.ts), for the
+   * model checker; off by default, since every processor call then costs a commit.
+   */
+  sandboxLedger?: boolean;
   throttle?: ThrottleOptions;
   duplicateWindowMs?: number;
   bodyLimitBytes?: number;
@@ -129,14 +135,19 @@ export async function buildGateway(
   const clock = options.clock ?? systemClock;
   const keys = loadKeys(join(options.dataDir, 'keys.json'), options.sandbox);
   const storage = await openStorage(options.database ?? { kind: 'sqlite' }, options.dataDir);
-  const processor =
-    options.processor ??
-    createSandboxProcessor(
-      { slowMs: options.sandboxSlowMs ?? 3_000, latencyMs: 0 },
+  const slowMs = options.sandboxSlowMs ?? 3_000;
+  const sandboxProcessor = (): Processor => {
+    const simulated = createSandboxProcessor(
+      { slowMs, latencyMs: 0 },
       () => clock.now(),
       // The sandbox issuer's ATC register lives in the database: a replay is caught across processes.
       storageAtcRegister(storage, keys.fingerprintKey, () => clock.now()),
     );
+    return options.sandboxLedger
+      ? withProcessorLedger(simulated, storage, { slowMs, now: () => clock.now() })
+      : simulated;
+  };
+  const processor = options.processor ?? sandboxProcessor();
   if (options.sandbox && (await isEmpty(storage))) await seedSandbox(storage, processor.name, clock.now());
   const processorTimeoutMs = options.processorTimeoutMs ?? 30_000;
   // SQLite has one process: every pending payment at start is a crash's. On PostgreSQL other live

@@ -5,6 +5,7 @@ import { migration003 } from './003-tenders';
 import { migration004 } from './004-emv-card-counters';
 import { migration005 } from './005-login-throttle';
 import { migration006 } from './006-vault-token-unique-per-merchant';
+import { migration007 } from './007-sandbox-processor-ledger';
 
 /** Every migration, in order. A shipped migration is never edited: add the next number instead. */
 export const migrations: readonly Migration[] = [
@@ -14,4 +15,5 @@ export const migrations: readonly Migration[] = [
   migration004,
   migration005,
   migration006,
+  migration007,
 ];
