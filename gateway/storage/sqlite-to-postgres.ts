@@ -45,6 +45,7 @@ export const TABLES_IN_ORDER = [
   'merchant_statements',
   'emv_card_counters',
   'login_throttle',
+  'checkout_throttle',
 ] as const satisfies readonly (keyof Database)[];
 
 type Table = (typeof TABLES_IN_ORDER)[number];

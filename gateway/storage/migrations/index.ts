@@ -5,8 +5,13 @@ import { migration003 } from './003-tenders';
 import { migration004 } from './004-emv-card-counters';
 import { migration005 } from './005-login-throttle';
 import { migration006 } from './006-vault-token-unique-per-merchant';
+import { migration008 } from './008-shared-checkout-throttle';
 
-/** Every migration, in order. A shipped migration is never edited: add the next number instead. */
+/**
+ * Every migration, in order. A shipped migration is never edited: add the next number instead. Version 7 is
+ * another branch's (it lands on its own); the runner applies whatever version a database lacks, so a gap
+ * is harmless and 7 runs once when it arrives.
+ */
 export const migrations: readonly Migration[] = [
   migration001,
   migration002,
@@ -14,4 +19,5 @@ export const migrations: readonly Migration[] = [
   migration004,
   migration005,
   migration006,
+  migration008,
 ];
