@@ -22,7 +22,9 @@ import {
   secureWebPreferences,
 } from './app-shell/window-policy';
 import { contentSecurityPolicy, startBridgeServer, type BridgeServer } from './bridge/ws-server';
-import { createTerminalCore, type BridgeConnection, type TerminalCore } from './core';
+import type { BridgeConnection } from './bridge/connection';
+import type { TerminalCore } from './core/config';
+import { createTerminalCore } from './core/wiring';
 import {
   sandboxCredentials,
   startEmbeddedGateway,

@@ -44,13 +44,9 @@ import type { StoreAndForward } from '../store-forward/saf';
 import type { Clock } from '../util/clock';
 import type { Logger } from '../util/log';
 import { fromWire, isCents } from '../util/money';
-import type { TerminalCoreConfig } from '../core';
+import type { TerminalCoreConfig } from '../core/config';
+import type { CallContext } from './connection';
 import { SCRIPTED_SIGNATURE } from '../../native/simulators/signature-pad-simulator';
-
-export type CallContext = {
-  session(): Session | null;
-  setSession(session: Session | null): void;
-};
 
 /** Who may call a command: anyone, anyone signed in, or a role holding the permission. */
 export type Access = 'public' | 'signed-in' | Permission;
@@ -157,7 +153,7 @@ export type CoreServices = {
   lastSettledAt(): Promise<number>;
 };
 
-type Handlers = {
+export type Handlers = {
   [K in CommandName]: (payload: CommandPayload<K>, ctx: CallContext) => Promise<CommandValue<K>>;
 };
 
