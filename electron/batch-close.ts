@@ -1,11 +1,12 @@
-import type { ReconciliationView } from './bridge/contract';
-import type { BridgeFailure } from './bridge/failure';
+import type { BatchTotals, OrphanResolution, ReconciliationView, SettlementView } from './bridge/contract';
+import { BridgeFailure } from './bridge/failure';
 import type { GatewayClient } from './gateway-client/client';
 import type { GatewayFailure } from './gateway-client/errors';
 import type { Journal } from './journal/journal';
-import { reconcile } from './reconciliation';
+import { batchTotals, reconcile } from './reconciliation';
 import type { StoreAndForward } from './store-forward/saf';
 import type { Clock } from './util/clock';
+import { fromWire } from './util/money';
 
 /**
  * The terminal's batch-close rule: the lane's open batch is everything since its last close; it closes
@@ -17,6 +18,15 @@ export type BatchClose = {
   lastSettledAt: () => Promise<number>;
   /** The journal against the gateway's reports for the open batch. */
   reconciliation: () => Promise<ReconciliationView>;
+  /** The lane's open batch from its journal, and the merchant's open batch at the gateway when reachable. */
+  totals: () => Promise<BatchTotals>;
+  /**
+   * A manager's decision on an orphan (or a mismatch): `keep` adopts the gateway's approval in the
+   * journal, `reverse` queues its reversal (only from the lane whose journal made it).
+   */
+  resolveOrphan: (utn: string, action: OrphanResolution['action']) => Promise<void>;
+  /** Closes the batch (DoSettlement) when the reconciliation allows it; the next open batch starts now. */
+  settle: () => Promise<SettlementView>;
 };
 
 export function createBatchClose(deps: {
@@ -24,6 +34,7 @@ export function createBatchClose(deps: {
   journal: Journal;
   saf: StoreAndForward;
   clock: Clock;
+  kickReversals: () => void;
   failureOf: (failure: GatewayFailure) => BridgeFailure;
 }): BatchClose {
   const { client, journal, saf, clock } = deps;
@@ -76,5 +87,69 @@ export function createBatchClose(deps: {
     });
   };
 
-  return { lastSettledAt, reconciliation };
+  const totals = async (): Promise<BatchTotals> => {
+    const result = batchTotals(await journal.list({ since: await lastSettledAt(), limit: 10_000 }));
+    const u = await client.getUnsettledTransactions();
+    if (u.ok) {
+      const list = u.response.UnsettledTransactions ?? [];
+      result.gateway = {
+        count: list.length,
+        amountCents: list.reduce((sum, x) => sum + fromWire(x.Amount), 0),
+      };
+    }
+    return result;
+  };
+
+  const resolveOrphan = async (utn: string, action: OrphanResolution['action']): Promise<void> => {
+    const view = await reconciliation();
+    const row = view.rows.find((r) => r.userTransactionNumber === utn);
+    if (!row || (row.verdict !== 'orphan' && row.verdict !== 'mismatch'))
+      throw new BridgeFailure('not-found', 'That transaction is not an orphan.');
+    const entry = await journal.get(utn);
+    const now = clock.now();
+    if (action === 'reverse') {
+      if (!entry)
+        throw new BridgeFailure(
+          'conflict',
+          "This number is not in this lane's journal: reverse it from the lane that made it.",
+        );
+      await journal.queueReversal(utn, 'Orphan: manager chose to reverse', now);
+      deps.kickReversals();
+    } else if (action === 'keep') {
+      if (entry && row.gateway) {
+        await journal.update(
+          utn,
+          {
+            state: 'approved',
+            approvedCents: row.gateway.amountCents,
+            srn: row.gateway.serviceReferenceNumber,
+            message: 'Orphan kept: approved at the gateway',
+          },
+          now,
+        );
+      }
+    } else throw new BridgeFailure('invalid', 'The action is keep or reverse.');
+  };
+
+  const settle = async (): Promise<SettlementView> => {
+    const view = await reconciliation();
+    if (!view.canClose)
+      throw new BridgeFailure('conflict', `The batch cannot close yet: ${view.blockers.join(' ')}`);
+    const r = await client.doSettlement();
+    if (!r.ok) throw deps.failureOf(r.failure);
+    await journal.setSetting('lastSettledAt', String(clock.now()), clock.now());
+    return {
+      amountSettledCents: fromWire(r.response.AmountSettled),
+      batches: (r.response.Batches ?? []).map((b) => ({
+        batchNumber: b.BatchNumber,
+        count: b.TransactionCount,
+        saleCents: fromWire(b.SaleAmount),
+        returnCents: fromWire(b.ReturnAmount),
+        netCents: fromWire(b.NetAmount),
+      })),
+      ...(r.response.CompletedOn ? { completedAt: r.response.CompletedOn } : {}),
+    };
+  };
+
+  return { lastSettledAt, reconciliation, totals, resolveOrphan, settle };
 }

@@ -1,7 +1,8 @@
 import type { BridgeResult, CommandName } from './contract';
 import type { CallContext, Dispatch } from './connection';
 import { BridgeFailure } from './failure';
-import { commandAccess, type Handlers } from './handlers';
+import { commandAccess } from './command-access';
+import type { Handlers } from './handlers';
 import { can } from '../roles/roles';
 import type { Logger } from '../util/log';
 

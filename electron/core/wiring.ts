@@ -158,6 +158,7 @@ export async function createTerminalCore(config: TerminalCoreConfig): Promise<Te
     journal,
     saf: storeAndForward,
     clock,
+    kickReversals: () => reversalWorker.kick(),
     failureOf: (f) => engine.failureOf(f),
   });
 
@@ -177,11 +178,10 @@ export async function createTerminalCore(config: TerminalCoreConfig): Promise<Te
     audit: audit.record,
     auditList: audit.list,
     testGateway: reachability.test,
-    reconciliation: batchClose.reconciliation,
+    batchClose,
     reversalView: views.reversalView,
     status: views.status,
     diagnostics: views.diagnostics,
-    lastSettledAt: batchClose.lastSettledAt,
   });
   const dispatch = createDispatch({ handlers, running: () => running, log });
 

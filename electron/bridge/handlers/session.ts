@@ -1,0 +1,71 @@
+import type { Session } from '../contract';
+import { BridgeFailure } from '../failure';
+import { approvalOf, str } from './checks';
+import { createApprovals } from './approvals';
+import type { CoreServices, HandlerSlice } from './services';
+
+/** Sign-in and out, PIN changes, the terminal's status and its lane id. */
+export function sessionHandlers(s: CoreServices) {
+  const { settings, roles } = s;
+  const { who } = createApprovals(s);
+  return {
+    async 'session.signIn'(p, ctx) {
+      let session: Session;
+      try {
+        session = await roles.signIn(p.pin);
+      } catch (error) {
+        // PCI DSS 10.2.1.4: every invalid attempt is audited (the reason, never the PIN typed).
+        if (error instanceof BridgeFailure)
+          await s.audit(ctx.session()?.role ?? 'system', 'sign-in-failed', error.message);
+        throw error;
+      }
+      ctx.setSession(session);
+      await s.audit(session.role, 'sign-in', `${session.role} signed in`);
+      return session;
+    },
+    async 'session.signOut'(_p, ctx) {
+      const was = ctx.session();
+      ctx.setSession(null);
+      if (was) await s.audit(was.role, 'sign-out', `${was.role} signed out`);
+      return null;
+    },
+    'session.current': (_p, ctx) => Promise.resolve(ctx.session()),
+    async 'session.changePin'(p, ctx) {
+      const target = p.role;
+      if (target !== 'cashier' && target !== 'manager' && target !== 'tech')
+        throw new BridgeFailure('invalid', 'Unknown role.');
+      if (p.currentPin !== undefined && typeof p.currentPin !== 'string')
+        throw new BridgeFailure('invalid', 'The current PIN is digits.');
+      const session = ctx.session();
+      if (!session) throw new BridgeFailure('unauthorized', 'Sign in first.');
+      try {
+        const done = await roles.changePin({
+          session,
+          role: target,
+          newPin: p.newPin,
+          currentPin: p.currentPin,
+          approval: approvalOf(p.approval),
+        });
+        await s.audit(session.role, 'pin-changed', `PIN of ${target} changed`, done.approvedBy);
+      } catch (error) {
+        if (error instanceof BridgeFailure && error.code !== 'invalid')
+          await s.audit(session.role, 'pin-change-failed', `PIN of ${target}: ${error.message}`);
+        throw error;
+      }
+      return null;
+    },
+    async 'terminal.status'(_p, ctx) {
+      return s.status(ctx.session());
+    },
+    'lane.get': () => Promise.resolve({ laneId: settings.value.laneId }),
+    async 'lane.set'(p, ctx) {
+      const laneId = str(p.laneId, 'laneId', 16);
+      if (!/^[A-Za-z0-9]{1,16}$/.test(laneId))
+        throw new BridgeFailure('invalid', 'A lane id is 1 to 16 letters or digits.');
+      const before = settings.value.laneId;
+      await settings.set('laneId', laneId);
+      await s.audit(who(ctx), 'lane-changed', `lane ${before} -> ${laneId}`);
+      return { laneId };
+    },
+  } satisfies HandlerSlice<'session' | 'terminal' | 'lane'>;
+}
