@@ -115,7 +115,7 @@ export function createBatchClose(deps: {
         );
       await journal.queueReversal(utn, 'Orphan: manager chose to reverse', now);
       deps.kickReversals();
-    } else if (action === 'keep') {
+    } else {
       if (entry && row.gateway) {
         await journal.update(
           utn,
@@ -128,7 +128,7 @@ export function createBatchClose(deps: {
           now,
         );
       }
-    } else throw new BridgeFailure('invalid', 'The action is keep or reverse.');
+    }
   };
 
   const settle = async (): Promise<SettlementView> => {

@@ -1,6 +1,7 @@
 import type { BridgeResult, CommandName } from './contract';
 import type { CallContext, Dispatch } from './connection';
 import { BridgeFailure } from './failure';
+import { payloadProblems } from './payload-check';
 import { commandAccess } from './command-access';
 import type { Handlers } from './handlers';
 import { can } from '../roles/roles';
@@ -8,7 +9,8 @@ import type { Logger } from '../util/log';
 
 /**
  * The bridge's dispatcher: every call from every carrier passes here, in this order — the core runs, the
- * command exists, the payload is an object, the caller's role may call it, then its handler. A handler's
+ * command exists, the payload is an object, the caller's role may call it, the payload fits its schema,
+ * then its handler. A handler's
  * BridgeFailure is its answer; anything else is a bug, logged and answered `internal` (never a stack trace).
  */
 export function createDispatch(deps: { handlers: Handlers; running: () => boolean; log: Logger }): Dispatch {
@@ -31,6 +33,10 @@ export function createDispatch(deps: { handlers: Handlers; running: () => boolea
           error: { code: 'forbidden', message: `The ${session.role} role cannot do this.` },
         };
     }
+    // The payload against its schema (contract/commands.ts): a handler only ever sees a well-formed one.
+    const problems = payloadProblems(name, payload);
+    if (problems.length > 0)
+      return { ok: false, error: { code: 'invalid', message: problems.join(' '), problems } };
     try {
       const handler = handlers[name] as (p: unknown, c: CallContext) => Promise<unknown>;
       return { ok: true, value: await handler(payload, ctx) };

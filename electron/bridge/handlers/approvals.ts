@@ -1,7 +1,6 @@
-import type { Role } from '../contract';
+import type { ManagerApproval, Role } from '../contract';
 import type { CallContext } from '../connection';
 import { BridgeFailure } from '../failure';
-import { approvalOf } from './checks';
 import type { CoreServices } from './services';
 
 /** Who acts, and with whose approval: the manager's rights a handler asks for before money moves. */
@@ -13,7 +12,7 @@ export type Approvals = {
    * wrong or locked-out manager PIN is audited (PCI DSS 10.2.1.4: invalid access attempts) with the action
    * it was typed for, never the PIN; a missing approval is only the prompt for it.
    */
-  manager: (ctx: CallContext, approval: unknown, action: string) => Promise<Role>;
+  manager: (ctx: CallContext, approval: ManagerApproval | undefined, action: string) => Promise<Role>;
   /** The approver to audit: none when the signed-in role granted it itself. */
   approvedBy: (ctx: CallContext, granted: Role) => Role | undefined;
 };
@@ -23,11 +22,10 @@ export function createApprovals(s: Pick<CoreServices, 'roles' | 'audit'>): Appro
   return {
     who,
     async manager(ctx, approval, action) {
-      const given = approvalOf(approval);
       try {
-        return await s.roles.requireManager(ctx.session(), given);
+        return await s.roles.requireManager(ctx.session(), approval);
       } catch (error) {
-        if (given && error instanceof BridgeFailure)
+        if (approval && error instanceof BridgeFailure)
           await s.audit(who(ctx), 'approval-failed', `${action}: ${error.message}`);
         throw error;
       }

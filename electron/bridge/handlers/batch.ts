@@ -1,7 +1,6 @@
 import { getAutoClose, removeAutoClose, setAutoClose } from '../../merchant';
 import { fromWire } from '../../util/money';
 import { createApprovals } from './approvals';
-import { str } from './checks';
 import type { CoreServices, HandlerSlice } from './services';
 
 /**
@@ -16,7 +15,7 @@ export function batchHandlers(s: CoreServices) {
     'batch.reconcile': () => batchClose.reconciliation(),
     async 'batch.resolveOrphan'(p, ctx) {
       const approver = await manager(ctx, p.approval, 'batch.resolveOrphan');
-      const utn = str(p.userTransactionNumber, 'userTransactionNumber', 64);
+      const utn = p.userTransactionNumber;
       await batchClose.resolveOrphan(utn, p.action);
       await s.audit(who(ctx), 'orphan-resolved', `${utn}: ${p.action}`, approvedBy(ctx, approver));
       return batchClose.reconciliation();
@@ -47,7 +46,7 @@ export function batchHandlers(s: CoreServices) {
     },
     async 'batch.autoClose.set'(p, ctx) {
       const approver = await manager(ctx, p.approval, 'batch.autoClose.set');
-      const view = await setAutoClose(client, str(p.time, 'time', 5));
+      const view = await setAutoClose(client, p.time);
       await settings.set('autoClose', view);
       await s.audit(
         who(ctx),

@@ -1,7 +1,5 @@
 import { withinPercent } from '../../../common/percent';
-import { isCents } from '../../util/money';
 import { BridgeFailure } from '../failure';
-import { str } from './checks';
 import { createApprovals } from './approvals';
 import type { CoreServices, HandlerSlice } from './services';
 
@@ -14,7 +12,7 @@ export function cardServiceHandlers(s: CoreServices) {
     async 'gift.reload'(p, ctx) {
       // Value on a gift card is money: paid by a reload ticket, or a manager's decision (approved first,
       // before the card is read or anything is sent).
-      const ticketId = p.ticketId === undefined ? undefined : str(p.ticketId, 'ticketId', 64);
+      const ticketId = p.ticketId === undefined ? undefined : p.ticketId;
       const approver = ticketId === undefined ? await manager(ctx, p.approval, 'gift.reload') : undefined;
       const basis = ticketId === undefined ? 'no payment taken' : `paid by ticket ${ticketId}`;
       try {
@@ -39,10 +37,8 @@ export function cardServiceHandlers(s: CoreServices) {
     },
     'ebt.balance': (p) => engine.ebtBalance(p.program),
     async 'preauth.complete'(p, ctx) {
-      const srn = str(p.serviceReferenceNumber, 'serviceReferenceNumber', 64);
+      const srn = p.serviceReferenceNumber;
       const tip = p.tipCents ?? 0;
-      if (!isCents(tip) || tip < 0)
-        throw new BridgeFailure('invalid', 'The tip must be zero or a positive number of cents.');
       // A tip the cardholder never saw at the hold: above the lane's share of it (the gateway's bound,
       // mirrored), or on a hold this lane did not make, a manager approves before anything is sent.
       const held = await journal.bySrn(srn);

@@ -1,5 +1,4 @@
-import { DEVICE_ROLES } from './checks';
-import { limit, role } from './checks';
+import { DEVICE_ROLES } from '../contract';
 import { createApprovals } from './approvals';
 import type { CoreServices, HandlerSlice } from './services';
 
@@ -21,14 +20,11 @@ export function deviceHandlers(s: CoreServices) {
       );
       return view;
     },
-    'devices.reconnect': (p) => devices.reconnect(role(p.role)),
-    async 'devices.test'(p) {
-      role(p.role);
-      return devices.test(p);
-    },
-    'devices.recorder.get': (p) => Promise.resolve(devices.recorder(limit(p.limit, 200, 5000))),
+    'devices.reconnect': (p) => devices.reconnect(p.role),
+    'devices.test': (p) => devices.test(p),
+    'devices.recorder.get': (p) => Promise.resolve(devices.recorder(Math.min(p.limit ?? 200, 5000))),
     async 'devices.recorder.set'(p, ctx) {
-      const v = await devices.setRecorder(p.enabled === true);
+      const v = await devices.setRecorder(p.enabled);
       await settings.set('recorder', { enabled: v.enabled });
       await s.audit(who(ctx), 'frame-recorder', v.enabled ? 'on' : 'off');
       return v;

@@ -35,55 +35,26 @@ export function merchantHandlers(s: CoreServices) {
       const r = await client.getReportByMerchant();
       if (!r.ok) throw engine.failureOf(r.failure);
       return reportView(r.response.Transactions ?? [], {
-        ...(typeof p.from === 'string' ? { from: p.from } : {}),
-        ...(typeof p.to === 'string' ? { to: p.to } : {}),
+        ...(p.from !== undefined ? { from: p.from } : {}),
+        ...(p.to !== undefined ? { to: p.to } : {}),
       });
     },
 
     'business.get': businessGet,
     async 'business.update'(p, ctx) {
+      // The schema bounds each field (contract/merchant.ts); a rate also has at most four decimals, so the
+      // tax the screen previews and the tax the core charges agree (common/percent.ts).
+      if (p.taxRatePercent !== undefined && !isExactRate(p.taxRatePercent))
+        throw new BridgeFailure('invalid', 'The tax rate is 0 to 30 %, with at most four decimals.');
+      if (p.preauthTipMaxPercent !== undefined && !isExactRate(p.preauthTipMaxPercent))
+        throw new BridgeFailure('invalid', 'The pre-authorization tip share is 0 to 100 %.');
       const sale = { ...settings.value.sale };
-      if (p.taxRatePercent !== undefined) {
-        if (
-          typeof p.taxRatePercent !== 'number' ||
-          p.taxRatePercent < 0 ||
-          p.taxRatePercent > 30 ||
-          !isExactRate(p.taxRatePercent)
-        )
-          throw new BridgeFailure('invalid', 'The tax rate is 0 to 30 %, with at most four decimals.');
-        sale.taxRatePercent = p.taxRatePercent;
-      }
-      if (p.tipPrompt !== undefined) sale.tipPrompt = p.tipPrompt === true;
-      if (p.tipPresetsPercent !== undefined) {
-        if (
-          !Array.isArray(p.tipPresetsPercent) ||
-          p.tipPresetsPercent.length > 6 ||
-          p.tipPresetsPercent.some((x) => typeof x !== 'number' || x < 0 || x > 100)
-        )
-          throw new BridgeFailure('invalid', 'Tip presets are up to six percentages.');
-        sale.tipPresetsPercent = [...p.tipPresetsPercent];
-      }
-      if (p.preauthTipMaxPercent !== undefined) {
-        if (
-          typeof p.preauthTipMaxPercent !== 'number' ||
-          p.preauthTipMaxPercent < 0 ||
-          p.preauthTipMaxPercent > 100 ||
-          !isExactRate(p.preauthTipMaxPercent)
-        )
-          throw new BridgeFailure('invalid', 'The pre-authorization tip share is 0 to 100 %.');
-        sale.preauthTipMaxPercent = p.preauthTipMaxPercent;
-      }
-      if (p.chipFallbackAfterFailures !== undefined) {
-        // More than three failed inserts only holds the line: the networks count fallback attempts.
-        if (
-          typeof p.chipFallbackAfterFailures !== 'number' ||
-          !Number.isInteger(p.chipFallbackAfterFailures) ||
-          p.chipFallbackAfterFailures < 1 ||
-          p.chipFallbackAfterFailures > 3
-        )
-          throw new BridgeFailure('invalid', 'Chip fallback is allowed after 1 to 3 failed chip reads.');
+      if (p.taxRatePercent !== undefined) sale.taxRatePercent = p.taxRatePercent;
+      if (p.tipPrompt !== undefined) sale.tipPrompt = p.tipPrompt;
+      if (p.tipPresetsPercent !== undefined) sale.tipPresetsPercent = [...p.tipPresetsPercent];
+      if (p.preauthTipMaxPercent !== undefined) sale.preauthTipMaxPercent = p.preauthTipMaxPercent;
+      if (p.chipFallbackAfterFailures !== undefined)
         sale.chipFallbackAfterFailures = p.chipFallbackAfterFailures;
-      }
       await settings.set('sale', sale);
       await s.audit(
         who(ctx),
@@ -94,7 +65,7 @@ export function merchantHandlers(s: CoreServices) {
     },
     'fraud.get': () => fraudGet(client),
     async 'fraud.set'(p, ctx) {
-      const v = await fraudSet(client, p.check, p.enabled === true);
+      const v = await fraudSet(client, p.check, p.enabled);
       await s.audit(who(ctx), 'fraud-option', `${p.check} ${p.enabled ? 'enabled' : 'disabled'}`);
       return v;
     },

@@ -1,5 +1,4 @@
 import type { Role } from '../contract';
-import { str } from './checks';
 import { createApprovals } from './approvals';
 import type { CoreServices, HandlerSlice } from './services';
 
@@ -10,13 +9,13 @@ export function saleHandlers(s: CoreServices) {
   return {
     'sale.open': (p) => engine.open(p),
     'sale.current': () => Promise.resolve(engine.current()),
-    'sale.get': (p) => engine.get(str(p.ticketId, 'ticketId', 64)),
-    'sale.setTip': (p) => engine.setTip(str(p.ticketId, 'ticketId', 64), p.tipCents),
+    'sale.get': (p) => engine.get(p.ticketId),
+    'sale.setTip': (p) => engine.setTip(p.ticketId, p.tipCents),
     'sale.pay': (p) => engine.pay(p),
-    'sale.cancel': (p) => engine.cancel(str(p.ticketId, 'ticketId', 64)),
+    'sale.cancel': (p) => engine.cancel(p.ticketId),
     async 'sale.abandon'(p, ctx) {
       let approver: Role | undefined;
-      const t = await engine.abandon(str(p.ticketId, 'ticketId', 64), async () => {
+      const t = await engine.abandon(p.ticketId, async () => {
         approver = await manager(ctx, p.approval, 'sale.abandon');
         return approver;
       });
@@ -29,7 +28,6 @@ export function saleHandlers(s: CoreServices) {
         );
       return t;
     },
-    'sale.signature': (p) =>
-      engine.signature(str(p.ticketId, 'ticketId', 64), str(p.tenderId, 'tenderId', 64), p.signature),
+    'sale.signature': (p) => engine.signature(p.ticketId, p.tenderId, p.signature),
   } satisfies HandlerSlice<'sale'>;
 }

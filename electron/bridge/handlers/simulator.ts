@@ -1,7 +1,6 @@
 import type { SimulatorStateView } from '../contract';
 import { SCRIPTED_SIGNATURE } from '../../../native/simulators/signature-pad-simulator';
 import { BridgeFailure } from '../failure';
-import { role, str } from './checks';
 import type { CoreServices, HandlerSlice } from './services';
 
 /** The sandbox's device-simulator panel (sandbox with simulated devices only). */
@@ -43,7 +42,7 @@ export function simulatorHandlers(s: CoreServices) {
       }),
     'simulator.typePin': (p) =>
       simState(() => {
-        if (!sim().typePin(str(p.pin, 'pin', 12)))
+        if (!sim().typePin(p.pin))
           throw new BridgeFailure('conflict', 'The PIN pad is not asking for a PIN.');
       }),
     'simulator.cancelOnPad': () => simState(() => sim().cancelOnPad()),
@@ -53,14 +52,9 @@ export function simulatorHandlers(s: CoreServices) {
         // The pad's bytes reach the driver a tick after they are written; answer once they have.
         await new Promise((r) => setTimeout(r, 25));
       }),
-    'simulator.setPaper': (p) =>
-      simState(() => {
-        if (p.paper !== 'ok' && p.paper !== 'near-end' && p.paper !== 'out')
-          throw new BridgeFailure('invalid', 'paper is ok, near-end or out.');
-        sim().setPaper(p.paper);
-      }),
-    'simulator.setCoverOpen': (p) => simState(() => sim().setCoverOpen(p.open === true)),
-    'simulator.unplug': (p) => simState(() => sim().unplug(role(p.role))),
-    'simulator.replug': (p) => simState(() => sim().replug(role(p.role))),
+    'simulator.setPaper': (p) => simState(() => sim().setPaper(p.paper)),
+    'simulator.setCoverOpen': (p) => simState(() => sim().setCoverOpen(p.open)),
+    'simulator.unplug': (p) => simState(() => sim().unplug(p.role)),
+    'simulator.replug': (p) => simState(() => sim().replug(p.role)),
   } satisfies HandlerSlice<'simulator'>;
 }

@@ -1,5 +1,4 @@
 import type { SafPolicy } from '../contract';
-import { isCents } from '../../util/money';
 import { BridgeFailure } from '../failure';
 import { createApprovals } from './approvals';
 import type { CoreServices, HandlerSlice } from './services';
@@ -8,16 +7,8 @@ import type { CoreServices, HandlerSlice } from './services';
 export function storeAndForwardHandlers(s: CoreServices) {
   const { settings } = s;
   const { who, manager, approvedBy } = createApprovals(s);
+  // The schema bounds each field (contract/store-and-forward.ts); this is the rule between two of them.
   const safPolicyOf = (p: SafPolicy): SafPolicy => {
-    if (typeof p.enabled !== 'boolean') throw new BridgeFailure('invalid', 'enabled is true or false.');
-    for (const [k, v] of [
-      ['perTransactionLimitCents', p.perTransactionLimitCents],
-      ['totalLimitCents', p.totalLimitCents],
-    ] as const) {
-      if (!isCents(v) || v < 0) throw new BridgeFailure('invalid', `${k} is a non-negative number of cents.`);
-    }
-    if (typeof p.maxAgeHours !== 'number' || !(p.maxAgeHours > 0) || p.maxAgeHours > 24 * 7)
-      throw new BridgeFailure('invalid', 'maxAgeHours is between 0 and 168.');
     if (p.perTransactionLimitCents > p.totalLimitCents)
       throw new BridgeFailure('invalid', 'The per-sale limit cannot exceed the total limit.');
     return {
