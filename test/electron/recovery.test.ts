@@ -262,4 +262,34 @@ describe('unknown outcomes, restarts, store-and-forward, reconciliation', () => 
       await lane.close();
     }
   });
+
+  it('a sale numbered under an earlier lane id stays in the open batch: its orphan still blocks batch close', async () => {
+    // One terminal per data folder, so every row of its journal is this lane's, whatever lane id numbered it.
+    const lane = await startLane({ gateway: gw, signIn: '9999' });
+    const { bridge, core } = lane;
+    const tech = core.connect();
+    try {
+      const t = value(await bridge.send('sale.open', { subtotalCents: 1717 }));
+      const out = value(
+        await bridge.send('sale.pay', {
+          ticketId: t.ticketId,
+          tender: keyed('5555555555554444'),
+          allowDuplicate: true,
+        }),
+      );
+      const utn = out.tender.userTransactionNumber as string;
+      expect(utn.startsWith('L1-')).toBe(true);
+      value(await tech.send('session.signIn', { pin: '7777' }));
+      value(await tech.send('lane.set', { laneId: 'L9' }));
+      await core.journal.update(utn, { state: 'failed', message: 'simulated' }, Date.now());
+      const view = value(await bridge.send('batch.reconcile', {}));
+      expect(view.rows.find((r) => r.userTransactionNumber === utn)?.verdict).toBe('orphan');
+      expect(view.canClose).toBe(false);
+      const settle = await bridge.send('batch.settle', {});
+      expect(settle.ok ? 'ok' : settle.error.code).toBe('conflict');
+    } finally {
+      tech.close();
+      await lane.close();
+    }
+  });
 });
