@@ -4,7 +4,7 @@ import type { Selectable } from 'kysely';
 import { detectBrand } from '../../native/protocols/card-brand';
 import { isLuhnValid } from '../../native/protocols/luhn';
 import { maskCardData } from '../../native/protocols/pan-mask';
-import type { BackgroundTask } from '../app';
+import type { BackgroundTask } from '../schedulers/background-task';
 import {
   EcommerceStatusValues,
   recurringBillingEndpoints as ep,

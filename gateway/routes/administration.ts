@@ -1,25 +1,12 @@
 import type { FastifyInstance } from 'fastify';
-import type { BackgroundTask } from '../app';
-import { adminEndpoints as ep, ProcessorValues, type BatchCloseResponse } from '../contract/admin';
+import { adminEndpoints as ep, ProcessorValues } from '../contract/admin';
 import { ResponseCode } from '../contract/response-codes';
-import {
-  nextCloseOn,
-  parseCloseTime,
-  ranOn,
-  readSchedule,
-  removeAutomaticClose,
-  setAutomaticClose,
-  updateAutomaticHour,
-  type Transition,
-} from '../domain/batch-close';
 import { parseFraudOptions } from '../domain/fraud-options';
-import { localParts, merchantTimeZone } from '../domain/local-time';
-import { DomainError, outcome, success } from '../domain/outcome';
+import { outcome, success } from '../domain/outcome';
 import type { Problems } from '../domain/problems';
 import { int, text } from '../http/checks';
-import { implement, type Loose, type OperationContext } from '../http/operation';
+import { implement, type Loose } from '../http/operation';
 import type { GatewayServices } from '../http/services';
-import { createBatchCloseScheduler } from '../schedulers/batch-close';
 import { seal } from '../security/sealed-data';
 import { UniqueViolation } from '../storage/queryable';
 
@@ -163,46 +150,8 @@ function checkNewUser(body: Loose, problems: Problems): NewProcessorUser | undef
 
 const processorName = (id: number) => ProcessorValues[id - 1] ?? '';
 
-async function scheduleAnswer(
-  ctx: OperationContext,
-  t: Transition,
-  code: number = ResponseCode.Success,
-): Promise<BatchCloseResponse> {
-  const today = localParts(ctx.now, t.schedule.timeZone).date;
-  const ran = await ranOn(ctx.services.storage.read, ctx.principal.mid, today);
-  return {
-    ...outcome(code, [t.message]),
-    Enrolled: t.schedule.enrolled,
-    CloseTime: t.schedule.enrolled ? t.schedule.closeTime : null,
-    TimeZone: t.schedule.timeZone,
-    NextCloseOn: nextCloseOn(t.schedule, ctx.now, ran),
-  };
-}
-
-/** Time as the merchant's daily HH:MM; the zone is read in the handler, so this only checks the shape. */
-function timeField(problems: Problems, body: Loose, required: boolean): string | undefined {
-  const raw = text(body, 'Time');
-  if (raw === undefined) {
-    if (required && !problems.has('Time'))
-      problems.add(ResponseCode.InvalidCloseTime, 'Time is required', 'Time');
-    return undefined;
-  }
-  const shape = parseCloseTime(raw, 'UTC');
-  if (!shape.ok) problems.add(ResponseCode.InvalidCloseTime, shape.reason, 'Time');
-  return raw;
-}
-
-async function closeTimeOf(ctx: OperationContext, raw: string | undefined): Promise<string | undefined> {
-  if (raw === undefined) return undefined;
-  const parsed = parseCloseTime(raw, await merchantTimeZone(ctx.services.storage.read, ctx.principal.mid));
-  if (!parsed.ok) throw new DomainError(ResponseCode.InvalidCloseTime, [parsed.reason]);
-  return parsed.time;
-}
-
-export function registerAdminRoutes(
-  app: FastifyInstance,
-  services: GatewayServices,
-): readonly BackgroundTask[] {
+/** Administration: the merchant's users at its processors and its cashiers (sub-accounts). */
+export function registerAdministrationRoutes(app: FastifyInstance, services: GatewayServices): void {
   implement(app, services, ep.addUserToProcessor, {
     check: checkNewUser,
     async handle(u, ctx) {
@@ -351,132 +300,4 @@ export function registerAdminRoutes(
       };
     },
   });
-
-  implement(app, services, ep.changeDataWireId, {
-    check(body, problems) {
-      const id = text(body, 'DataWireID');
-      if (id === undefined) problems.add(ResponseCode.InvalidRequest, 'DataWireID is required', 'DataWireID');
-      else if (!/^[A-Za-z0-9-]{1,40}$/.test(id))
-        problems.add(
-          ResponseCode.InvalidRequest,
-          'DataWireID must be 1-40 letters, digits or -',
-          'DataWireID',
-        );
-      const processorMid = text(body, 'ProcessorMid');
-      if (processorMid !== undefined && !/^[A-Za-z0-9-]{1,40}$/.test(processorMid))
-        problems.add(
-          ResponseCode.InvalidRequest,
-          'ProcessorMid must be 1-40 letters, digits or -',
-          'ProcessorMid',
-        );
-      return id !== undefined && problems.empty ? { id, processorMid } : undefined;
-    },
-    async handle(c, ctx) {
-      const { mid, cid } = ctx.principal;
-      const now = ctx.now.toISOString();
-      const saved = await ctx.services.storage.write(async (tx) => {
-        await tx.lock(`cashier:${mid}:${cid}`);
-        const before = await tx.first(
-          tx.qb.selectFrom('cashier_settings').selectAll().where('mid', '=', mid).where('cid', '=', cid),
-        );
-        const values = {
-          datawire_id: c.id,
-          // The previous id is kept as the backup, unless the same id is sent again.
-          datawire_id_backup:
-            before && before.datawire_id !== c.id ? before.datawire_id : (before?.datawire_id_backup ?? ''),
-          processor_mid: c.processorMid ?? before?.processor_mid ?? '',
-          updated_at: now,
-        };
-        if (before) {
-          await tx.run(
-            tx.qb.updateTable('cashier_settings').set(values).where('mid', '=', mid).where('cid', '=', cid),
-          );
-        } else {
-          await tx.run(tx.qb.insertInto('cashier_settings').values({ mid, cid, ...values }));
-        }
-        return values;
-      });
-      return {
-        ...success(['DataWire id changed']),
-        cid,
-        DataWireId: saved.datawire_id,
-        DataWireIdBackUp: saved.datawire_id_backup,
-        ProcessorMid: saved.processor_mid,
-      };
-    },
-  });
-
-  implement(app, services, ep.doesUserExist, {
-    async handle(_c, ctx) {
-      const q = ctx.services.storage.read;
-      const rows = await q.all(
-        q.qb
-          .selectFrom('processor_users')
-          .select('processor_id')
-          .where('mid', '=', ctx.principal.mid)
-          .orderBy('processor_id'),
-      );
-      // Reaching here means the envelope's user exists, is enabled and belongs to mid; a wrong
-      // password answers 401 like every operation (so this is no oracle for user names).
-      return {
-        ...success(['The user exists']),
-        UserExists: true,
-        UserName: ctx.principal.userName,
-        mid: ctx.principal.mid,
-        cid: ctx.principal.cid,
-        ProcessorIds: rows.map((r) => r.processor_id),
-      };
-    },
-  });
-
-  for (const spec of [ep.setAutomaticBatchClose, ep.gatewaySetAutomaticBatchClose]) {
-    implement(app, services, spec, {
-      check: (body, problems) => ({ raw: timeField(problems, body, false) }),
-      async handle(c, ctx) {
-        const time = await closeTimeOf(ctx, c.raw);
-        const t = await ctx.services.storage.write((tx) =>
-          setAutomaticClose(tx, ctx.principal.mid, time, ctx.now.toISOString()),
-        );
-        return scheduleAnswer(ctx, t);
-      },
-    });
-  }
-
-  implement(app, services, ep.updateAutomaticHour, {
-    check: (body, problems) => timeField(problems, body, true),
-    async handle(raw, ctx) {
-      const time = (await closeTimeOf(ctx, raw)) ?? '';
-      const t = await ctx.services.storage.write((tx) =>
-        updateAutomaticHour(tx, ctx.principal.mid, time, ctx.now.toISOString()),
-      );
-      return scheduleAnswer(ctx, t);
-    },
-  });
-
-  implement(app, services, ep.removeFromAutomaticClose, {
-    async handle(_c, ctx) {
-      const t = await ctx.services.storage.write((tx) =>
-        removeAutomaticClose(tx, ctx.principal.mid, ctx.now.toISOString()),
-      );
-      return scheduleAnswer(ctx, t);
-    },
-  });
-
-  implement(app, services, ep.getAutomaticBatchClose, {
-    async handle(_c, ctx) {
-      const s = await readSchedule(ctx.services.storage.read, ctx.principal.mid);
-      return scheduleAnswer(ctx, {
-        changed: false,
-        schedule: s,
-        message: s.enrolled ? `Enrolled at ${s.closeTime}` : 'Not enrolled in automatic batch close',
-      });
-    },
-  });
-
-  return [
-    createBatchCloseScheduler(services, {
-      onError: (message, error) =>
-        app.log.error({ err: { type: error instanceof Error ? error.name : typeof error } }, message),
-    }),
-  ];
 }
