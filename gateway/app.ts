@@ -23,6 +23,7 @@ import type { BackgroundTask } from './schedulers/background-task';
 import { DEFAULT_MAX_TIP_PERCENT } from './domain/preauth';
 import { recoverInterruptedPayments } from './domain/recovery';
 import { outcome } from './domain/outcome';
+import { sharedSchemas } from './contract/common';
 import { ResponseCode } from './contract/response-codes';
 import { intervalTask } from './schedulers/interval-task';
 
@@ -200,7 +201,14 @@ export async function buildGateway(options: GatewayOptions): Promise<Gateway> {
 
   await app.register(formbody, { bodyLimit: config.bodyLimitBytes });
   registerJsonParsers(app, config.bodyLimitBytes);
+  // The credential envelope is registered once and referenced by every body (contract/common.ts).
+  for (const { schema } of sharedSchemas) app.addSchema(schema);
   await app.register(swagger, {
+    // A shared schema appears in components/schemas under its $id (`Envelope`), not as `def-0`.
+    refResolver: {
+      buildLocalReference: (json, _baseUri, _fragment, i) =>
+        typeof json.$id === 'string' ? json.$id : `def-${i}`,
+    },
     openapi: {
       openapi: '3.0.3',
       info: {
