@@ -3,7 +3,6 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { buildGateway } from './app';
-import { breadthGroups, breadthFraudScreen } from './breadth';
 import { defaultDataRoot, parsePort, UsageError } from './cli-args';
 import { loadKeys } from './security/keys';
 import {
@@ -160,22 +159,18 @@ function isWorkerMessage(m: unknown): m is WorkerMessage {
 
 /** One gateway in this process: alone (prints the ready line) or as a cluster worker (tells the primary). */
 async function serve(s: Settings): Promise<void> {
-  const gateway = await buildGateway(
-    {
-      dataDir: s.dataDir,
-      database: s.database,
-      sandbox: s.sandbox,
-      basePath: s.basePath,
-      ...(s.testingPrefix !== undefined ? { testingPrefix: s.testingPrefix } : {}),
-      ...(s.publicUrl ? { publicUrl: s.publicUrl } : {}),
-      ...(s.sandboxSlowMs !== undefined ? { sandboxSlowMs: s.sandboxSlowMs } : {}),
-      sandboxLedger: s.sandboxLedger,
-      ...(s.maxTipPercent !== undefined ? { maxAdditionalTipPercent: s.maxTipPercent } : {}),
-      logger: s.level === 'silent' ? false : { level: s.level },
-    },
-    breadthGroups,
-    breadthFraudScreen,
-  );
+  const gateway = await buildGateway({
+    dataDir: s.dataDir,
+    database: s.database,
+    sandbox: s.sandbox,
+    basePath: s.basePath,
+    ...(s.testingPrefix !== undefined ? { testingPrefix: s.testingPrefix } : {}),
+    ...(s.publicUrl ? { publicUrl: s.publicUrl } : {}),
+    ...(s.sandboxSlowMs !== undefined ? { sandboxSlowMs: s.sandboxSlowMs } : {}),
+    sandboxLedger: s.sandboxLedger,
+    ...(s.maxTipPercent !== undefined ? { maxAdditionalTipPercent: s.maxTipPercent } : {}),
+    logger: s.level === 'silent' ? false : { level: s.level },
+  });
 
   let stopping = false;
   const stop = (signal: string) => {

@@ -1,18 +1,18 @@
 import type { FastifyInstance } from 'fastify';
-import { detectBrand } from '../../native/protocols/card-brand';
-import { isLuhnValid } from '../../native/protocols/luhn';
-import { tokenEndpoints as ep } from '../contract/core-endpoints';
-import { ResponseCode } from '../contract/response-codes';
-import type { TokenRecord } from '../contract/tokens';
-import { parseExpDate } from '../domain/card-input';
-import { outcome, success } from '../domain/outcome';
-import { storeCard } from '../domain/vault';
-import { UniqueViolation } from '../storage/queryable';
+import { detectBrand } from '../../../native/protocols/card-brand';
+import { isLuhnValid } from '../../../native/protocols/luhn';
+import { tokenEndpoints as ep } from '../../contract/core-endpoints';
+import { ResponseCode } from '../../contract/response-codes';
+import type { TokenRecord } from '../../contract/tokens';
+import { parseExpDate } from '../../domain/card-input';
+import { outcome, success } from '../../domain/outcome';
+import { storeCard } from '../../domain/vault';
+import { UniqueViolation } from '../../storage/queryable';
 import type { Selectable } from 'kysely';
-import type { VaultTokensTable } from '../storage/schema';
-import { requiredText, text } from '../http/checks';
-import { implement, type OperationContext } from '../http/operation';
-import type { GatewayServices } from '../http/services';
+import type { VaultTokensTable } from '../../storage/schema';
+import { requiredText, text } from '../../http/checks';
+import { implement, type OperationContext } from '../../http/operation';
+import type { GatewayServices } from '../../http/services';
 
 function tokenRecord(r: Selectable<VaultTokensTable>): TokenRecord {
   return {

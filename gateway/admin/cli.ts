@@ -1,11 +1,11 @@
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { mkdirSync } from 'node:fs';
-import { adminCommands } from './admin/commands';
-import { AdminError } from './admin/command';
-import { defaultDataRoot } from './cli-args';
-import { DATABASE_URL_ENV, DatabaseConfigError, openStorage, parseDatabase } from './storage/open-storage';
-import { UniqueViolation } from './storage/queryable';
+import { adminCommands } from './commands';
+import { AdminError } from './command';
+import { defaultDataRoot } from '../cli-args';
+import { DATABASE_URL_ENV, DatabaseConfigError, openStorage, parseDatabase } from '../storage/open-storage';
+import { UniqueViolation } from '../storage/queryable';
 
 function usage(): string {
   const lines = Object.entries(adminCommands).map(([name, c]) => {

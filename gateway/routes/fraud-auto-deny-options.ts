@@ -3,23 +3,17 @@ import { isLuhnValid } from '../../native/protocols/luhn';
 import { fraudEndpoints as ep, type FraudOptionsResponse } from '../contract/fraud';
 import type { EndpointSpec } from '../contract/endpoint';
 import { ResponseCode } from '../contract/response-codes';
-import {
-  optionsText,
-  parseFraudOptions,
-  readFraudState,
-  setFraudChecks,
-  type FraudCheck,
-  type FraudState,
-} from '../domain/fraud-options';
+import { optionsText, setFraudChecks, type FraudCheck, type FraudState } from '../domain/fraud-options';
 import { paymentByReference } from '../domain/references';
 import { outcome, success } from '../domain/outcome';
 import { cardFingerprint } from '../security/vault-cipher';
-import { requiredText, text } from '../http/checks';
+import { text } from '../http/checks';
 import { implement, type Loose, type OperationContext } from '../http/operation';
 import type { Problems } from '../domain/problems';
 import type { GatewayServices } from '../http/services';
 
-function stateAnswer(state: FraudState, message: string): FraudOptionsResponse {
+/** The answer of every fraud option operation: the merchant's checks after the change. */
+export function stateAnswer(state: FraudState, message: string): FraudOptionsResponse {
   return { ...success([message]), Options: optionsText(state), ...state };
 }
 
@@ -55,9 +49,10 @@ async function accountOf(ctx: OperationContext, c: { pan?: string; srn?: string 
   return { fingerprint: payment.fingerprint, first6: payment.first6, last4: payment.last4 };
 }
 
-const masked = (a: Pick<Listed, 'first6' | 'last4'>) => `${a.first6}******${a.last4}`;
+export const masked = (a: Pick<Listed, 'first6' | 'last4'>) => `${a.first6}******${a.last4}`;
 
-export function registerFraudRoutes(app: FastifyInstance, services: GatewayServices): void {
+/** Fraud Auto Deny Options: the eight check switches and the account blacklist. */
+export function registerFraudAutoDenyRoutes(app: FastifyInstance, services: GatewayServices): void {
   toggle(app, services, ep.enableAccount, 'Account', true);
   toggle(app, services, ep.disableAccount, 'Account', false);
   toggle(app, services, ep.enableAddress, 'Address', true);
@@ -66,48 +61,6 @@ export function registerFraudRoutes(app: FastifyInstance, services: GatewayServi
   toggle(app, services, ep.disableCvv, 'Cvv', false);
   toggle(app, services, ep.enableZipCode, 'ZipCode', true);
   toggle(app, services, ep.disableZipCode, 'ZipCode', false);
-
-  for (const [spec, enabled] of [
-    [ep.addOptions, true],
-    [ep.removeOptions, false],
-  ] as const) {
-    implement(app, services, spec, {
-      check(body, problems) {
-        const raw = requiredText(problems, body, 'Options', ResponseCode.InvalidFraudOptions);
-        if (raw === undefined) return undefined;
-        const parsed = parseFraudOptions(raw);
-        if (!parsed.ok) {
-          problems.add(ResponseCode.InvalidFraudOptions, parsed.reason, 'Options');
-          return undefined;
-        }
-        return parsed.checks;
-      },
-      async handle(checks, ctx) {
-        const state = await ctx.services.storage.write((tx) =>
-          setFraudChecks(tx, ctx.principal.mid, checks, enabled, ctx.now.toISOString()),
-        );
-        return stateAnswer(state, `${checks.join(', ')} ${enabled ? 'enabled' : 'disabled'}`);
-      },
-    });
-  }
-
-  implement(app, services, ep.getOptions, {
-    async handle(_c, ctx) {
-      const q = ctx.services.storage.read;
-      const state = await readFraudState(q, ctx.principal.mid);
-      const listed = await q.all(
-        q.qb
-          .selectFrom('fraud_blacklist')
-          .select(['first6', 'last4', 'added_on'])
-          .where('mid', '=', ctx.principal.mid)
-          .orderBy('id'),
-      );
-      return {
-        ...stateAnswer(state, 'Auto-deny options'),
-        BlacklistedAccounts: listed.map((l) => ({ CardNumber: masked(l), AddedOn: l.added_on })),
-      };
-    },
-  });
 
   const blacklistCheck = {
     check(body: Loose, problems: Problems) {
