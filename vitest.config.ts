@@ -30,8 +30,10 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'postgres',
+          // The gateway's model checker runs here too (two gateway processes); the terminal's model tests
+          // in test/model do not touch a database and stay in `main` only.
           include: pgConfigured
-            ? ['test/gateway/**/*.test.ts']
+            ? ['test/gateway/**/*.test.ts', 'test/model/gateway-*.test.ts']
             : ['test/gateway/postgres/server-available.test.ts'],
           // SQLite's own storage tests (WAL, pragmas, its files) have PostgreSQL counterparts in postgres/.
           exclude: ['test/gateway/storage.test.ts', 'node_modules/**'],

@@ -21,8 +21,11 @@ import {
   permissionAllowed,
   secureWebPreferences,
 } from './app-shell/window-policy';
+import { IPC_CALL_CHANNEL, IPC_EVENT_CHANNEL } from './bridge/contract';
 import { contentSecurityPolicy, startBridgeServer, type BridgeServer } from './bridge/ws-server';
-import { createTerminalCore, type BridgeConnection, type TerminalCore } from './core';
+import type { BridgeConnection } from './bridge/connection';
+import type { TerminalCore } from './core/config';
+import { createTerminalCore } from './core/wiring';
 import {
   sandboxCredentials,
   startEmbeddedGateway,
@@ -44,8 +47,6 @@ import { newSecret } from './util/ids';
  * crashed renderer or child process brings the app back, up to a crash-loop limit.
  */
 
-const CALL = 'tillpoint:call';
-const EVENT = 'tillpoint:event';
 const GATEWAY_SERVICE = 'Tillpoint gateway';
 const BRIDGE_FILE = 'bridge.json';
 const CRASH_LEDGER = 'shell-crashes.json';
@@ -177,7 +178,7 @@ async function handleCall(event: IpcMainInvokeEvent, command: unknown, payload: 
   if (!connection) {
     const created = core.connect();
     created.onAny((name, data) => {
-      if (!target.isDestroyed()) target.send(EVENT, name, data);
+      if (!target.isDestroyed()) target.send(IPC_EVENT_CHANNEL, name, data);
     });
     connections.set(target.id, created);
     target.once('destroyed', () => {
@@ -228,7 +229,7 @@ async function boot(): Promise<void> {
   );
 
   hardenSession();
-  ipcMain.handle(CALL, handleCall);
+  ipcMain.handle(IPC_CALL_CHANNEL, handleCall);
 
   // No menu in kiosk mode: nothing for a customer to click, and no reload/devtools accelerators.
   if (options.kiosk) Menu.setApplicationMenu(null);

@@ -14,20 +14,13 @@ import { fraudEndpoints } from '../gateway/contract/fraud';
 import type { PaymentLinkRecord } from '../gateway/contract/payment-links';
 import type { TransactionReportRecord } from '../gateway/contract/report';
 import type { FraudToggle, GatewayClient } from './gateway-client/client';
-import type { GatewayFailure } from './gateway-client/errors';
+import { bridgeFailureOf } from './gateway-client/bridge-failure';
 import { fromWire, isCents } from './util/money';
 
 /**
  * Manager passthroughs to the gateway: reports, automatic batch close, fraud auto-deny switches, payment
  * links — each typed and checked by the gateway's contract files.
  */
-
-function fail(f: GatewayFailure): BridgeFailure {
-  return new BridgeFailure(f.kind === 'unknown-outcome' ? 'unreachable' : f.kind, f.message, {
-    ...(f.code !== undefined ? { gatewayCode: f.code } : {}),
-    ...(f.declineCode !== undefined ? { declineCode: f.declineCode } : {}),
-  });
-}
 
 const toggles: Record<FraudCheck, { enable: FraudToggle; disable: FraudToggle }> = {
   account: { enable: fraudEndpoints.enableAccount, disable: fraudEndpoints.disableAccount },
@@ -76,7 +69,7 @@ function autoCloseView(r: { Enrolled?: boolean; CloseTime?: string | null }): Au
 
 export async function getAutoClose(gw: GatewayClient): Promise<AutoCloseView> {
   const r = await gw.autoCloseGet();
-  if (!r.ok) throw fail(r.failure);
+  if (!r.ok) throw bridgeFailureOf(r.failure);
   return autoCloseView(r.response);
 }
 
@@ -87,19 +80,19 @@ export async function setAutoClose(gw: GatewayClient, time: string): Promise<Aut
   const r = current.enrolled
     ? await gw.autoCloseUpdate(closeTime(time))
     : await gw.autoCloseSet(closeTime(time));
-  if (!r.ok) throw fail(r.failure);
+  if (!r.ok) throw bridgeFailureOf(r.failure);
   return autoCloseView(r.response);
 }
 
 export async function removeAutoClose(gw: GatewayClient): Promise<AutoCloseView> {
   const r = await gw.autoCloseRemove();
-  if (!r.ok) throw fail(r.failure);
+  if (!r.ok) throw bridgeFailureOf(r.failure);
   return autoCloseView(r.response);
 }
 
 export async function fraudGet(gw: GatewayClient): Promise<FraudOptionsView> {
   const r = await gw.fraudOptions();
-  if (!r.ok) throw fail(r.failure);
+  if (!r.ok) throw bridgeFailureOf(r.failure);
   return fraudView(r.response);
 }
 
@@ -111,13 +104,13 @@ export async function fraudSet(
   const t = Object.hasOwn(toggles, check) ? toggles[check] : undefined;
   if (!t) throw new BridgeFailure('invalid', 'The fraud check is account, address, cvv or zipCode.');
   const r = await gw.fraudToggle(enabled ? t.enable : t.disable);
-  if (!r.ok) throw fail(r.failure);
+  if (!r.ok) throw bridgeFailureOf(r.failure);
   return fraudView(r.response);
 }
 
 export async function linksList(gw: GatewayClient): Promise<PaymentLinkView[]> {
   const r = await gw.paymentLinks();
-  if (!r.ok) throw fail(r.failure);
+  if (!r.ok) throw bridgeFailureOf(r.failure);
   return (r.response.PaymentLinks ?? []).map(linkView);
 }
 
@@ -135,7 +128,7 @@ export async function linkCreate(gw: GatewayClient, req: PaymentLinkCreate): Pro
       ...(req.invoiceNumber ? { InvoiceNumber: String(req.invoiceNumber).slice(0, 64) } : {}),
     },
   });
-  if (!r.ok) throw fail(r.failure);
+  if (!r.ok) throw bridgeFailureOf(r.failure);
   if (!r.response.PaymentLink) throw new BridgeFailure('internal', 'The gateway did not return the link.');
   return linkView(r.response.PaymentLink);
 }
@@ -144,7 +137,7 @@ export async function linkDisable(gw: GatewayClient, id: string): Promise<Paymen
   if (typeof id !== 'string' || id.length === 0 || id.length > 64)
     throw new BridgeFailure('invalid', 'Choose a link.');
   const r = await gw.disablePaymentLink({ PaymentLink: { Id: id } });
-  if (!r.ok) throw fail(r.failure);
+  if (!r.ok) throw bridgeFailureOf(r.failure);
   if (!r.response.PaymentLink) throw new BridgeFailure('internal', 'The gateway did not return the link.');
   return linkView(r.response.PaymentLink);
 }

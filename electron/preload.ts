@@ -1,6 +1,8 @@
 import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron';
 import {
   BRIDGE_GLOBAL,
+  IPC_CALL_CHANNEL,
+  IPC_EVENT_CHANNEL,
   type Bridge,
   type BridgeResult,
   type CommandName,
@@ -9,10 +11,6 @@ import {
   type EventName,
   type Events,
 } from './bridge/contract';
-
-/** IPC channel names; main.ts uses the same two. */
-const CALL = 'tillpoint:call';
-const EVENT = 'tillpoint:event';
 
 /**
  * The one object the renderer gets (`window.tillpoint`): the bridge contract and nothing else — no
@@ -23,15 +21,15 @@ const api = {
     command: K,
     payload: CommandPayload<K>,
   ): Promise<BridgeResult<CommandValue<K>>> {
-    return ipcRenderer.invoke(CALL, command, payload) as Promise<BridgeResult<CommandValue<K>>>;
+    return ipcRenderer.invoke(IPC_CALL_CHANNEL, command, payload) as Promise<BridgeResult<CommandValue<K>>>;
   },
   on<E extends EventName>(event: E, listener: (payload: Events[E]) => void): () => void {
     const handler = (_e: IpcRendererEvent, name: unknown, payload: unknown): void => {
       if (name === event) listener(payload as Events[E]);
     };
-    ipcRenderer.on(EVENT, handler);
+    ipcRenderer.on(IPC_EVENT_CHANNEL, handler);
     return () => {
-      ipcRenderer.removeListener(EVENT, handler);
+      ipcRenderer.removeListener(IPC_EVENT_CHANNEL, handler);
     };
   },
 } satisfies Bridge;

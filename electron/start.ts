@@ -4,7 +4,9 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { startBridgeServer, type BridgeServer } from './bridge/ws-server';
-import { acquireLock, createTerminalCore, TerminalLockedError, type TerminalCore } from './core';
+import type { TerminalCore } from './core/config';
+import { acquireLock, TerminalLockedError } from './core/data-folder-lock';
+import { createTerminalCore } from './core/wiring';
 import {
   nodeGatewayLauncher,
   sandboxCredentials,

@@ -5,7 +5,7 @@ import formbody from '@fastify/formbody';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { systemClock, type Clock } from './domain/clock';
-import { noFraudScreen, type FraudScreen } from './domain/payments';
+import { tenderFraudScreen } from './domain/fraud-options';
 import { Authenticator } from './security/authenticator';
 import { loadKeys } from './security/keys';
 import { LoginThrottle, defaultThrottle, type ThrottleOptions } from './security/login-throttle';
@@ -13,20 +13,19 @@ import { storageAtcRegister } from './sandbox/atc-register';
 import { createSandboxIssuers } from './sandbox/sandbox-issuers';
 import { createSandboxProcessor } from './sandbox/sandbox-processor';
 import type { Processor } from './domain/processor-port';
+import { withProcessorLedger } from './sandbox/processor-ledger';
 import { isEmpty, seedSandbox } from './sandbox/seed';
 import { openStorage, type DatabaseConfig } from './storage/open-storage';
 import type { Storage } from './storage/queryable';
 import { registerErrorHandlers } from './http/errors';
 import { registerJsonParsers, testingRewrite } from './http/wire';
 import type { GatewayConfig, GatewayServices } from './http/services';
-import { registerTransactionRoutes } from './routes/transactions';
-import { registerReportRoutes } from './routes/report';
-import { registerAuthRoutes } from './routes/auth';
-import { registerBusinessSettingsRoutes } from './routes/business-settings';
-import { registerTokenRoutes } from './routes/tokens';
+import { interfaceGroups } from './routes/groups';
+import type { BackgroundTask } from './schedulers/background-task';
 import { DEFAULT_MAX_TIP_PERCENT } from './domain/preauth';
 import { recoverInterruptedPayments } from './domain/recovery';
 import { outcome } from './domain/outcome';
+import { sharedSchemas } from './contract/common';
 import { ResponseCode } from './contract/response-codes';
 import { intervalTask } from './schedulers/interval-task';
 
@@ -47,6 +46,11 @@ export type GatewayOptions = {
   clock?: Clock;
   processor?: Processor;
   sandboxSlowMs?: number;
+  /**
+   * The sandbox processor keeps its own ledger in the database (sandbox/processor-ledger.ts), for the
+   * model checker; off by default, since every processor call then costs a commit.
+   */
+  sandboxLedger?: boolean;
   throttle?: ThrottleOptions;
   duplicateWindowMs?: number;
   bodyLimitBytes?: number;
@@ -64,21 +68,6 @@ export type GatewayOptions = {
   backgroundTasks?: boolean;
 };
 
-/**
- * Work a route group runs in the background (recurring billing charges, automatic batch close). buildGateway
- * starts it once the routes are ready and stops it before storage closes, so a run never writes to a closed
- * database.
- */
-export type BackgroundTask = {
-  readonly name: string;
-  /** Starts the task's timer. */
-  start(): void;
-  /** Stops the timer and waits for a run in progress. */
-  stop(): Promise<void>;
-  /** One pass now, at the services' clock (tests drive it with a ManualClock). */
-  runOnce(): Promise<void>;
-};
-
 export type Gateway = {
   app: FastifyInstance;
   services: GatewayServices;
@@ -87,15 +76,6 @@ export type Gateway = {
   tasks: ReadonlyMap<string, BackgroundTask>;
   close(): Promise<void>;
 };
-
-/**
- * A plugin hook for the route groups that other modules add (gateway breadth). A group that owns
- * background work returns its tasks.
- */
-export type RouteGroup = (
-  app: FastifyInstance,
-  services: GatewayServices,
-) => void | readonly BackgroundTask[];
 
 export const RECOVERY_TASK = 'payment-recovery';
 
@@ -108,36 +88,29 @@ function recoverySweep(sweep: () => Promise<number>, intervalMs = 60_000): Backg
   return intervalTask(RECOVERY_TASK, sweep, intervalMs, () => undefined);
 }
 
-const coreGroups: RouteGroup[] = [
-  registerAuthRoutes,
-  registerTransactionRoutes,
-  registerReportRoutes,
-  registerBusinessSettingsRoutes,
-  registerTokenRoutes,
-];
-
 /**
  * Builds the gateway (routes, storage, processor) without listening: server.ts listens, tests inject or
  * listen on port 0. Every route is declared in contract/, so validation, serialization and /openapi.json
  * come from the same schemas.
  */
-export async function buildGateway(
-  options: GatewayOptions,
-  extraGroups: RouteGroup[] = [],
-  fraud: FraudScreen = noFraudScreen,
-): Promise<Gateway> {
+export async function buildGateway(options: GatewayOptions): Promise<Gateway> {
   mkdirSync(options.dataDir, { recursive: true, mode: 0o700 });
   const clock = options.clock ?? systemClock;
   const keys = loadKeys(join(options.dataDir, 'keys.json'), options.sandbox);
   const storage = await openStorage(options.database ?? { kind: 'sqlite' }, options.dataDir);
-  const processor =
-    options.processor ??
-    createSandboxProcessor(
-      { slowMs: options.sandboxSlowMs ?? 3_000, latencyMs: 0 },
+  const slowMs = options.sandboxSlowMs ?? 3_000;
+  const sandboxProcessor = (): Processor => {
+    const simulated = createSandboxProcessor(
+      { slowMs, latencyMs: 0 },
       () => clock.now(),
       // The sandbox issuer's ATC register lives in the database: a replay is caught across processes.
       storageAtcRegister(storage, keys.fingerprintKey, () => clock.now()),
     );
+    return options.sandboxLedger
+      ? withProcessorLedger(simulated, storage, { slowMs, now: () => clock.now() })
+      : simulated;
+  };
+  const processor = options.processor ?? sandboxProcessor();
   if (options.sandbox && (await isEmpty(storage))) await seedSandbox(storage, processor.name, clock.now());
   const processorTimeoutMs = options.processorTimeoutMs ?? 30_000;
   // SQLite has one process: every pending payment at start is a crash's. On PostgreSQL other live
@@ -176,7 +149,8 @@ export async function buildGateway(
         cacheMaxEntries: 10_000,
       },
     ),
-    fraud,
+    // The fraud auto-deny checks act on every sale (domain/fraud-options.ts).
+    fraud: tenderFraudScreen,
     config,
     processorTimeoutMs: config.processorTimeoutMs,
   };
@@ -240,7 +214,14 @@ export async function buildGateway(
 
   await app.register(formbody, { bodyLimit: config.bodyLimitBytes });
   registerJsonParsers(app, config.bodyLimitBytes);
+  // The credential envelope is registered once and referenced by every body (contract/common.ts).
+  for (const { schema } of sharedSchemas) app.addSchema(schema);
   await app.register(swagger, {
+    // A shared schema appears in components/schemas under its $id (`Envelope`), not as `def-0`.
+    refResolver: {
+      buildLocalReference: (json, _baseUri, _fragment, i) =>
+        typeof json.$id === 'string' ? json.$id : `def-${i}`,
+    },
     openapi: {
       openapi: '3.0.3',
       info: {
@@ -265,7 +246,7 @@ export async function buildGateway(
   tasks.set(sweep.name, sweep);
   await app.register(
     (scoped, _opts, done) => {
-      for (const group of [...coreGroups, ...extraGroups]) {
+      for (const group of Object.values(interfaceGroups).flat()) {
         for (const task of group(scoped, services) ?? []) tasks.set(task.name, task);
       }
       done();

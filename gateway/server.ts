@@ -3,7 +3,6 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { buildGateway } from './app';
-import { breadthGroups, breadthFraudScreen } from './breadth';
 import { defaultDataRoot, parsePort, UsageError } from './cli-args';
 import { loadKeys } from './security/keys';
 import {
@@ -16,6 +15,7 @@ import {
 
 const usage = `usage: npm run gateway -- [--port N] [--host H] [--data DIR] [--sandbox] [--base-path /prefix]
                            [--testing-prefix on|off] [--public-url URL] [--sandbox-slow-ms MS]
+                           [--sandbox-ledger]
                            [--log-level info|warn|error|silent]
                            [--db sqlite|postgres://user:password@host:port/database] [--db-pool N]
                            [--workers N] [--max-tip-percent N]
@@ -26,7 +26,8 @@ const usage = `usage: npm run gateway -- [--port N] [--host H] [--data DIR] [--s
   --workers   N processes sharing the port (Node cluster); more than 1 needs PostgreSQL
   --max-tip-percent  ClosePreauth's AdditionalTip bound, in percent of the hold (default 20)
   --sandbox   demo merchants, simulated processor, generated keys; required for a new data folder that
-              was not set up with gateway:admin init-keys`;
+              was not set up with gateway:admin init-keys
+  --sandbox-ledger  the sandbox processor keeps its ledger in the database (for the model checker)`;
 
 type Settings = {
   port: number;
@@ -37,6 +38,7 @@ type Settings = {
   testingPrefix: boolean | undefined;
   publicUrl: string | undefined;
   sandboxSlowMs: number | undefined;
+  sandboxLedger: boolean;
   level: string;
   database: DatabaseConfig;
   workers: number;
@@ -63,6 +65,7 @@ function settings(): Settings | null {
         'testing-prefix': { type: 'string' },
         'public-url': { type: 'string' },
         'sandbox-slow-ms': { type: 'string' },
+        'sandbox-ledger': { type: 'boolean' },
         'log-level': { type: 'string' },
         db: { type: 'string' },
         'max-tip-percent': { type: 'string' },
@@ -131,6 +134,7 @@ function settings(): Settings | null {
     testingPrefix: prefixFlag === undefined ? undefined : prefixFlag === 'on',
     publicUrl: args['public-url'],
     sandboxSlowMs: args['sandbox-slow-ms'] ? Number(args['sandbox-slow-ms']) : undefined,
+    sandboxLedger: args['sandbox-ledger'] === true,
     level: args['log-level'] ?? 'warn',
     database,
     workers,
@@ -155,21 +159,18 @@ function isWorkerMessage(m: unknown): m is WorkerMessage {
 
 /** One gateway in this process: alone (prints the ready line) or as a cluster worker (tells the primary). */
 async function serve(s: Settings): Promise<void> {
-  const gateway = await buildGateway(
-    {
-      dataDir: s.dataDir,
-      database: s.database,
-      sandbox: s.sandbox,
-      basePath: s.basePath,
-      ...(s.testingPrefix !== undefined ? { testingPrefix: s.testingPrefix } : {}),
-      ...(s.publicUrl ? { publicUrl: s.publicUrl } : {}),
-      ...(s.sandboxSlowMs !== undefined ? { sandboxSlowMs: s.sandboxSlowMs } : {}),
-      ...(s.maxTipPercent !== undefined ? { maxAdditionalTipPercent: s.maxTipPercent } : {}),
-      logger: s.level === 'silent' ? false : { level: s.level },
-    },
-    breadthGroups,
-    breadthFraudScreen,
-  );
+  const gateway = await buildGateway({
+    dataDir: s.dataDir,
+    database: s.database,
+    sandbox: s.sandbox,
+    basePath: s.basePath,
+    ...(s.testingPrefix !== undefined ? { testingPrefix: s.testingPrefix } : {}),
+    ...(s.publicUrl ? { publicUrl: s.publicUrl } : {}),
+    ...(s.sandboxSlowMs !== undefined ? { sandboxSlowMs: s.sandboxSlowMs } : {}),
+    sandboxLedger: s.sandboxLedger,
+    ...(s.maxTipPercent !== undefined ? { maxAdditionalTipPercent: s.maxTipPercent } : {}),
+    logger: s.level === 'silent' ? false : { level: s.level },
+  });
 
   let stopping = false;
   const stop = (signal: string) => {

@@ -1,22 +1,19 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import WebSocket from 'ws';
+import { createBridgeClient } from '../../common/bridge-client';
 import {
   BRIDGE_CONTRACT_VERSION,
   type Bridge,
-  type BridgeResult,
-  type ClientMessage,
-  type CommandName,
-  type CommandPayload,
-  type CommandValue,
-  type EventName,
+  type BridgeError,
+  type Commands,
   type Events,
-  type ServerMessage,
 } from './contract';
 
 /**
  * The bridge from Node over the browser-mode WebSocket: for tests and a store's own tools (docs/bridge.md
- * "Automation"). The browser's client is the renderer's, built on the same wire protocol.
+ * "Automation"). The same client as the screens' (common/bridge-client.ts), without their reconnect: a
+ * tool's bridge ends with its socket.
  */
 export type RemoteBridge = Bridge & { close(): Promise<void> };
 
@@ -29,96 +26,49 @@ export function readBridgeFile(dataDir: string): { url: string; wsUrl: string; s
   };
 }
 
+/** Resolves once the terminal welcomed the secret; rejects if it refuses, the socket fails, or no answer. */
 export function connectBridge(
   wsUrl: string,
   secret: string,
   options: { timeoutMs?: number } = {},
 ): Promise<RemoteBridge> {
-  // The server requires an Origin naming itself (a browser's page elsewhere sends its own).
-  const ws = new WebSocket(wsUrl, { headers: { origin: new URL(wsUrl).origin.replace(/^ws/, 'http') } });
-  const pending = new Map<number, (r: BridgeResult<unknown>) => void>();
-  const listeners = new Map<EventName, Set<(payload: unknown) => void>>();
-  let nextId = 1;
-  let closedError: string | undefined;
-
-  const failAll = (message: string): void => {
-    closedError = message;
-    for (const resolve of pending.values()) resolve({ ok: false, error: { code: 'unavailable', message } });
-    pending.clear();
-  };
-
+  let socket: WebSocket | undefined;
+  let failure: Error | undefined;
+  const client = createBridgeClient<Commands, Events, BridgeError>({
+    url: wsUrl,
+    proof: { secret },
+    contractVersion: BRIDGE_CONTRACT_VERSION,
+    open: (url) => {
+      // The server requires an Origin naming itself (a browser's page elsewhere sends its own).
+      socket = new WebSocket(url, { headers: { origin: new URL(url).origin.replace(/^ws/, 'http') } });
+      socket.on('error', (e) => {
+        failure = e;
+      });
+      return socket;
+    },
+    schedule: (fn, ms) => {
+      setTimeout(fn, ms).unref();
+    },
+    reconnect: false,
+    messages: { lost: 'the bridge connection closed', refused: 'the bridge refused the connection' },
+  });
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
-      ws.terminate();
+      socket?.terminate();
       reject(new Error('the bridge did not answer the hello'));
     }, options.timeoutMs ?? 10_000);
-    ws.on('open', () => {
-      ws.send(
-        JSON.stringify({
-          type: 'hello',
-          secret,
-          contractVersion: BRIDGE_CONTRACT_VERSION,
-        } satisfies ClientMessage),
-      );
-    });
-    ws.on('error', (e) => {
+    const stop = client.onState((state, message) => {
+      if (state === 'connecting') return;
       clearTimeout(timer);
-      failAll(e.message);
-      reject(e);
-    });
-    ws.on('close', () => failAll('the bridge connection closed'));
-    ws.on('message', (data) => {
-      let m: ServerMessage;
-      try {
-        m = JSON.parse((data as Buffer).toString('utf8')) as ServerMessage;
-      } catch {
-        return;
-      }
-      switch (m.type) {
-        case 'welcome': {
-          clearTimeout(timer);
-          const bridge: RemoteBridge = {
-            send<K extends CommandName>(
-              command: K,
-              payload: CommandPayload<K>,
-            ): Promise<BridgeResult<CommandValue<K>>> {
-              if (closedError)
-                return Promise.resolve({ ok: false, error: { code: 'unavailable', message: closedError } });
-              const id = nextId++;
-              return new Promise((done) => {
-                pending.set(id, done as (r: BridgeResult<unknown>) => void);
-                ws.send(JSON.stringify({ type: 'call', id, command, payload } satisfies ClientMessage));
-              });
-            },
-            on<E extends EventName>(event: E, listener: (payload: Events[E]) => void): () => void {
-              const set = listeners.get(event) ?? new Set();
-              listeners.set(event, set);
-              const l = listener as (payload: unknown) => void;
-              set.add(l);
-              return () => set.delete(l);
-            },
-            close: () =>
-              new Promise<void>((done) => {
-                if (ws.readyState === WebSocket.CLOSED) return done();
-                ws.once('close', () => done());
-                ws.close();
-              }),
-          };
-          resolve(bridge);
-          return;
-        }
-        case 'result':
-          pending.get(m.id)?.(m.result);
-          pending.delete(m.id);
-          return;
-        case 'event':
-          for (const l of listeners.get(m.event) ?? []) l(m.payload);
-          return;
-        case 'refused':
-          clearTimeout(timer);
-          reject(new Error(`the bridge refused the connection: ${m.message}`));
-          return;
-      }
+      stop();
+      if (state === 'open')
+        resolve({
+          send: (command, payload) => client.send(command, payload),
+          on: (event, listener) => client.on(event, listener),
+          close: () => client.close(),
+        });
+      else if (state === 'refused') reject(new Error(`the bridge refused the connection: ${message ?? ''}`));
+      else reject(failure ?? new Error('the bridge connection closed'));
     });
   });
 }

@@ -10,7 +10,7 @@ import {
   type ClientMessage,
   type ServerMessage,
 } from './contract';
-import type { BridgeConnection } from '../core';
+import type { BridgeConnection } from './connection';
 import { newSecret } from '../util/ids';
 
 /**

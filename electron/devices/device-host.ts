@@ -12,6 +12,7 @@ import type {
   FrameView,
   SimulatorStateView,
 } from '../bridge/contract';
+import { DEVICE_ROLES } from '../bridge/contract';
 import { BridgeFailure } from '../bridge/failure';
 import {
   createDeviceManager,
@@ -265,7 +266,7 @@ export function createDeviceHost(options: {
       const r = await manager.reconfigure(withRecorder(manager.config));
       if (!r.ok) throw new BridgeFailure('invalid', r.errors.join('; '));
       // The recorder wraps a stream when it opens: reopen every device so recording starts now.
-      for (const role of ['cardReader', 'pinPad', 'contactless', 'signaturePad', 'receiptPrinter'] as const) {
+      for (const role of DEVICE_ROLES) {
         if (manager.config[role].kind !== 'none') await manager.reconnect(role);
       }
       return { enabled: recording, frames: readFrames(50), ...(recording ? { file: framesDir } : {}) };

@@ -1,6 +1,7 @@
 import { ResponseCode } from '../../gateway/contract/response-codes';
 import type { GatewayClient } from '../gateway-client/client';
-import { backoffDelay, reversalBackoff, type BackoffPolicy } from '../util/backoff';
+import { backoffDelay, type BackoffPolicy } from '../../native/drivers/backoff';
+import { reversalBackoff } from '../util/backoff';
 import type { Clock, Timers } from '../util/clock';
 import type { Logger } from '../util/log';
 import type { Journal } from './journal-protocol';

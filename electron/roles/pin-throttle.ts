@@ -1,4 +1,4 @@
-import type { Role } from '../bridge/contract';
+import { ROLES, type Role } from '../bridge/contract';
 import { BridgeFailure } from '../bridge/failure';
 import type { Journal } from '../journal/journal-protocol';
 import type { Clock } from '../util/clock';
@@ -65,8 +65,7 @@ export function createPinThrottle(journal: Journal, clock: Clock): PinThrottle {
       try {
         const parsed = JSON.parse(raw) as { failures?: unknown; changes?: Record<string, unknown> };
         const changes: Partial<Record<Role, number[]>> = {};
-        for (const role of ['cashier', 'manager', 'tech'] as const)
-          changes[role] = times(parsed.changes?.[role]);
+        for (const role of ROLES) changes[role] = times(parsed.changes?.[role]);
         state = { failures: times(parsed.failures), changes };
       } catch {
         // An unreadable record counts as the worst case rather than as none.

@@ -1,4 +1,4 @@
-import type { ManagerApproval, Role, Session } from '../bridge/contract';
+import { ROLES, type ManagerApproval, type Role, type Session } from '../bridge/contract';
 import { BridgeFailure } from '../bridge/failure';
 import type { Journal } from '../journal/journal-protocol';
 import type { Clock } from '../util/clock';
@@ -9,8 +9,6 @@ import { createPinThrottle, type PinThrottle } from './pin-throttle';
 export const defaultPins: Readonly<Record<Role, string>> = { cashier: '1111', manager: '9999', tech: '7777' };
 
 const defaultNames: Readonly<Record<Role, string>> = { cashier: 'Cashier', manager: 'Manager', tech: 'Tech' };
-
-const ROLES: readonly Role[] = ['cashier', 'manager', 'tech'];
 
 /** What each role may do beyond a cashier's sale. A manager can do what a cashier can. */
 export type Permission = 'sell' | 'manage' | 'tech';

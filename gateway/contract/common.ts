@@ -1,4 +1,4 @@
-import { Type, type TProperties, type TSchema } from 'typebox';
+import { Type, type Static, type TProperties, type TSchema } from 'typebox';
 
 /** int32 of the interface. */
 export const Int32 = (options: { description?: string } = {}) =>
@@ -66,11 +66,25 @@ export const envelopeProperties = {
 
 export const envelopeFieldNames = Object.keys(envelopeProperties) as (keyof typeof envelopeProperties)[];
 
-export const Envelope = Type.Object(envelopeProperties, { $id: 'Envelope' });
+/**
+ * The envelope as one shared schema: buildGateway registers it once (`addSchema`), bodies reference it by
+ * `$ref`, and /openapi.json shows it once, as `components/schemas/Envelope`.
+ */
+export const ENVELOPE_ID = 'Envelope';
 
-/** An operation's body: the envelope plus its own fields. */
+export const Envelope = Type.Object(envelopeProperties, { $id: ENVELOPE_ID });
+
+/** The schemas every route may reference by `$ref`, each registered once with the app by its `$id`. */
+export const sharedSchemas: readonly { readonly id: string; readonly schema: TSchema }[] = [
+  { id: ENVELOPE_ID, schema: Envelope },
+];
+
+/** A reference to the registered envelope, typed as the envelope itself. */
+const EnvelopeRef = Type.Unsafe<Static<typeof Envelope>>({ $ref: ENVELOPE_ID });
+
+/** An operation's body: the envelope (by reference) and its own fields. */
 export function withEnvelope<P extends TProperties>(fields: P) {
-  return Type.Object({ ...envelopeProperties, ...fields });
+  return Type.Intersect([EnvelopeRef, Type.Object(fields)]);
 }
 
 export const baseResponseProperties = {

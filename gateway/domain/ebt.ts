@@ -114,6 +114,10 @@ export type EbtMovement = {
 export async function ebtMovement(svc: Services, ctx: RequestContext, m: EbtMovement) {
   const pinOk = svc.issuers.ebtPinVerifies(m.card.pan, m.pin);
   let accountRow: EbtRow | undefined;
+  // The other program's balance, read in the movement's own unit of work: the answer tells the balances
+  // this movement left, not those of whatever another request did after its commit.
+  const other = m.program === 'food' ? 'cash' : 'food';
+  let otherBalance: Cents = 0;
   const result = await runMovement(
     svc,
     ctx,
@@ -133,6 +137,13 @@ export async function ebtMovement(svc: Services, ctx: RequestContext, m: EbtMove
     async (tx, fingerprint, now) => {
       const row = await accountInUnit(tx, svc.issuers, m.card, fingerprint, now);
       accountRow = row;
+      otherBalance = await balanceOf(
+        tx,
+        'ebt',
+        row.id,
+        other,
+        other === 'food' ? row.food_opening_cents : row.cash_opening_cents,
+      );
       return {
         kind: 'ebt',
         accountId: row.id,
@@ -147,5 +158,11 @@ export async function ebtMovement(svc: Services, ctx: RequestContext, m: EbtMove
     const { Balance: _hidden, ...rest } = response;
     return rest;
   }
-  return { ...response, ...balanceFields(await balances(svc.storage.read, accountRow)) };
+  const moved = result.balanceCents;
+  return {
+    ...response,
+    ...balanceFields(
+      m.program === 'food' ? { food: moved, cash: otherBalance } : { food: otherBalance, cash: moved },
+    ),
+  };
 }

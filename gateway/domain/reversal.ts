@@ -51,10 +51,16 @@ export async function runReversal(svc: Services, ctx: RequestContext, utn: strin
       };
     }
     // The payment carries the number too (unique per merchant): found even while it is still pending.
-    const row = await tx.first(
-      tx.qb.selectFrom('payments').selectAll().where('mid', '=', mid).where('utn', '=', utn),
+    const found = await tx.first(
+      tx.qb.selectFrom('payments').select(['id', 'srn']).where('mid', '=', mid).where('utn', '=', utn),
     );
-    if (row) await tx.lock(`payment:${mid}:${row.srn}`);
+    if (found) await tx.lock(`payment:${mid}:${found.srn}`);
+    // Decided on the row as it stands under the payment's lock, never as read before it: a void (or a
+    // completion's booking) that held the lock meanwhile may have cancelled it, and cancelling it again
+    // would reverse it twice at the processor.
+    const row = found
+      ? await tx.first(tx.qb.selectFrom('payments').selectAll().where('id', '=', found.id))
+      : undefined;
     if (!row) {
       return {
         kind: 'answer',

@@ -73,7 +73,7 @@ function wantsHtml(request: FastifyRequest): boolean {
  * carry paths only (buildGateway's serializer); no answer or message repeats what the payer typed.
  */
 export function registerCheckoutRoutes(app: FastifyInstance, services: GatewayServices): void {
-  const throttle = new CheckoutThrottle();
+  const throttle = new CheckoutThrottle(services.storage);
 
   const send = (reply: FastifyReply, status: number, html: string, nonce: string) =>
     reply.code(status).headers(securityHeaders(nonce)).send(html);
@@ -119,7 +119,7 @@ export function registerCheckoutRoutes(app: FastifyInstance, services: GatewaySe
     const now = services.clock.now().getTime();
     const key = `${request.params.id}|${request.ip}`;
     let answer: PageAnswer;
-    if (!throttle.allowed(key, now)) {
+    if (!(await throttle.allowed(key, now))) {
       answer = {
         ...outcome(ResponseCode.TooManyAttempts, [
           'Too many declined attempts; wait a few minutes and try again',
@@ -129,7 +129,7 @@ export function registerCheckoutRoutes(app: FastifyInstance, services: GatewaySe
     } else {
       answer = await pay(services, request.params.id, body);
       // A made-up link charges nothing: counting it would let anyone fill the table with junk keys.
-      if (!answer.Approved && answer.ResponseCode !== ResponseCode.NotFound) throttle.failed(key, now);
+      if (!answer.Approved && answer.ResponseCode !== ResponseCode.NotFound) await throttle.failed(key, now);
     }
     if (!wantsHtml(request)) return reply.header('cache-control', 'no-store').send(answer);
     const nonce = randomBytes(16).toString('base64');

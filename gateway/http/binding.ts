@@ -1,4 +1,5 @@
 import type { TSchema } from 'typebox';
+import { sharedSchemas } from '../contract/common';
 
 /**
  * The one tolerant binder of every endpoint, for JSON bodies, form bodies and query strings alike. The
@@ -20,6 +21,10 @@ import type { TSchema } from 'typebox';
  * and validation refuses them as amounts — money rules never loosen (two decimals, positive, finite,
  * ceiling are checked after binding, as for JSON numbers). Unknown properties are kept as sent (the
  * schema ignores them).
+ *
+ * A body references the shared credential envelope (`allOf: [{ $ref: 'Envelope' }, { ...own fields }]`,
+ * contract/common.ts): the binder reads through the reference and the `allOf`, so the envelope's fields
+ * are bound as if they were written into every body.
  */
 
 type JsonSchemaNode = {
@@ -27,8 +32,56 @@ type JsonSchemaNode = {
   properties?: Record<string, JsonSchemaNode>;
   required?: string[];
   anyOf?: JsonSchemaNode[];
+  allOf?: JsonSchemaNode[];
   items?: JsonSchemaNode;
+  $ref?: string;
 };
+
+const shared = new Map(sharedSchemas.map(({ id, schema }) => [id, schema as JsonSchemaNode]));
+
+/** A `$ref` to a shared schema (`Envelope` or `Envelope#`) as the schema it names; any other node as is. */
+function dereferenced(node: JsonSchemaNode): JsonSchemaNode {
+  if (node.$ref === undefined) return node;
+  const target = shared.get(node.$ref.replace(/#$/, ''));
+  if (!target) throw new Error(`schema reference ${node.$ref} is not a registered shared schema`);
+  return target;
+}
+
+const flattened = new WeakMap<JsonSchemaNode, JsonSchemaNode>();
+
+/**
+ * One node for a reference or an `allOf` of objects: the properties and required names of every part, in
+ * order. Computed once per schema node (schemas are built once, at startup).
+ */
+function flat(schema: JsonSchemaNode): JsonSchemaNode {
+  const node = dereferenced(schema);
+  if (!node.allOf) return node;
+  const cached = flattened.get(node);
+  if (cached) return cached;
+  const parts = node.allOf.map(flat);
+  const { allOf: _parts, ...own } = node;
+  const merged: JsonSchemaNode = {
+    ...own,
+    type: 'object',
+    properties: Object.assign({}, ...parts.map((p) => p.properties), node.properties) as Record<
+      string,
+      JsonSchemaNode
+    >,
+    required: [...new Set([...parts.flatMap((p) => p.required ?? []), ...(node.required ?? [])])],
+  };
+  flattened.set(node, merged);
+  return merged;
+}
+
+/**
+ * The declared schema at a property path (`PaymentLink.Amount`), through references and `allOf`; the
+ * operation pipeline reads its type to choose a problem's code.
+ */
+export function declaredSchemaAt(schema: TSchema, path: readonly string[]): { type?: unknown } | undefined {
+  let node: JsonSchemaNode | undefined = schema;
+  for (const p of path) node = node ? flat(node).properties?.[p] : undefined;
+  return node ? flat(node) : undefined;
+}
 
 /**
  * Names published clients send for a declared field, bound to it where the operation declares the field
@@ -51,15 +104,17 @@ export type BindOptions = {
 /** A value the binder drops: an empty string for an optional field. */
 const ABSENT = Symbol('absent');
 
-function typesOf(schema: JsonSchemaNode): string[] {
+function typesOf(node: JsonSchemaNode): string[] {
+  const schema = flat(node);
   if (schema.anyOf) return schema.anyOf.flatMap(typesOf);
   if (Array.isArray(schema.type)) return schema.type;
   return schema.type ? [schema.type] : [];
 }
 
-function objectSchemaOf(schema: JsonSchemaNode): JsonSchemaNode | undefined {
+function objectSchemaOf(node: JsonSchemaNode): JsonSchemaNode | undefined {
+  const schema = flat(node);
   if (schema.properties) return schema;
-  return schema.anyOf?.find((s) => s.properties !== undefined);
+  return schema.anyOf?.map(flat).find((s) => s.properties !== undefined);
 }
 
 const INTEGER_TEXT = /^-?\d{1,10}$/;
@@ -102,7 +157,7 @@ function bindValue(
   }
   if (depth > 8) return value;
   if (Array.isArray(value)) {
-    const items = schema.items;
+    const items = flat(schema).items;
     return items ? value.map((v) => bindValue(v, items, false, false, depth + 1)) : value;
   }
   if (typeof value === 'object' && value !== null) {
@@ -132,8 +187,8 @@ function bindObject(
   options: BindOptions,
   depth: number,
 ): Record<string, unknown> {
-  const properties = node.properties ?? {};
-  const required = new Set(node.required ?? []);
+  const { properties = {}, required: requiredNames = [] } = flat(node);
+  const required = new Set(requiredNames);
   const strict = new Set(options.jsonNumbers ?? []);
   const out: Record<string, unknown> = {};
   const rankOf = new Map<string, number>();
@@ -180,7 +235,7 @@ function pathOf(key: string): string[] {
  * name keeps its last value, and then the values are bound as JSON's are.
  */
 export function bindFields(fields: Record<string, unknown>, schema: TSchema): Record<string, unknown> {
-  const root = schema as JsonSchemaNode;
+  const root = flat(schema);
   const nested: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(fields)) {
     const raw: unknown = Array.isArray(value) ? value[value.length - 1] : value;

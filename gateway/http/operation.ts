@@ -12,7 +12,7 @@ import { findTransactionNumber, refusalFor } from '../domain/rules/user-transact
 import type { Credentials, Principal } from '../security/authenticator';
 import { verifyToken } from '../security/bearer-token';
 import { CheckViolation, UniqueViolation } from '../storage/queryable';
-import { bindFields, bindJson, isFormRequest } from './binding';
+import { bindFields, bindJson, declaredSchemaAt, isFormRequest } from './binding';
 import type { GatewayServices } from './services';
 
 /** A request body before we trust it: any field may be missing or of the wrong type. */
@@ -50,14 +50,17 @@ type AjvIssue = {
   params?: Record<string, unknown>;
 };
 
-function propertyType(schema: unknown, path: string[]): string | undefined {
-  let node = schema as { properties?: Record<string, unknown>; type?: unknown } | undefined;
-  for (const p of path) node = node?.properties?.[p] as typeof node;
+function propertyType(schema: EndpointSpec['body'], path: string[]): string | undefined {
+  const node = schema ? declaredSchemaAt(schema, path) : undefined;
   return typeof node?.type === 'string' ? node.type : undefined;
 }
 
 /** Schema validation errors as problems, one readable sentence each, never echoing the value. */
-export function addSchemaProblems(problems: Problems, issues: readonly AjvIssue[], schema: unknown): void {
+export function addSchemaProblems(
+  problems: Problems,
+  issues: readonly AjvIssue[],
+  schema: EndpointSpec['body'],
+): void {
   for (const issue of issues) {
     const path = (issue.instancePath ?? '')
       .split('/')

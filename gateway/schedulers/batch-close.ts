@@ -1,4 +1,4 @@
-import type { BackgroundTask } from '../app';
+import type { BackgroundTask } from './background-task';
 import { dueLocalDate, scheduleOf } from '../domain/batch-close/schedule';
 import type { Clock } from '../domain/clock';
 import { settleOpenBatch } from '../domain/batch-close/settlement';

@@ -1,4 +1,4 @@
-import type { BackgroundTask } from '../app';
+import type { BackgroundTask } from './background-task';
 
 /**
  * A background task that runs `pass` every `intervalMs`: one pass at a time (a slow pass delays the next

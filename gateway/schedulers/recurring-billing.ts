@@ -1,4 +1,4 @@
-import type { BackgroundTask } from '../app';
+import type { BackgroundTask } from './background-task';
 import { intervalTask } from './interval-task';
 import { TransactionType } from '../contract/card-sale';
 import { ResponseCode } from '../contract/response-codes';

@@ -16,6 +16,19 @@ export type LoginThrottleTable = {
   trusted_at: string;
 };
 
+/**
+ * Declined checkout attempts, one row per payment link and payer address (migration 008): in the database
+ * so that every gateway process on one PostgreSQL database turns the same card tester away.
+ */
+export type CheckoutThrottleTable = {
+  scope_key: string;
+  /** Declines counted in the current window. */
+  failures: number;
+  /** When the window of the first of them began; a window that has passed starts afresh. */
+  window_started_at: string;
+};
+
 export type SecurityTables = {
   login_throttle: LoginThrottleTable;
+  checkout_throttle: CheckoutThrottleTable;
 };

@@ -1,5 +1,6 @@
 import type { Generated } from 'kysely';
 import type { CommerceTables } from './schema-commerce';
+import type { SandboxTables } from './schema-sandbox';
 import type { SecurityTables } from './schema-security';
 import type { TenderTables } from './schema-tenders';
 
@@ -202,4 +203,4 @@ export type CoreTables = {
   emv_card_counters: EmvCardCountersTable;
 };
 
-export type Database = CoreTables & CommerceTables & TenderTables & SecurityTables;
+export type Database = CoreTables & CommerceTables & TenderTables & SecurityTables & SandboxTables;

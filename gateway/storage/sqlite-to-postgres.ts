@@ -45,6 +45,8 @@ export const TABLES_IN_ORDER = [
   'merchant_statements',
   'emv_card_counters',
   'login_throttle',
+  'sandbox_processor_ledger',
+  'checkout_throttle',
 ] as const satisfies readonly (keyof Database)[];
 
 type Table = (typeof TABLES_IN_ORDER)[number];

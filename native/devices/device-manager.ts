@@ -1,48 +1,21 @@
-import { join } from 'node:path';
-import { CardReaderDriver, type CardReaderDriverOptions } from '../drivers/card-reader';
-import type { ChipReaderDriverOptions } from '../drivers/chip-reader';
-import type { ContactlessReaderDriverOptions } from '../drivers/contactless-reader';
-import { NgaReaderDriver } from '../drivers/nga-reader';
+import { backoffDelay, type BackoffPolicy } from '../drivers/backoff';
+import { CardReaderDriver } from '../drivers/card-reader';
 import type { DriverLifecycle } from '../drivers/driver-lifecycle';
 import { Listeners } from '../drivers/listeners';
-import { PinPadDriver, type PinPadDriverOptions } from '../drivers/pin-pad';
-import { ReceiptPrinterDriver, type ReceiptPrinterDriverOptions } from '../drivers/receipt-printer';
 import type {
-  CardReader,
   CardReaderEvent,
-  ChipReader,
-  ContactlessReader,
   DeviceHealth,
   DeviceRole,
   DeviceState,
-  PinPad,
-  ReceiptPrinter,
   RoleApi,
-  SignaturePad,
   SignaturePoint,
   Unsubscribe,
 } from '../drivers/roles';
-import { SignaturePadDriver, type SignaturePadDriverOptions } from '../drivers/signature-pad';
+import { SignaturePadDriver } from '../drivers/signature-pad';
 import { systemTimers, type TimerHandle, type Timers } from '../drivers/timers';
 import type { ByteStream } from '../transports/byte-stream';
-import {
-  listHidDevices,
-  openHidDevice,
-  type HidDevicePort,
-  type HidFilter,
-  type HidListing,
-  type HidSelector,
-} from '../transports/hid-transport';
-import {
-  createKeyboardWedgeTransport,
-  type KeyboardWedgeTransport,
-} from '../transports/keyboard-wedge-transport';
-import {
-  listSerialPorts,
-  openSerialStream,
-  type SerialPortList,
-  type SerialSettings,
-} from '../transports/serial-transport';
+import type { HidFilter } from '../transports/hid-transport';
+import type { KeyboardWedgeTransport } from '../transports/keyboard-wedge-transport';
 import {
   deviceRoles,
   emptyLaneConfig,
@@ -50,41 +23,21 @@ import {
   type DeviceConnection,
   type LaneDeviceConfig,
 } from './device-config';
+import { runDeviceTest, type DeviceTest, type DeviceTestResult } from './device-tests';
 import { discoverDevices, hidDiscoveryFilters, type DiscoveryResult } from './discovery';
-import { fileSink, recordHidPort, recordStream } from './frame-recorder';
+import {
+  createDriverFactory,
+  systemTransports,
+  type Driver,
+  type DriverOptions,
+  type SimulatedDeviceSource,
+  type TransportFactory,
+} from './driver-factory';
+import { createRoleFacades } from './role-facades';
 
-/** How the manager reaches hardware; replaced in tests (pty paths, recorded HID, no HID at all). */
-export type TransportFactory = {
-  openSerial(settings: SerialSettings): Promise<ByteStream>;
-  openHid(selector: HidSelector): Promise<HidDevicePort>;
-  createWedge(): KeyboardWedgeTransport;
-  listSerial(options: { configuredPaths: readonly string[] }): Promise<SerialPortList>;
-  listHid(filters: readonly HidFilter[]): Promise<HidListing>;
-};
-
-export const systemTransports: TransportFactory = {
-  openSerial: openSerialStream,
-  openHid: openHidDevice,
-  createWedge: () => createKeyboardWedgeTransport(),
-  listSerial: (options) => listSerialPorts(options),
-  listHid: (filters) => listHidDevices(filters),
-};
-
-/** Where `simulated` connections come from (simulated-devices.ts in the sandbox). */
-export type SimulatedDeviceSource = {
-  /** The driver's end of the role's simulated device, freshly connected. */
-  open(role: DeviceRole): Promise<ByteStream>;
-};
-
-export type BackoffPolicy = {
-  /** First retry delay. Default 500 ms. */
-  initialMs: number;
-  /** Cap. Default 30 s: a tech plugging a device back in should not wait longer than that. */
-  maxMs: number;
-  multiplier: number;
-  /** ± fraction of the delay, so lanes that lost a shared hub do not retry in lockstep. Default 0.2. */
-  jitter: number;
-};
+export type { BackoffPolicy } from '../drivers/backoff';
+export type { DeviceTest, DeviceTestResult } from './device-tests';
+export type { SimulatedDeviceSource, TransportFactory } from './driver-factory';
 
 export type DeviceManagerOptions = {
   config?: LaneDeviceConfig;
@@ -105,15 +58,7 @@ export type DeviceManagerOptions = {
    * `recordFramesTo` folder, else nothing.
    */
   wrapStream?: (role: DeviceRole, stream: ByteStream) => ByteStream;
-  drivers?: {
-    cardReader?: Omit<CardReaderDriverOptions, 'timers'>;
-    pinPad?: Omit<PinPadDriverOptions, 'timers' | 'sevenBit'>;
-    contactless?: Omit<ContactlessReaderDriverOptions, 'timers'>;
-    /** The contact chip interface of the reader configured as `contactless` (one NGA reader, one link). */
-    chipReader?: Omit<ChipReaderDriverOptions, 'timers'>;
-    signaturePad?: Omit<SignaturePadDriverOptions, 'timers'>;
-    receiptPrinter?: Omit<ReceiptPrinterDriverOptions, 'timers'>;
-  };
+  drivers?: DriverOptions;
 };
 
 export type DeviceStatus = {
@@ -127,18 +72,6 @@ export type DeviceStatus = {
   /** Epoch ms of the next reconnect attempt, while one is scheduled. */
   nextAttemptAt?: number;
 };
-
-/** What a tech's "test" button does per role (the tech screen and `npm run tool`). */
-export type DeviceTest =
-  | { role: 'cardReader'; action: 'read-card'; timeoutMs?: number }
-  | { role: 'pinPad'; action: 'display-text'; text?: string }
-  | { role: 'contactless'; action: 'beep' | 'ping' }
-  | { role: 'receiptPrinter'; action: 'print-test-receipt' | 'status' }
-  | { role: DeviceRole; action: 'heartbeat' };
-
-export type DeviceTestResult = { ok: true; detail: string } | { ok: false; error: string };
-
-type Driver = CardReaderDriver | PinPadDriver | NgaReaderDriver | SignaturePadDriver | ReceiptPrinterDriver;
 
 type Slot = {
   role: DeviceRole;
@@ -209,17 +142,8 @@ function attachmentOf(c: DeviceConnection): string {
   }
 }
 
+/** Reconnects: 500 ms, 1 s, 2 s … capped at 30 s (a tech plugging a device back in should not wait longer), ±20 %. */
 const defaultBackoff: BackoffPolicy = { initialMs: 500, maxMs: 30_000, multiplier: 2, jitter: 0.2 };
-
-/**
- * Exponential backoff with symmetric jitter (the stripe-node `RequestSender` habit): attempt 0 waits
- * about `initialMs`, each further attempt `multiplier` times longer, capped at `maxMs`.
- */
-export function backoffDelay(policy: BackoffPolicy, attempt: number, random: () => number): number {
-  const base = Math.min(policy.maxMs, policy.initialMs * policy.multiplier ** attempt);
-  const spread = base * policy.jitter;
-  return Math.max(0, Math.round(base - spread + 2 * spread * random()));
-}
 
 /**
  * Creates the lane's device manager. It owns every device: it opens them from the configuration,
@@ -234,32 +158,21 @@ export function createDeviceManager(options: DeviceManagerOptions = {}): DeviceM
   const heartbeatMs = options.heartbeatMs ?? 10_000;
   const heartbeatLimit = options.heartbeatFailuresBeforeReconnect ?? 3;
   const rediscoveryMs = options.rediscoveryMs ?? 5000;
-  const recordingPath = (role: DeviceRole): string | undefined =>
-    config.recordFramesTo === undefined
-      ? undefined
-      : join(
-          config.recordFramesTo,
-          `${role}-${new Date(timers.now()).toISOString().replace(/[:.]/g, '-')}.jsonl`,
-        );
-  const wrap =
-    options.wrapStream ??
-    ((role: DeviceRole, s: ByteStream): ByteStream => {
-      const path = recordingPath(role);
-      return path === undefined ? s : recordStream(s, fileSink(path), { timers });
-    });
-  const wrapHid = (role: DeviceRole, port: HidDevicePort): HidDevicePort => {
-    const path = recordingPath(role);
-    return path === undefined ? port : recordHidPort(port, fileSink(path), { timers });
-  };
-
   let config: LaneDeviceConfig = options.config ?? emptyLaneConfig();
   let running = false;
   let rediscoveryTimer: TimerHandle | undefined;
   let lastDiscovery: DiscoveryResult | undefined;
-  let wedge: KeyboardWedgeTransport | undefined;
   const statusListeners = new Listeners<DeviceStatus>();
   const cardListeners = new Listeners<CardReaderEvent>();
   const strokeListeners = new Listeners<SignaturePoint[]>();
+  const factory = createDriverFactory({
+    transports,
+    simulated: options.simulated,
+    timers,
+    drivers: options.drivers,
+    config: () => config,
+    wrapStream: options.wrapStream,
+  });
 
   const slots = new Map<DeviceRole, Slot>(
     deviceRoles.map((role) => [
@@ -337,63 +250,6 @@ export function createDeviceManager(options: DeviceManagerOptions = {}): DeviceM
     s.nextAttemptAt = undefined;
   }
 
-  async function openDriver(s: Slot): Promise<Driver> {
-    const c = s.connection;
-    const t = { timers };
-    const openStream = async (): Promise<ByteStream> => {
-      if (c.kind === 'serial') {
-        const { kind: _kind, ...settings } = c;
-        return wrap(s.role, await transports.openSerial(settings));
-      }
-      if (c.kind === 'simulated') {
-        if (!options.simulated) throw new Error('no simulated devices in this build');
-        return wrap(s.role, await options.simulated.open(s.role));
-      }
-      throw new Error(`a ${c.kind} connection cannot carry the ${s.role} protocol`);
-    };
-    switch (s.role) {
-      case 'cardReader': {
-        const o = { ...options.drivers?.cardReader, ...t };
-        if (c.kind === 'hid') {
-          return new CardReaderDriver(
-            {
-              kind: 'hid',
-              port: wrapHid(
-                s.role,
-                await transports.openHid({ vendorId: c.vendorId, productId: c.productId }),
-              ),
-            },
-            o,
-          );
-        }
-        if (c.kind === 'wedge') {
-          wedge ??= transports.createWedge();
-          if (!wedge.isOpen) wedge = transports.createWedge();
-          return new CardReaderDriver({ kind: 'wedge', wedge }, o);
-        }
-        return new CardReaderDriver({ kind: 'serial', stream: await openStream() }, o);
-      }
-      case 'pinPad':
-        return new PinPadDriver(await openStream(), {
-          ...options.drivers?.pinPad,
-          ...t,
-          // 7-bit lines (7E1/7O1) cannot carry bytes >= 0x80 (§4.2).
-          sevenBit: c.kind === 'serial' && c.dataBits === 7,
-        });
-      case 'contactless':
-        // An NGA reader: contactless and contact chip on the same link.
-        return new NgaReaderDriver(await openStream(), {
-          ...t,
-          ...(options.drivers?.contactless ? { contactless: options.drivers.contactless } : {}),
-          ...(options.drivers?.chipReader ? { chip: options.drivers.chipReader } : {}),
-        });
-      case 'signaturePad':
-        return new SignaturePadDriver(await openStream(), { ...options.drivers?.signaturePad, ...t });
-      case 'receiptPrinter':
-        return new ReceiptPrinterDriver(await openStream(), { ...options.drivers?.receiptPrinter, ...t });
-    }
-  }
-
   function attach(s: Slot, driver: Driver): void {
     s.driver = driver;
     const life: DriverLifecycle = driver;
@@ -419,7 +275,7 @@ export function createDeviceManager(options: DeviceManagerOptions = {}): DeviceM
     s.retryTimer = undefined;
     s.nextAttemptAt = undefined;
     try {
-      const driver = await openDriver(s);
+      const driver = await factory.open(s.role, s.connection);
       if (generation !== s.generation || !running) {
         await driver.close().catch(() => undefined);
         return;
@@ -560,184 +416,31 @@ export function createDeviceManager(options: DeviceManagerOptions = {}): DeviceM
     s.state = state;
   }
 
-  // ------------------------------------------------------------------------------------------------
-  // Role facades: stable objects over whatever driver is attached right now.
+  const devices: RoleApi = createRoleFacades({
+    driverOf: (role) => slot(role).driver,
+    healthOf: (role) => healthOf(slot(role)),
+    cards: cardListeners,
+    strokes: strokeListeners,
+  });
 
-  const notConnected = (role: DeviceRole): string => `${role} not connected`;
-
-  const cardReader: CardReader = {
-    role: 'cardReader',
-    onCard: (l) => cardListeners.add(l),
-    health: () => healthOf(slot('cardReader')),
-  };
-  const pinPad: PinPad = {
-    role: 'pinPad',
-    display: async (text) => {
-      const d = slot('pinPad').driver;
-      if (!(d instanceof PinPadDriver)) throw new Error(notConnected('pinPad'));
-      await d.display(text);
-    },
-    requestPin: async (request) => {
-      const d = slot('pinPad').driver;
-      if (!(d instanceof PinPadDriver)) return { kind: 'failed', reason: 'PIN pad not connected' };
-      return d.requestPin(request);
-    },
-    cancel: async () => {
-      const d = slot('pinPad').driver;
-      if (d instanceof PinPadDriver) await d.cancel();
-    },
-    health: () => healthOf(slot('pinPad')),
-  };
-  const ngaReader = (): NgaReaderDriver | undefined => {
-    const d = slot('contactless').driver;
-    return d instanceof NgaReaderDriver ? d : undefined;
-  };
-  const contactless: ContactlessReader = {
-    role: 'contactless',
-    ping: async () => {
-      const d = ngaReader();
-      return d ? d.contactless.ping() : false;
-    },
-    activateTransaction: async (request) => {
-      const d = ngaReader();
-      if (!d) return { kind: 'failed', reason: 'contactless reader not connected' };
-      return d.contactless.activateTransaction(request);
-    },
-    cancel: async () => {
-      await ngaReader()?.contactless.cancel();
-    },
-    beep: async () => {
-      const d = ngaReader();
-      if (!d) throw new Error(notConnected('contactless'));
-      await d.contactless.beep();
-    },
-    health: () => healthOf(slot('contactless')),
-  };
-  const chipNotConnected = {
-    kind: 'failed',
-    code: 'not-connected',
-    reason: 'chip reader not connected',
-  } as const;
-  const chipReader: ChipReader = {
-    role: 'chipReader',
-    start: async (request) => {
-      const d = ngaReader();
-      return d ? d.chip.start(request) : chipNotConnected;
-    },
-    complete: async (response) => {
-      const d = ngaReader();
-      return d ? d.chip.complete(response) : chipNotConnected;
-    },
-    cancel: async () => {
-      await ngaReader()?.chip.cancel();
-    },
-    inTransaction: () => ngaReader()?.chip.inTransaction() ?? false,
-    health: () => healthOf(slot('contactless')),
-  };
-  const signaturePad: SignaturePad = {
-    role: 'signaturePad',
-    startCapture: () => {
-      const d = slot('signaturePad').driver;
-      if (d instanceof SignaturePadDriver) d.startCapture();
-    },
-    onStroke: (l) => strokeListeners.add(l),
-    finishCapture: async () => {
-      const d = slot('signaturePad').driver;
-      return d instanceof SignaturePadDriver ? d.finishCapture() : undefined;
-    },
-    health: () => healthOf(slot('signaturePad')),
-  };
-  const receiptPrinter: ReceiptPrinter = {
-    role: 'receiptPrinter',
-    print: async (receipt) => {
-      const d = slot('receiptPrinter').driver;
-      if (!(d instanceof ReceiptPrinterDriver))
-        return { ok: false, reason: 'offline', message: 'printer not connected' };
-      return d.print(receipt);
-    },
-    cut: async () => {
-      const d = slot('receiptPrinter').driver;
-      if (!(d instanceof ReceiptPrinterDriver)) throw new Error(notConnected('receiptPrinter'));
-      await d.cut();
-    },
-    kickDrawer: async () => {
-      const d = slot('receiptPrinter').driver;
-      if (!(d instanceof ReceiptPrinterDriver)) throw new Error(notConnected('receiptPrinter'));
-      await d.kickDrawer();
-    },
-    status: async () => {
-      const d = slot('receiptPrinter').driver;
-      if (!(d instanceof ReceiptPrinterDriver)) throw new Error(notConnected('receiptPrinter'));
-      return d.status();
-    },
-    health: () => healthOf(slot('receiptPrinter')),
-  };
-  const devices: RoleApi = { cardReader, pinPad, contactless, chipReader, signaturePad, receiptPrinter };
-
-  async function runTest(test: DeviceTest): Promise<DeviceTestResult> {
-    const s = slot(test.role);
-    if (!s.driver)
-      return { ok: false, error: `${test.role} is ${s.state}${s.lastError ? `: ${s.lastError}` : ''}` };
-    try {
-      switch (test.action) {
-        case 'heartbeat':
+  function runTest(test: DeviceTest): Promise<DeviceTestResult> {
+    return runDeviceTest(
+      {
+        devices,
+        timers,
+        unavailable: (role) => {
+          const s = slot(role);
+          return s.driver ? undefined : `${role} is ${s.state}${s.lastError ? `: ${s.lastError}` : ''}`;
+        },
+        heartbeat: async (role) => {
+          const s = slot(role);
           return (await beat(s))
-            ? {
-                ok: true,
-                detail: heartbeatOf(s.driver) ? 'answered' : 'port open (protocol has no heartbeat)',
-              }
+            ? { ok: true, hasHeartbeat: heartbeatOf(s.driver) !== undefined }
             : { ok: false, error: s.lastError ?? 'no answer' };
-        case 'read-card': {
-          const timeoutMs = 'timeoutMs' in test && test.timeoutMs !== undefined ? test.timeoutMs : 15_000;
-          const event = await new Promise<CardReaderEvent | undefined>((resolve) => {
-            const timer = timers.setTimeout(() => {
-              off();
-              resolve(undefined);
-            }, timeoutMs);
-            const off = cardListeners.add((e) => {
-              timers.clearTimeout(timer);
-              off();
-              resolve(e);
-            });
-          });
-          if (!event) return { ok: false, error: 'no card swiped' };
-          return event.kind === 'swipe'
-            ? { ok: true, detail: `${event.brand} ${event.maskedPan} exp ${event.expiry}` }
-            : { ok: false, error: event.message };
-        }
-        case 'display-text':
-          await pinPad.display('text' in test && test.text !== undefined ? test.text : 'TILLPOINT TEST');
-          return { ok: true, detail: 'text sent' };
-        case 'beep':
-          await contactless.beep();
-          return { ok: true, detail: 'beeped' };
-        case 'ping':
-          return (await contactless.ping())
-            ? { ok: true, detail: 'answered' }
-            : { ok: false, error: 'no answer' };
-        case 'status': {
-          const st = await receiptPrinter.status();
-          return {
-            ok: true,
-            detail: `paper ${st.paper}, cover ${st.coverOpen ? 'open' : 'closed'}, ${st.online ? 'online' : 'offline'}`,
-          };
-        }
-        case 'print-test-receipt': {
-          const r = await receiptPrinter.print({
-            lines: [
-              { kind: 'text', text: 'TILLPOINT', align: 'center', bold: true, large: true },
-              { kind: 'text', text: 'Printer test', align: 'center' },
-              { kind: 'rule' },
-              { kind: 'pair', left: 'Time', right: new Date(timers.now()).toISOString().slice(0, 19) },
-              { kind: 'rule' },
-            ],
-          });
-          return r.ok ? { ok: true, detail: 'printed' } : { ok: false, error: r.message };
-        }
-      }
-    } catch (err) {
-      return { ok: false, error: describe(err) };
-    }
+        },
+      },
+      test,
+    );
   }
 
   return {
@@ -757,8 +460,7 @@ export function createDeviceManager(options: DeviceManagerOptions = {}): DeviceM
       if (rediscoveryTimer !== undefined) timers.clearTimeout(rediscoveryTimer);
       rediscoveryTimer = undefined;
       await Promise.all(deviceRoles.map((r) => closeSlot(slot(r), 'missing')));
-      if (wedge) await wedge.close();
-      wedge = undefined;
+      await factory.closeWedge();
     },
     async reconfigure(next) {
       const v = validateLaneDeviceConfig(next);
@@ -790,6 +492,6 @@ export function createDeviceManager(options: DeviceManagerOptions = {}): DeviceM
       await connect(s);
     },
     runTest,
-    keyboardWedge: () => (slot('cardReader').connection.kind === 'wedge' ? wedge : undefined),
+    keyboardWedge: () => (slot('cardReader').connection.kind === 'wedge' ? factory.wedge : undefined),
   };
 }

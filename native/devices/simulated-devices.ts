@@ -19,7 +19,7 @@ import {
   type TestCard,
 } from '../simulators/test-cards';
 import { createMemoryPair, type ByteStream } from '../transports/byte-stream';
-import type { SimulatedDeviceSource } from './device-manager';
+import type { SimulatedDeviceSource } from './driver-factory';
 
 /**
  * The sandbox's devices: helper simulators that speak the real protocols, each connected to the real

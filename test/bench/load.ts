@@ -40,6 +40,8 @@ export type Target = {
   /** Whether an answer counts as success. */
   accept: (json: { ResponseCode?: unknown }) => boolean;
   onAnswer?: (i: number, json: { ResponseCode?: unknown }) => void;
+  /** Closed loop: the clients stop early once this says so (a run cut short on purpose, e.g. by a kill). */
+  done?: () => boolean;
   /** Open model: each counted request's due time (performance.timeOrigin-based, ms) and latency. */
   onLatency?: (dueAt: number, latencyMs: number) => void;
 };
@@ -73,7 +75,7 @@ export async function closedLoop(
   const client = async () => {
     for (;;) {
       const started = performance.now();
-      if (started >= end) return;
+      if (started >= end || t.done?.()) return;
       const i = next++;
       try {
         const r = await send(pool, t, i);

@@ -5,8 +5,18 @@ import { dirname, join } from 'node:path';
 /** `npm run bench`: every benchmark in turn; each prints its figures and its ratio to a reference run. */
 const here = dirname(fileURLToPath(import.meta.url));
 const only = process.argv.slice(2);
-const benches = ['gateway.bench.ts', 'postgres.bench.ts', 'devices.bench.ts', 'terminal.bench.ts'].filter(
-  (f) => existsSync(join(here, f)) && (only.length === 0 || only.some((o) => f.startsWith(o))),
+// Run only when named (`npm run bench -- model`): the model checker's long run is no figure to compare.
+const onDemand = ['model.bench.ts'];
+const benches = [
+  'gateway.bench.ts',
+  'postgres.bench.ts',
+  'devices.bench.ts',
+  'terminal.bench.ts',
+  ...onDemand,
+].filter(
+  (f) =>
+    existsSync(join(here, f)) &&
+    (only.length === 0 ? !onDemand.includes(f) : only.some((o) => f.startsWith(o))),
 );
 
 for (const file of benches) {

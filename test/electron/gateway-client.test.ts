@@ -65,8 +65,14 @@ describe('gateway client error taxonomy', () => {
   let gw: TestGateway;
   let client: GatewayClient;
   beforeAll(async () => {
-    gw = await startGateway({ sandboxSlowMs: 1_500 });
-    client = new GatewayClient({ baseUrl: gw.baseUrl, credentials, timeouts: { saleMs: 800, otherMs: 800 } });
+    // The slow test card answers well after the client's timeout, and the timeout is long enough that a
+    // sale on a loaded two-core machine (cold gateway, scrypt on the first login) still answers within it.
+    gw = await startGateway({ sandboxSlowMs: 4_500 });
+    client = new GatewayClient({
+      baseUrl: gw.baseUrl,
+      credentials,
+      timeouts: { saleMs: 2_500, otherMs: 2_500 },
+    });
   });
   afterAll(async () => {
     client.close();

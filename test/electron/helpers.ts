@@ -2,12 +2,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BridgeResult } from '../../electron/bridge/contract';
-import {
-  createTerminalCore,
-  type BridgeConnection,
-  type TerminalCore,
-  type TerminalCoreConfig,
-} from '../../electron/core';
+import type { BridgeConnection } from '../../electron/bridge/connection';
+import type { TerminalCore, TerminalCoreConfig } from '../../electron/core/config';
+import { createTerminalCore } from '../../electron/core/wiring';
 import { merchant1, startGateway, type TestGateway } from '../support/gateway-harness';
 
 export type Lane = {

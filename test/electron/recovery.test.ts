@@ -1,10 +1,10 @@
-import { createServer, type Server } from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TransactionReportRecord } from '../../gateway/contract/report';
+import { blackHole } from '../support/black-hole';
 import { merchant1, startGateway, type TestGateway } from '../support/gateway-harness';
 import { eventually, startLane, value } from './helpers';
 
@@ -18,21 +18,6 @@ async function gatewayStatus(gw: TestGateway, utn: string): Promise<string | und
   const r = await gw.post('/api/Report/GetReportByMerchant', merchant1);
   return (r.body.Transactions as TransactionReportRecord[]).find((t) => t.UserTransactionNumber === utn)
     ?.Status;
-}
-
-/** A gateway that accepts requests and never answers. */
-async function blackHole(): Promise<{ url: string; close(): Promise<void> }> {
-  const server: Server = createServer(() => undefined);
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
-  const a = server.address();
-  return {
-    url: `http://127.0.0.1:${typeof a === 'object' && a ? a.port : 0}`,
-    close: () =>
-      new Promise((r) => {
-        server.closeAllConnections();
-        server.close(() => r());
-      }),
-  };
 }
 
 describe('unknown outcomes, restarts, store-and-forward, reconciliation', () => {
@@ -274,6 +259,36 @@ describe('unknown outcomes, restarts, store-and-forward, reconciliation', () => 
       expect(audit.map((a) => a.action)).toEqual(expect.arrayContaining(['orphan-resolved', 'batch-close']));
       expect(audit.map((a) => a.detail).join(' ')).not.toMatch(/\d{12,}/);
     } finally {
+      await lane.close();
+    }
+  });
+
+  it('a sale numbered under an earlier lane id stays in the open batch: its orphan still blocks batch close', async () => {
+    // One terminal per data folder, so every row of its journal is this lane's, whatever lane id numbered it.
+    const lane = await startLane({ gateway: gw, signIn: '9999' });
+    const { bridge, core } = lane;
+    const tech = core.connect();
+    try {
+      const t = value(await bridge.send('sale.open', { subtotalCents: 1717 }));
+      const out = value(
+        await bridge.send('sale.pay', {
+          ticketId: t.ticketId,
+          tender: keyed('5555555555554444'),
+          allowDuplicate: true,
+        }),
+      );
+      const utn = out.tender.userTransactionNumber as string;
+      expect(utn.startsWith('L1-')).toBe(true);
+      value(await tech.send('session.signIn', { pin: '7777' }));
+      value(await tech.send('lane.set', { laneId: 'L9' }));
+      await core.journal.update(utn, { state: 'failed', message: 'simulated' }, Date.now());
+      const view = value(await bridge.send('batch.reconcile', {}));
+      expect(view.rows.find((r) => r.userTransactionNumber === utn)?.verdict).toBe('orphan');
+      expect(view.canClose).toBe(false);
+      const settle = await bridge.send('batch.settle', {});
+      expect(settle.ok ? 'ok' : settle.error.code).toBe('conflict');
+    } finally {
+      tech.close();
       await lane.close();
     }
   });

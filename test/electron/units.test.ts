@@ -6,7 +6,8 @@ import type { JournalRow, ReversalRow } from '../../electron/journal/journal-sto
 import { batchTotals, reconcile } from '../../electron/reconciliation';
 import { buildReceipt } from '../../electron/sale/receipt';
 import { signatureSvg } from '../../electron/sale/signature';
-import { backoffDelay, reversalBackoff } from '../../electron/util/backoff';
+import { reversalBackoff } from '../../electron/util/backoff';
+import { backoffDelay } from '../../native/drivers/backoff';
 import { createLogger } from '../../electron/util/log';
 import { centsFromText, formatCents, fromWire, toWire } from '../../electron/util/money';
 import { createSealer } from '../../electron/util/key-file';

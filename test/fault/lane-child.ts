@@ -1,4 +1,4 @@
-import { createTerminalCore } from '../../electron/core';
+import { createTerminalCore } from '../../electron/core/wiring';
 import type { SaleOutcome, TenderRequest } from '../../electron/bridge/contract';
 
 /**

@@ -47,6 +47,28 @@ describe('OpenAPI document and docs page', () => {
     expect(preauth.description).toContain('Also served at /api/Transactions/PreAuthorization.');
   });
 
+  it('shows the credential envelope once, as a shared component every envelope body references', async () => {
+    const doc = (await gw.get('/openapi.json')).body as {
+      components: { schemas: Record<string, { properties?: Record<string, unknown> }> };
+      paths: Record<string, Record<string, { requestBody?: unknown }>>;
+    };
+    expect(Object.keys(doc.components.schemas.Envelope?.properties ?? {})).toEqual(
+      expect.arrayContaining(['AppKey', 'AppType', 'mid', 'cid', 'UserName', 'Password']),
+    );
+    const envelopeRef = '"$ref":"#/components/schemas/Envelope"';
+    const sale = JSON.stringify(doc.paths['/api/Transactions/Sale']?.post?.requestBody);
+    expect(sale).toContain(envelopeRef);
+    expect(sale).not.toContain('"Password"');
+    // Every body but the Reporting group's (no envelope) references it instead of copying its fields.
+    const bodies = Object.entries(doc.paths).flatMap(([path, methods]) =>
+      Object.values(methods).map((op) => ({ path, body: JSON.stringify(op.requestBody ?? null) })),
+    );
+    const withBody = bodies.filter((b) => b.body !== 'null' && !b.path.startsWith('/api/Reporting/'));
+    expect(withBody.length).toBeGreaterThan(50);
+    expect(withBody.filter((b) => !b.body.includes(envelopeRef)).map((b) => b.path)).toEqual([]);
+    expect(bodies.filter((b) => b.body.includes('"UserName"')).map((b) => b.path)).toEqual([]);
+  });
+
   it('passes a standard OpenAPI validator', async () => {
     const r = await gw.get('/openapi.json');
     const validator = new Validator();

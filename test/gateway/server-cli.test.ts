@@ -163,7 +163,7 @@ describe('npm run gateway', { timeout: 120_000 }, () => {
     const data = tempDir();
     const db = await databaseArgs(data);
     const admin = (...args: string[]) =>
-      run(process.execPath, ['--import', 'tsx', 'gateway/admin.ts', ...args, '--data', data, ...db], {
+      run(process.execPath, ['--import', 'tsx', 'gateway/admin/cli.ts', ...args, '--data', data, ...db], {
         TILLPOINT_NEW_PASSWORD: 'correct horse battery',
       });
     expect((await admin('init-keys')).code).toBe(0);

@@ -1,11 +1,5 @@
-import {
-  createServer,
-  request as httpRequest,
-  type IncomingMessage,
-  type Server,
-  type ServerResponse,
-} from 'node:http';
 import Database from 'better-sqlite3';
+import { startLoopbackProxy, type ProxyPlan } from '../support/loopback-proxy';
 
 /**
  * A stand-in for the network between a terminal and its gateway that checks the terminal's write-ahead
@@ -55,16 +49,12 @@ export type CheckingProxy = {
 };
 
 export async function startCheckingProxy(target: string): Promise<CheckingProxy> {
-  const upstream = new URL(target);
   let db: Database.Database | undefined;
   let planned: { fault: ProxyFault; delayMs: number } = { fault: 'pass', delayMs: 0 };
-  let inFlight = 0;
   let releaseHeld: (() => void) | undefined;
   let onHeld: (() => void) | undefined;
   const checked: CheckedRequest[] = [];
   const violations: string[] = [];
-  const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
   const check = (path: string, body: Buffer): boolean => {
     const operation = MONEY.find(([re]) => re.test(path))?.[1];
     if (!operation) return false;
@@ -93,87 +83,36 @@ export async function startCheckingProxy(target: string): Promise<CheckingProxy>
     return true;
   };
 
-  const forward = (
-    req: IncomingMessage,
-    body: Buffer,
-  ): Promise<{ status: number; type: string; body: Buffer }> =>
-    new Promise((resolve, reject) => {
-      const out = httpRequest(
-        {
-          hostname: upstream.hostname,
-          port: upstream.port,
-          method: req.method,
-          path: req.url,
-          headers: {
-            'content-type': req.headers['content-type'] ?? 'application/json',
-            'content-length': body.length,
-          },
-        },
-        (res) => {
-          const chunks: Buffer[] = [];
-          res.on('data', (c: Buffer) => chunks.push(c));
-          res.on('end', () =>
-            resolve({
-              status: res.statusCode ?? 502,
-              type: String(res.headers['content-type'] ?? 'application/json'),
-              body: Buffer.concat(chunks),
-            }),
-          );
-          res.on('error', reject);
-        },
-      );
-      out.on('error', reject);
-      out.end(body);
-    });
-
-  const handle = (req: IncomingMessage, res: ServerResponse): void => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const body = Buffer.concat(chunks);
+  const proxy = await startLoopbackProxy(
+    target,
+    (req, body): ProxyPlan => {
       const path = new URL(req.url ?? '/', 'http://proxy').pathname;
       // Checked synchronously, before anything is forwarded: the request has left the terminal.
       const money = check(path, body);
       const { fault, delayMs } = money ? planned : { fault: 'pass' as const, delayMs: 0 };
       if (money) planned = { fault: 'pass', delayMs: 0 };
-      if (fault === 'reset') {
-        req.socket.destroy();
-        return;
-      }
-      inFlight += 1;
-      void (async () => {
-        try {
-          if (fault === 'hold') {
-            await new Promise<void>((resolve) => {
-              releaseHeld = resolve;
-              onHeld?.();
-            });
-          }
-          const answer = await forward(req, body);
-          if (fault === 'drop-response') {
-            req.socket.destroy();
-            return;
-          }
-          if (fault === 'timeout') await sleep(delayMs);
-          if (res.writableEnded || req.socket.destroyed) return;
-          res.writeHead(answer.status, { 'content-type': answer.type, 'content-length': answer.body.length });
-          res.end(answer.body);
-        } catch {
-          req.socket.destroy();
-        } finally {
-          inFlight -= 1;
-        }
-      })();
-    });
-  };
-
-  const server: Server = createServer(handle);
-  server.keepAliveTimeout = 5_000;
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
-  const address = server.address();
-  const port = typeof address === 'object' && address ? address.port : 0;
+      if (fault === 'reset') return { reset: true };
+      return {
+        ...(fault === 'hold'
+          ? {
+              beforeForward: () =>
+                new Promise<void>((resolve) => {
+                  releaseHeld = resolve;
+                  onHeld?.();
+                }),
+            }
+          : {}),
+        dropResponse: fault === 'drop-response',
+        ...(fault === 'timeout' ? { delayResponseMs: delayMs } : {}),
+      };
+    },
+    () => {
+      db?.close();
+      db = undefined;
+    },
+  );
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: proxy.url,
     useJournal(path) {
       db?.close();
       db = new Database(path, { readonly: true, fileMustExist: true });
@@ -198,20 +137,7 @@ export async function startCheckingProxy(target: string): Promise<CheckingProxy>
       releaseHeld = undefined;
       r?.();
     },
-    async idle(timeoutMs) {
-      const deadline = Date.now() + timeoutMs;
-      while (inFlight > 0) {
-        if (Date.now() > deadline) return false;
-        await sleep(20);
-      }
-      return true;
-    },
-    close: () =>
-      new Promise<void>((resolve) => {
-        db?.close();
-        db = undefined;
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    idle: proxy.idle,
+    close: proxy.close,
   };
 }

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BridgeResult, JournalOperation, ManagerApproval, Role } from '../../electron/bridge/contract';
-import type { BridgeConnection } from '../../electron/core';
+import type { BridgeConnection } from '../../electron/bridge/connection';
 import { startLane, value, type Lane } from '../electron/helpers';
 import { startGateway, type TestGateway } from '../support/gateway-harness';
 import { assertModel, modelRun } from './terminal-model-run';

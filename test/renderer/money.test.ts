@@ -8,7 +8,7 @@ import {
   taxOf,
   tipOf,
 } from '../../renderer/src/format/money';
-import { nextStepFor } from '../../renderer/src/format/outcome';
+import { nextStepFor, unknownHeadlineFor } from '../../renderer/src/format/outcome';
 import type { TenderView } from '../../electron/bridge/contract';
 
 describe('money at the display boundary', () => {
@@ -74,6 +74,10 @@ describe('what to try next after a tender that did not go through', () => {
     expect(nextStepFor(tender({ gatewayCode: 410 }))).toMatch(/Charge again/);
     expect(nextStepFor(tender({ status: 'offline-refused' }))).toMatch(/cash/);
     expect(nextStepFor(tender({ status: 'unknown' }))).toMatch(/Do not run the card again/);
+    // A check is never reversed by the terminal: its lost answer must not promise that nothing was charged.
+    expect(nextStepFor(tender({ status: 'unknown', kind: 'check' }))).toMatch(/Reconciliation/);
+    expect(unknownHeadlineFor(tender({ status: 'unknown', kind: 'check' }))).not.toMatch(/reversing/);
+    expect(unknownHeadlineFor(tender({ status: 'unknown', kind: 'credit' }))).toMatch(/reversing/);
     expect(nextStepFor(tender({ status: 'approved' }))).toBe('');
   });
 });

@@ -3,7 +3,6 @@ import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildGateway, type Gateway, type GatewayOptions } from '../../gateway/app';
-import { breadthFraudScreen, breadthGroups } from '../../gateway/breadth';
 import type { Clock } from '../../gateway/domain/clock';
 import type { DeclineCodeValue } from '../../gateway/contract/decline-codes';
 import { ResponseCode } from '../../gateway/contract/response-codes';
@@ -72,11 +71,14 @@ export function utn(prefix = 'T'): string {
 export async function startGateway(options: Partial<GatewayOptions> = {}): Promise<TestGateway> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'tillpoint-gw-'));
   const database = options.database ?? (await testDatabaseFor(dataDir));
-  const gateway = await buildGateway(
-    { dataDir, sandbox: true, logger: false, sandboxSlowMs: 1_500, ...options, database },
-    breadthGroups,
-    breadthFraudScreen,
-  );
+  const gateway = await buildGateway({
+    dataDir,
+    sandbox: true,
+    logger: false,
+    sandboxSlowMs: 1_500,
+    ...options,
+    database,
+  });
   const baseUrl = await gateway.app.listen({ port: 0, host: '127.0.0.1' });
   gateway.services.config.publicUrl ||= baseUrl;
   const request = async (

@@ -78,7 +78,10 @@ export function refusalFor(use: NumberUse): DomainError {
 
 /**
  * Claims a UserTransactionNumber for an operation inside a unit of work. The primary key (mid, utn) is the
- * real guard: two requests racing for one number, even in two processes, cannot both insert it.
+ * real guard: two requests racing for one number, even in two processes, cannot both insert it. The claim
+ * holds the number's lock, which DoReversal takes before it reads the number and blocks it: without it, a
+ * reversal could find the number free and then collide with the claim (a DoReversal answering 409). The
+ * lock is re-entrant, so a caller that took it already pays one statement more.
  */
 export async function reserveTransactionNumber(
   tx: Queryable,
@@ -87,6 +90,7 @@ export async function reserveTransactionNumber(
   operation: string,
   now: string,
 ): Promise<void> {
+  await tx.lock(`utn:${mid}:${utn}`);
   const inserted = await tx.run(insertNumber({ mid, utn, operation, created_at: now }));
   if (inserted.changes > 0) return;
   const existing = await findTransactionNumber(tx, mid, utn);

@@ -36,7 +36,10 @@ export function nextStepFor(tender: TenderView): string {
     case 'cancelled':
       return 'Choose a tender to try again.';
     case 'unknown':
-      return 'Do not run the card again. The customer will not be charged for this attempt.';
+      // A check cannot be reversed (DoReversal covers card payments): its standing is settled by hand.
+      return tender.kind === 'check'
+        ? 'Do not run the check again. A manager confirms in Reconciliation whether it was charged.'
+        : 'Do not run the card again. The customer will not be charged for this attempt.';
     case 'reversed':
       return tender.cardRefusal === 'declined-by-card'
         ? 'Ask for another card or tender.'
@@ -49,3 +52,8 @@ export function nextStepFor(tender: TenderView): string {
 }
 
 export const UNKNOWN_HEADLINE = 'Do not retry — the terminal is reversing this sale';
+
+/** The headline of a tender whose answer was lost: only card payments are reversed by the terminal. */
+export function unknownHeadlineFor(tender: TenderView): string {
+  return tender.kind === 'check' ? 'Do not retry — no answer for this check' : UNKNOWN_HEADLINE;
+}

@@ -1,4 +1,4 @@
-import { createTerminalCore } from '../../../electron/core';
+import { createTerminalCore } from '../../../electron/core/wiring';
 import { findTestCard } from '../../../native/simulators/test-cards';
 
 /**

@@ -5,29 +5,49 @@ import { CheckoutThrottle } from '../../../gateway/hosted/checkout-throttle';
 import { startGateway, type TestGateway } from '../../support/gateway-harness';
 import { createLink, payCheckout, sandboxCard } from './support';
 
-describe('the checkout card-testing throttle', () => {
-  it('when full, forgets the least recently active key, not every key', () => {
-    const t = new CheckoutThrottle(2, 60_000, 3);
-    t.failed('tester', 0);
-    t.failed('tester', 1);
-    expect(t.allowed('tester', 2)).toBe(false);
-    t.failed('b', 3);
-    t.failed('c', 4);
-    // The tester keeps trying (refused): that keeps its entry the most recent.
-    expect(t.allowed('tester', 5)).toBe(false);
-    t.failed('d', 6);
-    expect(t.allowed('tester', 7)).toBe(false);
-    expect(t.size).toBe(3);
-    // 'b' was the least recently active: it went, with its one failure.
-    t.failed('b', 8);
-    expect(t.allowed('b', 9)).toBe(true);
+describe('the checkout card-testing throttle (in the database)', () => {
+  let gw: TestGateway;
+  beforeAll(async () => {
+    gw = await startGateway({ backgroundTasks: false });
+  });
+  afterAll(async () => {
+    await gw.close();
+  });
+  const failures = async (key: string) =>
+    (
+      await gw.gateway.storage.read.first(
+        gw.gateway.storage.read.qb
+          .selectFrom('checkout_throttle')
+          .select('failures')
+          .where('scope_key', '=', key),
+      )
+    )?.failures;
+
+  it('a decline after the window starts a new one', async () => {
+    const t = new CheckoutThrottle(gw.gateway.storage, 1, 1_000);
+    const key = `window-${randomUUID()}`;
+    await t.failed(key, 0);
+    expect(await t.allowed(key, 500)).toBe(false);
+    expect(await t.allowed(key, 1_001)).toBe(true);
+    await t.failed(key, 1_100);
+    expect(await failures(key)).toBe(1);
+    expect(await t.allowed(key, 1_200)).toBe(false);
   });
 
-  it('a refused attempt after the window starts afresh', () => {
-    const t = new CheckoutThrottle(1, 1_000, 10);
-    t.failed('k', 0);
-    expect(t.allowed('k', 500)).toBe(false);
-    expect(t.allowed('k', 1_001)).toBe(true);
+  it('never drops a key to make room: declines on other keys leave the tester refused', async () => {
+    const t = new CheckoutThrottle(gw.gateway.storage, 2, 60_000);
+    const tester = `tester-${randomUUID()}`;
+    await t.failed(tester, 0);
+    await t.failed(tester, 1);
+    for (let i = 0; i < 30; i += 1) await t.failed(`other-${randomUUID()}`, 2 + i);
+    expect(await t.allowed(tester, 40)).toBe(false);
+  });
+
+  it('declines counted at the same moment are all counted', async () => {
+    const t = new CheckoutThrottle(gw.gateway.storage, 100, 60_000);
+    const key = `burst-${randomUUID()}`;
+    await Promise.all(Array.from({ length: 20 }, () => t.failed(key, 5)));
+    expect(await failures(key)).toBe(20);
   });
 });
 

@@ -16,7 +16,8 @@ import { openPostgresStorage } from '../../../gateway/storage/postgres-storage';
 import { TABLES_IN_ORDER } from '../../../gateway/storage/sqlite-to-postgres';
 import { adminQuery, createSchema, dropSchema } from '../../support/test-database';
 
-const admin = (...args: string[]) => run(process.execPath, ['--import', 'tsx', 'gateway/admin.ts', ...args]);
+const admin = (...args: string[]) =>
+  run(process.execPath, ['--import', 'tsx', 'gateway/admin/cli.ts', ...args]);
 
 /** What a store's reports show: the migration must not change a figure of them. */
 async function reports(gw: TestGateway): Promise<Json> {

@@ -6,7 +6,6 @@
  * Run by multi-process.test.ts with child_process.fork: node --import tsx scheduler-child.ts DIR URL ISO
  */
 import { buildGateway } from '../../../gateway/app';
-import { breadthFraudScreen, breadthGroups } from '../../../gateway/breadth';
 import type { BatchCloseScheduler } from '../../../gateway/schedulers/batch-close';
 import { RECURRING_BILLING_TASK } from '../../../gateway/schedulers/recurring-billing';
 
@@ -18,18 +17,14 @@ if (!dataDir || !url || !iso) throw new Error('usage: scheduler-child.ts DIR URL
 const at = new Date(iso);
 const send = (m: ChildMessage) => process.send?.(m);
 
-const gateway = await buildGateway(
-  {
-    dataDir,
-    database: { kind: 'postgres', url, poolSize: 4 },
-    sandbox: false,
-    logger: false,
-    clock: { now: () => new Date(at) },
-    backgroundTasks: false,
-  },
-  breadthGroups,
-  breadthFraudScreen,
-);
+const gateway = await buildGateway({
+  dataDir,
+  database: { kind: 'postgres', url, poolSize: 4 },
+  sandbox: false,
+  logger: false,
+  clock: { now: () => new Date(at) },
+  backgroundTasks: false,
+});
 
 process.on('message', (m: unknown) => {
   if (m !== 'go') return;

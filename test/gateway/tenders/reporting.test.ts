@@ -389,7 +389,7 @@ describe('Reporting group', () => {
     const ok = await run(process.execPath, [
       '--import',
       'tsx',
-      'gateway/admin.ts',
+      'gateway/admin/cli.ts',
       'load-disputes',
       '--data',
       dir,

@@ -4,11 +4,8 @@ import {
   serialConnection,
   type LaneDeviceConfig,
 } from '../../../native/devices/device-config';
-import {
-  backoffDelay,
-  createDeviceManager,
-  type DeviceManager,
-} from '../../../native/devices/device-manager';
+import { createDeviceManager, type DeviceManager } from '../../../native/devices/device-manager';
+import { backoffDelay } from '../../../native/drivers/backoff';
 import { PinPadSimulator } from '../../../native/simulators/pinpad-simulator';
 import { PrinterSimulator } from '../../../native/simulators/printer-simulator';
 import { SwipeReaderSimulator } from '../../../native/simulators/swipe-reader-simulator';

@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 import type { SaleOutcome, TenderView } from '../../../../electron/bridge/contract';
 import { cardLabel, formatCents } from '../../format/money';
-import { nextStepFor, UNKNOWN_HEADLINE } from '../../format/outcome';
+import { nextStepFor, unknownHeadlineFor } from '../../format/outcome';
 import { useSale, useSaleStore } from '../../state/context';
 import type { ReversalWatch } from '../../state/sale-store';
 
@@ -27,7 +27,7 @@ function headline(t: TenderView): { tone: Tone; title: string } {
     case 'declined':
       return { tone: 'bad', title: 'Declined' };
     case 'unknown':
-      return { tone: 'bad', title: UNKNOWN_HEADLINE };
+      return { tone: 'bad', title: unknownHeadlineFor(t) };
     case 'offline-refused':
       return { tone: 'bad', title: 'Offline — not charged' };
     case 'cancelled':

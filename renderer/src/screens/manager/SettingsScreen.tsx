@@ -1,5 +1,5 @@
 import { useEffect, useState, type FormEvent } from 'react';
-import type { FraudCheck, Role } from '../../../../electron/bridge/contract';
+import { ROLES, type FraudCheck, type Role } from '../../../../electron/bridge/contract';
 import { isExactRate } from '../../../../common/percent';
 import { describeError } from '../../state/app-store';
 import { useAppStore, useBridge, useSaleStore } from '../../state/context';
@@ -163,11 +163,8 @@ function FraudOptions() {
   );
 }
 
-const roleOptions: readonly SelectOption<Role>[] = [
-  ['cashier', 'Cashier'],
-  ['manager', 'Manager'],
-  ['tech', 'Tech'],
-];
+const roleNames: Readonly<Record<Role, string>> = { cashier: 'Cashier', manager: 'Manager', tech: 'Tech' };
+const roleOptions: readonly SelectOption<Role>[] = ROLES.map((r) => [r, roleNames[r]]);
 
 /**
  * PIN changes on the manager's screen. The core wants proof typed with every change: the manager's own

@@ -1,0 +1,67 @@
+import { Type, type Static } from 'typebox';
+import { Text } from './schema-kit';
+import { OptionalApproval } from './session';
+import type { JournalOperation, JournalState } from './transactions';
+
+export type TotalsLine = { key: string; count: number; amountCents: number };
+
+export type BatchTotals = {
+  /** From the lane's journal for the open batch. */
+  saleCount: number;
+  saleCents: number;
+  refundCount: number;
+  refundCents: number;
+  netCents: number;
+  tipCents: number;
+  byCardType: TotalsLine[];
+  byTender: TotalsLine[];
+  /** From the gateway's open batch (all lanes of the merchant), when reachable. */
+  gateway?: { count: number; amountCents: number };
+};
+
+export type ReconciliationRow = {
+  userTransactionNumber: string;
+  journal?: { state: JournalState; amountCents: number; operation: JournalOperation };
+  gateway?: { status: string; amountCents: number; serviceReferenceNumber: string; inOpenBatch: boolean };
+  /**
+   * `match`: both agree. `orphan`: approved at the gateway, unknown or missing locally (must be
+   * resolved before batch close). `pending-reversal`: the journal is reversing it. `mismatch`: they
+   * disagree (amount or state). `local-only`: in the journal, not at the gateway (declined/failed/cash).
+   */
+  verdict: 'match' | 'orphan' | 'pending-reversal' | 'mismatch' | 'local-only';
+  note?: string;
+};
+
+export type ReconciliationView = {
+  at: number;
+  rows: ReconciliationRow[];
+  orphans: number;
+  mismatches: number;
+  pendingReversals: number;
+  /** True when nothing blocks closing the batch. */
+  canClose: boolean;
+  /** Why not, in plain words. */
+  blockers: string[];
+};
+
+/** `keep`: the gateway's approval stands, the journal adopts it. `reverse`: send DoReversal. */
+export const OrphanResolutionSchema = Type.Object({
+  userTransactionNumber: Text(64, 'userTransactionNumber'),
+  action: Type.Enum(['keep', 'reverse'], { problem: 'The action is keep or reverse.' }),
+  approval: OptionalApproval,
+});
+export type OrphanResolution = Static<typeof OrphanResolutionSchema>;
+
+export type SettlementView = {
+  amountSettledCents: number;
+  batches: { batchNumber: string; count: number; saleCents: number; returnCents: number; netCents: number }[];
+  completedAt?: string;
+};
+
+export type LastSettlementView = { amountSettledCents: number; batches: string[]; completedOn: string };
+
+export type AutoCloseView = {
+  enrolled: boolean;
+  /** HH:MM, merchant local time, when known. */
+  time?: string;
+};

@@ -1,0 +1,283 @@
+import { Type, type Static, type TSchema } from 'typebox';
+import type {
+  BatchTotals,
+  LastSettlementView,
+  AutoCloseView,
+  ReconciliationView,
+  SettlementView,
+} from './batch';
+import { OrphanResolutionSchema } from './batch';
+import type { BalanceView } from './card-services';
+import { GiftReloadRequestSchema, PreauthCompleteRequestSchema } from './card-services';
+import type {
+  DeviceConfigView,
+  DeviceStatusView,
+  DeviceTestResultView,
+  DiscoveryView,
+  FrameRecorderView,
+} from './devices';
+import { DeviceConfigSchema, DeviceRoleSchema, DeviceTestRequestSchema } from './devices';
+import type { GatewaySettingsView, GatewayTestResult } from './gateway';
+import { GatewaySettingsUpdateSchema } from './gateway';
+import type { BusinessSettingsView, FraudOptionsView, PaymentLinkView, ReportView } from './merchant';
+import {
+  BusinessSettingsUpdateSchema,
+  FraudCheckSchema,
+  PaymentLinkCreateSchema,
+  ReportQuerySchema,
+} from './merchant';
+import type { ReceiptPrintResult, ReceiptView } from './receipts';
+import type { ReversalQueueView } from './reversals';
+import type { SaleOutcome, TenderView, TicketView } from './sale';
+import {
+  EbtProgramSchema,
+  GiftEntrySchema,
+  KeyedGiftCardSchema,
+  SaleOpenRequestSchema,
+  SalePayRequestSchema,
+  SignatureInputSchema,
+  TicketIdSchema,
+  TipSchema,
+} from './sale';
+import { Limit, Text } from './schema-kit';
+import type { Session } from './session';
+import { OptionalApproval, RoleSchema } from './session';
+import type { SimulatorStateView } from './simulator';
+import type { AuditEntryView, DiagnosticsBundle, TerminalStatusView } from './status';
+import type { SafView } from './store-and-forward';
+import { SafPolicySchema } from './store-and-forward';
+import type { RefundOutcome, TransactionView } from './transactions';
+import { RefundRequestSchema, TransactionQuerySchema, VoidRequestSchema } from './transactions';
+
+const Empty = Type.Object({});
+const Copy = Type.Optional(
+  Type.Enum(['customer', 'merchant'], { problem: 'The copy is customer or merchant.' }),
+);
+const Pan = Type.Optional(Type.String());
+const ApprovalOnly = Type.Object({ approval: OptionalApproval });
+
+/**
+ * Every command's payload, declared once: the dispatcher checks each call against it before the handler
+ * runs (bridge/payload-check.ts), and `CommandPayload<K>` is derived from it. A command's access rule is
+ * bridge/command-access.ts; its answer is `CommandValues` below.
+ */
+export const commandPayloads = {
+  // --- session & terminal
+  'session.signIn': Type.Object({ pin: Type.String({ problem: 'Type a PIN.' }) }),
+  'session.signOut': Empty,
+  'session.current': Empty,
+  /**
+   * Changes a role's PIN (4-8 digits). Your own: with `currentPin`, that role's PIN as it is now. Another
+   * role's: with `approval`, a manager's PIN (also when a manager is signed in). A wrong PIN and a new PIN
+   * another role holds get the same `forbidden` answer; changes are throttled (docs/bridge.md).
+   */
+  'session.changePin': Type.Object({
+    role: RoleSchema,
+    newPin: Type.String({ problem: 'A PIN is 4 to 8 digits.' }),
+    currentPin: Type.Optional(Type.String({ problem: 'The current PIN is digits.' })),
+    approval: OptionalApproval,
+  }),
+  'terminal.status': Empty,
+  'lane.get': Empty,
+  /** Tech only. Changes the UserTransactionNumber prefix; the counter continues, so numbers stay unique. */
+  'lane.set': Type.Object({
+    laneId: Type.String({
+      pattern: '^[A-Za-z0-9]{1,16}$',
+      problem: 'A lane id is 1 to 16 letters or digits.',
+    }),
+  }),
+
+  // --- sale
+  'sale.open': SaleOpenRequestSchema,
+  'sale.current': Empty,
+  'sale.get': Type.Object({ ticketId: TicketIdSchema }),
+  /** Sets the ticket's tip before (more) tenders are taken. */
+  'sale.setTip': Type.Object({ ticketId: TicketIdSchema, tipCents: TipSchema }),
+  /** Takes one tender; resolves when it is finished. Progress arrives as `sale.progress` events. */
+  'sale.pay': SalePayRequestSchema,
+  /** Cancels the tender in progress (stops the device wait); an authorization already sent is not cancelled. */
+  'sale.cancel': Type.Object({ ticketId: TicketIdSchema }),
+  /** Gives up an unfinished ticket; approved tenders are reversed (manager approval needed if any). */
+  'sale.abandon': Type.Object({ ticketId: TicketIdSchema, approval: OptionalApproval }),
+  /** Captures the signature required by the last tender. */
+  'sale.signature': Type.Object({
+    ticketId: TicketIdSchema,
+    tenderId: Text(64, 'tenderId'),
+    signature: SignatureInputSchema,
+  }),
+
+  // --- balances and other card operations outside a ticket
+  'gift.balance': Type.Object({
+    entry: Type.Optional(GiftEntrySchema),
+    keyed: Type.Optional(KeyedGiftCardSchema),
+  }),
+  'gift.reload': GiftReloadRequestSchema,
+  'ebt.balance': Type.Object({ program: EbtProgramSchema }),
+  'preauth.complete': PreauthCompleteRequestSchema,
+
+  // --- receipts
+  'receipt.get': Type.Object({ ticketId: TicketIdSchema, copy: Copy }),
+  'receipt.print': Type.Object({ ticketId: TicketIdSchema, copy: Copy }),
+  'receipt.reprintLast': Empty,
+
+  // --- lane transactions, refunds, voids
+  'transactions.list': TransactionQuerySchema,
+  'transactions.refund': RefundRequestSchema,
+  'transactions.void': VoidRequestSchema,
+
+  // --- batch (manager)
+  'batch.totals': Empty,
+  'batch.reconcile': Empty,
+  'batch.resolveOrphan': OrphanResolutionSchema,
+  'batch.settle': ApprovalOnly,
+  'batch.lastSettlements': Empty,
+  'batch.autoClose.get': Empty,
+  /** Enrolls, or changes the time when already enrolled. */
+  'batch.autoClose.set': Type.Object({ time: Text(5, 'time'), approval: OptionalApproval }),
+  'batch.autoClose.remove': ApprovalOnly,
+
+  // --- reports (manager)
+  'reports.transactions': ReportQuerySchema,
+
+  // --- merchant passthroughs (manager)
+  'business.get': Empty,
+  'business.update': BusinessSettingsUpdateSchema,
+  'fraud.get': Empty,
+  'fraud.set': Type.Object({ check: FraudCheckSchema, enabled: Type.Boolean() }),
+  'paymentLinks.list': Empty,
+  'paymentLinks.create': PaymentLinkCreateSchema,
+  'paymentLinks.disable': Type.Object({
+    id: Type.String({ minLength: 1, maxLength: 64, problem: 'Choose a link.' }),
+  }),
+
+  // --- store-and-forward (manager for policy)
+  'saf.get': Empty,
+  'saf.setPolicy': Type.Object({ ...SafPolicySchema.properties, approval: OptionalApproval }),
+  /** Tries to forward the queue now (it is also forwarded automatically when the gateway returns). */
+  'saf.forwardNow': Empty,
+
+  // --- reversal queue
+  'reversals.get': Empty,
+  /** Tries every pending reversal now instead of waiting for its backoff. */
+  'reversals.retryNow': Empty,
+
+  // --- gateway connection (tech)
+  'gateway.get': Empty,
+  'gateway.update': GatewaySettingsUpdateSchema,
+  'gateway.test': Empty,
+
+  // --- devices (tech)
+  'devices.list': Empty,
+  'devices.discover': Empty,
+  'devices.config.get': Empty,
+  'devices.config.set': Type.Object({ config: DeviceConfigSchema }),
+  'devices.reconnect': Type.Object({ role: DeviceRoleSchema }),
+  'devices.test': DeviceTestRequestSchema,
+  'devices.recorder.get': Type.Object({ limit: Type.Optional(Limit()) }),
+  'devices.recorder.set': Type.Object({ enabled: Type.Boolean() }),
+
+  // --- audit and diagnostics
+  'audit.list': Type.Object({ limit: Type.Optional(Limit()) }),
+  'diagnostics.bundle': Empty,
+
+  // --- sandbox simulator panel (sandbox only; `unavailable` otherwise)
+  'simulator.state': Empty,
+  'simulator.swipe': Type.Object({ pan: Pan, badRead: Type.Optional(Type.Boolean()) }),
+  'simulator.insert': Type.Object({ pan: Pan }),
+  'simulator.tap': Type.Object({ pan: Pan }),
+  /** The customer pulls the inserted card out of the chip slot. */
+  'simulator.removeCard': Empty,
+  'simulator.typePin': Type.Object({ pin: Text(12, 'pin') }),
+  'simulator.cancelOnPad': Empty,
+  'simulator.sign': Empty,
+  'simulator.setPaper': Type.Object({
+    paper: Type.Enum(['ok', 'near-end', 'out'], { problem: 'paper is ok, near-end or out.' }),
+  }),
+  'simulator.setCoverOpen': Type.Object({ open: Type.Boolean() }),
+  'simulator.unplug': Type.Object({ role: DeviceRoleSchema }),
+  'simulator.replug': Type.Object({ role: DeviceRoleSchema }),
+} satisfies Record<string, TSchema>;
+
+export type CommandName = keyof typeof commandPayloads;
+
+/** What each command answers with (its `value` when `ok`). */
+export type CommandValues = {
+  'session.signIn': Session;
+  'session.signOut': null;
+  'session.current': Session | null;
+  'session.changePin': null;
+  'terminal.status': TerminalStatusView;
+  'lane.get': { laneId: string };
+  'lane.set': { laneId: string };
+  'sale.open': TicketView;
+  'sale.current': TicketView | null;
+  'sale.get': TicketView;
+  'sale.setTip': TicketView;
+  'sale.pay': SaleOutcome;
+  'sale.cancel': TicketView;
+  'sale.abandon': TicketView;
+  'sale.signature': TenderView;
+  'gift.balance': BalanceView;
+  'gift.reload': TransactionView;
+  'ebt.balance': BalanceView;
+  'preauth.complete': TransactionView;
+  'receipt.get': ReceiptView;
+  'receipt.print': ReceiptPrintResult;
+  'receipt.reprintLast': ReceiptPrintResult;
+  'transactions.list': TransactionView[];
+  'transactions.refund': RefundOutcome;
+  'transactions.void': RefundOutcome;
+  'batch.totals': BatchTotals;
+  'batch.reconcile': ReconciliationView;
+  'batch.resolveOrphan': ReconciliationView;
+  'batch.settle': SettlementView;
+  'batch.lastSettlements': LastSettlementView[];
+  'batch.autoClose.get': AutoCloseView;
+  'batch.autoClose.set': AutoCloseView;
+  'batch.autoClose.remove': AutoCloseView;
+  'reports.transactions': ReportView;
+  'business.get': BusinessSettingsView;
+  'business.update': BusinessSettingsView;
+  'fraud.get': FraudOptionsView;
+  'fraud.set': FraudOptionsView;
+  'paymentLinks.list': PaymentLinkView[];
+  'paymentLinks.create': PaymentLinkView;
+  'paymentLinks.disable': PaymentLinkView;
+  'saf.get': SafView;
+  'saf.setPolicy': SafView;
+  'saf.forwardNow': SafView;
+  'reversals.get': ReversalQueueView;
+  'reversals.retryNow': ReversalQueueView;
+  'gateway.get': GatewaySettingsView;
+  'gateway.update': GatewaySettingsView;
+  'gateway.test': GatewayTestResult;
+  'devices.list': DeviceStatusView[];
+  'devices.discover': DiscoveryView;
+  'devices.config.get': DeviceConfigView;
+  'devices.config.set': DeviceConfigView;
+  'devices.reconnect': DeviceStatusView;
+  'devices.test': DeviceTestResultView;
+  'devices.recorder.get': FrameRecorderView;
+  'devices.recorder.set': FrameRecorderView;
+  'audit.list': AuditEntryView[];
+  'diagnostics.bundle': DiagnosticsBundle;
+  'simulator.state': SimulatorStateView;
+  'simulator.swipe': SimulatorStateView;
+  'simulator.insert': SimulatorStateView;
+  'simulator.tap': SimulatorStateView;
+  'simulator.removeCard': SimulatorStateView;
+  'simulator.typePin': SimulatorStateView;
+  'simulator.cancelOnPad': SimulatorStateView;
+  'simulator.sign': SimulatorStateView;
+  'simulator.setPaper': SimulatorStateView;
+  'simulator.setCoverOpen': SimulatorStateView;
+  'simulator.unplug': SimulatorStateView;
+  'simulator.replug': SimulatorStateView;
+};
+
+/** The command map: name -> { payload, value }, payloads derived from their schemas. */
+export type Commands = {
+  [K in CommandName]: { payload: Static<(typeof commandPayloads)[K]>; value: CommandValues[K] };
+};
+export type CommandPayload<K extends CommandName> = Commands[K]['payload'];
+export type CommandValue<K extends CommandName> = Commands[K]['value'];

@@ -1,0 +1,36 @@
+/** Bumped when a change is not backwards compatible (never so far). */
+export const BRIDGE_CONTRACT_VERSION = 1;
+
+/** The global the Electron preload exposes (`window.tillpoint`). */
+export const BRIDGE_GLOBAL = 'tillpoint';
+
+/**
+ * Browser mode: the `<meta name=...>` in the served index.html holding the WebSocket URL (no secret: the
+ * page is readable by any local process; see ClientMessage `hello`).
+ */
+export const BRIDGE_META_NAME = 'tillpoint-bridge';
+
+/** Browser mode: the fragment parameter of the launch URL carrying the one-time token (`/#launch=…`). */
+export const BRIDGE_LAUNCH_PARAM = 'launch';
+
+/** Browser mode: where the window keeps its page key (sessionStorage: this tab, this origin only). */
+export const BRIDGE_PAGE_KEY_STORAGE = 'tillpoint.pageKey';
+
+/** Browser mode: the WebSocket path on the terminal's loopback port. */
+export const BRIDGE_WS_PATH = '/bridge';
+
+/** Electron: the IPC channel of a call (renderer → main, answered) and of an event (main → renderer). */
+export const IPC_CALL_CHANNEL = 'tillpoint:call';
+export const IPC_EVENT_CHANNEL = 'tillpoint:event';
+
+/** The terminal's roles (DESIGN.md "Roles"): the one list every other place reads. */
+export const ROLES = ['cashier', 'manager', 'tech'] as const;
+
+/** The roles a device plays on the lane: the one list every other place reads. */
+export const DEVICE_ROLES = [
+  'cardReader',
+  'pinPad',
+  'contactless',
+  'signaturePad',
+  'receiptPrinter',
+] as const;

@@ -1,0 +1,21 @@
+import type { DeviceStatusView } from './devices';
+import type { GatewayStatusView } from './gateway';
+import type { ReversalQueueView } from './reversals';
+import type { SaleProgress, TicketView } from './sale';
+import type { Session } from './session';
+import type { SimulatorStateView } from './simulator';
+import type { SafView } from './store-and-forward';
+
+export type Events = {
+  'sale.progress': SaleProgress;
+  'sale.updated': TicketView;
+  'session.changed': Session | null;
+  'devices.status': DeviceStatusView;
+  'gateway.status': GatewayStatusView;
+  'reversals.updated': ReversalQueueView;
+  'saf.updated': SafView;
+  'simulator.changed': SimulatorStateView;
+  'receipt.printed': { ticketId: string; printed: boolean; reason?: string };
+};
+
+export type EventName = keyof Events;

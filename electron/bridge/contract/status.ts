@@ -1,0 +1,34 @@
+import type { DeviceStatusView } from './devices';
+import type { GatewayStatusView } from './gateway';
+import type { Role, Session } from './session';
+
+export type TerminalStatusView = {
+  laneId: string;
+  mid: number;
+  cid: number;
+  sandbox: boolean;
+  version: string;
+  contractVersion: number;
+  session: Session | null;
+  gateway: GatewayStatusView;
+  reversals: { pending: number };
+  saf: { enabled: boolean; exposureCents: number; count: number };
+  devices: DeviceStatusView[];
+  /** The last ticket still open on this lane (e.g. after a restart). */
+  openTicketId?: string;
+};
+
+export type AuditEntryView = {
+  at: number;
+  role: Role | 'system';
+  action: string;
+  /** No card data, ever. */
+  detail: string;
+  approvedBy?: Role;
+};
+
+export type DiagnosticsBundle = {
+  fileName: string;
+  /** JSON text: status, settings (no secrets), device status and frames, journal summary, logs (masked). */
+  json: string;
+};

@@ -1,0 +1,87 @@
+import { Type, type Static } from 'typebox';
+import { Cents, Limit, Text } from './schema-kit';
+import { OptionalApproval } from './session';
+
+export type JournalState =
+  | 'sending' // committed, request leaving (only seen after a crash, until recovery)
+  | 'approved'
+  | 'partial'
+  | 'declined'
+  | 'unknown' // no answer: queued for reversal
+  | 'awaiting-card' // a contact chip sale the issuer approved, until the card's TC (AAC or no answer: reversed)
+  | 'reversing'
+  | 'reversed'
+  | 'voided'
+  | 'refunded'
+  | 'stored' // store-and-forward, waiting for the gateway
+  | 'failed'; // refused before charging (invalid, unreachable)
+
+export type JournalOperation =
+  | 'sale'
+  | 'preauth'
+  | 'preauth-complete'
+  | 'debit'
+  | 'ebt-food'
+  | 'ebt-cash'
+  | 'gift-sale'
+  | 'gift-reload'
+  | 'check'
+  | 'token-sale'
+  | 'cash'
+  | 'refund'
+  | 'void';
+
+export type TransactionView = {
+  userTransactionNumber: string;
+  ticketId?: string;
+  operation: JournalOperation;
+  state: JournalState;
+  amountCents: number;
+  tipCents: number;
+  cashBackCents: number;
+  last4?: string;
+  cardType?: string;
+  authCode?: string;
+  serviceReferenceNumber?: string;
+  /** For refunds and voids: the original's gateway id. */
+  originalServiceReferenceNumber?: string;
+  refundedCents: number;
+  createdAt: number;
+  updatedAt: number;
+  message?: string;
+  /** A contact chip sale: the card's answer to the approval (TC confirmed it; AAC refused it: reversed). */
+  cardDecision?: 'TC' | 'AAC';
+  /** The Issuer Script Results (9F5B) the card reported, hex: 5 bytes per issuer script. */
+  scriptResults?: string;
+};
+
+export const TransactionQuerySchema = Type.Object({
+  last4: Type.Optional(Type.String({ pattern: '^[0-9]{4}$', problem: 'Search by the last four digits.' })),
+  amountCents: Type.Optional(Cents({ problem: 'The amount is in cents.' })),
+  /** Default: since local midnight of today. */
+  since: Type.Optional(Type.Number()),
+  limit: Type.Optional(Limit()),
+});
+export type TransactionQuery = Static<typeof TransactionQuerySchema>;
+
+export const RefundRequestSchema = Type.Object({
+  serviceReferenceNumber: Text(64, 'serviceReferenceNumber'),
+  /** Omit for a full refund of the remaining balance. */
+  amountCents: Type.Optional(
+    Cents({ exclusiveMinimum: 0, problem: 'The refund amount must be a positive number of cents.' }),
+  ),
+  approval: OptionalApproval,
+});
+export type RefundRequest = Static<typeof RefundRequestSchema>;
+
+export const VoidRequestSchema = Type.Object({
+  serviceReferenceNumber: Text(64, 'serviceReferenceNumber'),
+  approval: OptionalApproval,
+});
+export type VoidRequest = Static<typeof VoidRequestSchema>;
+
+export type RefundOutcome = {
+  transaction: TransactionView;
+  /** For a refund: how much stays refundable on the original. */
+  remainingRefundableCents?: number;
+};

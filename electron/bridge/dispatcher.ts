@@ -1,0 +1,58 @@
+import type { BridgeResult, CommandName } from './contract';
+import type { CallContext, Dispatch } from './connection';
+import { BridgeFailure } from './failure';
+import { payloadProblems } from './payload-check';
+import { commandAccess } from './command-access';
+import type { Handlers } from './handlers';
+import { can } from '../roles/roles';
+import type { Logger } from '../util/log';
+
+/**
+ * The bridge's dispatcher: every call from every carrier passes here, in this order — the core runs, the
+ * command exists, the payload is an object, the caller's role may call it, the payload fits its schema,
+ * then its handler. A handler's
+ * BridgeFailure is its answer; anything else is a bug, logged and answered `internal` (never a stack trace).
+ */
+export function createDispatch(deps: { handlers: Handlers; running: () => boolean; log: Logger }): Dispatch {
+  const { handlers, log } = deps;
+  return async (command: string, payload: unknown, ctx: CallContext): Promise<BridgeResult<unknown>> => {
+    if (!deps.running())
+      return { ok: false, error: { code: 'unavailable', message: 'The terminal is not running.' } };
+    if (!Object.hasOwn(handlers, command))
+      return { ok: false, error: { code: 'invalid', message: `Unknown command ${command}.` } };
+    const name = command as CommandName;
+    if (typeof payload !== 'object' || payload === null || Array.isArray(payload))
+      return { ok: false, error: { code: 'invalid', message: 'The payload must be an object.' } };
+    const access = commandAccess[name];
+    const session = ctx.session();
+    if (access !== 'public') {
+      if (!session) return { ok: false, error: { code: 'unauthorized', message: 'Sign in first.' } };
+      if (access !== 'signed-in' && !can(session.role, access))
+        return {
+          ok: false,
+          error: { code: 'forbidden', message: `The ${session.role} role cannot do this.` },
+        };
+    }
+    // The payload against its schema (contract/commands.ts): a handler only ever sees a well-formed one.
+    const problems = payloadProblems(name, payload);
+    if (problems.length > 0)
+      return { ok: false, error: { code: 'invalid', message: problems.join(' '), problems } };
+    try {
+      const handler = handlers[name] as (p: unknown, c: CallContext) => Promise<unknown>;
+      return { ok: true, value: await handler(payload, ctx) };
+    } catch (error) {
+      if (error instanceof BridgeFailure) return { ok: false, error: error.toError() };
+      if (!deps.running())
+        return { ok: false, error: { code: 'unavailable', message: 'The terminal is stopping.' } };
+      const message = error instanceof Error ? error.message : String(error);
+      log.log('error', 'bridge', `${name} failed: ${message}`);
+      return {
+        ok: false,
+        error: {
+          code: 'internal',
+          message: 'Something went wrong; the diagnostics bundle has the details.',
+        },
+      };
+    }
+  };
+}

@@ -1,0 +1,75 @@
+import { withinPercent } from '../../../common/percent';
+import { BridgeFailure } from '../failure';
+import { createApprovals } from './approvals';
+import type { CoreServices, HandlerSlice } from './services';
+
+/** Card operations outside a ticket: gift balance and reload, EBT balance, pre-authorization completion. */
+export function cardServiceHandlers(s: CoreServices) {
+  const { engine, settings, journal } = s;
+  const { who, manager, approvedBy } = createApprovals(s);
+  return {
+    'gift.balance': (p) => engine.giftBalance(p.entry, p.keyed),
+    async 'gift.reload'(p, ctx) {
+      // Value on a gift card is money: paid by a reload ticket, or a manager's decision (approved first,
+      // before the card is read or anything is sent).
+      const ticketId = p.ticketId === undefined ? undefined : p.ticketId;
+      const approver = ticketId === undefined ? await manager(ctx, p.approval, 'gift.reload') : undefined;
+      const basis = ticketId === undefined ? 'no payment taken' : `paid by ticket ${ticketId}`;
+      try {
+        const t = await engine.giftReload(p.amountCents, p.entry, p.keyed, ticketId);
+        await s.audit(
+          who(ctx),
+          'gift-reload',
+          `gift reload ${t.userTransactionNumber} of ${t.amountCents} cents on card ending ${t.last4 ?? '?'}, ${basis}`,
+          approver && approvedBy(ctx, approver),
+        );
+        return t;
+      } catch (error) {
+        if (error instanceof BridgeFailure && error.code !== 'busy')
+          await s.audit(
+            who(ctx),
+            'gift-reload-failed',
+            `gift reload of ${String(p.amountCents)} cents, ${basis}: ${error.message}`,
+            approver && approvedBy(ctx, approver),
+          );
+        throw error;
+      }
+    },
+    'ebt.balance': (p) => engine.ebtBalance(p.program),
+    async 'preauth.complete'(p, ctx) {
+      const srn = p.serviceReferenceNumber;
+      const tip = p.tipCents ?? 0;
+      // A tip the cardholder never saw at the hold: above the lane's share of it (the gateway's bound,
+      // mirrored), or on a hold this lane did not make, a manager approves before anything is sent.
+      const held = await journal.bySrn(srn);
+      const hold = held?.operation === 'preauth' ? held.approvedCents : undefined;
+      const share = settings.value.sale.preauthTipMaxPercent;
+      const needsManager = tip > 0 && (hold === undefined || !withinPercent(tip, hold, share));
+      const approver = needsManager ? await manager(ctx, p.approval, 'preauth.complete') : undefined;
+      // Named by the hold's UserTransactionNumber: a gateway id is all digits, which the audit's card-data
+      // mask would hide.
+      const detail = `completion of hold ${held?.utn ?? 'not on this lane'}: ${String(p.amountCents)} cents, tip ${tip} cents (hold ${hold ?? 'unknown'} cents)`;
+      try {
+        const t = await engine.preauthComplete({ ...p, serviceReferenceNumber: srn, tipCents: tip });
+        await s.audit(
+          who(ctx),
+          'preauth-complete',
+          `${t.userTransactionNumber} ${detail}`,
+          approver && approvedBy(ctx, approver),
+        );
+        return t;
+      } catch (error) {
+        // Refusals are audited too (PCI DSS 10.2.1.4), the gateway's tip bound among them: a manager may
+        // approve a tip above the lane's share, and the gateway still applies its own ceiling to it.
+        if (error instanceof BridgeFailure && error.code !== 'busy')
+          await s.audit(
+            who(ctx),
+            'preauth-complete-failed',
+            `${detail}: ${error.message}`,
+            approver && approvedBy(ctx, approver),
+          );
+        throw error;
+      }
+    },
+  } satisfies HandlerSlice<'gift' | 'ebt' | 'preauth'>;
+}

@@ -1,0 +1,84 @@
+import type { BusinessSettingsView } from '../contract';
+import { isExactRate } from '../../../common/percent';
+import { fraudGet, fraudSet, linkCreate, linkDisable, linksList, reportView } from '../../merchant';
+import { BridgeFailure } from '../failure';
+import { createApprovals } from './approvals';
+import type { CoreServices, HandlerSlice } from './services';
+
+/** The manager's passthroughs to the gateway: reports, business settings, fraud options, payment links. */
+export function merchantHandlers(s: CoreServices) {
+  const { engine, settings, client } = s;
+  const { who } = createApprovals(s);
+  const businessGet = async (): Promise<BusinessSettingsView> => {
+    const r = await client.businessSettings();
+    const sale = settings.value.sale;
+    const local = {
+      taxRatePercent: sale.taxRatePercent,
+      tipPrompt: sale.tipPrompt,
+      tipPresetsPercent: sale.tipPresetsPercent,
+      preauthTipMaxPercent: sale.preauthTipMaxPercent,
+      chipFallbackAfterFailures: sale.chipFallbackAfterFailures,
+    };
+    if (!r.ok) throw engine.failureOf(r.failure);
+    return {
+      surchargeEnabled: r.response.SurchargeEnabled ?? false,
+      surchargePercent: r.response.SurchargePercent ?? 0,
+      cardDifferenceEnabled: r.response.CardDifferenceEnabled ?? false,
+      cardDifferencePercent: r.response.CardDifferencePercent ?? 0,
+      threeDSecureEnabled: r.response.ThreeDSecureEnabled ?? false,
+      ...local,
+    };
+  };
+
+  return {
+    async 'reports.transactions'(p) {
+      const r = await client.getReportByMerchant();
+      if (!r.ok) throw engine.failureOf(r.failure);
+      return reportView(r.response.Transactions ?? [], {
+        ...(p.from !== undefined ? { from: p.from } : {}),
+        ...(p.to !== undefined ? { to: p.to } : {}),
+      });
+    },
+
+    'business.get': businessGet,
+    async 'business.update'(p, ctx) {
+      // The schema bounds each field (contract/merchant.ts); a rate also has at most four decimals, so the
+      // tax the screen previews and the tax the core charges agree (common/percent.ts).
+      if (p.taxRatePercent !== undefined && !isExactRate(p.taxRatePercent))
+        throw new BridgeFailure('invalid', 'The tax rate is 0 to 30 %, with at most four decimals.');
+      if (p.preauthTipMaxPercent !== undefined && !isExactRate(p.preauthTipMaxPercent))
+        throw new BridgeFailure('invalid', 'The pre-authorization tip share is 0 to 100 %.');
+      const sale = { ...settings.value.sale };
+      if (p.taxRatePercent !== undefined) sale.taxRatePercent = p.taxRatePercent;
+      if (p.tipPrompt !== undefined) sale.tipPrompt = p.tipPrompt;
+      if (p.tipPresetsPercent !== undefined) sale.tipPresetsPercent = [...p.tipPresetsPercent];
+      if (p.preauthTipMaxPercent !== undefined) sale.preauthTipMaxPercent = p.preauthTipMaxPercent;
+      if (p.chipFallbackAfterFailures !== undefined)
+        sale.chipFallbackAfterFailures = p.chipFallbackAfterFailures;
+      await settings.set('sale', sale);
+      await s.audit(
+        who(ctx),
+        'settings-changed',
+        `sale settings: tax ${sale.taxRatePercent}%, tip prompt ${String(sale.tipPrompt)}, pre-auth tip up to ${sale.preauthTipMaxPercent}% without a manager, chip fallback after ${sale.chipFallbackAfterFailures} failed read(s)`,
+      );
+      return businessGet();
+    },
+    'fraud.get': () => fraudGet(client),
+    async 'fraud.set'(p, ctx) {
+      const v = await fraudSet(client, p.check, p.enabled);
+      await s.audit(who(ctx), 'fraud-option', `${p.check} ${p.enabled ? 'enabled' : 'disabled'}`);
+      return v;
+    },
+    'paymentLinks.list': () => linksList(client),
+    async 'paymentLinks.create'(p, ctx) {
+      const v = await linkCreate(client, p);
+      await s.audit(who(ctx), 'payment-link-created', `link ${v.id}`);
+      return v;
+    },
+    async 'paymentLinks.disable'(p, ctx) {
+      const v = await linkDisable(client, p.id);
+      await s.audit(who(ctx), 'payment-link-disabled', `link ${v.id}`);
+      return v;
+    },
+  } satisfies HandlerSlice<'reports' | 'business' | 'fraud' | 'paymentLinks'>;
+}

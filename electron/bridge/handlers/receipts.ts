@@ -1,0 +1,11 @@
+import type { CoreServices, HandlerSlice } from './services';
+
+/** Receipts: on screen and printed. */
+export function receiptHandlers(s: CoreServices) {
+  const { engine } = s;
+  return {
+    'receipt.get': (p) => engine.receipt(p.ticketId, p.copy ?? 'customer'),
+    'receipt.print': (p) => engine.printById(p.ticketId, p.copy ?? 'customer'),
+    'receipt.reprintLast': () => engine.reprintLast(),
+  } satisfies HandlerSlice<'receipt'>;
+}

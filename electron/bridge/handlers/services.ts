@@ -1,0 +1,60 @@
+import type {
+  AuditEntryView,
+  CommandName,
+  CommandPayload,
+  CommandValue,
+  DiagnosticsBundle,
+  Events,
+  GatewayTestResult,
+  ReversalQueueView,
+  Role,
+  Session,
+  TerminalStatusView,
+} from '../contract';
+import type { CallContext } from '../connection';
+import type { BatchClose } from '../../batch-close';
+import type { TerminalCoreConfig } from '../../core/config';
+import type { DeviceHost } from '../../devices/device-host';
+import type { GatewayClient } from '../../gateway-client/client';
+import type { Journal } from '../../journal/journal-protocol';
+import type { ReversalWorker } from '../../journal/reversal-worker';
+import type { Roles } from '../../roles/roles';
+import type { SaleEngine } from '../../sale/sale-engine';
+import type { Settings } from '../../settings';
+import type { StoreAndForward } from '../../store-forward/saf';
+import type { Clock } from '../../util/clock';
+import type { Logger } from '../../util/log';
+
+/** What the command handlers work with: the parts the composition root (core/wiring.ts) built. */
+export type CoreServices = {
+  config: TerminalCoreConfig;
+  settings: Settings;
+  journal: Journal;
+  client: GatewayClient;
+  engine: SaleEngine;
+  roles: Roles;
+  devices: DeviceHost;
+  reversals: ReversalWorker;
+  saf: StoreAndForward;
+  batchClose: BatchClose;
+  clock: Clock;
+  log: Logger;
+  emit: <E extends keyof Events>(event: E, payload: Events[E]) => void;
+  audit: (who: Role | 'system', action: string, detail: string, approvedBy?: Role) => Promise<void>;
+  auditList: (limit: number) => Promise<AuditEntryView[]>;
+  testGateway: () => Promise<GatewayTestResult>;
+  reversalView: () => Promise<ReversalQueueView>;
+  status: (session: Session | null) => Promise<TerminalStatusView>;
+  diagnostics: () => Promise<DiagnosticsBundle>;
+};
+
+export type Handler<K extends CommandName> = (
+  payload: CommandPayload<K>,
+  ctx: CallContext,
+) => Promise<CommandValue<K>>;
+
+/** Every command's implementation: the map the dispatcher calls into. */
+export type Handlers = { [K in CommandName]: Handler<K> };
+
+/** The commands of some domains (`sale` → every `sale.*`): what one file of handlers/ implements. */
+export type HandlerSlice<Domain extends string> = Pick<Handlers, Extract<CommandName, `${Domain}.${string}`>>;

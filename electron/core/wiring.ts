@@ -1,0 +1,234 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { gatewayAddressProblem } from '../../common/gateway-address';
+import { createBatchClose } from '../batch-close';
+import { createConnectionHub, type BridgeConnection } from '../bridge/connection';
+import { createDispatch } from '../bridge/dispatcher';
+import { createHandlers } from '../bridge/handlers';
+import { createDeviceHost } from '../devices/device-host';
+import { GatewayClient } from '../gateway-client/client';
+import { openJournal, type Journal } from '../journal/journal';
+import { createReversalWorker, type ReversalWorker } from '../journal/reversal-worker';
+import { createRoles } from '../roles/roles';
+import { SaleEngine } from '../sale/sale-engine';
+import { loadSettings } from '../settings';
+import { createStoreAndForward, type StoreAndForward } from '../store-forward/saf';
+import { systemClock, systemTimers } from '../util/clock';
+import { createSealer, loadOrCreateKey } from '../util/key-file';
+import { createLogger } from '../util/log';
+import { createAudit } from './audit';
+import { TERMINAL_VERSION, type TerminalCore, type TerminalCoreConfig } from './config';
+import { acquireLock } from './data-folder-lock';
+import { createGatewayReachability } from './gateway-reachability';
+import { createStatusViews, reversalQueueView } from './status-and-diagnostics';
+
+/**
+ * The terminal core's composition root: journal (in its worker thread), gateway client, reversal worker,
+ * store-and-forward, devices, sale engine, roles and audit, behind the bridge. Runs in plain Node; the
+ * Electron main process and the browser-mode server only carry its bridge. Nothing happens until `start()`.
+ */
+export async function createTerminalCore(config: TerminalCoreConfig): Promise<TerminalCore> {
+  const clock = config.clock ?? systemClock;
+  const timers = config.timers ?? systemTimers;
+  const log = createLogger({ now: () => clock.now(), ...(config.logSink ? { sink: config.logSink } : {}) });
+  mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
+  const releaseLock = acquireLock(config.dataDir);
+
+  let journal: Journal;
+  try {
+    journal = await openJournal(join(config.dataDir, 'journal.sqlite'));
+  } catch (error) {
+    releaseLock();
+    throw error;
+  }
+  const sealer = createSealer(loadOrCreateKey(join(config.dataDir, 'terminal.key')));
+  const settings = await loadSettings(journal, sealer, {
+    laneId: config.laneId ?? 'L1',
+    gateway: { ...config.gateway, timeouts: { ...config.gateway.timeouts, ...config.timeouts } },
+    devices: null,
+    now: () => clock.now(),
+  });
+
+  const hub = createConnectionHub();
+  const emit = hub.emit;
+
+  const client = new GatewayClient({
+    baseUrl: settings.value.gateway.baseUrl,
+    credentials: settings.credentials(),
+    timeouts: settings.value.gateway.timeouts,
+    appInfo: `tillpoint-terminal/${TERMINAL_VERSION}`,
+  });
+  const gateway = () => client;
+
+  let running = false;
+  // Built before the worker and the forwarder exist: its `reached` is handed to both.
+  const later: { reversals?: ReversalWorker; saf?: StoreAndForward } = {};
+  const reachability = createGatewayReachability({
+    client,
+    clock,
+    timers,
+    log,
+    probeMs: config.probeMs ?? 10_000,
+    running: () => running,
+    emit,
+    onBack: () => {
+      later.reversals?.kick();
+      void later.saf?.forward().catch(() => undefined);
+    },
+  });
+  const gatewayReached = reachability.reached;
+
+  const reversalWorker = createReversalWorker({
+    journal,
+    gateway,
+    clock,
+    timers,
+    log,
+    ...(config.reversalBackoff ? { backoff: config.reversalBackoff } : {}),
+    ...(config.random ? { random: config.random } : {}),
+    onChange: () => {
+      void reversalQueueView(journal)
+        .then((v) => emit('reversals.updated', v))
+        .catch(() => undefined);
+    },
+    onGatewayReached: (reached) => gatewayReached(reached),
+  });
+  later.reversals = reversalWorker;
+
+  const storeAndForward: StoreAndForward = createStoreAndForward({
+    journal,
+    sealer,
+    gateway,
+    clock,
+    log,
+    policy: () => settings.value.saf,
+    onChange: () => {
+      void storeAndForward
+        .view(settings.value.saf)
+        .then((v) => emit('saf.updated', v))
+        .catch(() => undefined);
+    },
+    onUnknown: async (utn, message) => {
+      await journal.markUnknown(utn, message, clock.now(), clock.now());
+      reversalWorker.kick();
+    },
+  });
+  later.saf = storeAndForward;
+
+  const devices = createDeviceHost({
+    setup: config.devices ?? { kind: 'none' },
+    dataDir: config.dataDir,
+    stored: settings.value.devices,
+    recorderEnabled: settings.value.recorder.enabled,
+    ...(config.deviceManager ? { manager: config.deviceManager } : {}),
+  });
+  devices.onStatus((s) => emit('devices.status', s));
+  devices.simulated?.controls.onChange(() => emit('simulator.changed', devices.simulatorState()));
+
+  const engine = new SaleEngine({
+    journal,
+    gateway,
+    devices: () => devices.devices,
+    connected: (role) => devices.connected(role),
+    settings: () => settings.value,
+    clock,
+    log,
+    emit,
+    kickReversals: () => reversalWorker.kick(),
+    saf: storeAndForward,
+    gatewayReached,
+    merchantName: () => config.merchantName ?? 'TILLPOINT STORE',
+  });
+
+  const roles = createRoles(journal, clock);
+  const audit = createAudit(journal, clock, log);
+  const views = createStatusViews({
+    sandbox: config.sandbox === true,
+    settings,
+    journal,
+    devices,
+    engine,
+    saf: storeAndForward,
+    gatewayStatus: () => reachability.view(),
+    clock,
+    log,
+  });
+  const batchClose = createBatchClose({
+    client,
+    journal,
+    saf: storeAndForward,
+    clock,
+    kickReversals: () => reversalWorker.kick(),
+    failureOf: (f) => engine.failureOf(f),
+  });
+
+  const handlers = createHandlers({
+    config,
+    settings,
+    journal,
+    client,
+    engine,
+    roles,
+    devices,
+    reversals: reversalWorker,
+    saf: storeAndForward,
+    clock,
+    log,
+    emit,
+    audit: audit.record,
+    auditList: audit.list,
+    testGateway: reachability.test,
+    batchClose,
+    reversalView: views.reversalView,
+    status: views.status,
+    diagnostics: views.diagnostics,
+  });
+  const dispatch = createDispatch({ handlers, running: () => running, log });
+
+  let stopped = false;
+  return {
+    dataDir: config.dataDir,
+    journal,
+    devices,
+    log,
+    connect: (): BridgeConnection => hub.connect(dispatch),
+    reversalsDrained: (ms) => reversalWorker.drained(ms),
+    async start() {
+      if (running) return;
+      running = true;
+      // Entries left `sending` by a crash are unknown: they join the reversal queue before anything else.
+      const recovered = await journal.recoverInFlight(clock.now());
+      if (recovered.length > 0)
+        log.log('warn', 'journal', `${recovered.length} entr(ies) had no recorded answer; reversing them`);
+      await roles.init();
+      await engine.restore();
+      await devices.start();
+      reversalWorker.start();
+      // Learn at once whether the gateway answers (the status starts optimistic), then forward what waits.
+      void reachability
+        .test()
+        .then(() => storeAndForward.forward())
+        .catch(() => undefined);
+      log.log(
+        'info',
+        'core',
+        `terminal core started (lane ${settings.value.laneId}, gateway ${client.baseUrl})`,
+      );
+      const address = new URL(client.baseUrl);
+      const refused = gatewayAddressProblem(address.protocol, address.hostname);
+      if (refused) log.log('error', 'gateway', `${client.baseUrl} refused: ${refused}`);
+    },
+    async stop() {
+      if (stopped) return;
+      stopped = true;
+      running = false;
+      reachability.stop();
+      hub.closeAll();
+      await reversalWorker.stop();
+      await devices.stop().catch(() => undefined);
+      client.close();
+      await journal.close();
+      releaseLock();
+    },
+  };
+}

@@ -1,0 +1,137 @@
+import type { SaleResponse } from '../../gateway/contract/card-sale';
+import type { AfterUnknown } from '../gateway-client/bridge-failure';
+import type { GatewayClient, GatewayResult } from '../gateway-client/client';
+import type { Journal } from '../journal/journal-protocol';
+import type { JournalRow, NewEntry } from '../journal/journal-store';
+import type { Clock } from '../util/clock';
+import type { Logger } from '../util/log';
+
+/**
+ * The journaled gateway call (DESIGN.md "Write-ahead journal"): every request that can move money commits
+ * its journal row before it leaves, the answer updates the row, and no answer marks it unknown and queues
+ * a reversal. The sale engine, its tenders and the post-sale operations all send through here.
+ */
+
+export type JournaledCallDeps = {
+  journal: Journal;
+  clock: Clock;
+  log: Logger;
+  kickReversals: () => void;
+  gatewayReached: (reached: boolean, error?: string) => void;
+};
+
+export type JournaledOptions<R> = {
+  /** false: an unknown outcome is left to the reconciliation view (checks and voids: no DoReversal). */
+  reversible?: boolean;
+  /** May take over a request that provably never left (store-and-forward). */
+  offline?: (row: JournalRow) => Promise<boolean>;
+  /** What the gateway recorded for this number, when the answer was lost (see `inquireSale`). */
+  inquire?: (utn: string) => Promise<GatewayResult<R> | undefined>;
+};
+
+export type JournaledOutcome<R> = {
+  row: JournalRow;
+  result: GatewayResult<R>;
+  /** What happens to an unknown outcome: the words the cashier reads follow from it (bridge-failure.ts). */
+  after: AfterUnknown;
+};
+
+export type JournaledSend = <R>(
+  entry: Omit<NewEntry, 'now'>,
+  send: (utn: string) => Promise<GatewayResult<R>>,
+  options?: JournaledOptions<R>,
+) => Promise<JournaledOutcome<R>>;
+
+export async function journaledCall<R>(
+  deps: JournaledCallDeps,
+  entry: Omit<NewEntry, 'now'>,
+  send: (utn: string) => Promise<GatewayResult<R>>,
+  options: JournaledOptions<R> = {},
+): Promise<JournaledOutcome<R>> {
+  const reversible = options.reversible ?? true;
+  const after: AfterUnknown = reversible ? 'reversing' : 'reconcile';
+  const row = await deps.journal.allocate({ ...entry, now: deps.clock.now() });
+  let result: GatewayResult<R>;
+  try {
+    result = await send(row.utn);
+  } catch (error) {
+    // A bug between commit and answer: treat as an unknown outcome, which is always safe.
+    result = {
+      ok: false,
+      failure: { kind: 'unknown-outcome', message: error instanceof Error ? error.message : String(error) },
+    };
+  }
+  // The answer was lost while the cashier's ticket is open: ask before reversing (the card networks'
+  // inquiry-then-reverse order). The row stays `sending` meanwhile, so a crash now recovers it as
+  // unknown and reverses it, exactly as before; an answer the inquiry cannot give leaves today's path.
+  if (!result.ok && result.failure.kind === 'unknown-outcome' && reversible && options.inquire) {
+    const known = await options.inquire(row.utn).catch(() => undefined);
+    if (known) {
+      deps.log.log(
+        'info',
+        'sale',
+        `${row.utn} ${entry.operation}: answer lost (${result.failure.message}); GetTransaction says ${known.ok ? 'approved' : 'declined'}`,
+      );
+      result = known;
+    }
+  }
+  const now = deps.clock.now();
+  if (result.ok) {
+    deps.gatewayReached(true);
+    return { row, result, after };
+  }
+  const f = result.failure;
+  deps.gatewayReached(f.where !== 'network', f.where === 'network' ? f.message : undefined);
+  if (f.kind === 'unknown-outcome') {
+    const updated = reversible
+      ? await deps.journal.markUnknown(row.utn, f.message, now, now)
+      : await deps.journal.update(
+          row.utn,
+          { state: 'unknown', message: `${f.message} (check the reconciliation view)` },
+          now,
+        );
+    if (reversible) deps.kickReversals();
+    deps.log.log(
+      'warn',
+      'sale',
+      `${row.utn} ${entry.operation}: unknown outcome (${f.message})${reversible ? '; reversal queued' : ''}`,
+    );
+    return { row: updated, result, after };
+  }
+  if (f.kind === 'unreachable' && f.where === 'network' && options.offline && (await options.offline(row))) {
+    return { row: (await deps.journal.get(row.utn)) ?? row, result, after };
+  }
+  const updated = await deps.journal.update(
+    row.utn,
+    {
+      state: f.kind === 'declined' ? 'declined' : 'failed',
+      message: result.confirmedByInquiry
+        ? `${f.message} (answer lost; confirmed by GetTransaction)`
+        : f.message,
+      ...(f.code !== undefined ? { gatewayCode: f.code } : {}),
+    },
+    now,
+  );
+  return { row: updated, result, after };
+}
+
+/**
+ * What the gateway recorded for a tender whose answer was lost: its approval (the ticket completes with
+ * it: no second charge, no needless reversal) or its decline; anything else — not found, still at the
+ * processor, voided, no answer to the inquiry either — is undefined and the tender takes today's path
+ * (unknown, reversal queued; a reversal of a number that never arrived blocks it against a late original).
+ */
+export async function inquireSale(
+  gateway: GatewayClient,
+  utn: string,
+): Promise<GatewayResult<SaleResponse> | undefined> {
+  const r = await gateway.getTransaction(utn);
+  if (r.ok) {
+    return r.response.TransactionStatus === 'Approved'
+      ? { ok: true, code: r.code, response: r.response, confirmedByInquiry: true }
+      : undefined;
+  }
+  if (r.failure.kind === 'declined' && r.response?.TransactionStatus === 'Declined')
+    return { ok: false, failure: r.failure, response: r.response, confirmedByInquiry: true };
+  return undefined;
+}

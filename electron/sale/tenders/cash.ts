@@ -1,0 +1,22 @@
+import { BridgeFailure } from '../../bridge/failure';
+import { isCents } from '../../util/money';
+import type { TenderFlow, TenderOf } from './tender';
+
+/** Cash is recorded locally (no gateway): the journal row is approved as it is written; change is given. */
+export const cashTender: TenderFlow<TenderOf<'cash'>> = async (tender, ctx) => {
+  const { deps, view } = ctx;
+  if (!isCents(tender.tenderedCents) || tender.tenderedCents <= 0)
+    throw new BridgeFailure('invalid', 'Enter the cash the customer handed over.');
+  const take = Math.min(tender.tenderedCents, view.requestedCents);
+  const row = await deps.journal.allocate({
+    ...ctx.entry('cash', take),
+    state: 'approved',
+    approvedCents: take,
+    now: deps.clock.now(),
+  });
+  view.userTransactionNumber = row.utn;
+  view.approvedCents = take;
+  view.requestedCents = take;
+  view.changeCents = Math.max(0, tender.tenderedCents - take);
+  view.status = 'approved';
+};

@@ -1,0 +1,56 @@
+import type { TenderView, TicketView } from '../../bridge/contract';
+import { acquireCard, type AcquiredCard, type Prompt } from '../card-acquire';
+import { ChipSale } from '../chip-sale';
+import type { JournaledSend } from '../journaled-call';
+import { requestPin } from '../pin-entry';
+import type { SaleEngineDeps } from '../sale-deps';
+import { splitTender, tenderEntry } from '../tender-amounts';
+import type { TenderContext } from './tender';
+
+/** What one tender's flow is handed: the lane's devices and settings, bound to this ticket and tender. */
+export function tenderContext(o: {
+  deps: SaleEngineDeps;
+  journaled: JournaledSend;
+  ticket: TicketView;
+  view: TenderView;
+  signal: AbortSignal;
+  allowDuplicate: boolean;
+  prompt: Prompt;
+  /** Keeps the chip conversation of the tender in progress (the engine releases the card if it stops). */
+  holdChip: (chip: ChipSale) => void;
+}): TenderContext {
+  const { deps, ticket: t, view, signal, prompt } = o;
+  const split = splitTender(t, view.requestedCents);
+  return {
+    deps,
+    ticket: t,
+    view,
+    amountCents: view.requestedCents,
+    split,
+    allowDuplicate: o.allowDuplicate,
+    signal,
+    prompt,
+    entry: (operation, amountCents) =>
+      tenderEntry(deps.settings().laneId, t, view, operation, amountCents, split),
+    journaled: o.journaled,
+    acquire: (a) => {
+      const sale = deps.settings().sale;
+      return acquireCard({
+        ...a,
+        devices: deps.devices(),
+        timeoutMs: sale.cardWaitMs,
+        signal,
+        prompt,
+        connected: (r) => deps.connected(r),
+        // A card read without a chip transaction (gift) never falls back from a chip.
+        ...(a.chip === 'none' ? {} : { chipFallbackAfterFailures: sale.chipFallbackAfterFailures }),
+      });
+    },
+    chipSale: (card: AcquiredCard) => {
+      const chip = ChipSale.for(card, deps.devices()?.chipReader, deps);
+      if (chip) o.holdChip(chip);
+      return chip;
+    },
+    pin: (card, amountCents) => requestPin(deps, card, amountCents, signal, prompt),
+  };
+}

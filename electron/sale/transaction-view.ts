@@ -1,0 +1,26 @@
+import type { TransactionView } from '../bridge/contract';
+import type { JournalRow } from '../journal/journal-store';
+
+/** A journal row as the bridge shows it (no card data: the journal holds none). */
+export function toTransactionView(r: JournalRow): TransactionView {
+  return {
+    userTransactionNumber: r.utn,
+    ...(r.ticketId ? { ticketId: r.ticketId } : {}),
+    operation: r.operation,
+    state: r.state,
+    amountCents: r.amountCents,
+    tipCents: r.tipCents,
+    cashBackCents: r.cashBackCents,
+    ...(r.last4 ? { last4: r.last4 } : {}),
+    ...(r.cardType ? { cardType: r.cardType } : {}),
+    ...(r.authCode ? { authCode: r.authCode } : {}),
+    ...(r.srn ? { serviceReferenceNumber: r.srn } : {}),
+    ...(r.originalSrn ? { originalServiceReferenceNumber: r.originalSrn } : {}),
+    refundedCents: r.refundedCents,
+    createdAt: r.createdAt,
+    updatedAt: r.updatedAt,
+    ...(r.message ? { message: r.message } : {}),
+    ...(r.cardDecision ? { cardDecision: r.cardDecision } : {}),
+    ...(r.scriptResults ? { scriptResults: r.scriptResults } : {}),
+  };
+}

@@ -1,0 +1,172 @@
+import type { FastifyInstance } from 'fastify';
+import { detectBrand } from '../../../native/protocols/card-brand';
+import { isLuhnValid } from '../../../native/protocols/luhn';
+import { tokenEndpoints as ep } from '../../contract/core-endpoints';
+import { ResponseCode } from '../../contract/response-codes';
+import type { TokenRecord } from '../../contract/tokens';
+import { parseExpDate } from '../../domain/card-input';
+import { outcome, success } from '../../domain/outcome';
+import { storeCard } from '../../domain/vault';
+import { UniqueViolation } from '../../storage/queryable';
+import type { Selectable } from 'kysely';
+import type { VaultTokensTable } from '../../storage/schema';
+import { requiredText, text } from '../../http/checks';
+import { implement, type OperationContext } from '../../http/operation';
+import type { GatewayServices } from '../../http/services';
+
+function tokenRecord(r: Selectable<VaultTokensTable>): TokenRecord {
+  return {
+    ABARoute: '',
+    Account: `${r.first6}******${r.last4}`,
+    Active: r.active ? 'true' : 'false',
+    Amount: '',
+    BeginDate: r.created_at,
+    CardHolderName: r.holder_name,
+    CardType: r.card_type,
+    ClientRef: r.client_ref,
+    Description: r.description,
+    EndDate: '',
+    ExpirationDate: r.exp_mmyy,
+    Frequency: '',
+    InstallementNum: '',
+    InstallmentTotal: '',
+    LastRunDate: '',
+    LastRunId: '',
+    Token: r.token,
+    Identifier: r.identifier,
+  };
+}
+
+const notSupported = () => ({
+  ...outcome(ResponseCode.OperationNotSupported, [
+    "The merchant's credit processor does not support token lookups (this does not mean the token is missing or invalid)",
+  ]),
+  OperationCode: 'OPERATION_NOT_SUPPORTED',
+  Supported: false,
+  Tokens: [],
+});
+
+const notFound = (why: string) => ({
+  ...outcome(ResponseCode.NotFound, [why]),
+  OperationCode: 'NOT_FOUND',
+  Supported: true,
+  Tokens: [],
+});
+
+async function merchantProcessor(ctx: OperationContext) {
+  const q = ctx.services.storage.read;
+  const m = await q.first(
+    q.qb
+      .selectFrom('merchants')
+      .select(['credit_processor', 'token_lookup_supported'])
+      .where('mid', '=', ctx.principal.mid),
+  );
+  return {
+    processor: m?.credit_processor ?? ctx.services.processor.name,
+    supported: m?.token_lookup_supported === 1,
+  };
+}
+
+/** Lookups are scoped to the authenticated application user and merchant; an unknown identifier lists nothing. */
+async function findByIdentifier(ctx: OperationContext, identifier: string) {
+  const q = ctx.services.storage.read;
+  return q.first(
+    q.qb
+      .selectFrom('vault_tokens')
+      .selectAll()
+      .where('identifier', '=', identifier)
+      .where('mid', '=', ctx.principal.mid)
+      .where('user_id', '=', ctx.principal.userId),
+  );
+}
+
+export function registerTokenRoutes(app: FastifyInstance, services: GatewayServices): void {
+  implement(app, services, ep.getTokenForCard, {
+    // Card data that cannot be stored is the real catalog's "token not generated" (25), Msg says why.
+    check(body, problems) {
+      const account = requiredText(problems, body, 'Account', ResponseCode.TokenNotGenerated);
+      if (account && (!/^\d{12,19}$/.test(account) || !isLuhnValid(account))) {
+        problems.add(ResponseCode.TokenNotGenerated, 'Account is not a valid card number', 'Account');
+      }
+      const exp = text(body, 'expDate');
+      const expiry = exp ? parseExpDate(exp, false) : null;
+      if (exp && !expiry) problems.add(ResponseCode.TokenNotGenerated, 'expDate must be MMYY', 'expDate');
+      problems.recode('Account', ResponseCode.TokenNotGenerated);
+      if (!account || !problems.empty) return undefined;
+      return { account, expiry, body };
+    },
+    async handle(c, ctx) {
+      const { processor } = await merchantProcessor(ctx);
+      const now = ctx.now.toISOString();
+      try {
+        const stored = await ctx.services.storage.write((tx) =>
+          storeCard(
+            tx,
+            ctx.services.keys,
+            { mid: ctx.principal.mid, userId: ctx.principal.userId, processor },
+            {
+              pan: c.account,
+              // An unknown expiry is stored as 0000: a token sale then asks for ExpDate.
+              expiryYYMM: c.expiry ?? '0000',
+              cardType: detectBrand(c.account),
+              holderName: text(c.body, 'NameOnCard'),
+              street: text(c.body, 'Street'),
+              zip: text(c.body, 'zipCode'),
+              clientRef: text(c.body, 'clientRef'),
+              description: text(c.body, 'description'),
+            },
+            now,
+            text(c.body, 'ExistingToken'),
+          ),
+        );
+        return {
+          ...success(['Token stored']),
+          Token: stored.token,
+          Identifier: stored.identifier,
+          CardType: detectBrand(c.account),
+          LastFour: c.account.slice(-4),
+          ExpirationDate: c.expiry ? c.expiry.slice(2) + c.expiry.slice(0, 2) : '',
+        };
+      } catch (error) {
+        if (error instanceof UniqueViolation)
+          return outcome(ResponseCode.AlreadyExists, ['ExistingToken is already stored']);
+        throw error;
+      }
+    },
+  });
+
+  implement(app, services, ep.getTokenByIdentifier, {
+    check: (body) => text(body, 'Identifier'),
+    async handle(identifier, ctx) {
+      if (!(await merchantProcessor(ctx)).supported) return notSupported();
+      if (!identifier) return notFound('Identifier is required');
+      const row = await findByIdentifier(ctx, identifier);
+      if (!row) return notFound('No token record has this identifier');
+      return { ...success(), OperationCode: 'OK', Supported: true, Tokens: [tokenRecord(row)] };
+    },
+  });
+
+  implement(app, services, ep.getTokensByIdentifier, {
+    check: (body) => text(body, 'Identifier'),
+    async handle(identifier, ctx) {
+      const m = await merchantProcessor(ctx);
+      if (!m.supported) return notSupported();
+      if (!identifier) return notFound('Identifier is required');
+      const anchor = await findByIdentifier(ctx, identifier);
+      if (!anchor) return notFound('No token record has this identifier');
+      const q = ctx.services.storage.read;
+      // Every record of the identifier's card for this user, merchant and its configured credit processor.
+      const rows = await q.all(
+        q.qb
+          .selectFrom('vault_tokens')
+          .selectAll()
+          .where('mid', '=', ctx.principal.mid)
+          .where('user_id', '=', ctx.principal.userId)
+          .where('processor', '=', m.processor)
+          .where('fingerprint', '=', anchor.fingerprint)
+          .orderBy('id'),
+      );
+      return { ...success(), OperationCode: 'OK', Supported: true, Tokens: rows.map(tokenRecord) };
+    },
+  });
+}

@@ -1,0 +1,97 @@
+import type { CardReaderEvent, DeviceRole, RoleApi } from '../drivers/roles';
+import type { Timers } from '../drivers/timers';
+
+/** What a tech's "test" button does per role (the tech screen and `npm run tool`). */
+export type DeviceTest =
+  | { role: 'cardReader'; action: 'read-card'; timeoutMs?: number }
+  | { role: 'pinPad'; action: 'display-text'; text?: string }
+  | { role: 'contactless'; action: 'beep' | 'ping' }
+  | { role: 'receiptPrinter'; action: 'print-test-receipt' | 'status' }
+  | { role: DeviceRole; action: 'heartbeat' };
+
+export type DeviceTestResult = { ok: true; detail: string } | { ok: false; error: string };
+
+export type DeviceTestDeps = {
+  devices: RoleApi;
+  timers: Timers;
+  /** Why the role cannot be tested now (not connected, and its state and last error), or undefined. */
+  unavailable(role: DeviceRole): string | undefined;
+  /** One heartbeat now; `hasHeartbeat` false when the role's protocol has none (then the port being open is the answer). */
+  heartbeat(role: DeviceRole): Promise<{ ok: true; hasHeartbeat: boolean } | { ok: false; error: string }>;
+};
+
+function describe(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
+
+/** The next card event, or undefined after `timeoutMs`. */
+function nextCard(deps: DeviceTestDeps, timeoutMs: number): Promise<CardReaderEvent | undefined> {
+  const { timers } = deps;
+  return new Promise((resolve) => {
+    const timer = timers.setTimeout(() => {
+      off();
+      resolve(undefined);
+    }, timeoutMs);
+    const off = deps.devices.cardReader.onCard((e) => {
+      timers.clearTimeout(timer);
+      off();
+      resolve(e);
+    });
+  });
+}
+
+/** Runs a tech's device test; every outcome is an answer in plain words, never a throw. */
+export async function runDeviceTest(deps: DeviceTestDeps, test: DeviceTest): Promise<DeviceTestResult> {
+  const why = deps.unavailable(test.role);
+  if (why !== undefined) return { ok: false, error: why };
+  const { contactless, pinPad, receiptPrinter } = deps.devices;
+  try {
+    switch (test.action) {
+      case 'heartbeat': {
+        const r = await deps.heartbeat(test.role);
+        return r.ok
+          ? { ok: true, detail: r.hasHeartbeat ? 'answered' : 'port open (protocol has no heartbeat)' }
+          : { ok: false, error: r.error };
+      }
+      case 'read-card': {
+        const timeoutMs = 'timeoutMs' in test && test.timeoutMs !== undefined ? test.timeoutMs : 15_000;
+        const event = await nextCard(deps, timeoutMs);
+        if (!event) return { ok: false, error: 'no card swiped' };
+        return event.kind === 'swipe'
+          ? { ok: true, detail: `${event.brand} ${event.maskedPan} exp ${event.expiry}` }
+          : { ok: false, error: event.message };
+      }
+      case 'display-text':
+        await pinPad.display('text' in test && test.text !== undefined ? test.text : 'TILLPOINT TEST');
+        return { ok: true, detail: 'text sent' };
+      case 'beep':
+        await contactless.beep();
+        return { ok: true, detail: 'beeped' };
+      case 'ping':
+        return (await contactless.ping())
+          ? { ok: true, detail: 'answered' }
+          : { ok: false, error: 'no answer' };
+      case 'status': {
+        const st = await receiptPrinter.status();
+        return {
+          ok: true,
+          detail: `paper ${st.paper}, cover ${st.coverOpen ? 'open' : 'closed'}, ${st.online ? 'online' : 'offline'}`,
+        };
+      }
+      case 'print-test-receipt': {
+        const r = await receiptPrinter.print({
+          lines: [
+            { kind: 'text', text: 'TILLPOINT', align: 'center', bold: true, large: true },
+            { kind: 'text', text: 'Printer test', align: 'center' },
+            { kind: 'rule' },
+            { kind: 'pair', left: 'Time', right: new Date(deps.timers.now()).toISOString().slice(0, 19) },
+            { kind: 'rule' },
+          ],
+        });
+        return r.ok ? { ok: true, detail: 'printed' } : { ok: false, error: r.message };
+      }
+    }
+  } catch (err) {
+    return { ok: false, error: describe(err) };
+  }
+}
