@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { decodeTlvHex, flattenTlv } from '../../native/protocols/ber-tlv';
-import { EMV_TAGS, emvTagInfo } from '../../native/protocols/emv-tags';
-import { loadVector } from '../support/vectors';
+import { decodeTlvHex, flattenTlv } from '../../../native/protocols/ber-tlv';
+import { EMV_TAGS, emvTagInfo } from '../../../native/protocols/emv-tags';
+import { loadVector } from '../../support/vectors';
 
 const v = loadVector<{ hex: string }>('emv-tlv.json');
 

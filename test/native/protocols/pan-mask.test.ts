@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { lastFour, maskCardData, maskPan } from '../../native/protocols/pan-mask';
+import { lastFour, maskCardData, maskPan } from '../../../native/protocols/pan-mask';
 
 describe('PAN masking (PCI DSS 3.4: first six, last four)', () => {
   it('masks a PAN to first six and last four', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { detectBrand, type CardBrand } from '../../native/protocols/card-brand';
-import { loadVector } from '../support/vectors';
+import { detectBrand, type CardBrand } from '../../../native/protocols/card-brand';
+import { loadVector } from '../../support/vectors';
 
 const { luhnValidTestCards } = loadVector<{ luhnValidTestCards: string[] }>('card-tracks.json');
 

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseSwipe, parseTrack1, parseTrack2 } from '../../native/protocols/iso7813-track';
-import { loadVector } from '../support/vectors';
+import { parseSwipe, parseTrack1, parseTrack2 } from '../../../native/protocols/iso7813-track';
+import { loadVector } from '../../support/vectors';
 
 type TrackCase = {
   raw: string;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { isLuhnValid } from '../../native/protocols/luhn';
-import { loadVector } from '../support/vectors';
+import { isLuhnValid } from '../../../native/protocols/luhn';
+import { loadVector } from '../../support/vectors';
 
 type CardVectors = { luhnValidTestCards: string[]; luhnInvalid: string[] };
 

@@ -10,10 +10,10 @@ import {
   isConstructedTag,
   TlvError,
   type TlvNode,
-} from '../../native/protocols/ber-tlv';
-import { bytesToHex, hexToBytes } from '../../native/protocols/hex';
-import { loadVector } from '../support/vectors';
-import { assertThrown } from '../support/narrow';
+} from '../../../native/protocols/ber-tlv';
+import { bytesToHex, hexToBytes } from '../../../native/protocols/hex';
+import { loadVector } from '../../support/vectors';
+import { assertThrown } from '../../support/narrow';
 
 type EmvVector = { hex: string; tlvCount: number; expect: Record<string, string> };
 const v = loadVector<EmvVector>('emv-tlv.json');

@@ -9,9 +9,9 @@ import {
   DukptError,
   encryptAesDukptPinBlock,
   parseKsnAes,
-} from '../../native/protocols/dukpt-aes';
-import { PinBlockError } from '../../native/protocols/iso9564-pin-block';
-import { loadVector } from '../support/vectors';
+} from '../../../native/protocols/dukpt-aes';
+import { PinBlockError } from '../../../native/protocols/iso9564-pin-block';
+import { loadVector } from '../../support/vectors';
 
 type AesVectors = {
   bdk: string;

@@ -1,12 +1,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseSwipe } from '../../native/protocols/iso7813-track';
+import { parseSwipe } from '../../../native/protocols/iso7813-track';
 import {
   decodeBootKeyboardReport,
   hidUsageToChar,
   KeyboardWedgeDecoder,
   type WedgeEvent,
-} from '../../native/protocols/keyboard-wedge';
+} from '../../../native/protocols/keyboard-wedge';
 
 const SWIPE = '%B4111111111111111^DOE/JOHN^2812101000000000000000000?;4111111111111111=28121010000000000000?';
 

@@ -1,13 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { decodeTlvHex, encodeTlvHex, flattenTlv } from '../../native/protocols/ber-tlv';
+import { decodeTlvHex, encodeTlvHex, flattenTlv } from '../../../native/protocols/ber-tlv';
 import {
   CARD_DATA_TAGS,
   readEmvCardData,
   sanitizeEmvForLog,
   UNPARSEABLE_EMV_FOR_LOG,
-} from '../../native/protocols/emv-sanitize';
-import { loadVector } from '../support/vectors';
+} from '../../../native/protocols/emv-sanitize';
+import { loadVector } from '../../support/vectors';
 
 type EmvVector = {
   hex: string;

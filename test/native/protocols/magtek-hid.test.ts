@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseSwipe } from '../../native/protocols/iso7813-track';
+import { parseSwipe } from '../../../native/protocols/iso7813-track';
 import {
   buildGetProperty,
   buildMagtekFeatureReport,
@@ -18,7 +18,7 @@ import {
   parseMagtekCommand,
   parseMagtekResponse,
   parseMagtekSwipeReport,
-} from '../../native/protocols/magtek-hid';
+} from '../../../native/protocols/magtek-hid';
 
 // devices-reference §1 example card, as the reader's HID report carries it (§2.2).
 const T1 = '%B4111111111111111^DOE/JOHN^2812101000000000000000000?';

@@ -11,9 +11,9 @@ import {
   normalizeKsnTdes,
   PinBlockError,
   pinKeyFromTransactionKey,
-} from '../../native/protocols/dukpt-tdes';
-import { encodePinBlockFormat0 } from '../../native/protocols/iso9564-pin-block';
-import { loadVector } from '../support/vectors';
+} from '../../../native/protocols/dukpt-tdes';
+import { encodePinBlockFormat0 } from '../../../native/protocols/iso9564-pin-block';
+import { loadVector } from '../../support/vectors';
 
 type Row = { ksn: string; transactionKey: string; pinKey: string; encryptedPinBlock: string };
 type TdesVectors = {

@@ -6,9 +6,9 @@ import {
   encodePinBlockFormat0,
   encodePinBlockFormat4,
   PinBlockError,
-} from '../../native/protocols/iso9564-pin-block';
-import { loadVector } from '../support/vectors';
-import { assertThrown } from '../support/narrow';
+} from '../../../native/protocols/iso9564-pin-block';
+import { loadVector } from '../../support/vectors';
+import { assertThrown } from '../../support/narrow';
 
 type Iso0Vectors = { note: string; cases: { pin: string; pan: string; block: string }[] };
 type AesVectors = {
