@@ -23,9 +23,9 @@ import {
 import { type TlvNode, TlvError, decodeTlvTopLevel, encodeTlv, findTlv } from '../protocols/ber-tlv';
 import { isArc } from '../protocols/emv-issuer-response';
 import { maskPan } from '../protocols/pan-mask';
-import { type Vivo2Frame, Vivo2Decoder, encodeVivo2Command } from '../protocols/vivotech2';
+import { type Vivo2Frame, encodeVivo2Command } from '../protocols/vivotech2';
 import type { ByteStream } from '../transports/byte-stream';
-import { HealthTracker, type DriverLifecycle } from './driver-lifecycle';
+import type { DriverLifecycle, HealthTracker } from './driver-lifecycle';
 import { Listeners } from './listeners';
 import type {
   ChipCardInfo,
@@ -40,7 +40,8 @@ import type {
   DeviceHealth,
   Unsubscribe,
 } from './roles';
-import { systemTimers, type TimerHandle, type Timers } from './timers';
+import { systemTimers, type Timers } from './timers';
+import { VivopayLink } from './vivopay-link';
 
 export type ChipReaderDriverOptions = {
   timers?: Timers;
@@ -60,8 +61,6 @@ export type ChipReaderDriverOptions = {
   /** How long the reader waits for 60-11 after its start answer (TimeOut2). Default 60 s. */
   authenticateTimeoutSeconds?: number;
 };
-
-type Waiter = { cmd: number; resolve: (frame: Vivo2Frame | undefined) => void; timer: TimerHandle };
 
 /** What the driver asks the reader for at each step (DFEE1A): card data and the CVM list first, then EmvData. */
 const START_TAGS = ['57', '5A', '5F24', '5F34', '5F20', '50', '84', '4F', '8E', '9F39'];
@@ -119,20 +118,15 @@ type State =
 export class ChipReaderDriver implements ChipReader, DriverLifecycle {
   readonly role = 'chipReader' as const;
   private readonly stream: ByteStream;
-  private readonly timers: Timers;
   private readonly opts: Required<Omit<ChipReaderDriverOptions, 'timers'>>;
-  private readonly decoder = new Vivo2Decoder({ direction: 'response' });
+  private readonly link: VivopayLink;
   private readonly tracker: HealthTracker;
   private readonly disconnects = new Listeners<Error | undefined>();
-  private readonly unsubscribe: Unsubscribe[] = [];
-  private waiters: Waiter[] = [];
   private state: State = { step: 'idle' };
   private closing = false;
-  private badCrc = 0;
 
   constructor(stream: ByteStream, options: ChipReaderDriverOptions = {}) {
     this.stream = stream;
-    this.timers = options.timers ?? systemTimers;
     this.opts = {
       commandTimeoutMs: options.commandTimeoutMs ?? 1000,
       cardStepTimeoutMs: options.cardStepTimeoutMs ?? 10_000,
@@ -141,20 +135,20 @@ export class ChipReaderDriver implements ChipReader, DriverLifecycle {
       allowFallback: options.allowFallback ?? true,
       authenticateTimeoutSeconds: options.authenticateTimeoutSeconds ?? 60,
     };
-    this.tracker = new HealthTracker(this.timers);
-    this.unsubscribe.push(
-      stream.onData((chunk) => {
-        this.tracker.seen();
-        this.decoder.push(chunk, (frame) => this.onFrame(frame));
-      }),
-      stream.onClose((reason) => this.onClosed(reason)),
-    );
+    this.link = new VivopayLink(stream, {
+      timers: options.timers ?? systemTimers,
+      protocolName: 'Protocol 2',
+      // Only the ping's status is a device fault: a transaction's non-OK statuses are its outcome.
+      reportsStatus: (frame) => frame.cmd === 0x18,
+      statusText: protocol2StatusText,
+      onClosed: (reason) => this.onClosed(reason),
+    });
+    this.tracker = this.link.tracker;
   }
 
   health(): DeviceHealth {
     return this.tracker.snapshot({
-      badCrc: this.badCrc,
-      droppedBytes: this.decoder.droppedBytes,
+      ...this.link.counters(),
       busy: this.inTransaction(),
       step: this.state.step,
     });
@@ -296,8 +290,7 @@ export class ChipReaderDriver implements ChipReader, DriverLifecycle {
   detach(): void {
     this.closing = true;
     this.failAll();
-    for (const u of this.unsubscribe) u();
-    this.unsubscribe.length = 0;
+    this.link.detach();
     this.tracker.closed(undefined);
   }
 
@@ -491,62 +484,21 @@ export class ChipReaderDriver implements ChipReader, DriverLifecycle {
     await this.command(buildCancel(), IDTECH_EMV_COMMANDS.cancelTransaction.cmd, this.opts.commandTimeoutMs);
     // Answers of the cancelled transaction come before the cancel's own (one link, in order): anything
     // still waiting for them now waits in vain and must not catch the next transaction's answers.
-    for (const w of this.waiters.filter(
-      (x) => x.cmd === 0x60 || x.cmd === IDTECH_EMV_COMMANDS.activateTransaction.cmd,
-    )) {
-      this.timers.clearTimeout(w.timer);
-      w.resolve(undefined);
-    }
-    this.waiters = this.waiters.filter(
-      (x) => x.cmd !== 0x60 && x.cmd !== IDTECH_EMV_COMMANDS.activateTransaction.cmd,
-    );
+    this.link.abandon([0x60, IDTECH_EMV_COMMANDS.activateTransaction.cmd]);
   }
 
-  /** Writes a command and resolves with the matching response, or undefined on timeout/close. */
   private command(frame: Uint8Array, cmd: number, timeoutMs: number): Promise<Vivo2Frame | undefined> {
-    if (!this.stream.isOpen) return Promise.resolve(undefined);
-    return new Promise((resolve) => {
-      const waiter: Waiter = {
-        cmd,
-        resolve,
-        timer: this.timers.setTimeout(() => {
-          this.waiters = this.waiters.filter((w) => w !== waiter);
-          this.tracker.error(`no answer to Protocol 2 command 0x${cmd.toString(16).padStart(2, '0')}`);
-          resolve(undefined);
-        }, timeoutMs),
-      };
-      this.waiters.push(waiter);
-      this.stream.write(frame).catch((err: unknown) => {
-        this.tracker.error(`write failed: ${err instanceof Error ? err.message : String(err)}`);
-      });
-    });
-  }
-
-  private onFrame(frame: Vivo2Frame): void {
-    if (!frame.crcOk) this.badCrc += 1;
-    const i = this.waiters.findIndex((w) => w.cmd === frame.cmd);
-    // An answer nobody here waits for: a late reply, or another interface's on a shared link.
-    if (i < 0) return;
-    const [waiter] = this.waiters.splice(i, 1);
-    if (!waiter) return;
-    this.timers.clearTimeout(waiter.timer);
-    if (frame.subOrStatus !== PROTOCOL2_STATUS.ok && frame.cmd === 0x18)
-      this.tracker.error(`reader status: ${protocol2StatusText(frame.subOrStatus)}`);
-    waiter.resolve(frame);
+    return this.link.command(frame, cmd, timeoutMs);
   }
 
   private failAll(): void {
-    const waiters = this.waiters;
-    this.waiters = [];
-    for (const w of waiters) {
-      this.timers.clearTimeout(w.timer);
-      w.resolve(undefined);
-    }
+    this.link.failAll();
     const st = this.state;
     this.state = { step: 'idle' };
     if (st.step === 'starting') st.resolve(failed('not-connected', 'chip reader disconnected'));
   }
 
+  /** The link has already answered its waiting commands. */
   private onClosed(reason: Error | undefined): void {
     this.failAll();
     this.tracker.closed(reason);

@@ -7,14 +7,13 @@ import {
   buildCancelTransaction,
   buildPing,
   parseActivateTransactionResponse,
-  Vivo2Decoder,
   VIVO2_COMMANDS,
   VIVO2_STATUS,
   vivo2StatusText,
   type Vivo2Frame,
 } from '../protocols/vivotech2';
 import type { ByteStream } from '../transports/byte-stream';
-import { HealthTracker, type DriverLifecycle } from './driver-lifecycle';
+import type { DriverLifecycle, HealthTracker } from './driver-lifecycle';
 import { Listeners } from './listeners';
 import type {
   ContactlessReader,
@@ -23,7 +22,8 @@ import type {
   DeviceHealth,
   Unsubscribe,
 } from './roles';
-import { systemTimers, type TimerHandle, type Timers } from './timers';
+import { systemTimers, type Timers } from './timers';
+import { VivopayLink } from './vivopay-link';
 
 export type ContactlessReaderDriverOptions = {
   timers?: Timers;
@@ -36,12 +36,6 @@ export type ContactlessReaderDriverOptions = {
   activateGraceMs?: number;
 };
 
-type Waiter = {
-  cmd: number;
-  resolve: (frame: Vivo2Frame | undefined) => void;
-  timer: TimerHandle;
-};
-
 /**
  * ID TECH ViVOpay Protocol 2 reader (devices-reference §3.3): ping, buzzer, and the Activate Transaction
  * flow, whose answer is the EMV TLV the gateway needs. One command outstanding at a time, except Cancel,
@@ -50,38 +44,33 @@ type Waiter = {
 export class ContactlessReaderDriver implements ContactlessReader, DriverLifecycle {
   readonly role = 'contactless' as const;
   private readonly stream: ByteStream;
-  private readonly timers: Timers;
   private readonly commandTimeoutMs: number;
   private readonly activateGraceMs: number;
-  private readonly decoder = new Vivo2Decoder({ direction: 'response' });
+  private readonly link: VivopayLink;
   private readonly tracker: HealthTracker;
   private readonly disconnects = new Listeners<Error | undefined>();
-  private readonly unsubscribe: Unsubscribe[] = [];
-  private waiters: Waiter[] = [];
   private activating: { resolve: (r: ContactlessResult) => void } | undefined;
   private queue: Promise<unknown> = Promise.resolve();
   private closing = false;
-  private badCrc = 0;
 
   constructor(stream: ByteStream, options: ContactlessReaderDriverOptions = {}) {
     this.stream = stream;
-    this.timers = options.timers ?? systemTimers;
     this.commandTimeoutMs = options.commandTimeoutMs ?? 1000;
     this.activateGraceMs = options.activateGraceMs ?? 2000;
-    this.tracker = new HealthTracker(this.timers);
-    this.unsubscribe.push(
-      stream.onData((chunk) => {
-        this.tracker.seen();
-        this.decoder.push(chunk, (frame) => this.onFrame(frame));
-      }),
-      stream.onClose((reason) => this.onClosed(reason)),
-    );
+    this.link = new VivopayLink(stream, {
+      timers: options.timers ?? systemTimers,
+      protocolName: 'ViVOpay',
+      // The activate's non-OK statuses (timeout, cancelled, card errors) are the tap's outcome, not a fault.
+      reportsStatus: (frame) => frame.cmd !== VIVO2_COMMANDS.activateTransaction.cmd,
+      statusText: vivo2StatusText,
+      onClosed: (reason) => this.onClosed(reason),
+    });
+    this.tracker = this.link.tracker;
   }
 
   health(): DeviceHealth {
     return this.tracker.snapshot({
-      badCrc: this.badCrc,
-      droppedBytes: this.decoder.droppedBytes,
+      ...this.link.counters(),
       busy: this.activating !== undefined,
     });
   }
@@ -151,7 +140,7 @@ export class ContactlessReaderDriver implements ContactlessReader, DriverLifecyc
   async close(): Promise<void> {
     this.closing = true;
     this.failAll();
-    for (const u of this.unsubscribe) u();
+    this.link.detach();
     this.tracker.closed(undefined);
     await this.stream.close();
   }
@@ -203,51 +192,18 @@ export class ContactlessReaderDriver implements ContactlessReader, DriverLifecyc
     return run;
   }
 
-  /** Writes a command and resolves with the matching response, or undefined on timeout/close. */
   private command(frame: Uint8Array, cmd: number, timeoutMs: number): Promise<Vivo2Frame | undefined> {
-    if (!this.stream.isOpen) return Promise.resolve(undefined);
-    return new Promise((resolve) => {
-      const waiter: Waiter = {
-        cmd,
-        resolve,
-        timer: this.timers.setTimeout(() => {
-          this.waiters = this.waiters.filter((w) => w !== waiter);
-          this.tracker.error(`no answer to ViVOpay command 0x${cmd.toString(16).padStart(2, '0')}`);
-          resolve(undefined);
-        }, timeoutMs),
-      };
-      this.waiters.push(waiter);
-      this.stream.write(frame).catch((err: unknown) => {
-        this.tracker.error(`write failed: ${err instanceof Error ? err.message : String(err)}`);
-      });
-    });
-  }
-
-  private onFrame(frame: Vivo2Frame): void {
-    if (!frame.crcOk) this.badCrc += 1;
-    const i = this.waiters.findIndex((w) => w.cmd === frame.cmd);
-    if (i < 0) return; // an answer nobody waits for (a timed-out ping's late reply)
-    const [waiter] = this.waiters.splice(i, 1);
-    if (!waiter) return;
-    this.timers.clearTimeout(waiter.timer);
-    if (frame.subOrStatus !== VIVO2_STATUS.ok && frame.cmd !== VIVO2_COMMANDS.activateTransaction.cmd) {
-      this.tracker.error(`reader status: ${vivo2StatusText(frame.subOrStatus)}`);
-    }
-    waiter.resolve(frame);
+    return this.link.command(frame, cmd, timeoutMs);
   }
 
   private failAll(): void {
-    const waiters = this.waiters;
-    this.waiters = [];
-    for (const w of waiters) {
-      this.timers.clearTimeout(w.timer);
-      w.resolve(undefined);
-    }
+    this.link.failAll();
     const pending = this.activating;
     this.activating = undefined;
     pending?.resolve({ kind: 'failed', reason: 'contactless reader disconnected' });
   }
 
+  /** The link has already answered its waiting commands. */
   private onClosed(reason: Error | undefined): void {
     this.failAll();
     this.tracker.closed(reason);

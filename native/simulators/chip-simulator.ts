@@ -31,14 +31,15 @@ import {
   parseContactStartData,
 } from '../protocols/idtech-emv';
 import { type LinkTimers, realTimers } from '../protocols/verifone-link';
-import { type Vivo2Frame, Vivo2Decoder, encodeVivo2Response, toBcd } from '../protocols/vivotech2';
+import { type Vivo2Frame, toBcd } from '../protocols/vivotech2';
 import type { ByteStream } from '../transports/byte-stream';
 import { type ChipAtcStore, memoryAtcStore } from './chip-atc';
 import { CID, SimulatedChipCard, type TerminalAcData } from './chip-card';
-import { StreamWriter } from './stream-writer';
 import { DEFAULT_CHIP_TEST_CARD, type TestCard } from './test-cards';
+import { type VivopayLinkFaults, VivopayLinkSimulator } from './vivopay-link-simulator';
 
-export type ChipFaults = {
+/** The link's faults (bad CRC, NAK storm, slow answers) and this reader's own. */
+export type ChipFaults = VivopayLinkFaults & {
   /** The chip never answers reset: start ends in "fallback to magstripe" (0007), or 3002 without fallback. */
   chipUnreadable?: boolean;
   /** The card stops answering at this step: the reader answers 3006 after `cardTimeoutMs`. */
@@ -49,14 +50,8 @@ export type ChipFaults = {
   declineAfterApproval?: boolean;
   /** The reader never answers this command (the host's own timeout must end it). */
   silentOn?: 'start' | 'authenticate' | 'complete';
-  /** Corrupt the CRC of every response. */
-  badCrc?: boolean;
-  /** Answer every command with status 04. */
-  nakStorm?: boolean;
   /** Close the stream when a transaction starts. */
   unplugOnStart?: boolean;
-  /** Delay every response, ms. */
-  slowMs?: number;
 };
 
 export type ChipSimulatorOptions = {
@@ -171,33 +166,31 @@ function yymmdd(d: Date): string {
 }
 
 export class ChipSimulator {
-  private readonly stream: ByteStream;
   private readonly opts: ChipSimulatorOptions;
   private readonly timers: LinkTimers;
-  private readonly writer: StreamWriter;
-  private readonly decoder = new Vivo2Decoder({ direction: 'command' });
+  private readonly link: VivopayLinkSimulator;
   private readonly listeners = new Set<(e: ChipEvent) => void>();
-  private readonly unsubscribe: (() => void)[] = [];
   private readonly atc: ChipAtcStore;
   private faults: ChipFaults;
   private pending: Pending | undefined;
   private session: Session | undefined;
   private delayed: unknown;
-  private interByteTimer: unknown;
   card: TestCard;
 
   constructor(stream: ByteStream, opts: ChipSimulatorOptions = {}) {
-    this.stream = stream;
     this.opts = opts;
     this.timers = opts.timers ?? realTimers;
     this.card = opts.card ?? DEFAULT_CHIP_TEST_CARD;
     this.atc = opts.atcStore ?? memoryAtcStore();
     this.faults = { ...opts.faults };
-    this.writer = new StreamWriter(stream, { delayMs: this.faults.slowMs ?? 0 });
-    this.unsubscribe.push(
-      stream.onData((chunk) => this.receive(chunk)),
-      stream.onClose(() => this.stop()),
-    );
+    this.link = new VivopayLinkSimulator(stream, {
+      timers: this.timers,
+      interByteTimeoutMs: opts.interByteTimeoutMs,
+      faults: this.faults,
+      onFrame: (f) => this.onFrame(f),
+      onBadFrame: () => this.emit({ type: 'bad-frame' }),
+      onClose: () => this.stop(),
+    });
   }
 
   on(listener: (e: ChipEvent) => void): () => void {
@@ -207,7 +200,7 @@ export class ChipSimulator {
 
   setFaults(faults: ChipFaults): void {
     this.faults = { ...faults };
-    this.writer.delayMs = faults.slowMs ?? 0;
+    this.link.setFaults(faults);
   }
 
   /** A start waits for a card. */
@@ -314,9 +307,7 @@ export class ChipSimulator {
   stop(): void {
     this.finishPending();
     this.endSession();
-    this.clearInterByte();
-    for (const u of this.unsubscribe) u();
-    this.unsubscribe.length = 0;
+    this.link.stop();
   }
 
   private emit(e: ChipEvent): void {
@@ -324,43 +315,15 @@ export class ChipSimulator {
   }
 
   private respond(cmd: number, status: number, data?: Uint8Array): void {
-    const frame = encodeVivo2Response(cmd, status, data);
-    if (this.faults.badCrc) {
-      const last = frame.length - 1;
-      frame[last] = (frame[last] ?? 0) ^ 0xff;
-    }
-    this.writer.write(frame);
+    this.link.respond(cmd, status, data);
   }
 
   private respondContact(resultCode: number, tlvs: readonly TlvNode[] = []): void {
     this.respond(0x60, PROTOCOL2_STATUS.ok, encodeContactResponseData(resultCode, tlvs));
   }
 
-  private receive(chunk: Uint8Array): void {
-    this.decoder.push(chunk, (f) => this.onFrame(f));
-    this.clearInterByte();
-    if (this.decoder.hasPartial) {
-      // §3.3 of devices-reference: a frame stalled past the inter-byte limit is answered with a timeout.
-      this.interByteTimer = this.timers.setTimeout(() => {
-        this.interByteTimer = undefined;
-        this.decoder.reset();
-        this.respond(0x00, PROTOCOL2_STATUS.timeout);
-      }, this.opts.interByteTimeoutMs ?? 200);
-    }
-  }
-
-  private clearInterByte(): void {
-    if (this.interByteTimer !== undefined) this.timers.clearTimeout(this.interByteTimer);
-    this.interByteTimer = undefined;
-  }
-
-  /** Frames of another interface of the same reader are routed elsewhere; this one handles its own. */
-  onFrame(f: Vivo2Frame): void {
-    if (!f.crcOk || this.faults.nakStorm) {
-      this.emit({ type: 'bad-frame' });
-      this.respond(f.cmd, PROTOCOL2_STATUS.crcError);
-      return;
-    }
+  /** A well-formed command of this interface (the link has already answered bad frames with 04). */
+  private onFrame(f: Vivo2Frame): void {
     const C = IDTECH_EMV_COMMANDS;
     if (f.cmd === 0x60) {
       if (f.subOrStatus === C.contactStart.sub) return this.start(f, '60-10');
@@ -423,10 +386,7 @@ export class ChipSimulator {
       return;
     }
     if (this.faults.unplugOnStart) {
-      void this.writer
-        .flushed()
-        .then(() => new Promise((resolve) => setTimeout(resolve, 20)))
-        .then(() => this.stream.close());
+      this.link.unplugAfterFlush();
       return;
     }
     const request = req;

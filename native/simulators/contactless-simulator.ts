@@ -15,24 +15,17 @@ import {
   VIVO2_COMMANDS,
   VIVO2_STATUS,
   type Vivo2Frame,
-  Vivo2Decoder,
-  encodeVivo2Response,
   parseActivateTransactionData,
   toBcd,
 } from '../protocols/vivotech2';
 import type { ByteStream } from '../transports/byte-stream';
-import { StreamWriter } from './stream-writer';
 import { DEFAULT_TEST_CARD, type TestCard } from './test-cards';
+import { type VivopayLinkFaults, VivopayLinkSimulator } from './vivopay-link-simulator';
 
-export type ContactlessFaults = {
-  /** Corrupt the CRC of every response. */
-  badCrc?: boolean;
-  /** Answer every command with status 04 (CRC error), like a reader on a noisy line. */
-  nakStorm?: boolean;
+/** The link's faults (bad CRC, NAK storm, slow answers) and this reader's own. */
+export type ContactlessFaults = VivopayLinkFaults & {
   /** Close the stream when a transaction is activated. */
   unplugOnActivate?: boolean;
-  /** Delay every response, ms. */
-  slowMs?: number;
 };
 
 export type ContactlessSimulatorOptions = {
@@ -93,16 +86,12 @@ const CONFIGURATION: readonly TlvNode[] = [
 ];
 
 export class ContactlessSimulator {
-  private readonly stream: ByteStream;
   private readonly opts: ContactlessSimulatorOptions;
   private readonly timers: LinkTimers;
-  private readonly writer: StreamWriter;
-  private readonly decoder = new Vivo2Decoder({ direction: 'command' });
+  private readonly link: VivopayLinkSimulator;
   private readonly listeners = new Set<(e: ContactlessEvent) => void>();
-  private readonly unsubscribe: (() => void)[] = [];
   private faults: ContactlessFaults;
   private pending: Pending | undefined;
-  private interByteTimer: unknown;
   private atc = 0;
   card: TestCard;
   /** LED state for the UI: index -> [red, green]. */
@@ -110,16 +99,18 @@ export class ContactlessSimulator {
   beeps = 0;
 
   constructor(stream: ByteStream, opts: ContactlessSimulatorOptions = {}) {
-    this.stream = stream;
     this.opts = opts;
     this.timers = opts.timers ?? realTimers;
     this.card = opts.card ?? DEFAULT_TEST_CARD;
     this.faults = { ...opts.faults };
-    this.writer = new StreamWriter(stream, { delayMs: this.faults.slowMs ?? 0 });
-    this.unsubscribe.push(
-      stream.onData((chunk) => this.receive(chunk)),
-      stream.onClose(() => this.stop()),
-    );
+    this.link = new VivopayLinkSimulator(stream, {
+      timers: this.timers,
+      interByteTimeoutMs: opts.interByteTimeoutMs,
+      faults: this.faults,
+      onFrame: (f) => this.onFrame(f),
+      onBadFrame: () => this.emit({ type: 'bad-frame' }),
+      onClose: () => this.stop(),
+    });
   }
 
   on(listener: (e: ContactlessEvent) => void): () => void {
@@ -129,7 +120,7 @@ export class ContactlessSimulator {
 
   setFaults(faults: ContactlessFaults): void {
     this.faults = { ...faults };
-    this.writer.delayMs = faults.slowMs ?? 0;
+    this.link.setFaults(faults);
   }
 
   /** True while an activated transaction waits for a card. */
@@ -165,9 +156,7 @@ export class ContactlessSimulator {
 
   stop(): void {
     this.finishPending();
-    this.clearInterByte();
-    for (const u of this.unsubscribe) u();
-    this.unsubscribe.length = 0;
+    this.link.stop();
   }
 
   private emit(e: ContactlessEvent): void {
@@ -175,38 +164,10 @@ export class ContactlessSimulator {
   }
 
   private respond(cmd: number, status: number, data?: Uint8Array): void {
-    const frame = encodeVivo2Response(cmd, status, data);
-    if (this.faults.badCrc) {
-      const last = frame.length - 1;
-      frame[last] = (frame[last] ?? 0) ^ 0xff;
-    }
-    this.writer.write(frame);
-  }
-
-  private receive(chunk: Uint8Array): void {
-    this.decoder.push(chunk, (f) => this.onFrame(f));
-    this.clearInterByte();
-    if (this.decoder.hasPartial) {
-      // §3.3: a frame that stalls past the inter-byte limit is answered with a timeout.
-      this.interByteTimer = this.timers.setTimeout(() => {
-        this.interByteTimer = undefined;
-        this.decoder.reset();
-        this.respond(0x00, VIVO2_STATUS.timeout);
-      }, this.opts.interByteTimeoutMs ?? 200);
-    }
-  }
-
-  private clearInterByte(): void {
-    if (this.interByteTimer !== undefined) this.timers.clearTimeout(this.interByteTimer);
-    this.interByteTimer = undefined;
+    this.link.respond(cmd, status, data);
   }
 
   private onFrame(f: Vivo2Frame): void {
-    if (!f.crcOk || this.faults.nakStorm) {
-      this.emit({ type: 'bad-frame' });
-      this.respond(f.cmd, VIVO2_STATUS.crcError);
-      return;
-    }
     switch (f.cmd) {
       case VIVO2_COMMANDS.ping.cmd:
         if (f.subOrStatus !== VIVO2_COMMANDS.ping.sub) break;
@@ -265,10 +226,7 @@ export class ContactlessSimulator {
       return;
     }
     if (this.faults.unplugOnActivate) {
-      void this.writer
-        .flushed()
-        .then(() => new Promise((resolve) => setTimeout(resolve, 20)))
-        .then(() => this.stream.close());
+      this.link.unplugAfterFlush();
       return;
     }
     const timeoutMs = Math.max(1, req.timeoutSeconds ?? 30) * 1000;

@@ -10,8 +10,6 @@ import {
   parseContactResponse,
 } from '../../../native/protocols/idtech-emv';
 import {
-  type Vivo2Frame,
-  Vivo2Decoder,
   buildActivateTransaction,
   buildPing,
   encodeVivo2Command,
@@ -25,20 +23,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Link, type Transport, openLink, waitFor } from './harness';
-
-function host(link: Link) {
-  const frames: Vivo2Frame[] = [];
-  const d = new Vivo2Decoder({ direction: 'response' });
-  link.host.onData((c) => d.push(c, (f) => frames.push(f)));
-  return {
-    frames,
-    send: (b: Uint8Array) => link.host.write(b),
-    async next(count = frames.length + 1, ms = 3000): Promise<Vivo2Frame> {
-      await waitFor(() => frames.length >= count, ms, `response #${count}`);
-      return frames[count - 1] as Vivo2Frame;
-    },
-  };
-}
+import { vivo2Host as host } from './vivo2-host';
 
 const start = (amountCents = 1000) =>
   buildContactStart({

@@ -3,8 +3,6 @@ import { findTlv } from '../../../native/protocols/ber-tlv';
 import { readEmvCardData } from '../../../native/protocols/emv-sanitize';
 import { bytesToHex } from '../../../native/protocols/hex';
 import {
-  type Vivo2Frame,
-  Vivo2Decoder,
   buildActivateTransaction,
   buildBuzzer,
   buildCancelTransaction,
@@ -20,20 +18,7 @@ import {
 } from '../../../native/simulators/contactless-simulator';
 import { TEST_CARDS } from '../../../native/simulators/test-cards';
 import { type Link, type Transport, openLink, waitFor } from './harness';
-
-function host(link: Link) {
-  const frames: Vivo2Frame[] = [];
-  const d = new Vivo2Decoder({ direction: 'response' });
-  link.host.onData((c) => d.push(c, (f) => frames.push(f)));
-  return {
-    frames,
-    send: (b: Uint8Array) => link.host.write(b),
-    async next(count = frames.length + 1, ms = 3000): Promise<Vivo2Frame> {
-      await waitFor(() => frames.length >= count, ms, `response #${count}`);
-      return frames[count - 1] as Vivo2Frame;
-    },
-  };
-}
+import { vivo2Host as host } from './vivo2-host';
 
 describe.each<Transport>(['memory', 'pty'])('contactless simulator over %s', (transport) => {
   let link: Link | undefined;
