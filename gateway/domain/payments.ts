@@ -106,11 +106,6 @@ export type FraudScreen = {
   judge(facts: ScreenFacts | undefined): ScreenVerdict;
 };
 
-export const noFraudScreen: FraudScreen = {
-  facts: () => null,
-  judge: () => ({ denied: null, afterAuthorization: () => null }),
-};
-
 // The sale path's statements, compiled once per dialect (storage/prepared.ts).
 const insertPayment = prepare<PaymentColumns, { id: number }>((qb, p) =>
   qb
