@@ -32,9 +32,6 @@ import { restoreTender } from './ticket-restore';
 import { runTender } from './tenders';
 import { tenderContext } from './tenders/context';
 
-export type { SaleEngineDeps } from './sale-deps';
-export { toTransactionView } from './transaction-view';
-
 type Active = {
   ticketId: string;
   tenderId: string;

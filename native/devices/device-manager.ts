@@ -35,10 +35,6 @@ import {
 } from './driver-factory';
 import { createRoleFacades } from './role-facades';
 
-export type { BackoffPolicy } from '../drivers/backoff';
-export type { DeviceTest, DeviceTestResult } from './device-tests';
-export type { SimulatedDeviceSource, TransportFactory } from './driver-factory';
-
 export type DeviceManagerOptions = {
   config?: LaneDeviceConfig;
   transports?: Partial<TransportFactory>;

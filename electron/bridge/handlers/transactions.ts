@@ -1,4 +1,4 @@
-import { toTransactionView } from '../../sale/sale-engine';
+import { toTransactionView } from '../../sale/transaction-view';
 import { createApprovals } from './approvals';
 import type { CoreServices, HandlerSlice } from './services';
 
