@@ -18,11 +18,14 @@ const usage = `usage: npm run gateway -- [--port N] [--host H] [--data DIR] [--s
                            [--sandbox-ledger]
                            [--log-level info|warn|error|silent]
                            [--db sqlite|postgres://user:password@host:port/database] [--db-pool N]
+                           [--db-lanes N]
                            [--workers N] [--max-tip-percent N]
   --testing-prefix  serve {base}/testing/api/... as {base}/api/... (the real service's test URL); on by
               default in sandbox mode, off otherwise
   --db        the database (default: $${DATABASE_URL_ENV}, else SQLite in the data folder); the key file
               stays in --data, and every process on one PostgreSQL database needs the same one
+  --db-pool   PostgreSQL connections per process (default 10)
+  --db-lanes  of those, how many carry every request's one-statement units, pipelined (default 4; 0: none)
   --workers   N processes sharing the port (Node cluster); more than 1 needs PostgreSQL
   --max-tip-percent  ClosePreauth's AdditionalTip bound, in percent of the hold (default 20)
   --sandbox   demo merchants, simulated processor, generated keys; required for a new data folder that
@@ -45,12 +48,17 @@ type Settings = {
   maxTipPercent: number | undefined;
 };
 
-function parsePositive(value: string | undefined, name: string, fallback: number, max: number): number {
-  if (value === undefined) return fallback;
-  if (!/^\d{1,4}$/.test(value) || Number(value) < 1 || Number(value) > max)
-    throw new UsageError(`--${name} must be 1-${max}, not "${value}"`);
+function parseInRange(value: string, name: string, min: number, max: number): number {
+  if (!/^\d{1,4}$/.test(value) || Number(value) < min || Number(value) > max)
+    throw new UsageError(`--${name} must be ${min}-${max}, not "${value}"`);
   return Number(value);
 }
+
+function parsePositive(value: string | undefined, name: string, fallback: number, max: number): number {
+  return value === undefined ? fallback : parseInRange(value, name, 1, max);
+}
+
+const parseCount = (value: string, name: string, max: number) => parseInRange(value, name, 0, max);
 
 function settings(): Settings | null {
   let args;
@@ -70,6 +78,7 @@ function settings(): Settings | null {
         db: { type: 'string' },
         'max-tip-percent': { type: 'string' },
         'db-pool': { type: 'string' },
+        'db-lanes': { type: 'string' },
         workers: { type: 'string' },
         help: { type: 'boolean' },
       },
@@ -92,6 +101,10 @@ function settings(): Settings | null {
   }
   if (database.kind === 'postgres' && args['db-pool'] !== undefined)
     database = { ...database, poolSize: parsePositive(args['db-pool'], 'db-pool', 10, 200) };
+  if (args['db-lanes'] !== undefined) {
+    if (database.kind !== 'postgres') throw new UsageError('--db-lanes needs PostgreSQL (--db postgres://…)');
+    database = { ...database, lanes: parseCount(args['db-lanes'], 'db-lanes', 64) };
+  }
   const workers = parsePositive(args.workers, 'workers', 1, 64);
   if (workers > 1 && database.kind === 'sqlite')
     throw new UsageError(

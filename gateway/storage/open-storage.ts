@@ -9,7 +9,8 @@ import { openSqliteStorage } from './sqlite-storage';
  * and every process must have the same one).
  */
 export type DatabaseConfig =
-  { kind: 'sqlite' } | { kind: 'postgres'; url: string; poolSize?: number | undefined };
+  | { kind: 'sqlite' }
+  | { kind: 'postgres'; url: string; poolSize?: number | undefined; lanes?: number | undefined };
 
 export const SQLITE_FILE = 'gateway.sqlite';
 
@@ -65,5 +66,6 @@ export async function openStorage(config: DatabaseConfig, dataDir: string): Prom
   return openPostgresStorage({
     url: config.url,
     ...(config.poolSize !== undefined ? { poolSize: config.poolSize } : {}),
+    ...(config.lanes !== undefined ? { lanes: config.lanes } : {}),
   });
 }

@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { DummyDriver, Kysely, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler } from 'kysely';
-import { compileQuery, type Query } from './prepared';
+import { compileQuery, type Compiled, type Query } from './prepared';
 import type { Database } from './schema';
 import {
   CheckViolation,
@@ -11,6 +11,9 @@ import {
   type Storage,
 } from './queryable';
 import { migrate } from './migrate';
+import { multiplexer } from './postgres-multiplexer';
+import { withSessionLock } from './postgres-session-lock';
+import { installUnitRoutine, unitRoutineCall, type UnitRoutine } from './postgres-unit-routine';
 
 /** A Kysely that only builds and compiles PostgreSQL SQL; execution goes through node-postgres directly. */
 export function postgresQueryBuilder(): Kysely<Database> {
@@ -194,23 +197,16 @@ export type PostgresStorageOptions = {
    * none idle, closed after 10 s idle), kept only so the profile can show what it cost (docs/postgres.md).
    */
   connections?: 'at-start' | 'on-demand';
+  /**
+   * Of those, how many carry the one-statement units (`batch`) of every request, pipelined
+   * (postgres-multiplexer.ts): DEFAULT_LANES by default, at most poolSize - 1 (a unit of work always finds
+   * a connection of its own); 0: each call takes a pooled connection of its own.
+   */
+  lanes?: number;
   /** Runs of a unit of work that keeps hitting a deadlock or serialization failure (5 by default). */
   maxAttempts?: number;
   applicationName?: string;
 };
-
-/** Runs `work` holding a session advisory lock; every process that wants the same key waits its turn. */
-async function withSessionLock<T>(client: pg.PoolClient, key: string, work: () => Promise<T>): Promise<T> {
-  // Database and schema are part of the key: several schemas (test files) in one server migrate in parallel.
-  const lockSql = (fn: string) =>
-    `select ${fn}(hashtextextended($1 || ':' || current_database() || ':' || current_schema(), 0))`;
-  await client.query(lockSql('pg_advisory_lock'), [key]);
-  try {
-    return await work();
-  } finally {
-    await client.query(lockSql('pg_advisory_unlock'), [key]);
-  }
-}
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -222,6 +218,13 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 export const DEFAULT_POOL_SIZE = 10;
 
 /**
+ * Shared connections for one-statement units (a sale's two), from the pool. Fewer server processes each
+ * kept busy cost the server less per sale than many that sleep between statements (docs/postgres.md,
+ * "Pool and lanes").
+ */
+export const DEFAULT_LANES = 4;
+
+/**
  * The gateway's storage on PostgreSQL. Each unit of work is one READ COMMITTED transaction on its own
  * connection; what SQLite's single writer gave for free (no two units interleave) comes from the schema's
  * constraints and the domain's `lock(key)` advisory locks, which hold across gateway processes. PostgreSQL
@@ -230,6 +233,7 @@ export const DEFAULT_POOL_SIZE = 10;
 export async function openPostgresStorage(options: PostgresStorageOptions): Promise<Storage> {
   const maxAttempts = options.maxAttempts ?? 5;
   const poolSize = options.poolSize ?? DEFAULT_POOL_SIZE;
+  const lanes = Math.max(0, Math.min(options.lanes ?? DEFAULT_LANES, poolSize - 1));
   const atStart = (options.connections ?? 'at-start') === 'at-start';
   const pool = new pg.Pool({
     connectionString: options.url,
@@ -279,6 +283,7 @@ export async function openPostgresStorage(options: PostgresStorageOptions): Prom
   }
 
   const read = postgresQueryable((c) => pool.query(c), qb, false);
+  const mux = multiplexer(pool, lanes);
   let closed = false;
   let inFlight = 0;
   let idle: (() => void) | null = null;
@@ -351,6 +356,59 @@ export async function openPostgresStorage(options: PostgresStorageOptions): Prom
     }
   }
 
+  /**
+   * Each batch shape's routine (postgres-unit-routine.ts), installed on first use. Null: the shape cannot
+   * be one (a query that is not prepared, or an install that failed three times): the pipelined batch runs.
+   */
+  const routines = new Map<string, Promise<UnitRoutine | null>>();
+  const installFailures = new Map<string, number>();
+
+  function routineFor(compiled: readonly Compiled[]): Promise<UnitRoutine | null> {
+    const key = compiled.map((c) => c.sql).join('\u0000');
+    let routine = routines.get(key);
+    if (!routine) {
+      routine = (async () => {
+        const client = await pool.connect();
+        try {
+          return await installUnitRoutine(client, compiled);
+        } finally {
+          client.release();
+        }
+      })().catch(() => {
+        // A passing failure (a connection lost while installing) is tried again by a later batch.
+        const failures = (installFailures.get(key) ?? 0) + 1;
+        installFailures.set(key, failures);
+        if (failures < 3) routines.delete(key);
+        return null;
+      });
+      routines.set(key, routine);
+    }
+    return routine;
+  }
+
+  /** The batch as one call of its routine; null when it has none (then the pipelined batch runs). */
+  async function callRoutine(
+    locks: readonly LockRequest[],
+    queries: readonly Query<unknown>[],
+  ): Promise<unknown[][] | null> {
+    if (!queries.every((q) => 'kind' in q && q.kind === 'bound')) return null;
+    const compiled = queries.map((q) => compileQuery(q, qb));
+    const routine = await routineFor(compiled);
+    if (!routine) return null;
+    const call = unitRoutineCall(
+      routine,
+      locks,
+      compiled.flatMap((c) => bindable(c.parameters)),
+    );
+    try {
+      const result = await (lanes > 0 ? mux.query(call) : pool.query(call));
+      // The routine answers one json value: each query's rows, in order.
+      return (result.rows[0] as { rows?: unknown[][] } | undefined)?.rows ?? queries.map(() => []);
+    } catch (error) {
+      throw translate(error);
+    }
+  }
+
   async function retried<T>(run: () => Promise<T>): Promise<T> {
     if (closed) throw new Error('storage is closed');
     inFlight += 1;
@@ -376,11 +434,14 @@ export async function openPostgresStorage(options: PostgresStorageOptions): Prom
     read,
     write: <T>(work: (q: Queryable) => Promise<T>): Promise<T> => retried(() => attempt(work)),
     batch: ((locks: readonly LockRequest[], queries: readonly Query<unknown>[]) =>
-      retried(() => attemptBatch(locks, queries))) as NonNullable<Storage['batch']>,
+      retried(
+        async () => (await callRoutine(locks, queries)) ?? attemptBatch(locks, queries),
+      )) as NonNullable<Storage['batch']>,
     async close() {
       if (closed) return;
       closed = true;
       if (inFlight > 0) await new Promise<void>((resolve) => (idle = resolve));
+      mux.close();
       await pool.end();
     },
   };

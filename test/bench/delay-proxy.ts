@@ -6,8 +6,9 @@ import { createConnection, createServer, type Server, type Socket } from 'node:n
  * after the server last spoke is one (a request that waited for an answer), which is what a network's
  * latency is paid on, whatever the statements inside it.
  *
- * Node's timers have millisecond resolution: a delay under 1 ms is waited out by polling the event loop
- * (setImmediate) only while a chunk is in flight, and the delay actually applied is measured and reported.
+ * Node's timers have millisecond resolution and fire late: a timer covers the delay but its last
+ * millisecond, which is waited out by polling the event loop (setImmediate) only while a chunk is in
+ * flight; the delay actually applied is measured and reported.
  */
 export type DelayProxy = {
   port: number;
@@ -52,8 +53,10 @@ export async function startDelayProxy(
         pumping = false;
         return;
       }
-      const wait = next.due - performance.now();
-      if (wait >= 1) setTimeout(pump, Math.floor(wait));
+      schedule(next.due - performance.now());
+    };
+    const schedule = (wait: number) => {
+      if (wait >= 2) setTimeout(pump, Math.floor(wait - 1));
       else setImmediate(pump);
     };
     from.on('data', (data: Buffer) => {
@@ -62,8 +65,7 @@ export async function startDelayProxy(
       queue.push({ due: arrived + delayMs, data, arrived });
       if (!pumping) {
         pumping = true;
-        if (delayMs >= 1) setTimeout(pump, Math.floor(delayMs));
-        else setImmediate(pump);
+        schedule(delayMs);
       }
     });
   };

@@ -8,6 +8,7 @@ import { postJson, spawnGateway, type SpawnedGateway } from '../support/spawn-ga
 import { createSchema } from '../support/test-database';
 import { benchDatabase } from './bench-database';
 import { startDelayProxy } from './delay-proxy';
+import { fmtCpu, meterCpu, type CpuSplit } from './cpu-meter';
 import { closedLoop, fmt, openModel, type LoadResult, type Target } from './load';
 
 /**
@@ -20,8 +21,12 @@ import { closedLoop, fmt, openModel, type LoadResult, type Target } from './load
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const openSeconds = Number(process.env.BENCH_OPEN_SECONDS ?? 20);
 const proxySeconds = Number(process.env.BENCH_PG_PROXY_SECONDS ?? 8);
-// Connections per gateway process: 64 clients, and room for the work that waits on locks.
-const poolSize = process.env.BENCH_PG_POOL ?? '16';
+// The gateway's own defaults (--db-pool, --db-lanes: `npm run bench -- pool-sweep` is what they rest on)
+// unless the run names others.
+const poolArgs = [
+  ...(process.env.BENCH_PG_POOL ? ['--db-pool', process.env.BENCH_PG_POOL] : []),
+  ...(process.env.BENCH_PG_LANES ? ['--db-lanes', process.env.BENCH_PG_LANES] : []),
+];
 const cores = cpus().length;
 
 function saleTarget(url: string, prefix: string, onAnswer?: Target['onAnswer']): Target {
@@ -56,7 +61,7 @@ const silent = ['--log-level', 'silent'];
 async function pgGateway(dir: string, name: string, workers: number, url?: string): Promise<SpawnedGateway> {
   const db = url ?? (await createSchema()).url;
   return spawnGateway(
-    [...common(dir, name), '--db', db, '--db-pool', poolSize, '--workers', String(workers), ...silent],
+    [...common(dir, name), '--db', db, ...poolArgs, '--workers', String(workers), ...silent],
     {},
     120_000,
   );
@@ -71,6 +76,21 @@ async function measure<T>(gw: Promise<SpawnedGateway>, run: (url: string) => Pro
   }
 }
 
+/** The ceiling: warmed, then 64 clients, with where the CPU went (test/bench/cpu-meter.ts). */
+async function ceiling(gw: Promise<SpawnedGateway>, prefix: string): Promise<LoadResult & { cpu: CpuSplit }> {
+  const g = await gw;
+  try {
+    await closedLoop(saleTarget(g.url, `${prefix}w`), 16, 2, 0);
+    const pid = g.child.pid;
+    if (pid === undefined) throw new Error('gateway has no pid');
+    const meter = meterCpu(pid);
+    const result = await closedLoop(saleTarget(g.url, prefix), 64, seconds, 0);
+    return { ...result, cpu: meter.stop(result.completed) };
+  } finally {
+    await stop(g);
+  }
+}
+
 /**
  * kill -9 of every gateway process in the middle of a run: two separate processes on one database, clients
  * on both; every sale answered approved must be there when a process starts again.
@@ -78,7 +98,7 @@ async function measure<T>(gw: Promise<SpawnedGateway>, run: (url: string) => Pro
 async function killCheck(dir: string): Promise<{ approved: number; missing: number }> {
   const { url } = await createSchema();
   const data = join(dir, 'kill');
-  const args = ['--port', '0', '--data', data, '--db', url, '--db-pool', poolSize, ...silent];
+  const args = ['--port', '0', '--data', data, '--db', url, ...poolArgs, ...silent];
   const first = await spawnGateway([...args, '--sandbox'], {}, 120_000);
   const second = await spawnGateway(args, {}, 120_000);
   const approved = new Set<string>();
@@ -169,15 +189,16 @@ export async function run(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'tillpoint-pgbench-'));
   try {
     console.log(`machine: ${cores} cores, ${load()} at the start (the load generator runs here too)`);
-    const sqlite = await measure(spawnGateway([...common(dir, 'sqlite'), ...silent]), (url) =>
-      closedLoop(saleTarget(url, 'sq'), 64, seconds),
-    );
+    const sqlite = await ceiling(spawnGateway([...common(dir, 'sqlite'), ...silent]), 'sq');
     console.log(`(a) SQLite ceiling, 64 clients, this run's reference:   ${fmt(sqlite)}  [${load()}]`);
+    console.log(`    ${fmtCpu(sqlite.cpu)}`);
 
-    const one = await measure(pgGateway(dir, 'ceiling-1', 1), (url) =>
-      closedLoop(saleTarget(url, 'c1'), 64, seconds, 2),
-    );
+    const one = await ceiling(pgGateway(dir, 'ceiling-1', 1), 'c1');
     console.log(`(b) PostgreSQL ceiling, 64 clients, 1 process:          ${fmt(one)}  [${load()}]`);
+    console.log(
+      `    ${fmtCpu(one.cpu)}: ${(1e6 / one.cpu.serverUs).toFixed(0)} sales/s per database core, ` +
+        `${(1e6 / one.cpu.gatewayUs).toFixed(0)} per gateway core`,
+    );
     const ratio = one.rate / sqlite.rate;
     verdict(
       `${(ratio * 100).toFixed(0)} % of SQLite's ${sqlite.rate.toFixed(0)}/s`,
@@ -187,17 +208,17 @@ export async function run(): Promise<void> {
         ? ''
         : `SQLite runs its statements in the gateway's process; here every round trip crosses to the server, which shares the ${cores} cores with the gateway and this load generator`,
     );
-    const two = await measure(pgGateway(dir, 'ceiling-2', 2), (url) =>
-      closedLoop(saleTarget(url, 'c2'), 64, seconds, 2),
-    );
+    const two = await ceiling(pgGateway(dir, 'ceiling-2', 2), 'c2');
     console.log(`(b) PostgreSQL ceiling, 64 clients, 2 processes:        ${fmt(two)}  [${load()}]`);
+    console.log(`    ${fmtCpu(two.cpu)}`);
     const scaling = two.rate / one.rate;
     verdict(
       `${scaling.toFixed(2)}x one process`,
       '>= 1.0x (no negative scaling)',
       scaling >= 1,
       `${cores} cores shared by the server, both gateway processes and this load generator: a second ` +
-        'process adds a process to schedule, not a core',
+        `process adds a process to schedule, not a core (CPU per sale with 2: ${two.cpu.gatewayUs.toFixed(0)} µs ` +
+        `gateways, ${two.cpu.serverUs.toFixed(0)} µs server; with 1: ${one.cpu.gatewayUs.toFixed(0)} and ${one.cpu.serverUs.toFixed(0)})`,
     );
 
     // A quarter of the 1-process ceiling: a rate the gateway carries with room, so the p99 is latency.

@@ -123,6 +123,26 @@ describe('npm run gateway', { timeout: 120_000 }, () => {
     );
     expect(workers.code).toBe(2);
     expect(workers.stderr).toMatch(/^gateway: --workers 2 needs PostgreSQL \(--db postgres:\/\/…\)/);
+    // Lanes are PostgreSQL connections: meaningless on SQLite, and a count.
+    const lanes = await run(
+      process.execPath,
+      ['--import', 'tsx', 'gateway/server.ts', '--db-lanes', '2', '--data', tempDir()],
+      { TILLPOINT_DATABASE_URL: '' },
+    );
+    expect(lanes.code).toBe(2);
+    expect(lanes.stderr).toMatch(/^gateway: --db-lanes needs PostgreSQL/);
+    const badLanes = await run(process.execPath, [
+      '--import',
+      'tsx',
+      'gateway/server.ts',
+      '--db-lanes',
+      'x',
+      '--db',
+      'postgres://u:p@127.0.0.1:1/d',
+    ]);
+    expect(badLanes.code).toBe(2);
+    expect(badLanes.stderr).toMatch(/^gateway: --db-lanes must be 0-64, not "x"/);
+    expect(badLanes.stderr).not.toContain(':p@');
     // A new folder never silently becomes a sandbox: it needs --sandbox, or a production set-up first.
     const fresh = tempDir();
     const unset = await run(

@@ -18,6 +18,7 @@ export type StatementKind =
   | 'lock'
   | 'lock-shared'
   | 'call'
+  | 'unit'
   | 'select'
   | 'insert'
   | 'update'
@@ -30,6 +31,9 @@ export type Statement = {
   sql: string;
   /** Lock statements: the key's kind (`utn`, `card`, `batch` …). */
   lockKind?: string;
+  /** A unit routine's call (gateway/storage/postgres-unit-routine.ts): its name and the locks it takes. */
+  routine?: string;
+  unitLocks?: { kind: string; shared: boolean }[];
   startedAt: number;
   ms: number;
   /** It waited for an answer before going out: it starts a round trip. */
@@ -63,6 +67,7 @@ function kindOf(sql: string): { kind: StatementKind; lockShared: boolean } {
   if (s.includes('pg_advisory_xact_lock_shared')) return { kind: 'lock-shared', lockShared: true };
   if (s.includes('pg_advisory_xact_lock')) return { kind: 'lock', lockShared: false };
   if (/^select \* from tillpoint_/.test(s)) return { kind: 'call', lockShared: false };
+  if (/^select tp_unit_/.test(s)) return { kind: 'unit', lockShared: false };
   for (const k of ['select', 'insert', 'update', 'delete'] as const) {
     if (s.startsWith(k) || (s.startsWith('with') && s.includes(` ${k} `)))
       return { kind: k, lockShared: false };
@@ -111,12 +116,22 @@ export function tracePg(): Trace {
       ? (values as unknown[])
       : (config as { values?: unknown[] } | null)?.values;
     const firstParam: unknown = params?.[0];
+    const keyKind = (key: unknown) => (typeof key === 'string' ? (key.split(':')[0] ?? '?') : '?');
+    const unit =
+      kind === 'unit' && Array.isArray(firstParam) && Array.isArray(params?.[1])
+        ? {
+            routine: /^select (tp_unit_[0-9a-f]+)/i.exec(text)?.[1] ?? '?',
+            unitLocks: firstParam.map((key, i) => ({
+              kind: keyKind(key),
+              shared: (params[1] as unknown[])[i] === true,
+            })),
+          }
+        : {};
     const entry: Statement = {
       kind,
       sql: text.replace(/\s+/g, ' ').trim().slice(0, 240),
-      ...(kind === 'lock' || kind === 'lock-shared'
-        ? { lockKind: typeof firstParam === 'string' ? (firstParam.split(':')[0] ?? '?') : '?' }
-        : {}),
+      ...(kind === 'lock' || kind === 'lock-shared' ? { lockKind: keyKind(firstParam) } : {}),
+      ...unit,
       startedAt: performance.now(),
       ms: 0,
       roundTrip: !(this as unknown as { pipeline?: boolean }).pipeline || (inFlight.get(this) ?? 0) === 0,
@@ -219,13 +234,16 @@ export function countByKind(statements: readonly Statement[]): Partial<Record<St
   return out;
 }
 
-/** Lock statements by the kind of key, e.g. `{ utn: 2, batch: 1 }`. */
+/** Advisory locks by the kind of key, e.g. `{ utn: 2, batch: 1 }`: lock statements and units' locks. */
 export function locksByKey(statements: readonly Statement[]): Record<string, number> {
   const out: Record<string, number> = {};
-  for (const s of statements) {
-    if (s.lockKind === undefined) continue;
-    const key = s.kind === 'lock-shared' ? `${s.lockKind} (shared)` : s.lockKind;
+  const count = (kind: string, shared: boolean) => {
+    const key = shared ? `${kind} (shared)` : kind;
     out[key] = (out[key] ?? 0) + 1;
+  };
+  for (const s of statements) {
+    if (s.lockKind !== undefined) count(s.lockKind, s.kind === 'lock-shared');
+    for (const l of s.unitLocks ?? []) count(l.kind, l.shared);
   }
   return out;
 }

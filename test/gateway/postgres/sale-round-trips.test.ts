@@ -2,12 +2,15 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ResponseCode } from '../../../gateway/contract/response-codes';
 import { keyedSale, startGateway, type TestGateway } from '../../support/gateway-harness';
 import { locksByKey, roundTrips, tracePg, type Trace } from '../../support/pg-trace';
+import { adminQuery, schemaOf } from '../../support/test-database';
 
 /**
  * What a sale costs on a database across a network is its round trips: two, one per unit of work (the
- * pending record before the processor is asked, the outcome after), each its BEGIN, locks, statement and
- * COMMIT written at once. No lock shared by every payment of a merchant, and no connection opened while a
- * request waits. Counted by instrumenting node-postgres in this process (test/support/pg-trace.ts).
+ * pending record before the processor is asked, the outcome after), each ONE statement: the call of a
+ * routine that takes the unit's locks and runs its statement, its own transaction in autocommit
+ * (gateway/storage/postgres-unit-routine.ts). No lock shared by every payment of a merchant, and no
+ * connection opened while a request waits. Counted by instrumenting node-postgres in this process
+ * (test/support/pg-trace.ts).
  */
 describe('a sale on PostgreSQL: round trips and locks', () => {
   let gw: TestGateway;
@@ -26,18 +29,15 @@ describe('a sale on PostgreSQL: round trips and locks', () => {
   });
   afterEach(() => trace.reset());
 
-  it('an approved sale with ForceDuplication: two round trips, the number locked in each unit', async () => {
+  it('an approved sale with ForceDuplication: two statements, two round trips, the number locked in each unit', async () => {
     trace.reset();
     const r = await gw.post('/api/Transactions/Sale', keyedSale());
     expect(r.body.ResponseCode).toBe(ResponseCode.Success);
     expect(roundTrips(trace.statements)).toBe(2);
     expect(locksByKey(trace.statements)).toEqual({ utn: 2 });
-    expect(trace.statements.map((s) => s.kind).filter((k) => k === 'begin' || k === 'commit')).toEqual([
-      'begin',
-      'commit',
-      'begin',
-      'commit',
-    ]);
+    // No BEGIN and no COMMIT on the wire: each unit is one routine call, its own transaction.
+    expect(trace.statements.map((s) => s.kind)).toEqual(['unit', 'unit']);
+    expect(new Set(trace.statements.map((s) => s.routine)).size).toBe(2);
     expect(trace.connections).toHaveLength(0);
   });
 
@@ -53,10 +53,20 @@ describe('a sale on PostgreSQL: round trips and locks', () => {
     trace.reset();
     const r = await gw.post('/api/Transactions/Sale', keyedSale());
     expect(r.body.ResponseCode).toBe(ResponseCode.Success);
-    const joins = trace.statements.filter((s) => /from "?batches"?/i.test(s.sql));
-    expect(joins).toHaveLength(1);
-    expect(joins[0]?.sql).toMatch(/for key share/i);
-    expect(trace.statements.filter((s) => s.kind === 'lock-shared')).toEqual([]);
+    const routines = trace.statements.map((s) => s.routine ?? '');
+    expect(routines).toHaveLength(2);
+    // What each routine runs is in the database: the second joins the open batch holding its row.
+    const sources = await adminQuery(
+      `select proname, prosrc from pg_proc where proname = any($1) and pronamespace = $2::regnamespace`,
+      [routines, schemaOf(gw.dataDir)],
+    );
+    const source = (name: string) =>
+      (sources.rows as { proname: string; prosrc: string }[]).find((p) => p.proname === name)?.prosrc ?? '';
+    expect(source(routines[0] ?? '')).not.toMatch(/from "?batches"?/i);
+    expect(source(routines[1] ?? '')).toMatch(
+      /from batches where mid = \$\d+ and status = 'open' for key share/i,
+    );
+    expect(locksByKey(trace.statements)).toEqual({ utn: 2 });
   });
 
   it('a refused duplicate still answers with its rule, and writes nothing', async () => {

@@ -1,0 +1,135 @@
+import { createHash } from 'node:crypto';
+import type pg from 'pg';
+import { withSessionLock } from './postgres-session-lock';
+import type { Compiled } from './prepared';
+
+/**
+ * A `Storage.batch` of prepared queries as ONE statement: a PL/pgSQL function that takes the advisory
+ * locks, then runs each query in order, and answers every query's rows as JSON. Called in autocommit, the
+ * call is its own transaction — no BEGIN, no COMMIT, one Bind/Execute/Sync — and PL/pgSQL keeps each
+ * statement's plan for the connection's life.
+ *
+ * Same meaning as the pipelined batch: the locks are held to the end of the transaction, and each query
+ * in a VOLATILE function takes a fresh snapshot (READ COMMITTED) after the locks and sees the queries
+ * before it; a failing query rolls the whole call back with its own SQLSTATE, table and constraint.
+ *
+ * The function is the compiled form of the TypeScript statements, not a rule of its own: its body is the
+ * queries' SQL as Kysely compiled it, its argument types are what the server inferred for their
+ * parameters (PREPARE, then pg_prepared_statements), and its name is a digest of its source. A build
+ * whose statements change makes a new function; a function is never replaced under a running process.
+ */
+
+export type UnitRoutine = { readonly name: string; readonly source: string };
+
+/** Every `$n` outside a quoted literal or identifier is a placeholder, unless a dollar quote is about. */
+const QUOTED = /'(?:[^']|'')*'|"(?:[^"]|"")*"/g;
+const PLACEHOLDER = /\$(\d+)/g;
+const DOLLAR_QUOTE = /\$(?:[A-Za-z_][A-Za-z0-9_]*)?\$/;
+
+function renumbered(text: string, offset: number, count: number): string | null {
+  // A dollar-quoted string could hold a `$n` that is not a placeholder, and would end the function's body.
+  if (DOLLAR_QUOTE.test(text.replace(QUOTED, "''"))) return null;
+  const parts = text.split(QUOTED);
+  const quoted = text.match(QUOTED) ?? [];
+  let highest = 0;
+  const body = parts
+    .map((part, i) => {
+      const moved = part.replace(PLACEHOLDER, (_, n: string) => {
+        highest = Math.max(highest, Number(n));
+        return `$${Number(n) + offset}`;
+      });
+      return i < quoted.length ? moved + (quoted[i] as string) : moved;
+    })
+    .join('');
+  // A `$n` the compiler did not put there (inside an unusual literal) would be renumbered wrongly: refuse.
+  return highest === count ? body : null;
+}
+
+/** The lock loop's argument names cannot clash with a column: every other name in the body is the queries'. */
+export function unitRoutineSource(
+  queries: readonly Compiled[],
+  types: readonly string[][],
+): UnitRoutine | null {
+  const args = ['text[]', 'boolean[]'];
+  const loops: string[] = [];
+  const declared: string[] = [];
+  for (const [i, q] of queries.entries()) {
+    const body = renumbered(q.sql, args.length, q.parameters.length);
+    const own = types[i];
+    if (body === null || !own || own.length !== q.parameters.length) return null;
+    args.push(...own);
+    declared.push(`tp_rows_${i} json[] := '{}';`);
+    loops.push(`for tp_row in ${body} loop tp_rows_${i} := tp_rows_${i} || to_json(tp_row); end loop;`);
+  }
+  const answer = queries.map((_, i) => `array_to_json(tp_rows_${i})`).join(', ');
+  const body = [
+    'declare tp_row record;',
+    ...declared,
+    'begin',
+    'for tp_i in 1 .. coalesce(array_length($1, 1), 0) loop',
+    '  if $2[tp_i] then perform pg_advisory_xact_lock_shared(hashtextextended($1[tp_i], 0));',
+    '  else perform pg_advisory_xact_lock(hashtextextended($1[tp_i], 0)); end if;',
+    'end loop;',
+    ...loops,
+    `return json_build_array(${answer});`,
+    'end',
+  ].join('\n');
+  const signature = `(${args.join(', ')}) returns json language plpgsql volatile`;
+  const digest = createHash('sha256').update(signature).update(body).digest('hex').slice(0, 16);
+  const name = `tp_unit_${digest}`;
+  return { name, source: `create function ${name}${signature} as $tp_unit$\n${body}\n$tp_unit$` };
+}
+
+/** The types the server infers for each query's parameters, as it does when it prepares them to run. */
+export async function inferredParameterTypes(client: pg.PoolClient, queries: readonly Compiled[]) {
+  const types: string[][] = [];
+  for (const [i, q] of queries.entries()) {
+    const name = `tp_unit_probe_${i}`;
+    await client.query(`prepare ${name} as ${q.sql}`);
+    try {
+      const r = await client.query<{ types: string[] }>(
+        'select parameter_types::text[] as types from pg_prepared_statements where name = $1',
+        [name],
+      );
+      types.push(r.rows[0]?.types ?? []);
+    } finally {
+      await client.query(`deallocate ${name}`);
+    }
+  }
+  return types;
+}
+
+/**
+ * Creates the routine for `queries` in the connection's schema unless it exists, under a session lock so
+ * two processes starting on one database create it once. Null: these queries cannot be one routine.
+ */
+export async function installUnitRoutine(
+  client: pg.PoolClient,
+  queries: readonly Compiled[],
+): Promise<UnitRoutine | null> {
+  if (!queries.every((q) => renumbered(q.sql, 0, q.parameters.length) !== null)) return null;
+  const routine = unitRoutineSource(queries, await inferredParameterTypes(client, queries));
+  if (!routine) return null;
+  await withSessionLock(client, `tillpoint:unit-routine:${routine.name}`, async () => {
+    const exists = await client.query(
+      `select 1 from pg_proc where proname = $1 and pronamespace = current_schema()::regnamespace`,
+      [routine.name],
+    );
+    if (exists.rowCount === 0) await client.query(routine.source);
+  });
+  return routine;
+}
+
+/** The call of a routine: the locks as two arrays, then every query's parameters in order. */
+export function unitRoutineCall(
+  routine: UnitRoutine,
+  locks: readonly { key: string; mode?: 'exclusive' | 'shared' }[],
+  parameters: readonly unknown[],
+): pg.QueryConfig {
+  const placeholders = Array.from({ length: parameters.length + 2 }, (_, i) => `$${i + 1}`).join(', ');
+  return {
+    name: routine.name,
+    text: `select ${routine.name}(${placeholders}) as rows`,
+    values: [locks.map((l) => l.key), locks.map((l) => l.mode === 'shared'), ...parameters],
+  };
+}
