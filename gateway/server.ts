@@ -3,6 +3,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { buildGateway } from './app';
+import { DEFAULT_LANES } from './storage/postgres-storage';
 import { defaultDataRoot, parsePort, UsageError } from './cli-args';
 import { loadKeys } from './security/keys';
 import {
@@ -25,7 +26,8 @@ const usage = `usage: npm run gateway -- [--port N] [--host H] [--data DIR] [--s
   --db        the database (default: $${DATABASE_URL_ENV}, else SQLite in the data folder); the key file
               stays in --data, and every process on one PostgreSQL database needs the same one
   --db-pool   PostgreSQL connections per process (default 10)
-  --db-lanes  of those, how many carry every request's one-statement units, pipelined (default 4; 0: none)
+  --db-lanes  of those, how many carry every request's one-statement units, pipelined (default 2; 0: none);
+              with --workers, shared out among the workers (at least one each)
   --workers   N processes sharing the port (Node cluster); more than 1 needs PostgreSQL
   --max-tip-percent  ClosePreauth's AdditionalTip bound, in percent of the hold (default 20)
   --sandbox   demo merchants, simulated processor, generated keys; required for a new data folder that
@@ -106,6 +108,12 @@ function settings(): Settings | null {
     database = { ...database, lanes: parseCount(args['db-lanes'], 'db-lanes', 64) };
   }
   const workers = parsePositive(args.workers, 'workers', 1, 64);
+  if (workers > 1 && database.kind === 'postgres') {
+    // Lanes are for the host: the workers share them out (at least one each). Measured on 2 cores, two
+    // processes with one lane each beat two with two (docs/postgres.md, "Pool and lanes").
+    const lanes = database.lanes ?? DEFAULT_LANES;
+    database = { ...database, lanes: lanes === 0 ? 0 : Math.max(1, Math.round(lanes / workers)) };
+  }
   if (workers > 1 && database.kind === 'sqlite')
     throw new UsageError(
       `--workers ${workers} needs PostgreSQL (--db postgres://…): a SQLite file has a single writer, so ` +

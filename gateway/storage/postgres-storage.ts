@@ -222,7 +222,7 @@ export const DEFAULT_POOL_SIZE = 10;
  * kept busy cost the server less per sale than many that sleep between statements (docs/postgres.md,
  * "Pool and lanes").
  */
-export const DEFAULT_LANES = 4;
+export const DEFAULT_LANES = 2;
 
 /**
  * The gateway's storage on PostgreSQL. Each unit of work is one READ COMMITTED transaction on its own

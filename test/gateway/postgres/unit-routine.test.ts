@@ -173,6 +173,31 @@ describe('a batch as one routine call (PostgreSQL)', () => {
     expect(n.rows[0]).toEqual({ n: 33 });
   });
 
+  it('a call waiting for a lock holds up its own lane only: the next calls take the other', async () => {
+    const { url } = await fresh();
+    const storage = await storageAt(url, 2);
+    await storage.batch([{ key: 'k' }], [addMerchant({ mid: 1, name: 'a' })]);
+    const holder = await rawClient(url);
+    await holder.query('begin');
+    await holder.query('select pg_advisory_xact_lock(hashtextextended($1, 0))', ['utn:1:held']);
+    let waiting = true;
+    const blocked = storage
+      .batch([{ key: 'utn:1:held' }], [countMerchants({ mid: 1 })] as const)
+      .then((r) => {
+        waiting = false;
+        return r;
+      });
+    await new Promise((r) => setTimeout(r, 100));
+    // Ten calls while one lane waits: they go to the lane with nothing in flight and are answered.
+    for (let mid = 10; mid < 20; mid += 1) {
+      const [rows] = await storage.batch([{ key: `m:${mid}` }], [addMerchant({ mid, name: 'x' })] as const);
+      expect(rows).toEqual([{ mid }]);
+    }
+    expect(waiting).toBe(true);
+    await holder.query('commit');
+    expect((await blocked)[0]).toEqual([{ n: 1 }]);
+  });
+
   it('a shared connection the server drops fails only the calls on it; the next call opens another', async () => {
     const { url } = await fresh();
     const storage = await storageAt(url, 1);
