@@ -2,26 +2,14 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { keyedSale } from '../support/gateway-harness';
-import { repoRoot, spawnGateway, postJson, type SpawnedGateway } from '../support/spawn-gateway';
-import { closedLoop, fmt, openModel, type Target } from './load';
+import { repoRoot, spawnGateway, postJson } from '../support/spawn-gateway';
+import { closedLoop, fmt, openModel } from './load';
+import { runWhenMain, saleTarget, stopGateway } from './sale-load';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const openSeconds = Number(process.env.BENCH_OPEN_SECONDS ?? 30);
 const openRate = Number(process.env.BENCH_OPEN_RATE ?? 2000);
-
-function saleTarget(url: string, prefix: string, onAnswer?: Target['onAnswer']): Target {
-  // One body template; only the UserTransactionNumber changes (ForceDuplication: the card and amount repeat).
-  const template = JSON.stringify(keyedSale({ UserTransactionNumber: '@@UTN@@', ForceDuplication: true }));
-  return {
-    url,
-    path: '/api/Transactions/Sale',
-    body: (i) => template.replace('@@UTN@@', `${prefix}-${i}`),
-    accept: (j) => j.ResponseCode === 200,
-    ...(onAnswer ? { onAnswer } : {}),
-  };
-}
 
 async function startBare(): Promise<{ url: string; stop: () => void }> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'test/bench/bare-server.ts'], {
@@ -38,11 +26,6 @@ async function startBare(): Promise<{ url: string; stop: () => void }> {
     child.on('exit', () => reject(new Error('bare server exited')));
   });
   return { url, stop: () => child.kill('SIGTERM') };
-}
-
-async function stopGateway(gw: SpawnedGateway): Promise<void> {
-  gw.child.kill('SIGTERM');
-  await gw.exited;
 }
 
 export async function run(): Promise<void> {
@@ -138,9 +121,4 @@ export async function run(): Promise<void> {
   }
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  run().catch((e: unknown) => {
-    console.error(e);
-    process.exit(1);
-  });
-}
+runWhenMain(import.meta.url, run);

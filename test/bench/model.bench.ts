@@ -1,11 +1,11 @@
 import { randomInt } from 'node:crypto';
-import { pathToFileURL } from 'node:url';
 import pg from 'pg';
 import { PG_URL_ENV, withDatabase } from '../support/test-database';
 import { describeReport, runChecker, type CheckerReport } from '../model/support/checker';
 import { configFromEnv, slowMsFromEnv, type CheckerConfig } from '../model/support/config';
 import { ALL_SPECS } from '../model/support/operations';
 import { postgresTarget, sqliteTarget, type Target } from '../model/support/targets';
+import { runWhenMain } from './sale-load';
 
 /**
  * `npm run bench -- model`: the gateway model checker of issue 11 (docs/model-checker.md) for a long run
@@ -66,9 +66,4 @@ export async function run(): Promise<void> {
   if (reports.some((r) => r.failure)) process.exitCode = 1;
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  run().catch((e: unknown) => {
-    console.error(e);
-    process.exit(1);
-  });
-}
+runWhenMain(import.meta.url, run);

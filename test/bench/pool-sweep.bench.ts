@@ -1,15 +1,13 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { ResponseCode } from '../../gateway/contract/response-codes';
 import { DEFAULT_LANES, DEFAULT_POOL_SIZE } from '../../gateway/storage/postgres-storage';
-import { keyedSale } from '../support/gateway-harness';
 import { spawnGateway } from '../support/spawn-gateway';
 import { createSchema } from '../support/test-database';
 import { benchDatabase } from './bench-database';
-import { fmtCpu, meterCpu, type CpuSplit } from './cpu-meter';
-import { closedLoop, fmt, type LoadResult } from './load';
+import { fmtCpu, type CpuSplit } from './cpu-meter';
+import { fmt, type LoadResult } from './load';
+import { meteredCeiling, runWhenMain, stopGateway } from './sale-load';
 
 /**
  * `npm run bench -- pool-sweep`: the PostgreSQL pool (`--db-pool`) and its shared lanes (`--db-lanes`)
@@ -54,22 +52,10 @@ async function ceiling(dir: string, pool: number, lanes: number, n: number) {
     120_000,
   );
   try {
-    const template = JSON.stringify(keyedSale({ UserTransactionNumber: '@@UTN@@', ForceDuplication: true }));
-    const target = (prefix: string) => ({
-      url: gw.url,
-      path: '/api/Transactions/Sale',
-      body: (i: number) => template.replace('@@UTN@@', `${prefix}-${i}`),
-      accept: (j: { ResponseCode?: unknown }) => j.ResponseCode === ResponseCode.Success,
-    });
-    await closedLoop(target('warm'), 16, 1, 0);
-    const pid = gw.child.pid;
-    if (pid === undefined) throw new Error('gateway has no pid');
-    const meter = meterCpu(pid);
-    const result = await closedLoop(target('s'), 64, seconds, 0);
-    return { result, cpu: meter.stop(result.completed) };
+    const { cpu, ...result } = await meteredCeiling(gw, 's', seconds);
+    return { result, cpu };
   } finally {
-    gw.child.kill('SIGTERM');
-    await gw.exited;
+    await stopGateway(gw);
   }
 }
 
@@ -117,9 +103,4 @@ export async function run(): Promise<void> {
   }
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  run().catch((e: unknown) => {
-    console.error(e);
-    process.exit(1);
-  });
-}
+runWhenMain(import.meta.url, run);

@@ -1,15 +1,15 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { ResponseCode } from '../../gateway/contract/response-codes';
-import { keyedSale, merchant1 } from '../support/gateway-harness';
+import { merchant1 } from '../support/gateway-harness';
 import { postJson, spawnGateway, type SpawnedGateway } from '../support/spawn-gateway';
 import { createSchema } from '../support/test-database';
 import { benchDatabase } from './bench-database';
 import { startDelayProxy } from './delay-proxy';
-import { fmtCpu, meterCpu, type CpuSplit } from './cpu-meter';
-import { closedLoop, fmt, openModel, type LoadResult, type Target } from './load';
+import { fmtCpu, type CpuSplit } from './cpu-meter';
+import { closedLoop, fmt, openModel, type LoadResult } from './load';
+import { meteredCeiling, runWhenMain, saleTarget, stopGateway } from './sale-load';
 
 /**
  * Issue 12's PostgreSQL benchmark: every figure is printed with the issue's target and a one-line verdict.
@@ -28,23 +28,6 @@ const poolArgs = [
   ...(process.env.BENCH_PG_LANES ? ['--db-lanes', process.env.BENCH_PG_LANES] : []),
 ];
 const cores = cpus().length;
-
-function saleTarget(url: string, prefix: string, onAnswer?: Target['onAnswer']): Target {
-  // One body template; only the UserTransactionNumber changes (ForceDuplication: the card and amount repeat).
-  const template = JSON.stringify(keyedSale({ UserTransactionNumber: '@@UTN@@', ForceDuplication: true }));
-  return {
-    url,
-    path: '/api/Transactions/Sale',
-    body: (i) => template.replace('@@UTN@@', `${prefix}-${i}`),
-    accept: (j) => j.ResponseCode === ResponseCode.Success,
-    ...(onAnswer ? { onAnswer } : {}),
-  };
-}
-
-async function stop(gw: SpawnedGateway): Promise<void> {
-  gw.child.kill('SIGTERM');
-  await gw.exited;
-}
 
 const load = () => `load average ${loadavg()[0]?.toFixed(1)} on ${cores} cores`;
 
@@ -72,22 +55,17 @@ async function measure<T>(gw: Promise<SpawnedGateway>, run: (url: string) => Pro
   try {
     return await run(g.url);
   } finally {
-    await stop(g);
+    await stopGateway(g);
   }
 }
 
-/** The ceiling: warmed, then 64 clients, with where the CPU went (test/bench/cpu-meter.ts). */
+/** The ceiling (sale-load.ts), then the gateway stops. */
 async function ceiling(gw: Promise<SpawnedGateway>, prefix: string): Promise<LoadResult & { cpu: CpuSplit }> {
   const g = await gw;
   try {
-    await closedLoop(saleTarget(g.url, `${prefix}w`), 16, 2, 0);
-    const pid = g.child.pid;
-    if (pid === undefined) throw new Error('gateway has no pid');
-    const meter = meterCpu(pid);
-    const result = await closedLoop(saleTarget(g.url, prefix), 64, seconds, 0);
-    return { ...result, cpu: meter.stop(result.completed) };
+    return await meteredCeiling(g, prefix, seconds);
   } finally {
-    await stop(g);
+    await stopGateway(g);
   }
 }
 
@@ -137,7 +115,7 @@ async function killCheck(dir: string): Promise<{ approved: number; missing: numb
     );
     return { approved: approved.size, missing: [...approved].filter((u) => !stored.has(u)).length };
   } finally {
-    await stop(after);
+    await stopGateway(after);
   }
 }
 
@@ -279,9 +257,4 @@ export async function run(): Promise<void> {
   }
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  run().catch((e: unknown) => {
-    console.error(e);
-    process.exit(1);
-  });
-}
+runWhenMain(import.meta.url, run);
