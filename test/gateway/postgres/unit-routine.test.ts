@@ -4,7 +4,6 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { prepare } from '../../../gateway/storage/prepared';
 import { openPostgresStorage } from '../../../gateway/storage/postgres-storage';
 import { UniqueViolation, type Storage } from '../../../gateway/storage/queryable';
-import { assertThrown } from '../../support/narrow';
 import { countByKind, tracePg } from '../../support/pg-trace';
 import { adminQuery, createSchema, dropSchema } from '../../support/test-database';
 
@@ -139,13 +138,13 @@ describe('a batch as one routine call (PostgreSQL)', () => {
     const storage = await storageAt(url);
     await storage.batch([], [addMerchant({ mid: 5, name: 'first' })]);
     const failed = await storage
-      .batch?.([], [addMerchant({ mid: 6, name: 'second' }), addMerchant({ mid: 5, name: 'again' })])
+      .batch([], [addMerchant({ mid: 6, name: 'second' }), addMerchant({ mid: 5, name: 'again' })])
       .then(
         () => null,
         (e: unknown) => e,
       );
-    assertThrown(failed, UniqueViolation);
-    expect(failed.constraint).toMatch(/^merchants\.mid /);
+    expect(failed).toBeInstanceOf(UniqueViolation);
+    expect((failed as UniqueViolation).constraint).toMatch(/^merchants\.mid /);
     const rows = await adminQuery(`select mid from ${schema}.merchants order by mid`);
     expect(rows.rows).toEqual([{ mid: '5' }]);
   });
