@@ -135,6 +135,9 @@ const lockShared = (key: string): pg.QueryConfig => ({
  */
 export type PipelineState = { failed?: unknown };
 
+/** SQLSTATE 42883: no function of that name and arguments. */
+const UNDEFINED_FUNCTION = '42883';
+
 /** SQLSTATE 25P02: the transaction is aborted, an earlier statement failed. */
 const IN_FAILED_TRANSACTION = '25P02';
 
@@ -363,8 +366,10 @@ export async function openPostgresStorage(options: PostgresStorageOptions): Prom
   const routines = new Map<string, Promise<UnitRoutine | null>>();
   const installFailures = new Map<string, number>();
 
+  const routineKey = (compiled: readonly Compiled[]) => compiled.map((c) => c.sql).join('\u0000');
+
   function routineFor(compiled: readonly Compiled[]): Promise<UnitRoutine | null> {
-    const key = compiled.map((c) => c.sql).join('\u0000');
+    const key = routineKey(compiled);
     let routine = routines.get(key);
     if (!routine) {
       routine = (async () => {
@@ -405,6 +410,11 @@ export async function openPostgresStorage(options: PostgresStorageOptions): Prom
       // The routine answers one json value: each query's rows, in order.
       return (result.rows[0] as { rows?: unknown[][] } | undefined)?.rows ?? queries.map(() => []);
     } catch (error) {
+      // Dropped under the running process (a tidy-up): this batch runs pipelined, the next reinstalls it.
+      if (sqlState(error) === UNDEFINED_FUNCTION) {
+        routines.delete(routineKey(compiled));
+        return null;
+      }
       throw translate(error);
     }
   }

@@ -214,6 +214,28 @@ describe('a batch as one routine call (PostgreSQL)', () => {
     expect(rows).toEqual([{ mid: 2 }]);
   });
 
+  it('a routine dropped under the running process: that batch still runs, the next reinstalls it', async () => {
+    const { url, schema } = await fresh();
+    const storage = await storageAt(url);
+    await storage.batch([], [addMerchant({ mid: 1, name: 'a' })]);
+    // As docs/postgres.md's tidy-up says, by its qualified signature (regprocedure names the schema).
+    const ddl = await adminQuery(
+      `select format('drop function %s', oid::regprocedure) as ddl from pg_proc where pronamespace = $1::regnamespace and proname like 'tp_unit_%'`,
+      [schema],
+    );
+    expect(ddl.rows).toHaveLength(1);
+    await adminQuery((ddl.rows[0] as { ddl: string }).ddl);
+    const [first] = await storage.batch([], [addMerchant({ mid: 2, name: 'b' })] as const);
+    expect(first).toEqual([{ mid: 2 }]);
+    const [second] = await storage.batch([], [addMerchant({ mid: 3, name: 'c' })] as const);
+    expect(second).toEqual([{ mid: 3 }]);
+    const fns = await adminQuery(
+      `select count(*)::int as n from pg_proc where pronamespace = $1::regnamespace and proname like 'tp_unit_%'`,
+      [schema],
+    );
+    expect(fns.rows[0]).toEqual({ n: 1 });
+  });
+
   it('two processes installing one routine at once make one function', async () => {
     const { url, schema } = await fresh();
     const [a, b] = await Promise.all([storageAt(url), storageAt(url)]);
