@@ -1,19 +1,13 @@
 import pg from 'pg';
 import { DummyDriver, Kysely, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler } from 'kysely';
-import { compileQuery, type Compiled, type Query } from './prepared';
+import { compileQuery, type Query } from './prepared';
 import type { Database } from './schema';
-import {
-  CheckViolation,
-  UniqueViolation,
-  type LockRequest,
-  type Queryable,
-  type RunResult,
-  type Storage,
-} from './queryable';
+import type { LockRequest, Queryable, RunResult, Storage } from './queryable';
 import { migrate } from './migrate';
 import { multiplexer } from './postgres-multiplexer';
 import { withSessionLock } from './postgres-session-lock';
-import { installUnitRoutine, unitRoutineCall, type UnitRoutine } from './postgres-unit-routine';
+import { unitRoutineRunner } from './postgres-unit-routine';
+import { bindable, sqlState, translate } from './postgres-wire';
 
 /** A Kysely that only builds and compiles PostgreSQL SQL; execution goes through node-postgres directly. */
 export function postgresQueryBuilder(): Kysely<Database> {
@@ -57,37 +51,6 @@ const numberTypes: pg.CustomTypesConfig = {
 
 /** SQLSTATEs after which the whole unit of work is run again from the start (it has been rolled back). */
 const RETRYABLE = new Set(['40001', '40P01']);
-
-function sqlState(error: unknown): string | undefined {
-  return error instanceof pg.DatabaseError ? error.code : undefined;
-}
-
-/**
- * Constraint errors in the same words as the SQLite side, so the domain can tell them apart by table and
- * column (`transaction_numbers.mid, transaction_numbers.utn`) whatever the dialect. Only column NAMES are
- * taken from the server's detail: its values (which may be a card fingerprint) never reach a message.
- */
-function translate(error: unknown): unknown {
-  if (!(error instanceof pg.DatabaseError)) return error;
-  if (error.code === '23505') {
-    const columns = /^Key \(([^)]*)\)=/.exec(error.detail ?? '')?.[1];
-    const table = error.table ?? '';
-    const described = columns
-      ? columns
-          .split(',')
-          .map((c) => `${table}.${c.trim()}`)
-          .join(', ')
-      : (error.constraint ?? table);
-    return new UniqueViolation(`${described} (${error.constraint ?? 'unique'})`);
-  }
-  if (error.code === '23514') return new CheckViolation(error.constraint ?? error.table ?? 'check');
-  return error;
-}
-
-function bindable(parameters: readonly unknown[]): unknown[] {
-  // Flags are 0/1 integers in the schema (as in SQLite): a JS boolean would be sent as 'true'.
-  return parameters.map((p) => (typeof p === 'boolean' ? (p ? 1 : 0) : p === undefined ? null : p));
-}
 
 /** Executes on whatever `exec` reaches: a pool (autocommit reads) or one client inside a transaction. */
 export type Exec = (config: pg.QueryConfig) => Promise<pg.QueryResult>;
@@ -134,9 +97,6 @@ const lockShared = (key: string): pg.QueryConfig => ({
  * statement after it is refused with 25P02 and COMMIT is answered ROLLBACK, and the unit fails with it.
  */
 export type PipelineState = { failed?: unknown };
-
-/** SQLSTATE 42883: no function of that name and arguments. */
-const UNDEFINED_FUNCTION = '42883';
 
 /** SQLSTATE 25P02: the transaction is aborted, an earlier statement failed. */
 const IN_FAILED_TRANSACTION = '25P02';
@@ -359,65 +319,7 @@ export async function openPostgresStorage(options: PostgresStorageOptions): Prom
     }
   }
 
-  /**
-   * Each batch shape's routine (postgres-unit-routine.ts), installed on first use. Null: the shape cannot
-   * be one (a query that is not prepared, or an install that failed three times): the pipelined batch runs.
-   */
-  const routines = new Map<string, Promise<UnitRoutine | null>>();
-  const installFailures = new Map<string, number>();
-
-  const routineKey = (compiled: readonly Compiled[]) => compiled.map((c) => c.sql).join('\u0000');
-
-  function routineFor(compiled: readonly Compiled[]): Promise<UnitRoutine | null> {
-    const key = routineKey(compiled);
-    let routine = routines.get(key);
-    if (!routine) {
-      routine = (async () => {
-        const client = await pool.connect();
-        try {
-          return await installUnitRoutine(client, compiled);
-        } finally {
-          client.release();
-        }
-      })().catch(() => {
-        // A passing failure (a connection lost while installing) is tried again by a later batch.
-        const failures = (installFailures.get(key) ?? 0) + 1;
-        installFailures.set(key, failures);
-        if (failures < 3) routines.delete(key);
-        return null;
-      });
-      routines.set(key, routine);
-    }
-    return routine;
-  }
-
-  /** The batch as one call of its routine; null when it has none (then the pipelined batch runs). */
-  async function callRoutine(
-    locks: readonly LockRequest[],
-    queries: readonly Query<unknown>[],
-  ): Promise<unknown[][] | null> {
-    if (!queries.every((q) => 'kind' in q && q.kind === 'bound')) return null;
-    const compiled = queries.map((q) => compileQuery(q, qb));
-    const routine = await routineFor(compiled);
-    if (!routine) return null;
-    const call = unitRoutineCall(
-      routine,
-      locks,
-      compiled.flatMap((c) => bindable(c.parameters)),
-    );
-    try {
-      const result = await (lanes > 0 ? mux.query(call) : pool.query(call));
-      // The routine answers one json value: each query's rows, in order.
-      return (result.rows[0] as { rows?: unknown[][] } | undefined)?.rows ?? queries.map(() => []);
-    } catch (error) {
-      // Dropped under the running process (a tidy-up): this batch runs pipelined, the next reinstalls it.
-      if (sqlState(error) === UNDEFINED_FUNCTION) {
-        routines.delete(routineKey(compiled));
-        return null;
-      }
-      throw translate(error);
-    }
-  }
+  const callRoutine = unitRoutineRunner(pool, qb, (call) => (lanes > 0 ? mux.query(call) : pool.query(call)));
 
   async function retried<T>(run: () => Promise<T>): Promise<T> {
     if (closed) throw new Error('storage is closed');

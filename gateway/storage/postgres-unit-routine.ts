@@ -1,7 +1,11 @@
 import { createHash } from 'node:crypto';
 import type pg from 'pg';
+import type { Kysely } from 'kysely';
 import { withSessionLock } from './postgres-session-lock';
-import type { Compiled } from './prepared';
+import { bindable, sqlState, translate } from './postgres-wire';
+import { compileQuery, type Compiled, type Query } from './prepared';
+import type { LockRequest } from './queryable';
+import type { Database } from './schema';
 
 /**
  * A `Storage.batch` of prepared queries as ONE statement: a PL/pgSQL function that takes the advisory
@@ -131,5 +135,71 @@ export function unitRoutineCall(
     name: routine.name,
     text: `select ${routine.name}(${placeholders}) as rows`,
     values: [locks.map((l) => l.key), locks.map((l) => l.mode === 'shared'), ...parameters],
+  };
+}
+
+/** SQLSTATE 42883: no function of that name and arguments. */
+const UNDEFINED_FUNCTION = '42883';
+
+/**
+ * Runs batches as routine calls through `send` (a lane, or the pool), installing each shape's routine on
+ * first use. Answers null when a batch has no routine — a query that is not prepared, a shape that cannot
+ * be one, an install that failed three times, a routine dropped under the running process (installed
+ * again by the next batch) — and then the caller runs the pipelined transaction.
+ */
+export function unitRoutineRunner(
+  pool: pg.Pool,
+  qb: Kysely<Database>,
+  send: (call: pg.QueryConfig) => Promise<pg.QueryResult>,
+): (locks: readonly LockRequest[], queries: readonly Query<unknown>[]) => Promise<unknown[][] | null> {
+  const routines = new Map<string, Promise<UnitRoutine | null>>();
+  const installFailures = new Map<string, number>();
+  const keyOf = (compiled: readonly Compiled[]) => compiled.map((c) => c.sql).join('\u0000');
+
+  function routineFor(compiled: readonly Compiled[]): Promise<UnitRoutine | null> {
+    const key = keyOf(compiled);
+    let routine = routines.get(key);
+    if (!routine) {
+      routine = (async () => {
+        const client = await pool.connect();
+        try {
+          return await installUnitRoutine(client, compiled);
+        } finally {
+          client.release();
+        }
+      })().catch(() => {
+        // A passing failure (a connection lost while installing) is tried again by a later batch.
+        const failures = (installFailures.get(key) ?? 0) + 1;
+        installFailures.set(key, failures);
+        if (failures < 3) routines.delete(key);
+        return null;
+      });
+      routines.set(key, routine);
+    }
+    return routine;
+  }
+
+  return async (locks, queries) => {
+    if (!queries.every((q) => 'kind' in q && q.kind === 'bound')) return null;
+    const compiled = queries.map((q) => compileQuery(q, qb));
+    const routine = await routineFor(compiled);
+    if (!routine) return null;
+    const call = unitRoutineCall(
+      routine,
+      locks,
+      compiled.flatMap((c) => bindable(c.parameters)),
+    );
+    try {
+      const result = await send(call);
+      // The routine answers one json value: each query's rows, in order.
+      return (result.rows[0] as { rows?: unknown[][] } | undefined)?.rows ?? queries.map(() => []);
+    } catch (error) {
+      // Dropped under the running process (a tidy-up): this batch runs pipelined, the next reinstalls it.
+      if (sqlState(error) === UNDEFINED_FUNCTION) {
+        routines.delete(keyOf(compiled));
+        return null;
+      }
+      throw translate(error);
+    }
   };
 }
