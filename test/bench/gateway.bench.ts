@@ -1,46 +1,19 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { keyedSale } from '../support/gateway-harness';
-import { repoRoot, spawnGateway, postJson } from '../support/spawn-gateway';
+import { spawnGateway, postJson } from '../support/spawn-gateway';
 import { closedLoop, fmt, openModel } from './load';
-import { runWhenMain, saleTarget, stopGateway } from './sale-load';
+import { echoTarget, runWhenMain, saleTarget, startBare, stopGateway } from './sale-load';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const openSeconds = Number(process.env.BENCH_OPEN_SECONDS ?? 30);
 const openRate = Number(process.env.BENCH_OPEN_RATE ?? 2000);
 
-async function startBare(): Promise<{ url: string; stop: () => void }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'test/bench/bare-server.ts'], {
-    cwd: repoRoot,
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const url = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    child.stdout.on('data', (c: Buffer) => {
-      out += c.toString();
-      const m = /bare listening on (\S+)/.exec(out);
-      if (m?.[1]) resolve(m[1]);
-    });
-    child.on('exit', () => reject(new Error('bare server exited')));
-  });
-  return { url, stop: () => child.kill('SIGTERM') };
-}
-
 export async function run(): Promise<void> {
   console.log(`\n== gateway: approved sales over loopback (synchronous=FULL, group commit) ==`);
   const bare = await startBare();
-  const bareResult = await closedLoop(
-    {
-      url: bare.url,
-      path: '/echo',
-      body: (i) => JSON.stringify({ UserTransactionNumber: `b-${i}`, Amount: 10 }),
-      accept: () => true,
-    },
-    64,
-    seconds,
-  );
+  const bareResult = await closedLoop(echoTarget(bare.url), 64, seconds);
   bare.stop();
   console.log(`reference  bare Fastify JSON endpoint, 64 clients: ${fmt(bareResult)}`);
 

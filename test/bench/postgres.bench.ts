@@ -9,7 +9,7 @@ import { benchDatabase } from './bench-database';
 import { startDelayProxy } from './delay-proxy';
 import { fmtCpu, type CpuSplit } from './cpu-meter';
 import { closedLoop, fmt, openModel, type LoadResult } from './load';
-import { meteredCeiling, runWhenMain, saleTarget, stopGateway } from './sale-load';
+import { echoTarget, meteredCeiling, runWhenMain, saleTarget, startBare, stopGateway } from './sale-load';
 
 /**
  * Issue 12's PostgreSQL benchmark: every figure is printed with the issue's target and a one-line verdict.
@@ -190,13 +190,29 @@ export async function run(): Promise<void> {
     console.log(`(b) PostgreSQL ceiling, 64 clients, 2 processes:        ${fmt(two)}  [${load()}]`);
     console.log(`    ${fmtCpu(two.cpu)}`);
     const scaling = two.rate / one.rate;
+    // The machine's own answer to a second process, with no database: a bare endpoint, 1 and 2 workers.
+    const bareRate = async (workers: number) => {
+      const bare = await startBare(workers);
+      try {
+        return (await closedLoop(echoTarget(bare.url), 64, Math.min(seconds, 5), 1)).rate;
+      } finally {
+        bare.stop();
+      }
+    };
+    const bareOne = await bareRate(1);
+    const bareTwo = await bareRate(2);
+    console.log(
+      `    reference, bare Fastify endpoint (no database), 64 clients: 1 process ${bareOne.toFixed(0)}/s, ` +
+        `2 processes ${bareTwo.toFixed(0)}/s (${(bareTwo / bareOne).toFixed(2)}x)`,
+    );
     verdict(
       `${scaling.toFixed(2)}x one process`,
       '>= 1.0x (no negative scaling)',
       scaling >= 1,
       `${cores} cores shared by the server, both gateway processes and this load generator: a second ` +
         `process adds a process to schedule, not a core (CPU per sale with 2: ${two.cpu.gatewayUs.toFixed(0)} µs ` +
-        `gateways, ${two.cpu.serverUs.toFixed(0)} µs server; with 1: ${one.cpu.gatewayUs.toFixed(0)} and ${one.cpu.serverUs.toFixed(0)})`,
+        `gateways, ${two.cpu.serverUs.toFixed(0)} µs server; with 1: ${one.cpu.gatewayUs.toFixed(0)} and ${one.cpu.serverUs.toFixed(0)}; ` +
+        `a bare endpoint with no database: ${(bareTwo / bareOne).toFixed(2)}x)`,
     );
 
     // A quarter of the 1-process ceiling: a rate the gateway carries with room, so the p99 is latency.

@@ -1,7 +1,8 @@
+import { spawn } from 'node:child_process';
 import { pathToFileURL } from 'node:url';
 import { ResponseCode } from '../../gateway/contract/response-codes';
 import { keyedSale } from '../support/gateway-harness';
-import type { SpawnedGateway } from '../support/spawn-gateway';
+import { repoRoot, type SpawnedGateway } from '../support/spawn-gateway';
 import { meterCpu, type CpuSplit } from './cpu-meter';
 import { closedLoop, type LoadResult, type Target } from './load';
 
@@ -16,6 +17,32 @@ export function saleTarget(url: string, prefix: string, onAnswer?: Target['onAns
     ...(onAnswer ? { onAnswer } : {}),
   };
 }
+
+/** The bare Fastify endpoint (bare-server.ts) with `workers` processes: the machine's own reference. */
+export async function startBare(workers = 1): Promise<{ url: string; stop: () => void }> {
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', 'test/bench/bare-server.ts', '--workers', String(workers)],
+    { cwd: repoRoot, stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  const url = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    child.stdout.on('data', (c: Buffer) => {
+      out += c.toString();
+      const m = /bare listening on (\S+)/.exec(out);
+      if (m?.[1]) resolve(m[1]);
+    });
+    child.on('exit', () => reject(new Error('bare server exited')));
+  });
+  return { url, stop: () => child.kill('SIGTERM') };
+}
+
+export const echoTarget = (url: string): Target => ({
+  url,
+  path: '/echo',
+  body: (i) => JSON.stringify({ UserTransactionNumber: `b-${i}`, Amount: 10 }),
+  accept: () => true,
+});
 
 export async function stopGateway(gw: SpawnedGateway): Promise<void> {
   gw.child.kill('SIGTERM');
