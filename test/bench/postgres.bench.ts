@@ -6,6 +6,7 @@ import { merchant1 } from '../support/gateway-harness';
 import { postJson, spawnGateway, type SpawnedGateway } from '../support/spawn-gateway';
 import { createSchema } from '../support/test-database';
 import { benchDatabase } from './bench-database';
+import { databaseAlone } from './database-alone';
 import { startDelayProxy } from './delay-proxy';
 import { fmtCpu, type CpuSplit } from './cpu-meter';
 import { closedLoop, fmt, openModel, type LoadResult } from './load';
@@ -171,11 +172,20 @@ export async function run(): Promise<void> {
     console.log(`(a) SQLite ceiling, 64 clients, this run's reference:   ${fmt(sqlite)}  [${load()}]`);
     console.log(`    ${fmtCpu(sqlite.cpu)}`);
 
-    const one = await ceiling(pgGateway(dir, 'ceiling-1', 1), 'c1');
+    const oneSchema = await createSchema();
+    const one = await ceiling(pgGateway(dir, 'ceiling-1', 1, oneSchema.url), 'c1');
     console.log(`(b) PostgreSQL ceiling, 64 clients, 1 process:          ${fmt(one)}  [${load()}]`);
     console.log(
       `    ${fmtCpu(one.cpu)}: ${(1e6 / one.cpu.serverUs).toFixed(0)} sales/s per database core, ` +
         `${(1e6 / one.cpu.gatewayUs).toFixed(0)} per gateway core`,
+    );
+    // The same writes from PostgreSQL's own load generator, no gateway: what the database alone does here.
+    const alone = await databaseAlone(oneSchema.schema, Math.min(seconds, 8));
+    console.log(
+      alone
+        ? `    reference, the database alone (pgbench, a sale's two statements, ${alone.clients} clients): ` +
+            `${alone.salesPerSecond.toFixed(0)} sales/s = ${((alone.salesPerSecond / sqlite.rate) * 100).toFixed(0)} % of SQLite's ceiling`
+        : '    reference, the database alone: pgbench not installed, not measured',
     );
     const ratio = one.rate / sqlite.rate;
     verdict(
@@ -184,7 +194,10 @@ export async function run(): Promise<void> {
       ratio >= 0.5,
       ratio >= 0.5
         ? ''
-        : `SQLite runs its statements in the gateway's process; here every round trip crosses to the server, which shares the ${cores} cores with the gateway and this load generator`,
+        : `SQLite runs its statements in the gateway's process; here every round trip crosses to the server, which shares the ${cores} cores with the gateway and this load generator` +
+            (alone
+              ? `; the database alone, with no gateway, does ${((alone.salesPerSecond / sqlite.rate) * 100).toFixed(0)} % on these cores`
+              : ''),
     );
     const two = await ceiling(pgGateway(dir, 'ceiling-2', 2), 'c2');
     console.log(`(b) PostgreSQL ceiling, 64 clients, 2 processes:        ${fmt(two)}  [${load()}]`);
