@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { moneyFigures, type FigureRow } from '../../common/money-figures';
 
-const row = (operation: string, state: string, approvedCents: number, extra: Partial<FigureRow> = {}): FigureRow => ({
+const row = (
+  operation: string,
+  state: string,
+  approvedCents: number,
+  extra: Partial<FigureRow> = {},
+): FigureRow => ({
   operation,
   state,
   approvedCents,
@@ -9,7 +14,7 @@ const row = (operation: string, state: string, approvedCents: number, extra: Par
   tipCents: 0,
   cardType: operation === 'cash' ? null : 'Visa',
   ...extra,
-}); // prettier-ignore
+});
 
 /**
  * The issue's day, worked by hand: a card sale of 45.67 (2.00 of it tip), later refunded 10.00; cash 23.40
@@ -62,14 +67,20 @@ describe('money figures: one definition for every screen', () => {
       row('refund', 'approved', 1000),
       row('cash', 'approved', 3340, { count: 2 }),
     ]);
-    const single = moneyFigures(day.filter((r) => r.state !== 'stored').map((r) => (r.state === 'partial' ? { ...r, state: 'approved' } : r)));
+    const single = moneyFigures(
+      day
+        .filter((r) => r.state !== 'stored')
+        .map((r) => (r.state === 'partial' ? { ...r, state: 'approved' } : r)),
+    );
     expect(grouped.card.sales).toEqual(single.card.sales);
     expect(grouped.card.netCents).toBe(single.card.netCents);
     expect(grouped.drawer).toEqual(single.drawer);
-  }); // prettier-ignore
+  });
 
   it('an empty day is all zeros', () => {
     const f = moneyFigures([]);
-    expect([f.card.sales.cents, f.card.refunds.cents, f.card.netCents, f.drawer.expectedCashCents]).toEqual([0, 0, 0, 0]);
-  }); // prettier-ignore
+    expect([f.card.sales.cents, f.card.refunds.cents, f.card.netCents, f.drawer.expectedCashCents]).toEqual([
+      0, 0, 0, 0,
+    ]);
+  });
 });
