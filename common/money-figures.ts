@@ -106,7 +106,8 @@ function addLine(lines: Map<string, FigureLine>, key: string, count: number, cen
   lines.set(key, l);
 }
 
-const byAmount = (a: FigureLine, b: FigureLine) => b.amountCents - a.amountCents || a.key.localeCompare(b.key);
+const byAmount = (a: FigureLine, b: FigureLine) =>
+  b.amountCents - a.amountCents || a.key.localeCompare(b.key);
 
 export function moneyFigures(rows: Iterable<FigureRow>): MoneyFigures {
   const sales: Tally = { count: 0, cents: 0 };
