@@ -162,6 +162,7 @@ describe("issue 18: the manager's figures agree (Chromium, sandbox gateway, simu
     await page.keyboard.press('c');
     await swipe(page);
     await page.waitForSelector('[data-outcome="partial"]');
+    expect(await page.textContent('[data-outcome="partial"]')).toContain('$20.00 of $30.00');
     await page.keyboard.press('h');
     await page.waitForSelector('#cash-tendered');
     await page.keyboard.press('Enter');
@@ -179,6 +180,7 @@ describe("issue 18: the manager's figures agree (Chromium, sandbox gateway, simu
     await page.keyboard.type('9999');
     await page.keyboard.press('Enter');
     await page.waitForSelector('text=Refunded $10.00.');
+    expect(await page.getByText('Refunded $10.00.').count()).toBeGreaterThan(0);
     await signOut(page);
   }, 120_000);
 

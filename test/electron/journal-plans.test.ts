@@ -83,10 +83,10 @@ beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'tillpoint-plans-'));
   db = openJournalDatabase(join(dir, 'journal.sqlite'));
   const prepare = db.prepare.bind(db);
-  db.prepare = ((source: string) => {
+  db.prepare = (source: string) => {
     prepared.add(source);
     return prepare(source);
-  });
+  };
   store = new JournalStore(db);
   // A few days of rows: enough that the planner sees tables, not a benchmark.
   for (let i = 0; i < 300; i += 1) {
