@@ -83,7 +83,7 @@ function journalFigures(): MoneyFigures {
 async function figure(table: Locator, label: string): Promise<string> {
   const row = table
     .getByRole('row')
-    .filter({ has: table.getByRole('rowheader', { name: label, exact: true }) });
+    .filter({ has: table.page().getByRole('rowheader', { name: label, exact: true }) });
   return ((await row.getByRole('cell').last().textContent()) ?? '').trim();
 }
 

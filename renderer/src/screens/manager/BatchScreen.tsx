@@ -319,7 +319,7 @@ export function BatchScreen() {
             ) : (
               (last.data ?? []).map((s, i) => (
                 <tr key={`${s.completedOn}-${i}`}>
-                  <td>{s.completedOn}</td>
+                  <td>{new Date(s.completedOn).toLocaleString()}</td>
                   <td className="num">{formatCents(s.amountSettledCents)}</td>
                   <td>{s.batches.join(', ')}</td>
                 </tr>

@@ -135,7 +135,7 @@ export function ReportsScreen() {
             <tbody>
               {r.rows.map((row) => (
                 <tr key={row.serviceReferenceNumber}>
-                  <td>{row.madeOn}</td>
+                  <td>{new Date(row.madeOn).toLocaleString()}</td>
                   <td>{row.type}</td>
                   <td>{row.status}</td>
                   <td>
