@@ -11,6 +11,8 @@ import { FigureLinesTable, MoneyFiguresTables } from '../../ui/MoneyFiguresTable
 import { Stat } from '../../ui/Stat';
 import { TableHead } from '../../ui/TableHead';
 
+const count = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`;
+
 const verdictTone: Record<ReconciliationRow['verdict'], string> = {
   match: 'badge-ok',
   orphan: 'badge-bad',
@@ -245,7 +247,7 @@ export function BatchScreen() {
               : 'The gateway did not answer: these are the journal’s figures alone.'}
           </p>
           <MoneyFiguresTables figures={t.figures} />
-          <div className="row" style={{ alignItems: 'flex-start' }}>
+          <div className="row" style={{ alignItems: 'flex-start', marginBottom: 16 }}>
             <div style={{ flex: 1, minWidth: 280 }}>
               <FigureLinesTable
                 title="Card batch by card type"
@@ -332,7 +334,7 @@ export function BatchScreen() {
         <Dialog title="Close the batch?" onClose={() => setConfirm(false)} initialFocus="settle-confirm">
           <p>
             {t
-              ? `${FIGURE_LABELS.cardNet}: ${formatCents(t.figures.card.netCents)} (${t.figures.card.sales.count} card sales, ${t.figures.card.refunds.count} card refunds on this lane). Cash stays in the drawer.`
+              ? `${FIGURE_LABELS.cardNet}: ${formatCents(t.figures.card.netCents)} (${count(t.figures.card.sales.count, 'card sale')}, ${count(t.figures.card.refunds.count, 'card refund')} on this lane). Cash stays in the drawer.`
               : ''}{' '}
             Once closed, these payments can only be refunded, not voided.
           </p>
