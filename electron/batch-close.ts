@@ -1,25 +1,40 @@
-import type { BatchTotals, OrphanResolution, ReconciliationView, SettlementView } from './bridge/contract';
+import { moneyFigures } from '../common/money-figures';
+import type {
+  BatchTotals,
+  OrphanResolution,
+  ReconciliationView,
+  ReportFigures,
+  SettlementView,
+} from './bridge/contract';
 import { BridgeFailure } from './bridge/failure';
 import type { GatewayClient } from './gateway-client/client';
 import type { GatewayFailure } from './gateway-client/errors';
 import type { Journal } from './journal/journal';
-import { batchTotals, reconcile } from './reconciliation';
+import type { JournalRow } from './journal/journal-store';
+import { reconcile, type OpenBatchEntry } from './reconciliation';
 import type { StoreAndForward } from './store-forward/saf';
 import type { Clock } from './util/clock';
 import { fromWire } from './util/money';
 
 /**
- * The terminal's batch-close rule: the lane's open batch is everything since its last close; it closes
- * (DoSettlement) only when the reconciliation of the journal against the gateway's reports finds nothing
- * unresolved (orphans, mismatches, pending reversals, sales still stored offline).
+ * The terminal's batch-close rule: the lane's open batch is everything since its last close — the
+ * manager's from this terminal or the gateway's automatic one, whichever came last; it closes
+ * (DoSettlement) only when the reconciliation of the journal against the gateway's open batch finds
+ * nothing unresolved (orphans, pending reversals, sales still stored offline).
+ *
+ * What it asks the gateway is bounded by the open batch (issue 22): GetUnsettledTransactions (the open
+ * batch) and GetLastSettlementByMerchant (one record: when the batch last closed), never the merchant's
+ * whole history. The screen's two reads on opening (totals, reconciliation) share one request.
  */
 export type BatchClose = {
-  /** When this lane last closed its batch (0: never): the open batch starts there. */
-  lastSettledAt: () => Promise<number>;
-  /** The journal against the gateway's reports for the open batch. */
+  /** When the open batch began (0: never closed): the later of this lane's last close and the gateway's. */
+  openedAt: () => Promise<number>;
+  /** The journal against the gateway's open batch. */
   reconciliation: () => Promise<ReconciliationView>;
-  /** The lane's open batch from its journal, and the merchant's open batch at the gateway when reachable. */
+  /** The lane's open batch from its journal (the money figures), and the gateway's open batch when reachable. */
   totals: () => Promise<BatchTotals>;
+  /** The money figures of the lane's journal over a report's range. */
+  figures: (from: number, to?: number) => Promise<ReportFigures>;
   /**
    * A manager's decision on an orphan (or a mismatch): `keep` adopts the gateway's approval in the
    * journal, `reverse` queues its reversal (only from the lane whose journal made it).
@@ -28,6 +43,21 @@ export type BatchClose = {
   /** Closes the batch (DoSettlement) when the reconciliation allows it; the next open batch starts now. */
   settle: () => Promise<SettlementView>;
 };
+
+/** Rows a page of the open batch's journal brings over from the journal's thread. */
+const PAGE = 1000;
+const LAST_CLOSE = 'lastSettledAt';
+
+/** One request for callers that ask at once (the batch screen opens its totals and its reconciliation). */
+function shared<T>(fn: () => Promise<T>): () => Promise<T> {
+  let inFlight: Promise<T> | undefined;
+  return () => {
+    inFlight ??= fn().finally(() => {
+      inFlight = undefined;
+    });
+    return inFlight;
+  };
+}
 
 export function createBatchClose(deps: {
   client: GatewayClient;
@@ -39,66 +69,98 @@ export function createBatchClose(deps: {
 }): BatchClose {
   const { client, journal, saf, clock } = deps;
 
-  const lastSettledAt = async (): Promise<number> =>
-    Number((await journal.getSetting('lastSettledAt')) ?? '0');
+  const unsettled = shared(() => client.getUnsettledTransactions());
+  const lastSettlement = shared(() => client.getLastSettlementByMerchant());
+
+  const openedAt = async (): Promise<number> => {
+    const local = Number((await journal.getSetting(LAST_CLOSE)) ?? '0');
+    // The gateway closes the batch on its own schedule too (automatic close): its last settlement is
+    // where the open batch begins. Unreachable, the last close this terminal saw stands.
+    const r = await lastSettlement();
+    if (!r.ok) return local;
+    const closes = (r.response.SettlementReports ?? [])
+      .map((s) => Date.parse(s.CompletedOn))
+      .filter((t) => Number.isFinite(t));
+    const gateway = Math.max(0, ...closes);
+    if (gateway <= local) return local;
+    await journal.setSetting(LAST_CLOSE, String(gateway), clock.now());
+    return gateway;
+  };
+
+  /** Whether this journal numbered `utn` (`<lane>-<epoch>-<seq>`, under any lane id it has had). */
+  const ours = async (): Promise<(utn: string) => boolean> => {
+    const epoch = await journal.epoch();
+    return (utn) => {
+      const cut = utn.lastIndexOf('-');
+      return epoch !== undefined && cut > 0 && utn.slice(0, cut).endsWith(`-${epoch}`);
+    };
+  };
+
+  /** Every journal row since `since`, newest first, paged along the index (no silent cap). */
+  const rowsSince = async (since: number): Promise<JournalRow[]> => {
+    const all: JournalRow[] = [];
+    for (;;) {
+      const last = all.at(-1);
+      const page = await journal.list({
+        since,
+        limit: PAGE,
+        ...(last ? { before: { createdAt: last.createdAt, seq: last.seq } } : {}),
+      });
+      all.push(...page);
+      if (page.length < PAGE) return all;
+    }
+  };
 
   const reconciliation = async (): Promise<ReconciliationView> => {
-    const [report, unsettled] = await Promise.all([
-      client.getReportByMerchant(),
-      client.getUnsettledTransactions(),
-    ]);
-    if (!report.ok) throw deps.failureOf(report.failure);
-    if (!unsettled.ok) throw deps.failureOf(unsettled.failure);
-    const since = await lastSettledAt();
-    // Every row of this journal is this lane's, also those numbered under a lane id a tech has since
-    // changed (one terminal per data folder): the open batch is all of them since the last close.
-    const journalRows = await journal.list({ since, limit: 10_000 });
+    const [u, since] = await Promise.all([unsettled(), openedAt()]);
+    if (!u.ok) throw deps.failureOf(u.failure);
+    const journalRows = await rowsSince(since);
     // Older entries still unresolved belong in the view too: an unknown from before the last close.
     const unresolved = await journal.list({
       states: ['sending', 'unknown', 'awaiting-card', 'reversing'],
       limit: 10_000,
     });
     const all = new Map([...unresolved, ...journalRows].map((r) => [r.utn, r]));
-    const utns = new Set(all.keys());
-    // This journal's numbers only: a previous install of the same lane id has another epoch.
-    const epoch = await journal.epoch();
-    const prefixes = new Set([...all.values()].map((r) => `${r.laneId}-${epoch ?? ''}-`));
-    const openBatch = new Set(
-      (unsettled.response.UnsettledTransactions ?? []).map((u) => u.UserReferenceNumber),
-    );
-    const sinceIso = since > 0 ? new Date(since).toISOString() : '';
-    const gatewayRows = (report.response.Transactions ?? []).filter(
-      (g) =>
-        utns.has(g.UserTransactionNumber) ||
-        ([...prefixes].some((p) => g.UserTransactionNumber.startsWith(p)) &&
-          (openBatch.has(g.UserTransactionNumber) || g.MadeOn >= sinceIso)),
+    const openBatch = new Map<string, OpenBatchEntry>(
+      (u.response.UnsettledTransactions ?? []).map((x) => [
+        x.UserReferenceNumber,
+        {
+          utn: x.UserReferenceNumber,
+          serviceReferenceNumber: x.ServiceReferenceNumber,
+          amountCents: fromWire(x.Amount),
+        },
+      ]),
     );
     const exposure = await saf.exposure();
     return reconcile({
       journal: [...all.values()],
-      gateway: gatewayRows,
       openBatch,
-      reversals: [
-        ...(await journal.pendingReversals()),
-        ...(await journal.recentReversals(500)).filter((r) => r.state === 'failed'),
-      ],
+      isOurs: await ours(),
+      reversals: [...(await journal.pendingReversals()), ...(await journal.failedReversals(500))],
       safQueued: exposure.count,
       now: clock.now(),
     });
   };
 
   const totals = async (): Promise<BatchTotals> => {
-    const result = batchTotals(await journal.list({ since: await lastSettledAt(), limit: 10_000 }));
-    const u = await client.getUnsettledTransactions();
+    const [since, u] = await Promise.all([openedAt(), unsettled()]);
+    const result: BatchTotals = { since, figures: moneyFigures(await journal.figureGroups(since)) };
     if (u.ok) {
       const list = u.response.UnsettledTransactions ?? [];
+      const isOurs = await ours();
       result.gateway = {
-        count: list.length,
-        amountCents: list.reduce((sum, x) => sum + fromWire(x.Amount), 0),
+        laneCount: list.filter((x) => isOurs(x.UserReferenceNumber)).length,
+        allLanesCount: list.length,
       };
     }
     return result;
   };
+
+  const figures = async (from: number, to?: number): Promise<ReportFigures> => ({
+    from,
+    ...(to !== undefined ? { to } : {}),
+    figures: moneyFigures(await journal.figureGroups(from, to)),
+  });
 
   const resolveOrphan = async (utn: string, action: OrphanResolution['action']): Promise<void> => {
     const view = await reconciliation();
@@ -115,19 +177,21 @@ export function createBatchClose(deps: {
         );
       await journal.queueReversal(utn, 'Orphan: manager chose to reverse', now);
       deps.kickReversals();
-    } else {
-      if (entry && row.gateway) {
-        await journal.update(
-          utn,
-          {
-            state: 'approved',
-            approvedCents: row.gateway.amountCents,
-            srn: row.gateway.serviceReferenceNumber,
-            message: 'Orphan kept: approved at the gateway',
-          },
-          now,
-        );
-      }
+    } else if (entry && row.gateway) {
+      // The open batch lists the base amount only: the approval's whole amount is the transaction's own.
+      const t = await client.getTransaction(utn);
+      if (!t.ok) throw deps.failureOf(t.failure);
+      await journal.update(
+        utn,
+        {
+          state: 'approved',
+          approvedCents:
+            fromWire(t.response.Amount) + fromWire(t.response.TaxAmount) + fromWire(t.response.TipAmount),
+          srn: row.gateway.serviceReferenceNumber,
+          message: 'Orphan kept: approved at the gateway',
+        },
+        now,
+      );
     }
   };
 
@@ -135,9 +199,10 @@ export function createBatchClose(deps: {
     const view = await reconciliation();
     if (!view.canClose)
       throw new BridgeFailure('conflict', `The batch cannot close yet: ${view.blockers.join(' ')}`);
+    const lane = moneyFigures(await journal.figureGroups(await openedAt()));
     const r = await client.doSettlement();
     if (!r.ok) throw deps.failureOf(r.failure);
-    await journal.setSetting('lastSettledAt', String(clock.now()), clock.now());
+    await journal.setSetting(LAST_CLOSE, String(clock.now()), clock.now());
     return {
       amountSettledCents: fromWire(r.response.AmountSettled),
       batches: (r.response.Batches ?? []).map((b) => ({
@@ -148,8 +213,9 @@ export function createBatchClose(deps: {
         netCents: fromWire(b.NetAmount),
       })),
       ...(r.response.CompletedOn ? { completedAt: r.response.CompletedOn } : {}),
+      laneCardNetCents: lane.card.netCents,
     };
   };
 
-  return { lastSettledAt, reconciliation, totals, resolveOrphan, settle };
+  return { openedAt, reconciliation, totals, figures, resolveOrphan, settle };
 }

@@ -44,6 +44,7 @@ export const commandAccess: Record<CommandName, Access> = {
   'batch.autoClose.set': 'sell',
   'batch.autoClose.remove': 'sell',
   'reports.transactions': 'manage',
+  'reports.figures': 'manage',
   'business.get': 'signed-in',
   'business.update': 'manage',
   'fraud.get': 'manage',

@@ -99,13 +99,34 @@ export type ReversalRow = {
   amountCents: number;
 };
 
+/** Where a page of the newest-first list ends: the next page starts after this row. */
+export type JournalCursor = { createdAt: number; seq: number };
+
+/**
+ * A newest-first list, read along an index (journal_created_seq, journal_last4, journal_state): `since`
+ * bounds it from below, `before` continues after a page, `limit` caps a page. An amount search walks
+ * only what `since` (or `last4`) bounds, so it needs one of them.
+ */
 export type JournalQuery = {
   since?: number;
+  /** Up to (excluding) this instant: a report's range. */
+  until?: number;
   last4?: string;
-  amountCents?: number;
   states?: JournalState[];
-  operations?: JournalOperation[];
+  before?: JournalCursor;
+  amountCents?: number;
   limit?: number;
+};
+
+/** The rows of a range grouped as the money figures read them (common/money-figures.ts). */
+export type FigureGroup = {
+  operation: JournalOperation;
+  state: JournalState;
+  cardType: string | null;
+  count: number;
+  approvedCents: number;
+  cashBackCents: number;
+  tipCents: number;
 };
 
 export type TicketRecord = {
@@ -166,6 +187,19 @@ type SqlJournal = {
   script_results: string | null;
   created_at: number;
   updated_at: number;
+};
+
+const FIGURE_COLUMNS = `operation, state, card_type, count(*) AS n, sum(approved_cents) AS approved,
+  sum(cashback_cents) AS cashback, sum(tip_cents) AS tip`;
+
+type SqlFigures = {
+  operation: JournalOperation;
+  state: JournalState;
+  card_type: string | null;
+  n: number;
+  approved: number;
+  cashback: number;
+  tip: number;
 };
 
 function toRow(r: SqlJournal): JournalRow {
@@ -259,7 +293,7 @@ export function migrate(db: Database.Database, migrations: readonly Migration[] 
 export class JournalStore {
   readonly db: Database.Database;
   private readonly stmt;
-  /** UPDATE statements by column set: preparing costs more than running. */
+  /** Statements built from a shape (UPDATE by column set, list by filters): prepared once each. */
   private readonly updates = new Map<string, Database.Statement>();
 
   constructor(db: Database.Database) {
@@ -284,6 +318,16 @@ export class JournalStore {
       byTender: db.prepare<[string], SqlJournal>(
         'SELECT * FROM journal WHERE tender_id = ? ORDER BY seq DESC LIMIT 1',
       ),
+      byTicket: db.prepare<[string, string], SqlJournal>(
+        'SELECT * FROM journal WHERE ticket_id = ? AND operation = ? ORDER BY seq',
+      ),
+      figuresSince: db.prepare<[number], SqlFigures>(
+        `SELECT ${FIGURE_COLUMNS} FROM journal WHERE created_at >= ? GROUP BY operation, state, card_type`,
+      ),
+      figuresBetween: db.prepare<[number, number], SqlFigures>(
+        `SELECT ${FIGURE_COLUMNS} FROM journal WHERE created_at >= ? AND created_at < ?
+         GROUP BY operation, state, card_type`,
+      ),
       addReversal: db.prepare(
         `INSERT INTO reversals (utn, state, attempts, next_attempt_at, created_at) VALUES (?, 'pending', 0, ?, ?)
          ON CONFLICT (utn) DO UPDATE SET state = 'pending', next_attempt_at = excluded.next_attempt_at, done_at = NULL`,
@@ -295,6 +339,10 @@ export class JournalStore {
       pendingReversals: db.prepare<[], SqlReversal>(
         `SELECT r.*, j.operation, j.amount_cents FROM reversals r JOIN journal j ON j.utn = r.utn
          WHERE r.state = 'pending' ORDER BY r.created_at`,
+      ),
+      failedReversals: db.prepare<[number], SqlReversal>(
+        `SELECT r.*, j.operation, j.amount_cents FROM reversals r JOIN journal j ON j.utn = r.utn
+         WHERE r.state = 'failed' ORDER BY r.next_attempt_at DESC LIMIT ?`,
       ),
       allReversals: db.prepare<[number], SqlReversal>(
         `SELECT r.*, j.operation, j.amount_cents FROM reversals r JOIN journal j ON j.utn = r.utn
@@ -454,13 +502,7 @@ export class JournalStore {
     }
     sets.push('updated_at = ?');
     values.push(now, utn);
-    const sql = `UPDATE journal SET ${sets.join(', ')} WHERE utn = ?`;
-    let statement = this.updates.get(sql);
-    if (!statement) {
-      statement = this.db.prepare(sql);
-      this.updates.set(sql, statement);
-    }
-    statement.run(...values);
+    this.prepared(`UPDATE journal SET ${sets.join(', ')} WHERE utn = ?`).run(...values);
     return this.mustGet(utn);
   }
 
@@ -529,15 +571,27 @@ export class JournalStore {
   list(query: JournalQuery = {}): JournalRow[] {
     const where: string[] = [];
     const values: (string | number)[] = [];
-    if (query.since !== undefined) {
-      where.push('created_at >= ?');
-      values.push(query.since);
-    }
     if (query.last4 !== undefined) {
       where.push('last4 = ?');
       values.push(query.last4);
     }
+    if (query.since !== undefined) {
+      where.push('created_at >= ?');
+      values.push(query.since);
+    }
+    if (query.until !== undefined) {
+      where.push('created_at < ?');
+      values.push(query.until);
+    }
+    if (query.before !== undefined) {
+      // Row values compare as the index orders: (created_at, seq) strictly before the cursor.
+      where.push('(created_at, seq) < (?, ?)');
+      values.push(query.before.createdAt, query.before.seq);
+    }
     if (query.amountCents !== undefined) {
+      // No index on amounts: without a bound the search would walk the whole journal.
+      if (query.since === undefined && query.last4 === undefined)
+        throw new Error('an amount search needs a since or a last four');
       where.push('(amount_cents + tip_cents) = ? OR amount_cents = ?');
       values.push(query.amountCents, query.amountCents);
     }
@@ -545,17 +599,45 @@ export class JournalStore {
       where.push(`state IN (${query.states.map(() => '?').join(', ')})`);
       values.push(...query.states);
     }
-    if (query.operations && query.operations.length > 0) {
-      where.push(`operation IN (${query.operations.map(() => '?').join(', ')})`);
-      values.push(...query.operations);
-    }
     const sql = `SELECT * FROM journal ${where.length ? 'WHERE ' + where.map((w) => `(${w})`).join(' AND ') : ''}
-      ORDER BY seq DESC LIMIT ?`;
+      ORDER BY created_at DESC, seq DESC LIMIT ?`;
     values.push(Math.max(1, Math.min(query.limit ?? 500, 10_000)));
-    return this.db
-      .prepare<(string | number)[], SqlJournal>(sql)
+    return this.prepared(sql)
       .all(...values)
-      .map(toRow);
+      .map((r) => toRow(r as SqlJournal));
+  }
+
+  /**
+   * The money figures' input for `[since, until)`: the rows grouped by what the figures tell apart, so
+   * the answer is a few lines whatever the range holds (read along journal_created_seq).
+   */
+  figureGroups(since: number, until?: number): FigureGroup[] {
+    const rows =
+      until === undefined ? this.stmt.figuresSince.all(since) : this.stmt.figuresBetween.all(since, until);
+    return rows.map((r) => ({
+      operation: r.operation,
+      state: r.state,
+      cardType: r.card_type,
+      count: r.n,
+      approvedCents: r.approved,
+      cashBackCents: r.cashback,
+      tipCents: r.tip,
+    }));
+  }
+
+  /** A ticket's rows of one operation, oldest first (a gift-card load's earlier attempts). */
+  byTicket(ticketId: string, operation: JournalOperation): JournalRow[] {
+    return this.stmt.byTicket.all(ticketId, operation).map(toRow);
+  }
+
+  /** Statements by text: the list's shapes are few and preparing costs more than running. */
+  private prepared(sql: string): Database.Statement {
+    let statement = this.updates.get(sql);
+    if (!statement) {
+      statement = this.db.prepare(sql);
+      this.updates.set(sql, statement);
+    }
+    return statement;
   }
 
   // --- reversals
@@ -566,6 +648,11 @@ export class JournalStore {
 
   pendingReversals(): ReversalRow[] {
     return this.stmt.pendingReversals.all().map(toReversal);
+  }
+
+  /** Reversals the gateway refused for good: a manager decides each (newest first, at most `limit`). */
+  failedReversals(limit: number): ReversalRow[] {
+    return this.stmt.failedReversals.all(limit).map(toReversal);
   }
 
   recentReversals(limit: number): ReversalRow[] {

@@ -77,9 +77,7 @@ export async function giftReload(
   const { deps } = ctx;
   const ticketId = ticket?.view.ticketId;
   if (ticket) {
-    const attempts = (await deps.journal.list({ operations: ['gift-reload'], limit: 10_000 })).filter(
-      (r) => r.ticketId === ticketId,
-    );
+    const attempts = await deps.journal.byTicket(ticket.view.ticketId, 'gift-reload');
     checkReloadTicket(ticket.view, amountCents, attempts);
   }
   const card = await giftCard(ctx, entry, keyed);

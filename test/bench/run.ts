@@ -13,6 +13,7 @@ const benches = [
   'postgres.bench.ts',
   'devices.bench.ts',
   'terminal.bench.ts',
+  'journal.bench.ts',
   ...onDemand,
 ].filter(
   (f) =>

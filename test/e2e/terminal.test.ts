@@ -361,14 +361,14 @@ describe('terminal screens in Chromium (browser mode, sandbox gateway, simulated
     await signOut(page);
     await signIn(page, '9999');
     await go(page, 'Batch');
-    await page.waitForSelector('[data-testid="batch-sales"]');
+    await page.getByRole('table', { name: 'Card batch', exact: true }).waitFor();
     await page.waitForSelector('[data-testid="rec-can-close"]');
     await checkA11y(page, 'manager: batch');
     await screenshot(page, '08-batch-open');
     await page.getByRole('button', { name: 'Close batch now' }).click();
     await page.click('#settle-confirm');
     await page.waitForSelector('[data-testid="settle-result"]', { timeout: 30_000 });
-    expect(await page.textContent('[data-testid="settle-result"]')).toMatch(/Settled \$/);
+    expect(await page.textContent('[data-testid="settle-result"]')).toMatch(/Settled by the gateway\$/);
     await screenshot(page, '08-batch-closed');
   }, 60_000);
 

@@ -252,7 +252,7 @@ describe('unknown outcomes, restarts, store-and-forward, reconciliation', () => 
       expect(resolved.orphans).toBe(0);
       expect(resolved.canClose).toBe(true);
       const totals = value(await bridge.send('batch.totals', {}));
-      expect(totals.saleCents).toBeGreaterThanOrEqual(1234);
+      expect(totals.figures.card.sales.cents).toBeGreaterThanOrEqual(1234);
       const settled = value(await bridge.send('batch.settle', {}));
       expect(settled.amountSettledCents).toBeGreaterThan(0);
       const audit = value(await bridge.send('audit.list', {}));

@@ -1,9 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import type { TransactionReportRecord } from '../../gateway/contract/report';
 import type { TicketView } from '../../electron/bridge/contract';
 import type { JournalRow, ReversalRow } from '../../electron/journal/journal-store';
-import { batchTotals, reconcile } from '../../electron/reconciliation';
+import { reconcile, type OpenBatchEntry } from '../../electron/reconciliation';
 import { buildReceipt } from '../../electron/sale/receipt';
 import { signatureSvg } from '../../electron/sale/signature';
 import { reversalBackoff } from '../../electron/util/backoff';
@@ -49,24 +48,24 @@ function row(
   };
 }
 
-function record(utn: string, status: string, amount: number): TransactionReportRecord {
-  return {
-    ID: 1, MID: 1001, CID: 1, ServiceReferenceNumber: `S-${utn}`, UserTransactionNumber: utn, TransactionType: 'sale', Status: status,
-    Amount: amount, TaxAmount: 0, SurchargeAmount: 0, CardDifferenceAmount: 0, TipAmount: 0, CashBackAmount: 0, TotalAmount: amount,
-    RefundedAmount: null, RemainingRefundableAmount: amount, TotalRefundedAmount: 0, AuthCode: 'A', BankAuthorizationNumber: 'A', BankMsg: '',
-    GatewayMsg: '', CV_VerificationResult: '', CardType: 'Visa', CurrencyCode: 'USD', LastFour: '1111', PlanId: 0, CardWasSwiped: 0,
-    MadeOn: '2030-01-01T00:00:00.000Z', BatchNumber: null, OriginalServiceReferenceNumber: null, InvoiceNumber: null, IsTest: false, PaymentLinkId: null, Source: null,
-  }; // prettier-ignore
+/** A payment of the gateway's open batch (GetUnsettledTransactions): its base amount. */
+function open(utn: string, cents: number): [string, OpenBatchEntry] {
+  return [utn, { utn, serviceReferenceNumber: `S-${utn}`, amountCents: cents }];
 }
 
-describe('reconciliation rules', () => {
-  const base = { openBatch: new Set<string>(), reversals: [] as ReversalRow[], safQueued: 0, now: 1 };
+describe("reconciliation rules (the journal against the gateway's open batch)", () => {
+  const base = {
+    reversals: [] as ReversalRow[],
+    safQueued: 0,
+    now: 1,
+    isOurs: (utn: string) => utn.length === 1,
+  };
 
   it('matches agreeing rows and can close', () => {
     const v = reconcile({
       ...base,
       journal: [row('a', 'approved', 500), row('b', 'reversed', 100), row('c', 'declined', 100)],
-      gateway: [record('a', 'approved', 5), record('b', 'reversed', 1)],
+      openBatch: new Map([open('a', 500)]),
     });
     expect(v.rows.map((r) => r.verdict)).toEqual(['match', 'match', 'local-only']);
     expect(v.canClose).toBe(true);
@@ -76,7 +75,7 @@ describe('reconciliation rules', () => {
     const v = reconcile({
       ...base,
       journal: [row('a', 'failed', 500), row('b', 'unknown', 100)],
-      gateway: [record('a', 'approved', 5), record('b', 'approved', 1), record('z', 'approved', 9)],
+      openBatch: new Map([open('a', 500), open('b', 100), open('z', 900), open('other-lane-9', 100)]),
     });
     expect(v.rows.map((r) => [r.userTransactionNumber, r.verdict])).toEqual([
       ['a', 'orphan'],
@@ -87,26 +86,20 @@ describe('reconciliation rules', () => {
     expect(v.blockers).toHaveLength(2);
   });
 
-  it('flags amounts that differ and stored sales not yet forwarded', () => {
+  it('flags base amounts that differ, approvals missing from the open batch and stored sales not yet forwarded', () => {
     const v = reconcile({
       ...base,
       safQueued: 1,
-      journal: [row('a', 'approved', 500), row('s', 'stored', 100)],
-      gateway: [record('a', 'approved', 4.99)],
+      journal: [
+        row('a', 'approved', 500),
+        row('t', 'approved', 650, { taxCents: 50, tipCents: 100 }),
+        row('m', 'approved', 300),
+        row('s', 'stored', 100),
+      ],
+      openBatch: new Map([open('a', 499), open('t', 500)]),
     });
-    expect(v.rows.map((r) => r.verdict)).toEqual(['mismatch', 'local-only']);
+    expect(v.rows.map((r) => r.verdict)).toEqual(['mismatch', 'match', 'mismatch', 'local-only']);
     expect(v.canClose).toBe(false);
-  });
-
-  it('totals the open batch by card type and tender', () => {
-    const t = batchTotals([
-      row('a', 'approved', 500),
-      row('b', 'approved', 300, { operation: 'cash', cardType: null }),
-      row('c', 'declined', 900),
-      row('r', 'approved', 200, { operation: 'refund', approvedCents: 200 }),
-    ]);
-    expect(t).toMatchObject({ saleCount: 2, saleCents: 800, refundCents: 200, netCents: 600 });
-    expect(t.byTender.map((l) => l.key)).toEqual(['credit', 'cash']);
   });
 });
 

@@ -1,22 +1,21 @@
 import { Type, type Static } from 'typebox';
+import type { MoneyFigures } from '../../../common/money-figures';
 import { Text } from './schema-kit';
 import { OptionalApproval } from './session';
 import type { JournalOperation, JournalState } from './transactions';
 
 export type TotalsLine = { key: string; count: number; amountCents: number };
 
+/**
+ * The lane's open batch: the money figures (common/money-figures.ts) of its journal since the batch
+ * opened, and what the gateway's open batch holds when it answers.
+ */
 export type BatchTotals = {
-  /** From the lane's journal for the open batch. */
-  saleCount: number;
-  saleCents: number;
-  refundCount: number;
-  refundCents: number;
-  netCents: number;
-  tipCents: number;
-  byCardType: TotalsLine[];
-  byTender: TotalsLine[];
-  /** From the gateway's open batch (all lanes of the merchant), when reachable. */
-  gateway?: { count: number; amountCents: number };
+  /** When the open batch began: the last close, the manager's or the gateway's automatic one (0: never). */
+  since: number;
+  figures: MoneyFigures;
+  /** The gateway's open batch, when reachable: this lane's payments in it, and every lane's. */
+  gateway?: { laneCount: number; allLanesCount: number };
 };
 
 export type ReconciliationRow = {
@@ -53,9 +52,12 @@ export const OrphanResolutionSchema = Type.Object({
 export type OrphanResolution = Static<typeof OrphanResolutionSchema>;
 
 export type SettlementView = {
+  /** The gateway's own sum of what it settled (every lane of the merchant). */
   amountSettledCents: number;
   batches: { batchNumber: string; count: number; saleCents: number; returnCents: number; netCents: number }[];
   completedAt?: string;
+  /** This lane's card net for the batch just closed, by the figures the batch screen showed. */
+  laneCardNetCents: number;
 };
 
 export type LastSettlementView = { amountSettledCents: number; batches: string[]; completedOn: string };

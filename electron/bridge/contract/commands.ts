@@ -19,7 +19,13 @@ import type {
 import { DeviceConfigSchema, DeviceRoleSchema, DeviceTestRequestSchema } from './devices';
 import type { GatewaySettingsView, GatewayTestResult } from './gateway';
 import { GatewaySettingsUpdateSchema } from './gateway';
-import type { BusinessSettingsView, FraudOptionsView, PaymentLinkView, ReportView } from './merchant';
+import type {
+  BusinessSettingsView,
+  FraudOptionsView,
+  PaymentLinkView,
+  ReportFigures,
+  ReportView,
+} from './merchant';
 import {
   BusinessSettingsUpdateSchema,
   FraudCheckSchema,
@@ -138,6 +144,7 @@ export const commandPayloads = {
 
   // --- reports (manager)
   'reports.transactions': ReportQuerySchema,
+  'reports.figures': ReportQuerySchema,
 
   // --- merchant passthroughs (manager)
   'business.get': Empty,
@@ -236,6 +243,7 @@ export type CommandValues = {
   'batch.autoClose.set': AutoCloseView;
   'batch.autoClose.remove': AutoCloseView;
   'reports.transactions': ReportView;
+  'reports.figures': ReportFigures;
   'business.get': BusinessSettingsView;
   'business.update': BusinessSettingsView;
   'fraud.get': FraudOptionsView;

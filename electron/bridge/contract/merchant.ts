@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { Cents } from './schema-kit';
+import type { MoneyFigures } from '../../../common/money-figures';
 import type { TotalsLine } from './batch';
 
 // Reports
@@ -25,6 +26,9 @@ export const ReportQuerySchema = Type.Object({
   to: Type.Optional(Type.String()),
 });
 export type ReportQuery = Static<typeof ReportQuerySchema>;
+
+/** The lane's money figures (common/money-figures.ts) over a report's range, from its journal. */
+export type ReportFigures = { from?: number; to?: number; figures: MoneyFigures };
 
 export type ReportView = {
   rows: ReportRow[];

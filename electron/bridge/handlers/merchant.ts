@@ -5,6 +5,12 @@ import { BridgeFailure } from '../failure';
 import { createApprovals } from './approvals';
 import type { CoreServices, HandlerSlice } from './services';
 
+function startOfDay(now: number): number {
+  const d = new Date(now);
+  d.setHours(0, 0, 0, 0);
+  return d.getTime();
+}
+
 /** The manager's passthroughs to the gateway: reports, business settings, fraud options, payment links. */
 export function merchantHandlers(s: CoreServices) {
   const { engine, settings, client } = s;
@@ -38,6 +44,20 @@ export function merchantHandlers(s: CoreServices) {
         ...(p.from !== undefined ? { from: p.from } : {}),
         ...(p.to !== undefined ? { to: p.to } : {}),
       });
+    },
+
+    async 'reports.figures'(p) {
+      // The range reads the journal along its time index: without a start it is today, never all time.
+      const instant = (text: string | undefined, fallback: number | undefined) => {
+        if (text === undefined) return fallback;
+        const t = Date.parse(text);
+        if (!Number.isFinite(t)) throw new BridgeFailure('invalid', 'The report range is two dates.');
+        return t;
+      };
+      const from = instant(p.from, startOfDay(s.clock.now())) ?? 0;
+      const to = instant(p.to, undefined);
+      // `to` is the range's last millisecond (the screen sends 23:59:59.999): the journal's bound excludes.
+      return s.batchClose.figures(from, to === undefined ? undefined : to + 1);
     },
 
     'business.get': businessGet,

@@ -2,6 +2,7 @@ import { migration001 } from './001-journal';
 import { migration002 } from './002-audit-settings';
 import { migration003 } from './003-store-and-forward';
 import { migration004 } from './004-card-decision';
+import { migration007 } from './007-query-indexes';
 import type { Migration } from './types';
 
 /** Every shipped migration, in order. A shipped migration is never edited: add a new one. */
@@ -10,4 +11,5 @@ export const journalMigrations: readonly Migration[] = [
   migration002,
   migration003,
   migration004,
+  migration007,
 ];

@@ -1,40 +1,17 @@
 import { useState, type FormEvent } from 'react';
-import type { ReconciliationRow, SettlementView, TotalsLine } from '../../../../electron/bridge/contract';
+import { FIGURE_LABELS } from '../../../../common/money-figures';
+import type { ReconciliationRow, SettlementView } from '../../../../electron/bridge/contract';
 import { formatCents } from '../../format/money';
 import { describeError } from '../../state/app-store';
 import { useAppStore, useBridge } from '../../state/context';
 import { useCommand } from '../../state/use-command';
 import { Dialog } from '../../ui/Dialog';
 import { ErrorAlert, InputField } from '../../ui/fields';
+import { FigureLinesTable, MoneyFiguresTables } from '../../ui/MoneyFiguresTables';
 import { Stat } from '../../ui/Stat';
 import { TableHead } from '../../ui/TableHead';
 
-function TotalsTable({ title, lines }: { title: string; lines: TotalsLine[] }) {
-  return (
-    <table className="data">
-      <caption style={{ textAlign: 'left', fontWeight: 700 }}>{title}</caption>
-      <TableHead
-        columns={[title.startsWith('By card') ? 'Card type' : 'Tender', 'Count', 'Amount']}
-        numeric={['Count', 'Amount']}
-      />
-      <tbody>
-        {lines.length === 0 ? (
-          <tr>
-            <td colSpan={3}>Nothing yet.</td>
-          </tr>
-        ) : (
-          lines.map((l) => (
-            <tr key={l.key}>
-              <th scope="row">{l.key}</th>
-              <td className="num">{l.count}</td>
-              <td className="num">{formatCents(l.amountCents)}</td>
-            </tr>
-          ))
-        )}
-      </tbody>
-    </table>
-  );
-}
+const count = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`;
 
 const verdictTone: Record<ReconciliationRow['verdict'], string> = {
   match: 'badge-ok',
@@ -95,7 +72,7 @@ function Reconciliation({ onChanged }: { onChanged: () => void }) {
             Show matching rows too ({v.rows.length} in all)
           </label>
           <table className="data">
-            <TableHead columns={['Number', 'Journal', 'Gateway', 'Verdict', 'Resolve']} />
+            <TableHead columns={['Number', 'Journal', 'Gateway (base amount)', 'Verdict', 'Resolve']} />
             <tbody>
               {rows.length === 0 ? (
                 <tr>
@@ -261,24 +238,25 @@ export function BatchScreen() {
       {t ? (
         <section aria-labelledby="open-title">
           <h2 id="open-title">Open batch (this lane)</h2>
-          <div className="stats">
-            <Stat label={`Sales (${t.saleCount})`} value={formatCents(t.saleCents)} testId="batch-sales" />
-            <Stat label={`Refunds (${t.refundCount})`} value={formatCents(t.refundCents)} />
-            <Stat label="Net" value={formatCents(t.netCents)} testId="batch-net" />
-            <Stat label="Tips" value={formatCents(t.tipCents)} />
-            {t.gateway ? (
-              <Stat
-                label={`At the gateway (${t.gateway.count}, all lanes)`}
-                value={formatCents(t.gateway.amountCents)}
-              />
-            ) : null}
-          </div>
-          <div className="row" style={{ alignItems: 'flex-start' }}>
+          <p className="hint" data-testid="batch-since">
+            {t.since > 0
+              ? `Since the last close, ${new Date(t.since).toLocaleString()}.`
+              : 'Since this lane began: no close yet.'}{' '}
+            {t.gateway
+              ? `The gateway’s open batch holds ${t.gateway.laneCount} of this lane’s card payments (${t.gateway.allLanesCount} from every lane).`
+              : 'The gateway did not answer: these are the journal’s figures alone.'}
+          </p>
+          <MoneyFiguresTables figures={t.figures} />
+          <div className="row" style={{ alignItems: 'flex-start', marginBottom: 16 }}>
             <div style={{ flex: 1, minWidth: 280 }}>
-              <TotalsTable title="By card type" lines={t.byCardType} />
+              <FigureLinesTable
+                title="Card batch by card type"
+                first="Card type"
+                lines={t.figures.card.byCardType}
+              />
             </div>
             <div style={{ flex: 1, minWidth: 280 }}>
-              <TotalsTable title="By tender" lines={t.byTender} />
+              <FigureLinesTable title="Card batch by tender" first="Tender" lines={t.figures.card.byTender} />
             </div>
           </div>
         </section>
@@ -298,15 +276,31 @@ export function BatchScreen() {
         <ErrorAlert message={error} />
         {result ? (
           <div role="status" data-testid="settle-result">
-            <p>
-              <strong>Settled {formatCents(result.amountSettledCents)}</strong>
-              {result.completedAt ? ` at ${result.completedAt}` : ''}.
-            </p>
+            <table className="data">
+              <caption>
+                Settlement{result.completedAt ? ` at ${new Date(result.completedAt).toLocaleString()}` : ''}
+              </caption>
+              <tbody>
+                <tr>
+                  <th scope="row">Settled by the gateway</th>
+                  <td className="num">{formatCents(result.amountSettledCents)}</td>
+                </tr>
+                <tr>
+                  <th scope="row">{FIGURE_LABELS.cardNet}</th>
+                  <td className="num">{formatCents(result.laneCardNetCents)}</td>
+                </tr>
+              </tbody>
+            </table>
+            {result.amountSettledCents !== result.laneCardNetCents ? (
+              <p className="hint">
+                The gateway settled every lane of the store; this lane’s card net is its part.
+              </p>
+            ) : null}
             <ul>
               {result.batches.map((b) => (
                 <li key={b.batchNumber}>
-                  Batch {b.batchNumber}: {b.count} transactions, sales {formatCents(b.saleCents)}, returns{' '}
-                  {formatCents(b.returnCents)}, net {formatCents(b.netCents)}
+                  Batch {b.batchNumber}: {b.count} card payments, card sales {formatCents(b.saleCents)}, card
+                  refunds {formatCents(b.returnCents)}, card net {formatCents(b.netCents)}
                 </li>
               ))}
             </ul>
@@ -327,7 +321,7 @@ export function BatchScreen() {
             ) : (
               (last.data ?? []).map((s, i) => (
                 <tr key={`${s.completedOn}-${i}`}>
-                  <td>{s.completedOn}</td>
+                  <td>{new Date(s.completedOn).toLocaleString()}</td>
                   <td className="num">{formatCents(s.amountSettledCents)}</td>
                   <td>{s.batches.join(', ')}</td>
                 </tr>
@@ -339,8 +333,10 @@ export function BatchScreen() {
       {confirm ? (
         <Dialog title="Close the batch?" onClose={() => setConfirm(false)} initialFocus="settle-confirm">
           <p>
-            {t ? `${t.saleCount} sales, ${formatCents(t.netCents)} net on this lane.` : ''} Once closed, these
-            payments can only be refunded, not voided.
+            {t
+              ? `${FIGURE_LABELS.cardNet}: ${formatCents(t.figures.card.netCents)} (${count(t.figures.card.sales.count, 'card sale')}, ${count(t.figures.card.refunds.count, 'card refund')} on this lane). Cash stays in the drawer.`
+              : ''}{' '}
+            Once closed, these payments can only be refunded, not voided.
           </p>
           <div className="row">
             <button type="button" className="btn" onClick={() => setConfirm(false)}>

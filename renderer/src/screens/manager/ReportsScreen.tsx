@@ -4,6 +4,7 @@ import { formatCents } from '../../format/money';
 import { useCommand } from '../../state/use-command';
 import { BarChart, ShareBar } from '../../ui/charts';
 import { ErrorAlert, InputField } from '../../ui/fields';
+import { MoneyFiguresTables } from '../../ui/MoneyFiguresTables';
 import { Stat } from '../../ui/Stat';
 import { TableHead } from '../../ui/TableHead';
 
@@ -42,6 +43,7 @@ export function ReportsScreen() {
   const [to, setTo] = useState(today);
   const [query, setQuery] = useState<ReportQuery>(() => dayRange(today, today));
   const report = useCommand('reports.transactions', query, JSON.stringify(query));
+  const figures = useCommand('reports.figures', query, JSON.stringify(query));
   const submit = (e: FormEvent) => {
     e.preventDefault();
     setQuery(dayRange(from, to));
@@ -82,14 +84,23 @@ export function ReportsScreen() {
           Export CSV
         </button>
       </form>
+      <section aria-labelledby="lane-figures-title" className="card">
+        <h2 id="lane-figures-title">This lane’s money (its journal)</h2>
+        <ErrorAlert message={figures.error} />
+        {figures.data ? <MoneyFiguresTables figures={figures.data.figures} /> : <p>Loading…</p>}
+      </section>
+      <h2>The gateway’s card transactions (every lane)</h2>
       <ErrorAlert message={report.error} />
       {report.loading && !r ? <p>Loading…</p> : null}
       {r ? (
         <>
           <div className="stats">
-            <Stat label="Transactions" value={r.rows.length} />
-            <Stat label="Sales" value={formatCents(r.salesByHour.reduce((s, h) => s + h.amountCents, 0))} />
-            <Stat label={`Refunds (${r.refunds.count})`} value={formatCents(r.refunds.amountCents)} />
+            <Stat label="Card transactions" value={r.rows.length} />
+            <Stat
+              label="Card sales (before cash back)"
+              value={formatCents(r.salesByHour.reduce((s, h) => s + h.amountCents, 0))}
+            />
+            <Stat label={`Card refunds (${r.refunds.count})`} value={formatCents(r.refunds.amountCents)} />
           </div>
           <BarChart
             title="Sales by hour"
@@ -124,7 +135,7 @@ export function ReportsScreen() {
             <tbody>
               {r.rows.map((row) => (
                 <tr key={row.serviceReferenceNumber}>
-                  <td>{row.madeOn}</td>
+                  <td>{new Date(row.madeOn).toLocaleString()}</td>
                   <td>{row.type}</td>
                   <td>{row.status}</td>
                   <td>
