@@ -20,6 +20,8 @@ export const roleWords: Record<DeviceRoleName, string> = {
   contactless: 'Chip / contactless reader',
   signaturePad: 'Signature pad',
   receiptPrinter: 'Receipt printer',
+  scanner: 'Barcode scanner',
+  poleDisplay: 'Pole display',
 };
 const roles = Object.keys(roleWords) as DeviceRoleName[];
 
@@ -266,7 +268,7 @@ function Assignment({ discovered }: { discovered: DiscoveredDeviceView[] }) {
           <ConnectionEditor
             key={r}
             role={r}
-            value={config[r]}
+            value={config[r] ?? { kind: 'none' }}
             onChange={(v) => setConfig({ ...config, [r]: v })}
           />
         ))}
