@@ -6,38 +6,20 @@ import {
   wedgeScanSettings,
   type Keystroke,
 } from '../../common/wedge-scan';
+import {
+  fastTypist,
+  jitteryScanner,
+  scanner,
+  shiftedScanner,
+  typistWithRolls,
+  UPC_A_KEYS as UPC,
+} from '../support/keystroke-recordings';
 
 /** Keystrokes from key names and the times (ms) they went down. */
 function keys(names: readonly string[], times: readonly number[]): Keystroke[] {
   expect(names).toHaveLength(times.length);
   return names.map((key, i) => ({ key, at: times[i] ?? 0 }));
 }
-const chars = (s: string): string[] => [...s];
-
-// Keydown timestamps as a keyboard-wedge scanner and people produced them (KeyboardEvent.timeStamp, ms).
-const UPC = chars('036000241457');
-/** A USB wedge scanner: a key every ~4 ms, the USB poll's rhythm. */
-const scanner = keys(
-  [...UPC, 'Enter'],
-  [1000.0, 1004.1, 1008.0, 1012.3, 1016.0, 1019.9, 1024.2, 1028.0, 1031.8, 1036.1, 1040.0, 1044.2, 1048.0],
-);
-/** The same scanner on a busy host: uneven gaps of 2-16 ms and one 41 ms stall mid-code. */
-const jitteryScanner = keys(
-  [...UPC, 'Enter'],
-  [5000.0, 5002.2, 5014.9, 5018.7, 5020.4, 5061.4, 5065.0, 5080.9, 5083.1, 5087.6, 5090.0, 5103.7, 5106.2],
-);
-/** A fast typist (about 110 words a minute) typing the same digits off the label, then Enter. */
-const fastTypist = keys(
-  [...UPC, 'Enter'],
-  [9000, 9065, 9157, 9228, 9338, 9396, 9479, 9574, 9640, 9760, 9834, 9922, 10024],
-);
-/** A typist's quickest rolls (28-45 ms on neighbouring keys) inside an otherwise fast entry. */
-const typistWithRolls = keys([...chars('1200'), 'Enter'], [200, 228, 273, 301, 346]);
-/** A scanner that sends upper case: Shift goes down before each letter. */
-const shiftedScanner = keys(
-  ['Shift', 'A', 'Shift', 'B', 'Shift', 'C', '-', '1', '2', '3', 'Enter'],
-  [0, 1, 4, 5, 8, 9, 13, 17, 21, 25, 29],
-);
 
 describe('classifyWedgeBurst (recorded keystroke timings)', () => {
   const settings = DEFAULT_WEDGE_SCAN_SETTINGS;
