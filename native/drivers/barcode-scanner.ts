@@ -126,10 +126,8 @@ export class BarcodeScannerDriver implements BarcodeScanner, DriverLifecycle {
     });
     const scan: BarcodeScan = { kind: 'scan', source, ...r, at: this.timers.now() };
     this.count += 1;
-    if (!scan.validated) {
-      this.refused += 1;
-      this.tracker.error(`scan refused: ${scan.problem ?? 'unreadable'}`);
-    }
+    // A misread is the label's or the aim's, not the scanner's fault: counted, never shown as a device problem.
+    if (!scan.validated) this.refused += 1;
     this.scans.emit(scan);
   }
 

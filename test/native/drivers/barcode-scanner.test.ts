@@ -70,6 +70,8 @@ describe('BarcodeScannerDriver over a socat pty (serial scanner)', () => {
     expect(scans[0]?.gtin).toBeUndefined();
     expect(scans[1]).toMatchObject({ validated: true });
     expect(driver.health()).toMatchObject({ detail: { scans: 2, refused: 1 } });
+    // A misread is the label's, not the scanner's: no device problem on the tech's Health table.
+    expect(driver.health().lastError).toBeUndefined();
   });
 
   it('takes CR LF as one suffix, and a scanner with no suffix and no identifier by its silence', async () => {
