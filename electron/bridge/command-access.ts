@@ -82,4 +82,8 @@ export const commandAccess: Record<CommandName, Access> = {
   'simulator.setCoverOpen': 'public',
   'simulator.unplug': 'public',
   'simulator.replug': 'public',
+  'simulator.scan': 'public',
+  // Any signed-in screen may take a wedge scan: the cashier's sale, the tech's device test.
+  'scanner.wedgeScan': 'signed-in',
+  'scanner.wedgeSettings': 'signed-in',
 };

@@ -7,6 +7,7 @@ import { merchantHandlers } from './handlers/merchant';
 import { receiptHandlers } from './handlers/receipts';
 import { reversalHandlers } from './handlers/reversals';
 import { saleHandlers } from './handlers/sale';
+import { scannerHandlers } from './handlers/scanner';
 import type { CoreServices, Handlers } from './handlers/services';
 import { sessionHandlers } from './handlers/session';
 import { simulatorHandlers } from './handlers/simulator';
@@ -32,6 +33,7 @@ export function createHandlers(s: CoreServices): Handlers {
     ...reversalHandlers(s),
     ...gatewayHandlers(s),
     ...deviceHandlers(s),
+    ...scannerHandlers(s),
     ...diagnosticsHandlers(s),
     ...simulatorHandlers(s),
   } satisfies Handlers;

@@ -124,6 +124,7 @@ export async function createTerminalCore(config: TerminalCoreConfig): Promise<Te
   });
   devices.onStatus((s) => emit('devices.status', s));
   devices.simulated?.controls.onChange(() => emit('simulator.changed', devices.simulatorState()));
+  devices.onScan((scan) => emit('scanner.scanned', scan));
 
   const engine = new SaleEngine({
     journal,

@@ -10,10 +10,14 @@ import type {
   DiscoveryView,
   FrameRecorderView,
   FrameView,
+  ScanView,
   SimulatorStateView,
+  SymbologyName,
+  WedgeSettingsView,
 } from '../bridge/contract';
 import { DEVICE_ROLES } from '../bridge/contract';
 import { BridgeFailure } from '../bridge/failure';
+import { WedgeScanDetector, wedgeScanSettings } from '../../common/wedge-scan';
 import {
   createDeviceManager,
   type DeviceManager,
@@ -30,11 +34,13 @@ import {
 import { parseRecording } from '../../native/devices/frame-recorder';
 import {
   createSimulatedDevices,
+  type ScanVia,
   type SimulatedDevices,
   type SimulatedDevicesOptions,
 } from '../../native/devices/simulated-devices';
-import type { DeviceRole, RoleApi } from '../../native/drivers/roles';
+import type { BarcodeScan, DeviceRole, RoleApi, Symbology } from '../../native/drivers/roles';
 import { maskPan } from '../../native/protocols/pan-mask';
+import { TEST_BARCODES } from '../../native/simulators/test-barcodes';
 import { CHIP_TEST_CARDS, TEST_CARDS, type TestCard } from '../../native/simulators/test-cards';
 
 // The bridge's device shapes are declared in the contract (the renderer cannot import native/); these
@@ -42,8 +48,10 @@ import { CHIP_TEST_CARDS, TEST_CARDS, type TestCard } from '../../native/simulat
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 const sameConnection: Same<DeviceConnectionView, DeviceConnection> = true;
 const sameRole: Same<DeviceRoleName, DeviceRole> = true;
+const sameSymbology: Same<SymbologyName, Symbology> = true;
 void sameConnection;
 void sameRole;
+void sameSymbology;
 
 export type DeviceSetup =
   | { kind: 'simulated'; options?: SimulatedDevicesOptions }
@@ -67,7 +75,20 @@ export type DeviceHost = {
   recorder(limit: number): FrameRecorderView;
   setRecorder(enabled: boolean): Promise<FrameRecorderView>;
   simulatorState(): SimulatorStateView;
+  /** Scans a label through the simulated scanner (sandbox only). */
+  simulatorScan(barcode: { symbology: SymbologyName; data: string }, via: ScanVia): Promise<void>;
+  /** Every scan of the lane's scanner, as the bridge shows it. */
+  onScan(listener: (scan: ScanView) => void): () => void;
+  /** A keyboard-wedge scan a screen told from typing; answers the scan as read. */
+  wedgeScan(data: string): ScanView;
+  /** How a screen tells a wedge scan from typing; null when the scanner is no wedge. */
+  wedgeSettings(): WedgeSettingsView | null;
 };
+
+export function toScanView(s: BarcodeScan): ScanView {
+  const { kind: _kind, ...view } = s;
+  return view;
+}
 
 export function toStatusView(s: DeviceStatus): DeviceStatusView {
   return {
@@ -90,6 +111,8 @@ function toConfigView(c: LaneDeviceConfig): DeviceConfigView {
     contactless: c.contactless,
     signaturePad: c.signaturePad,
     receiptPrinter: c.receiptPrinter,
+    scanner: c.scanner,
+    poleDisplay: c.poleDisplay,
   };
 }
 
@@ -170,6 +193,27 @@ export function createDeviceHost(options: {
 
   const connected = (role: DeviceRoleName): boolean => manager.statusOf(role).health.state === 'connected';
 
+  /** The wedge settings of the configured scanner over the shared rule's defaults; null if no wedge. */
+  const wedgeSettings = (): WedgeSettingsView | null => {
+    const c = manager.config.scanner;
+    if (c.kind === 'simulated') return wedgeScanSettings();
+    if (c.kind !== 'wedge') return null;
+    const { kind: _kind, ...stored } = c;
+    return wedgeScanSettings(stored);
+  };
+
+  // The sandbox's simulated wedge scanner types into the core (it has no window to type into): its keys
+  // go through the same timing rule a screen applies to a real wedge's, and only a scan reaches the driver.
+  if (simulated) {
+    const detector = new WedgeScanDetector(wedgeScanSettings());
+    simulated.controls.onWedgeKeys((keys) => {
+      for (const k of keys) {
+        const step = detector.push(k.key, k.at);
+        if (step.kind === 'scan') manager.scannerWedge()?.pushScan(step.data);
+      }
+    });
+  }
+
   const readFrames = (limit: number): FrameView[] => {
     if (!existsSync(framesDir)) return [];
     const files = readdirSync(framesDir)
@@ -216,6 +260,29 @@ export function createDeviceHost(options: {
     async start() {
       await manager.start();
     },
+    async simulatorScan(barcode, via) {
+      if (!simulated) throw new BridgeFailure('unavailable', 'There is no simulated scanner here.');
+      await simulated.controls.scan(barcode, via);
+    },
+    onScan: (listener) => manager.devices.scanner.onScan((scan) => listener(toScanView(scan))),
+    wedgeScan(data) {
+      const input = manager.scannerWedge();
+      if (!input)
+        throw new BridgeFailure('device', 'No keyboard-wedge scanner is connected: the scan was not taken.');
+      let got: BarcodeScan | undefined;
+      const off = manager.devices.scanner.onScan((scan) => {
+        if (scan.source === 'wedge') got ??= scan;
+      });
+      try {
+        // The driver reads a wedge scan as it arrives: the scan has been emitted when pushScan returns.
+        input.pushScan(data);
+      } finally {
+        off();
+      }
+      if (!got) throw new BridgeFailure('device', 'The scanner did not take the scan.');
+      return toScanView(got);
+    },
+    wedgeSettings,
     async stop() {
       await manager.stop();
       await simulated?.stop();
@@ -228,7 +295,11 @@ export function createDeviceHost(options: {
     onStatus: (listener) => manager.onStatus((s) => listener(toStatusView(s))),
     config: () => toConfigView(manager.config),
     async setConfig(config) {
-      const r = await manager.reconfigure(withRecorder({ ...(config as LaneDeviceConfig) }));
+      // A screen built before the scanner and pole display roles sends neither: they stay as they are.
+      const { scanner, poleDisplay } = manager.config;
+      const r = await manager.reconfigure(
+        withRecorder({ scanner, poleDisplay, ...(config as Partial<LaneDeviceConfig>) } as LaneDeviceConfig),
+      );
       if (!r.ok) throw new BridgeFailure('invalid', r.errors.join('; '), { problems: r.errors });
       return toConfigView(manager.config);
     },
@@ -281,6 +352,9 @@ export function createDeviceHost(options: {
         contactless: s.contactless,
         chip: s.chip,
         receiptPrinter: s.receiptPrinter,
+        poleDisplay: s.poleDisplay,
+        scanner: s.scanner,
+        testBarcodes: TEST_BARCODES.map((b) => ({ symbology: b.symbology, data: b.data, note: b.note })),
         testCards: [
           ...TEST_CARDS.map((c) => ({
             pan: c.pan,

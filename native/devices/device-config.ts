@@ -15,6 +15,8 @@ export const deviceRoles: readonly DeviceRole[] = [
   'contactless',
   'signaturePad',
   'receiptPrinter',
+  'scanner',
+  'poleDisplay',
 ];
 
 const SerialConnection = Type.Object({
@@ -32,7 +34,19 @@ const HidConnection = Type.Object({
   productId: Type.Integer({ minimum: 0, maximum: 0xffff }),
 });
 
-const WedgeConnection = Type.Object({ kind: Type.Literal('wedge') });
+/**
+ * A keyboard wedge. For the scanner, how its scans are told from typing (the shared wedge-scan rule's
+ * settings; each one left out takes that rule's default): the prefix and suffix the scanner is set to
+ * send, the shortest code, the pace. A card reader's wedge is found by its track sentinels and takes none.
+ */
+const WedgeConnection = Type.Object({
+  kind: Type.Literal('wedge'),
+  prefix: Type.Optional(Type.String({ maxLength: 8, pattern: '^[\\x20-\\x7e]*$' })),
+  suffix: Type.Optional(Type.Union([Type.Literal('Enter'), Type.Literal('Tab'), Type.Literal('none')])),
+  minLength: Type.Optional(Type.Integer({ minimum: 1, maximum: 64 })),
+  maxGapMs: Type.Optional(Type.Integer({ minimum: 5, maximum: 500 })),
+  maxMeanGapMs: Type.Optional(Type.Integer({ minimum: 1, maximum: 200 })),
+});
 const SimulatedConnection = Type.Object({ kind: Type.Literal('simulated') });
 const NoConnection = Type.Object({ kind: Type.Literal('none') });
 
@@ -46,10 +60,11 @@ const connectionSchemas = {
 
 export type SerialConnection = Static<typeof SerialConnection>;
 export type HidConnection = Static<typeof HidConnection>;
+export type WedgeConnection = Static<typeof WedgeConnection>;
 export type DeviceConnection =
   | SerialConnection
   | HidConnection
-  | Static<typeof WedgeConnection>
+  | WedgeConnection
   | Static<typeof SimulatedConnection>
   | Static<typeof NoConnection>;
 export type ConnectionKind = DeviceConnection['kind'];
@@ -61,6 +76,10 @@ export type LaneDeviceConfig = {
   contactless: DeviceConnection;
   signaturePad: DeviceConnection;
   receiptPrinter: DeviceConnection;
+  /** The barcode scanner: serial, USB HID POS, or a keyboard wedge. */
+  scanner: DeviceConnection;
+  /** The customer's 2 x 20 pole display (ESC/POS customer display commands, serial). */
+  poleDisplay: DeviceConnection;
   /** Write every frame (card data masked) to JSON-lines files in this folder, for support. */
   recordFramesTo?: string;
 };
@@ -72,12 +91,16 @@ export const supportedKinds: Readonly<Record<DeviceRole, readonly ConnectionKind
   contactless: ['serial', 'simulated', 'none'],
   signaturePad: ['serial', 'simulated', 'none'],
   receiptPrinter: ['serial', 'simulated', 'none'],
+  scanner: ['serial', 'hid', 'wedge', 'simulated', 'none'],
+  poleDisplay: ['serial', 'simulated', 'none'],
 };
 
 /**
  * Line settings a role starts with when a tech picks a port. PIN pad: 8N1 per the USB VeriFone note (§4.2;
  * no public source states the factory baud, 19200 is the documented USB pad setting). Topaz SigLite:
- * 19200 8O1 (§5.1). ViVOpay readers ship at 19200; ESC/POS and MagTek serial readers at 9600 8N1.
+ * 19200 8O1 (§5.1). ViVOpay readers ship at 19200; ESC/POS and MagTek serial readers at 9600 8N1. Serial
+ * barcode scanners and Epson-mode pole displays commonly ship at 9600 8N1 too (some scanners at 115200:
+ * the tech changes the rate, the format stays).
  */
 export const defaultLineSettings: Readonly<Record<DeviceRole, Omit<SerialConnection, 'kind' | 'path'>>> = {
   cardReader: { baudRate: 9600, dataBits: 8, parity: 'none', stopBits: 1 },
@@ -85,6 +108,8 @@ export const defaultLineSettings: Readonly<Record<DeviceRole, Omit<SerialConnect
   contactless: { baudRate: 19200, dataBits: 8, parity: 'none', stopBits: 1 },
   signaturePad: { baudRate: 19200, dataBits: 8, parity: 'odd', stopBits: 1 },
   receiptPrinter: { baudRate: 9600, dataBits: 8, parity: 'none', stopBits: 1 },
+  scanner: { baudRate: 9600, dataBits: 8, parity: 'none', stopBits: 1 },
+  poleDisplay: { baudRate: 9600, dataBits: 8, parity: 'none', stopBits: 1 },
 };
 
 /** A serial connection for `role` on `path`, with the role's default line settings overridden by `line`. */
@@ -104,6 +129,8 @@ export function simulatedLaneConfig(): LaneDeviceConfig {
     contactless: { kind: 'simulated' },
     signaturePad: { kind: 'simulated' },
     receiptPrinter: { kind: 'simulated' },
+    scanner: { kind: 'simulated' },
+    poleDisplay: { kind: 'simulated' },
   };
 }
 
@@ -115,6 +142,8 @@ export function emptyLaneConfig(): LaneDeviceConfig {
     contactless: { kind: 'none' },
     signaturePad: { kind: 'none' },
     receiptPrinter: { kind: 'none' },
+    scanner: { kind: 'none' },
+    poleDisplay: { kind: 'none' },
   };
 }
 
@@ -145,6 +174,8 @@ function validateConnection(role: DeviceRole, raw: unknown, errors: string[]): D
     return undefined;
   }
   const conn = cleaned as DeviceConnection;
+  // The wedge settings tell a scan from typing; a card reader's wedge goes by its track sentinels.
+  if (conn.kind === 'wedge' && role !== 'scanner') return { kind: 'wedge' };
   // 7-bit lines carry ASCII protocols only; the binary ones would lose bit 7 of every byte (§4.2, §3.3).
   if (
     conn.kind === 'serial' &&

@@ -1,8 +1,10 @@
 import { backoffDelay, type BackoffPolicy } from '../drivers/backoff';
+import { BarcodeScannerDriver } from '../drivers/barcode-scanner';
 import { CardReaderDriver } from '../drivers/card-reader';
 import type { DriverLifecycle } from '../drivers/driver-lifecycle';
 import { Listeners } from '../drivers/listeners';
 import type {
+  BarcodeScan,
   CardReaderEvent,
   DeviceHealth,
   DeviceRole,
@@ -16,6 +18,7 @@ import { systemTimers, type TimerHandle, type Timers } from '../drivers/timers';
 import type { ByteStream } from '../transports/byte-stream';
 import type { HidFilter } from '../transports/hid-transport';
 import type { KeyboardWedgeTransport } from '../transports/keyboard-wedge-transport';
+import type { WedgeScanInput } from '../transports/wedge-scan-input';
 import {
   deviceRoles,
   emptyLaneConfig,
@@ -110,6 +113,11 @@ export type DeviceManager = {
   runTest(test: DeviceTest): Promise<DeviceTestResult>;
   /** Where the renderer's keystrokes go when the card reader is a keyboard wedge. */
   keyboardWedge(): KeyboardWedgeTransport | undefined;
+  /**
+   * Where keyboard-wedge scans go (a screen's, or the sandbox's simulated wedge), when the scanner is a
+   * wedge or simulated and connected.
+   */
+  scannerWedge(): WedgeScanInput | undefined;
 };
 
 /** The driver's heartbeat, where its protocol has one. */
@@ -161,6 +169,7 @@ export function createDeviceManager(options: DeviceManagerOptions = {}): DeviceM
   const statusListeners = new Listeners<DeviceStatus>();
   const cardListeners = new Listeners<CardReaderEvent>();
   const strokeListeners = new Listeners<SignaturePoint[]>();
+  const scanListeners = new Listeners<BarcodeScan>();
   const factory = createDriverFactory({
     transports,
     simulated: options.simulated,
@@ -253,6 +262,7 @@ export function createDeviceManager(options: DeviceManagerOptions = {}): DeviceM
     if (driver instanceof CardReaderDriver) s.detach.push(driver.onCard((e) => cardListeners.emit(e)));
     if (driver instanceof SignaturePadDriver)
       s.detach.push(driver.onStroke((st) => strokeListeners.emit(st)));
+    if (driver instanceof BarcodeScannerDriver) s.detach.push(driver.onScan((sc) => scanListeners.emit(sc)));
   }
 
   function detach(s: Slot): Driver | undefined {
@@ -417,6 +427,7 @@ export function createDeviceManager(options: DeviceManagerOptions = {}): DeviceM
     healthOf: (role) => healthOf(slot(role)),
     cards: cardListeners,
     strokes: strokeListeners,
+    scans: scanListeners,
   });
 
   function runTest(test: DeviceTest): Promise<DeviceTestResult> {
@@ -489,5 +500,10 @@ export function createDeviceManager(options: DeviceManagerOptions = {}): DeviceM
     },
     runTest,
     keyboardWedge: () => (slot('cardReader').connection.kind === 'wedge' ? factory.wedge : undefined),
+    scannerWedge: () => {
+      const s = slot('scanner');
+      const kind = s.connection.kind;
+      return s.driver && (kind === 'wedge' || kind === 'simulated') ? factory.scannerWedge : undefined;
+    },
   };
 }

@@ -1,4 +1,4 @@
-import type { CardReaderEvent, DeviceRole, RoleApi } from '../drivers/roles';
+import type { BarcodeScan, CardReaderEvent, DeviceRole, RoleApi } from '../drivers/roles';
 import type { Timers } from '../drivers/timers';
 
 /** What a tech's "test" button does per role (the tech screen and `npm run tool`). */
@@ -7,6 +7,8 @@ export type DeviceTest =
   | { role: 'pinPad'; action: 'display-text'; text?: string }
   | { role: 'contactless'; action: 'beep' | 'ping' }
   | { role: 'receiptPrinter'; action: 'print-test-receipt' | 'status' }
+  | { role: 'scanner'; action: 'read-barcode'; timeoutMs?: number }
+  | { role: 'poleDisplay'; action: 'display-test'; text?: string }
   | { role: DeviceRole; action: 'heartbeat' };
 
 export type DeviceTestResult = { ok: true; detail: string } | { ok: false; error: string };
@@ -40,11 +42,37 @@ function nextCard(deps: DeviceTestDeps, timeoutMs: number): Promise<CardReaderEv
   });
 }
 
+/** The next scan, or undefined after `timeoutMs`. */
+function nextScan(deps: DeviceTestDeps, timeoutMs: number): Promise<BarcodeScan | undefined> {
+  const { timers } = deps;
+  return new Promise((resolve) => {
+    const timer = timers.setTimeout(() => {
+      off();
+      resolve(undefined);
+    }, timeoutMs);
+    const off = deps.devices.scanner.onScan((e) => {
+      timers.clearTimeout(timer);
+      off();
+      resolve(e);
+    });
+  });
+}
+
+/** A scan as the tech reads it: symbology, data, and valid or why not. */
+export function describeScan(scan: BarcodeScan): string {
+  const what = `${scan.symbology} ${scan.data}`;
+  if (!scan.validated) return `${what}: refused, ${scan.problem ?? 'unreadable'}`;
+  const price = scan.priceEmbedded
+    ? `, price-embedded item ${scan.priceEmbedded.itemCode} at ${scan.priceEmbedded.priceCents} cents`
+    : '';
+  return `${what}: valid (${scan.checkedBy === 'check-digit' ? 'check digit verified' : 'checked by the scanner'})${price}`;
+}
+
 /** Runs a tech's device test; every outcome is an answer in plain words, never a throw. */
 export async function runDeviceTest(deps: DeviceTestDeps, test: DeviceTest): Promise<DeviceTestResult> {
   const why = deps.unavailable(test.role);
   if (why !== undefined) return { ok: false, error: why };
-  const { contactless, pinPad, receiptPrinter } = deps.devices;
+  const { contactless, pinPad, receiptPrinter, poleDisplay } = deps.devices;
   try {
     switch (test.action) {
       case 'heartbeat': {
@@ -60,6 +88,21 @@ export async function runDeviceTest(deps: DeviceTestDeps, test: DeviceTest): Pro
         return event.kind === 'swipe'
           ? { ok: true, detail: `${event.brand} ${event.maskedPan} exp ${event.expiry}` }
           : { ok: false, error: event.message };
+      }
+      case 'read-barcode': {
+        const timeoutMs = 'timeoutMs' in test && test.timeoutMs !== undefined ? test.timeoutMs : 15_000;
+        const scan = await nextScan(deps, timeoutMs);
+        if (!scan) return { ok: false, error: 'nothing scanned' };
+        return scan.validated
+          ? { ok: true, detail: describeScan(scan) }
+          : { ok: false, error: describeScan(scan) };
+      }
+      case 'display-test': {
+        // Row 2 is a ruler, so the tech sees all 20 columns light up.
+        const text = 'text' in test && test.text !== undefined ? test.text : 'TILLPOINT TEST';
+        await poleDisplay.showMessage(text, '12345678901234567890');
+        const shown = poleDisplay.lines();
+        return { ok: true, detail: shown ? `shown: "${shown[0].trim()}" / "${shown[1]}"` : 'sent' };
       }
       case 'display-text':
         await pinPad.display('text' in test && test.text !== undefined ? test.text : 'TILLPOINT TEST');

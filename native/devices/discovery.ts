@@ -1,4 +1,5 @@
 import type { DeviceRole } from '../drivers/roles';
+import { HID_POS_USAGE_PAGE } from '../protocols/hid-pos-scanner';
 import {
   hex4,
   listHidDevices,
@@ -38,7 +39,11 @@ export type DiscoveryResult = {
 
 type KnownId = { vendorId: number; productId?: number; guess: RoleGuess };
 
-/** USB ids we recognise (devices-reference §2.1, §3.2, §5.1; VeriFone and Epson from their USB registrations). */
+/**
+ * USB ids we recognise (devices-reference §2.1, §3.2, §5.1; VeriFone and Epson from their USB registrations;
+ * the scanner makers Honeywell, Zebra/Symbol and Datalogic likewise). A scanner's vendor alone does not say
+ * whether it is in HID POS or keyboard mode: its interfaces' usage pages do (fromHid below).
+ */
 export const knownUsbIds: readonly KnownId[] = [
   {
     vendorId: 0x0801,
@@ -68,13 +73,27 @@ export const knownUsbIds: readonly KnownId[] = [
   },
   { vendorId: 0x11ca, guess: { role: 'pinPad', model: 'VeriFone PIN pad', confidence: 'low' } },
   { vendorId: 0x04b8, guess: { role: 'receiptPrinter', model: 'Epson receipt printer', confidence: 'low' } },
+  { vendorId: 0x0c2e, guess: { role: 'scanner', model: 'Honeywell barcode scanner', confidence: 'low' } },
+  {
+    vendorId: 0x05e0,
+    guess: { role: 'scanner', model: 'Zebra (Symbol) barcode scanner', confidence: 'low' },
+  },
+  { vendorId: 0x05f9, guess: { role: 'scanner', model: 'Datalogic barcode scanner', confidence: 'low' } },
 ];
 
-/** The HID vendors the manager enumerates: MagTek, ID TECH, and FTDI (some Topaz pads are HID). */
+/** Scanner makers: a HID interface of theirs that is not HID POS is a keyboard (wedge mode). */
+const scannerVendors = new Set([0x0c2e, 0x05e0, 0x05f9]);
+
+/**
+ * What the manager enumerates: MagTek, ID TECH, FTDI (some Topaz pads are HID), the scanner makers, and
+ * every HID POS scanner (usage page 0x8C) whatever its maker.
+ */
 export const hidDiscoveryFilters: readonly HidFilter[] = [
   { vendorId: 0x0801 },
   { vendorId: 0x0acd },
   { vendorId: 0x0403, productId: 0x6001 },
+  ...[...scannerVendors].map((vendorId) => ({ vendorId })),
+  { usagePage: HID_POS_USAGE_PAGE },
 ];
 
 export function guessRole(
@@ -107,7 +126,11 @@ function fromSerial(p: SerialPortInfo): DiscoveredDevice {
 }
 
 function fromHid(h: HidDeviceInfo): DiscoveredDevice {
-  const guess = guessRole(h.vendorId, h.productId);
+  // HID POS usage page: a barcode scanner of any maker, in the mode the terminal reads directly.
+  const hidPos = h.usagePage === HID_POS_USAGE_PAGE;
+  const guess: RoleGuess | undefined = hidPos
+    ? { role: 'scanner', model: 'HID POS barcode scanner (usage page 0x8C)', confidence: 'high' }
+    : guessRole(h.vendorId, h.productId);
   const d: DiscoveredDevice = {
     transport: 'hid',
     path: h.path ?? `${hex4(h.vendorId)}:${hex4(h.productId)}`,
@@ -120,8 +143,10 @@ function fromHid(h: HidDeviceInfo): DiscoveredDevice {
     d.guess = guess;
     // A keyboard-mode MagTek cannot be opened as HID (the OS owns keyboards, §2.4): it is a wedge.
     if (h.vendorId === 0x0801 && h.productId === 0x0001) d.suggestion = { kind: 'wedge' };
-    else if (guess.role === 'cardReader')
+    else if (guess.role === 'cardReader' || hidPos)
       d.suggestion = { kind: 'hid', vendorId: h.vendorId, productId: h.productId };
+    // A scanner maker's keyboard interface: the scanner types (wedge) unless switched to HID POS mode.
+    else if (guess.role === 'scanner' && scannerVendors.has(h.vendorId)) d.suggestion = { kind: 'wedge' };
   }
   return d;
 }

@@ -1,13 +1,20 @@
 import { join } from 'node:path';
+import {
+  BarcodeScannerDriver,
+  type BarcodeScannerDriverOptions,
+  type ScannerSource,
+} from '../drivers/barcode-scanner';
 import { CardReaderDriver, type CardReaderDriverOptions } from '../drivers/card-reader';
 import type { ChipReaderDriverOptions } from '../drivers/chip-reader';
 import type { ContactlessReaderDriverOptions } from '../drivers/contactless-reader';
 import { NgaReaderDriver } from '../drivers/nga-reader';
 import { PinPadDriver, type PinPadDriverOptions } from '../drivers/pin-pad';
+import { PoleDisplayDriver } from '../drivers/pole-display';
 import { ReceiptPrinterDriver, type ReceiptPrinterDriverOptions } from '../drivers/receipt-printer';
 import type { DeviceRole } from '../drivers/roles';
 import { SignaturePadDriver, type SignaturePadDriverOptions } from '../drivers/signature-pad';
 import type { Timers } from '../drivers/timers';
+import { HID_POS_USAGE_PAGE } from '../protocols/hid-pos-scanner';
 import type { ByteStream } from '../transports/byte-stream';
 import {
   listHidDevices,
@@ -27,6 +34,7 @@ import {
   type SerialPortList,
   type SerialSettings,
 } from '../transports/serial-transport';
+import { createWedgeScanInput, type WedgeScanInput } from '../transports/wedge-scan-input';
 import type { DeviceConnection, LaneDeviceConfig } from './device-config';
 import { fileSink, recordHidPort, recordStream } from './frame-recorder';
 
@@ -51,6 +59,11 @@ export const systemTransports: TransportFactory = {
 export type SimulatedDeviceSource = {
   /** The driver's end of the role's simulated device, freshly connected. */
   open(role: DeviceRole): Promise<ByteStream>;
+  /**
+   * The HID side of a simulated device that has one: the simulated scanner is a serial, a HID POS and a
+   * keyboard-wedge scanner at once, so the panel can scan through each.
+   */
+  openHid?(role: DeviceRole): Promise<HidDevicePort>;
 };
 
 /** Per-role driver options (timers come from the manager). */
@@ -62,10 +75,17 @@ export type DriverOptions = {
   chipReader?: Omit<ChipReaderDriverOptions, 'timers'>;
   signaturePad?: Omit<SignaturePadDriverOptions, 'timers'>;
   receiptPrinter?: Omit<ReceiptPrinterDriverOptions, 'timers'>;
+  scanner?: Omit<BarcodeScannerDriverOptions, 'timers'>;
 };
 
 export type Driver =
-  CardReaderDriver | PinPadDriver | NgaReaderDriver | SignaturePadDriver | ReceiptPrinterDriver;
+  | CardReaderDriver
+  | PinPadDriver
+  | NgaReaderDriver
+  | SignaturePadDriver
+  | ReceiptPrinterDriver
+  | BarcodeScannerDriver
+  | PoleDisplayDriver;
 
 export type DriverFactoryOptions = {
   transports: TransportFactory;
@@ -86,14 +106,17 @@ export type DriverFactory = {
   open(role: DeviceRole, connection: DeviceConnection): Promise<Driver>;
   /** The keyboard wedge the card reader reads from, once one was opened. */
   readonly wedge: KeyboardWedgeTransport | undefined;
-  /** Closes the keyboard wedge (the manager's stop). */
+  /** Closes the keyboard wedges (the manager's stop). */
   closeWedge(): Promise<void>;
+  /** Where wedge (and simulated wedge) scans enter the scanner driver, once one was opened. */
+  readonly scannerWedge: WedgeScanInput | undefined;
 };
 
 /** Which driver speaks each role's protocol, over which transport, with the frame recorder if asked. */
 export function createDriverFactory(options: DriverFactoryOptions): DriverFactory {
   const { transports, timers } = options;
   let wedge: KeyboardWedgeTransport | undefined;
+  let scannerWedge: WedgeScanInput | undefined;
   const recordingPath = (role: DeviceRole): string | undefined => {
     const folder = options.config().recordFramesTo;
     return folder === undefined
@@ -157,6 +180,31 @@ export function createDriverFactory(options: DriverFactoryOptions): DriverFactor
         return new SignaturePadDriver(await openStream(), { ...drivers?.signaturePad, ...t });
       case 'receiptPrinter':
         return new ReceiptPrinterDriver(await openStream(), { ...drivers?.receiptPrinter, ...t });
+      case 'scanner': {
+        const o = { ...drivers?.scanner, ...t };
+        const wedgeInput = (): WedgeScanInput => {
+          if (!scannerWedge?.isOpen) scannerWedge = createWedgeScanInput();
+          return scannerWedge;
+        };
+        if (c.kind === 'hid') {
+          // A scanner may keep a keyboard interface beside its HID POS one: open the HID POS one.
+          const port = await transports.openHid({
+            vendorId: c.vendorId,
+            productId: c.productId,
+            usagePage: HID_POS_USAGE_PAGE,
+          });
+          return new BarcodeScannerDriver([{ kind: 'hid', port: wrapHid(role, port) }], o);
+        }
+        if (c.kind === 'wedge') return new BarcodeScannerDriver([{ kind: 'wedge', input: wedgeInput() }], o);
+        const sources: ScannerSource[] = [{ kind: 'serial', stream: await openStream() }];
+        if (c.kind === 'simulated' && options.simulated?.openHid) {
+          sources.push({ kind: 'hid', port: wrapHid(role, await options.simulated.openHid(role)) });
+          sources.push({ kind: 'wedge', input: wedgeInput() });
+        }
+        return new BarcodeScannerDriver(sources, o);
+      }
+      case 'poleDisplay':
+        return new PoleDisplayDriver(await openStream(), t);
     }
   }
 
@@ -168,6 +216,11 @@ export function createDriverFactory(options: DriverFactoryOptions): DriverFactor
     async closeWedge() {
       if (wedge) await wedge.close();
       wedge = undefined;
+      if (scannerWedge) await scannerWedge.close();
+      scannerWedge = undefined;
+    },
+    get scannerWedge() {
+      return scannerWedge;
     },
   };
 }

@@ -1,7 +1,10 @@
 import { NgaReaderDriver } from '../drivers/nga-reader';
 import { PinPadDriver } from '../drivers/pin-pad';
+import { PoleDisplayDriver } from '../drivers/pole-display';
 import { ReceiptPrinterDriver } from '../drivers/receipt-printer';
 import type {
+  BarcodeScan,
+  BarcodeScanner,
   CardReader,
   CardReaderEvent,
   ChipReader,
@@ -9,6 +12,7 @@ import type {
   DeviceHealth,
   DeviceRole,
   PinPad,
+  PoleDisplay,
   ReceiptPrinter,
   RoleApi,
   SignaturePad,
@@ -29,6 +33,7 @@ export function createRoleFacades(o: {
   healthOf: (role: DeviceRole) => DeviceHealth;
   cards: Listeners<CardReaderEvent>;
   strokes: Listeners<SignaturePoint[]>;
+  scans: Listeners<BarcodeScan>;
 }): RoleApi {
   const notConnected = (role: DeviceRole): string => `${role} not connected`;
   const pinPadDriver = (): PinPadDriver | undefined => {
@@ -136,5 +141,28 @@ export function createRoleFacades(o: {
     status: async () => printer().status(),
     health: () => o.healthOf('receiptPrinter'),
   };
-  return { cardReader, pinPad, contactless, chipReader, signaturePad, receiptPrinter };
+  const scanner: BarcodeScanner = {
+    role: 'scanner',
+    onScan: (l) => o.scans.add(l),
+    health: () => o.healthOf('scanner'),
+  };
+  const poleDisplayDriver = (): PoleDisplayDriver => {
+    const d = o.driverOf('poleDisplay');
+    if (!(d instanceof PoleDisplayDriver)) throw new Error(notConnected('poleDisplay'));
+    return d;
+  };
+  // A sale goes on without its pole display: the calls throw "not connected" and the core carries on.
+  const poleDisplay: PoleDisplay = {
+    role: 'poleDisplay',
+    showItem: async (item, format, second) => poleDisplayDriver().showItem(item, format, second),
+    showTotal: async (total, format, second) => poleDisplayDriver().showTotal(total, format, second),
+    showMessage: async (first, second) => poleDisplayDriver().showMessage(first, second),
+    clear: async () => poleDisplayDriver().clear(),
+    lines: () => {
+      const d = o.driverOf('poleDisplay');
+      return d instanceof PoleDisplayDriver ? d.lines() : undefined;
+    },
+    health: () => o.healthOf('poleDisplay'),
+  };
+  return { cardReader, pinPad, contactless, chipReader, signaturePad, receiptPrinter, scanner, poleDisplay };
 }

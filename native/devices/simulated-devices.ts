@@ -3,15 +3,20 @@ import type { PrinterCondition } from '../protocols/escpos';
 import { type ChipAtcStore, fileAtcStore, memoryAtcStore } from '../simulators/chip-atc';
 import type { ChipFaults, ChipSimulator } from '../simulators/chip-simulator';
 import type { ContactlessFaults, ContactlessSimulator } from '../simulators/contactless-simulator';
+import { HidPosScannerSimulator } from '../simulators/hid-pos-scanner-simulator';
 import { NgaReaderSimulator } from '../simulators/nga-reader-simulator';
 import { PinPadSimulator, type PinPadFaults } from '../simulators/pinpad-simulator';
+import { PoleDisplaySimulator, type PoleDisplayFaults } from '../simulators/pole-display-simulator';
 import { PrinterSimulator, type PrinterFaults } from '../simulators/printer-simulator';
 import {
   SignaturePadSimulator,
   type LogicalPoint,
   type SignaturePadFaults,
 } from '../simulators/signature-pad-simulator';
+import { SerialScannerSimulator, type SerialScannerFaults } from '../simulators/serial-scanner-simulator';
 import { SwipeReaderSimulator, type SwipeReaderFaults } from '../simulators/swipe-reader-simulator';
+import type { TestBarcode } from '../simulators/test-barcodes';
+import { WedgeScannerSimulator, type SimulatedKeystroke } from '../simulators/wedge-scanner-simulator';
 import {
   DEFAULT_CHIP_TEST_CARD,
   DEFAULT_TEST_CARD,
@@ -19,6 +24,7 @@ import {
   type TestCard,
 } from '../simulators/test-cards';
 import { createMemoryPair, type ByteStream } from '../transports/byte-stream';
+import type { HidDevicePort } from '../transports/hid-transport';
 import type { SimulatedDeviceSource } from './driver-factory';
 
 /**
@@ -35,7 +41,13 @@ export type SimulatorFaults = {
   chip?: ChipFaults;
   signaturePad?: SignaturePadFaults;
   receiptPrinter?: PrinterFaults;
+  /** The serial side of the simulated scanner. */
+  scanner?: SerialScannerFaults;
+  poleDisplay?: PoleDisplayFaults;
 };
+
+/** How a simulated scan reaches the terminal: the three scanner kinds the simulated scanner plays. */
+export type ScanVia = 'serial' | 'hid' | 'wedge';
 
 /** What the simulator panel shows. Never holds a PIN; PANs appear masked only. */
 export type SimulatorState = {
@@ -52,6 +64,9 @@ export type SimulatorState = {
     /** The last printed receipts, newest last, as text lines. */
     receipts: string[][];
   };
+  /** What the customer reads on the pole display (two rows of 20), as the simulated display shows it. */
+  poleDisplay: { lines: [string, string] };
+  scanner: { scans: number };
 };
 
 export type SimulatorControls = {
@@ -82,6 +97,14 @@ export type SimulatorControls = {
   unplug(role: DeviceRole): Promise<void>;
   replug(role: DeviceRole): void;
   setFaults(faults: SimulatorFaults): void;
+  /**
+   * Scans a label through one of the scanner kinds: serial bytes (AIM identifier, data, CR), HID POS
+   * reports, or keyboard-wedge keystrokes (handed to `onWedgeKeys`: where a wedge's keys go is the
+   * keyboard focus, which the core stands in for in the sandbox).
+   */
+  scan(barcode: Pick<TestBarcode, 'symbology' | 'data'>, via: ScanVia): Promise<void>;
+  /** The simulated wedge scanner's keystrokes, as it types them. */
+  onWedgeKeys(listener: (keys: SimulatedKeystroke[]) => void): () => void;
   state(): SimulatorState;
   /** Fires whenever something the panel shows changed. */
   onChange(listener: () => void): () => void;
@@ -140,6 +163,12 @@ export function createSimulatedDevices(options: SimulatedDevicesOptions = {}): S
   let chip: ChipSimulator | undefined;
   let signaturePad: SignaturePadSimulator | undefined;
   let printer: PrinterSimulator | undefined;
+  let serialScanner: SerialScannerSimulator | undefined;
+  let hidScanner: HidPosScannerSimulator | undefined;
+  let pole: PoleDisplaySimulator | undefined;
+  let poleLines: [string, string] = [' '.repeat(20), ' '.repeat(20)];
+  let scans = 0;
+  const wedgeScanner = new WedgeScannerSimulator();
   let pinPadKsn: string | undefined;
   let printerCondition: PrinterCondition = {};
   const receipts: string[][] = [];
@@ -229,6 +258,30 @@ export function createSimulatedDevices(options: SimulatedDevicesOptions = {}): S
           sim.stop();
         };
       }
+      case 'scanner': {
+        const sim = new SerialScannerSimulator(device, { faults: { ...faults.scanner } });
+        serialScanner = sim;
+        // The same scanner's HID POS side, handed to the driver by openHid.
+        const hid = new HidPosScannerSimulator();
+        hidScanner = hid;
+        return () => {
+          sim.stop();
+          hid.unplug();
+        };
+      }
+      case 'poleDisplay': {
+        const sim = new PoleDisplaySimulator(device, { faults: { ...faults.poleDisplay } });
+        pole = sim;
+        poleLines = sim.lines;
+        const off = sim.onChange((lines) => {
+          poleLines = lines;
+          changed();
+        });
+        return () => {
+          off();
+          sim.stop();
+        };
+      }
     }
   }
 
@@ -246,6 +299,13 @@ export function createSimulatedDevices(options: SimulatedDevicesOptions = {}): S
     });
     changed();
     return Promise.resolve(host);
+  };
+
+  const openHid = (role: DeviceRole): Promise<HidDevicePort> => {
+    if (unplugged.has(role)) return Promise.reject(new Error(`simulated ${role} is unplugged`));
+    if (role !== 'scanner' || !hidScanner || !attached.has(role))
+      return Promise.reject(new Error(`the simulated ${role} has no HID side`));
+    return Promise.resolve(hidScanner.port);
   };
 
   const need = <T>(sim: T | undefined, role: DeviceRole): T => {
@@ -312,6 +372,25 @@ export function createSimulatedDevices(options: SimulatedDevicesOptions = {}): S
       chip?.setFaults({ ...faults.chip });
       signaturePad?.setFaults({ ...faults.signaturePad });
       printer?.setFaults({ ...faults.receiptPrinter });
+      serialScanner?.setFaults({ ...faults.scanner });
+      pole?.setFaults({ ...faults.poleDisplay });
+    },
+    async scan(barcode, via) {
+      if (unplugged.has('scanner')) throw new Error('simulated scanner is unplugged');
+      if (via === 'serial') await need(serialScanner, 'scanner').scan(barcode);
+      else if (via === 'hid') {
+        need(hidScanner, 'scanner').scan(barcode);
+        // The reports arrive a tick later, as node-hid delivers them.
+        await new Promise((resolve) => setImmediate(resolve));
+      } else {
+        need(serialScanner, 'scanner');
+        wedgeScanner.scan(barcode);
+      }
+      scans += 1;
+      changed();
+    },
+    onWedgeKeys(listener) {
+      return wedgeScanner.onKeys(listener);
     },
     state() {
       return {
@@ -334,6 +413,11 @@ export function createSimulatedDevices(options: SimulatedDevicesOptions = {}): S
           drawerKicks,
           receipts: receipts.map((r) => [...r]),
         },
+        // A pole display's power comes with its cable: unplugged, it shows nothing.
+        poleDisplay: {
+          lines: attached.has('poleDisplay') ? [...poleLines] : [' '.repeat(20), ' '.repeat(20)],
+        },
+        scanner: { scans },
       };
     },
     onChange(listener) {
@@ -344,6 +428,7 @@ export function createSimulatedDevices(options: SimulatedDevicesOptions = {}): S
 
   return {
     open,
+    openHid,
     controls,
     async stop() {
       const all = [...attached.values()];

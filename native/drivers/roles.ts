@@ -6,7 +6,14 @@
  * forwarded to the gateway. Never log them; log `maskedPan` and the sanitized EMV tags instead.
  */
 
-export type DeviceRole = 'cardReader' | 'pinPad' | 'contactless' | 'signaturePad' | 'receiptPrinter';
+import type { Symbology } from '../protocols/aim-symbology-id';
+import type { LabelledAmount, MoneyFormatter } from '../protocols/pole-display-lines';
+
+export type { Symbology } from '../protocols/aim-symbology-id';
+export type { LabelledAmount, MoneyFormatter } from '../protocols/pole-display-lines';
+
+export type DeviceRole =
+  'cardReader' | 'pinPad' | 'contactless' | 'signaturePad' | 'receiptPrinter' | 'scanner' | 'poleDisplay';
 
 /**
  * `connected`: the transport is open and the device answered its last heartbeat (or has none).
@@ -330,6 +337,66 @@ export type ReceiptPrinter = {
   health(): DeviceHealth;
 };
 
+// ---------------------------------------------------------------------------------------------------
+// Barcode scanner (serial ASCII, USB HID POS usage page 0x8C, keyboard wedge)
+
+/**
+ * One scan, whatever brought it, read by the barcode rule (protocols/barcode-scan.ts). A scan is never an
+ * amount: the only money in it is a price-embedded label's item price, for that item's ticket line.
+ */
+export type BarcodeScan = {
+  kind: 'scan';
+  source: 'serial' | 'hid' | 'wedge';
+  symbology: Symbology;
+  /** The symbol's data without identifier or suffix: digits as printed for EAN/UPC, text as-is otherwise. */
+  data: string;
+  /** The AIM identifier the scanner sent (`]E0`), if any. */
+  aimId?: string;
+  /** False for a misread (a check digit that does not match) or an unusable scan: never look it up. */
+  validated: boolean;
+  checkedBy: 'check-digit' | 'scanner';
+  /** Why it was refused, in words a cashier can act on. */
+  problem?: string;
+  /** EAN/UPC: the 14-digit GTIN a catalog is keyed by. */
+  gtin?: string;
+  priceEmbedded?: { itemCode: string; priceCents: number };
+  /** Epoch ms when the scan was complete. */
+  at: number;
+};
+
+export type BarcodeScanner = {
+  readonly role: 'scanner';
+  /** Every scan, refused ones included, is delivered exactly once to each listener. */
+  onScan(listener: (scan: BarcodeScan) => void): Unsubscribe;
+  health(): DeviceHealth;
+};
+
+// ---------------------------------------------------------------------------------------------------
+// Pole display (2 x 20 characters, ESC/POS customer display command set, serial)
+
+/**
+ * What the customer reads while the cashier rings (protocols/pole-display-lines.ts fits it to 20 columns).
+ * Money comes as integer cents with the caller's formatter: the lane's locale and currency decide how an
+ * amount reads, not the display.
+ */
+export type PoleDisplay = {
+  readonly role: 'poleDisplay';
+  /** The item just rung and its price on the top row; a subtotal (or nothing) below. */
+  showItem(
+    item: { name: string; priceCents: number },
+    format: MoneyFormatter,
+    second?: LabelledAmount,
+  ): Promise<void>;
+  /** The total on the top row; a second amount (tendered, change due) below. */
+  showTotal(total: LabelledAmount, format: MoneyFormatter, second?: LabelledAmount): Promise<void>;
+  /** A centred message: welcome / idle, thank you, lane closed. */
+  showMessage(first: string, second?: string): Promise<void>;
+  clear(): Promise<void>;
+  /** The two rows as the terminal last wrote them; undefined before the first write. */
+  lines(): readonly [string, string] | undefined;
+  health(): DeviceHealth;
+};
+
 export type RoleApi = {
   cardReader: CardReader;
   pinPad: PinPad;
@@ -341,4 +408,6 @@ export type RoleApi = {
   chipReader: ChipReader;
   signaturePad: SignaturePad;
   receiptPrinter: ReceiptPrinter;
+  scanner: BarcodeScanner;
+  poleDisplay: PoleDisplay;
 };

@@ -7,7 +7,9 @@
  * `pin 1234`, `cancel`, `paper-out`, `paper-in`, `cover-open`, `cover-closed`); what the device does is
  * printed as one JSON object per line. Card numbers are only ever printed masked.
  *
- * Devices: pinpad, swipe, contactless, chip, signature, printer.
+ * Devices: pinpad, swipe, contactless, chip, signature, printer, scanner (serial barcode scanner: `scan
+ * DATA [SYMBOLOGY]`, `label N` for the Nth sample label, `labels`), pole (2 x 20 pole display: prints its
+ * two rows whenever they change).
  * Faults:  nak-storm (pinpad, contactless, chip), bad-lrc (pinpad; bad CRC on contactless and chip),
  *          unplug (every device, at its most awkward moment), slow:MS (every device); chip only:
  *          chip-unreadable, card-mute:authenticate|complete, card-removed:authenticate|complete,
@@ -22,9 +24,12 @@ import { ChipSimulator } from './chip-simulator';
 import { ContactlessSimulator } from './contactless-simulator';
 import { PinPadSimulator } from './pinpad-simulator';
 import { PrinterSimulator } from './printer-simulator';
+import { PoleDisplaySimulator } from './pole-display-simulator';
 import { type PtyPair, createPtyPair } from './pty-pair';
+import { SerialScannerSimulator } from './serial-scanner-simulator';
 import { SignaturePadSimulator } from './signature-pad-simulator';
 import { SwipeReaderSimulator } from './swipe-reader-simulator';
+import { TEST_BARCODES } from './test-barcodes';
 import {
   DEFAULT_CHIP_TEST_CARD,
   DEFAULT_TEST_CARD,
@@ -33,7 +38,16 @@ import {
   findTestCard,
 } from './test-cards';
 
-const DEVICES = ['pinpad', 'swipe', 'contactless', 'chip', 'signature', 'printer'] as const;
+const DEVICES = [
+  'pinpad',
+  'swipe',
+  'contactless',
+  'chip',
+  'signature',
+  'printer',
+  'scanner',
+  'pole',
+] as const;
 type Device = (typeof DEVICES)[number];
 
 type ChipStep = 'authenticate' | 'complete';
@@ -55,6 +69,8 @@ const LINE: Record<Device, Omit<SerialSettings, 'path'>> = {
   chip: { baudRate: 19200, dataBits: 8, parity: 'none', stopBits: 1 },
   signature: { baudRate: 19200, dataBits: 8, parity: 'odd', stopBits: 1 },
   printer: { baudRate: 38400, dataBits: 8, parity: 'none', stopBits: 1 },
+  scanner: { baudRate: 9600, dataBits: 8, parity: 'none', stopBits: 1 },
+  pole: { baudRate: 9600, dataBits: 8, parity: 'none', stopBits: 1 },
 };
 
 /** Which faults each simulator can play. */
@@ -74,6 +90,8 @@ const FAULTS: Record<Device, readonly Fault['kind'][]> = {
   ],
   signature: ['unplug', 'slow'],
   printer: ['unplug', 'slow'],
+  scanner: ['unplug', 'slow'],
+  pole: ['unplug'],
 };
 
 class UsageError extends Error {}
@@ -111,6 +129,17 @@ function parseCard(pan: string | undefined, device: Device): TestCard {
 }
 
 type Running = { stop(): void; command(words: string[]): void };
+
+const SYMBOLOGY_WORDS = [
+  'upc-a',
+  'upc-e',
+  'ean-13',
+  'ean-8',
+  'code-128',
+  'gs1-128',
+  'qr',
+  'unknown',
+] as const;
 
 function start(
   device: Device,
@@ -238,6 +267,45 @@ function start(
           else if (verb === 'cover-open') sim.setCondition({ ...c, coverOpen: true });
           else if (verb === 'cover-closed') sim.setCondition({ ...c, coverOpen: false });
           else out({ device, error: 'commands: paper-out, paper-in, cover-open, cover-closed' });
+        },
+      };
+    }
+    case 'scanner': {
+      const sim = new SerialScannerSimulator(stream, {
+        faults: { unplugMidScan: fault?.kind === 'unplug', ...(slowMs !== undefined ? { slowMs } : {}) },
+      });
+      return {
+        stop: () => sim.stop(),
+        command: ([verb, arg, kind]) => {
+          const symbologies: readonly string[] = SYMBOLOGY_WORDS;
+          if (verb === 'labels') out({ device, labels: TEST_BARCODES.map((b, i) => ({ n: i + 1, ...b })) });
+          else if (verb === 'label') {
+            const b = TEST_BARCODES[Number(arg) - 1];
+            if (!b) out({ device, error: `label 1 to ${TEST_BARCODES.length}` });
+            else void sim.scan(b).then(() => out({ device, event: 'scanned', ...b }));
+          } else if (verb === 'scan' && arg !== undefined) {
+            const symbology = (kind ??
+              (/^\d{12,13}$/.test(arg) ? 'upc-a' : 'code-128')) as (typeof SYMBOLOGY_WORDS)[number];
+            if (!symbologies.includes(symbology))
+              out({ device, error: `symbology: ${SYMBOLOGY_WORDS.join(', ')}` });
+            else
+              void sim
+                .scan({ symbology, data: arg })
+                .then(() => out({ device, event: 'scanned', symbology, data: arg }));
+          } else out({ device, error: 'commands: scan DATA [SYMBOLOGY], label N, labels' });
+        },
+      };
+    }
+    case 'pole': {
+      const sim = new PoleDisplaySimulator(stream, {
+        faults: fault?.kind === 'unplug' ? { unplugAfterBytes: 64 } : {},
+      });
+      sim.onChange((lines) => out({ device, lines }));
+      return {
+        stop: () => sim.stop(),
+        command: ([verb]) => {
+          if (verb === 'show') out({ device, lines: sim.lines });
+          else out({ device, error: 'commands: show' });
         },
       };
     }

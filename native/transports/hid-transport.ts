@@ -115,7 +115,16 @@ function toInfo(d: RawDeviceInfo): HidDeviceInfo {
   return info;
 }
 
-export type HidFilter = { vendorId: number; productId?: number };
+/**
+ * A vendor (and product), or a usage page: HID POS scanners of any vendor declare usage page 0x8C
+ * (HID Point of Sale Usage Tables), which finds them where a vendor list would not.
+ */
+export type HidFilter = { vendorId: number; productId?: number } | { usagePage: number };
+
+function matchesFilter(f: HidFilter, d: HidDeviceInfo): boolean {
+  if ('usagePage' in f) return d.usagePage === f.usagePage;
+  return f.vendorId === d.vendorId && (f.productId === undefined || f.productId === d.productId);
+}
 
 /** Enumerates HID interfaces, optionally filtered by vendor/product; never throws. */
 export async function listHidDevices(filters: readonly HidFilter[] = []): Promise<HidListing> {
@@ -123,25 +132,25 @@ export async function listHidDevices(filters: readonly HidFilter[] = []): Promis
   if (!r.ok) return { available: false, reason: r.reason, devices: [] };
   try {
     const all = (await r.hid.devicesAsync()).map(toInfo);
-    const devices =
-      filters.length === 0
-        ? all
-        : all.filter((d) =>
-            filters.some(
-              (f) => f.vendorId === d.vendorId && (f.productId === undefined || f.productId === d.productId),
-            ),
-          );
+    const devices = filters.length === 0 ? all : all.filter((d) => filters.some((f) => matchesFilter(f, d)));
     return { available: true, devices };
   } catch (err) {
     return { available: false, reason: `HID enumeration failed: ${describe(err)}`, devices: [] };
   }
 }
 
-export type HidSelector = { vendorId: number; productId: number; path?: string };
+export type HidSelector = {
+  vendorId: number;
+  productId: number;
+  path?: string;
+  /** The interface to prefer, e.g. 0x8C for a scanner's HID POS interface. Default: a vendor page. */
+  usagePage?: number;
+};
 
 /**
- * Opens the first interface matching the selector. A vendor usage page (0xFF00 on MagTek, §2.1) is
- * preferred when a device exposes several interfaces, because the others may be keyboards the OS owns.
+ * Opens the first interface matching the selector. The selector's usage page, or else a vendor usage page
+ * (0xFF00 on MagTek, §2.1), is preferred when a device exposes several interfaces, because the others may
+ * be keyboards the OS owns (a scanner in HID POS mode often keeps a keyboard interface beside it).
  */
 export async function openHidDevice(selector: HidSelector): Promise<HidDevicePort> {
   const r = await loadNodeHid();
@@ -153,7 +162,11 @@ export async function openHidDevice(selector: HidSelector): Promise<HidDevicePor
       d.productId === selector.productId &&
       (selector.path === undefined || d.path === selector.path),
   );
-  const chosen = matches.find((d) => d.usagePage !== undefined && d.usagePage >= 0xff00) ?? matches[0];
+  const wanted = selector.usagePage;
+  const chosen =
+    (wanted !== undefined
+      ? matches.find((d) => d.usagePage === wanted)
+      : matches.find((d) => d.usagePage !== undefined && d.usagePage >= 0xff00)) ?? matches[0];
   if (!chosen?.path) {
     throw new Error(`no HID device ${hex4(selector.vendorId)}:${hex4(selector.productId)} present`);
   }

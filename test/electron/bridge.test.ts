@@ -161,7 +161,7 @@ describe('roles', () => {
     value(await t.send('session.signIn', { pin: '7777' }));
     const sale = await t.send('sale.open', { subtotalCents: 100 });
     expect(sale.ok ? 'ok' : sale.error.code).toBe('forbidden');
-    expect(value(await t.send('devices.list', {})).length).toBe(5);
+    expect(value(await t.send('devices.list', {})).length).toBe(7);
     expect(value(await t.send('gateway.get', {})).passwordSet).toBe(true);
     const c = lane.core.connect();
     value(await c.send('session.signIn', { pin: '1111' }));

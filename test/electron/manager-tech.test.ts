@@ -90,6 +90,8 @@ describe('manager passthroughs and tech tools', () => {
       ['contactless', 'connected'],
       ['signaturePad', 'connected'],
       ['receiptPrinter', 'connected'],
+      ['scanner', 'connected'],
+      ['poleDisplay', 'connected'],
     ]);
     expect(
       value(await tech.send('devices.test', { role: 'receiptPrinter', action: 'print-test-receipt' })).ok,

@@ -46,6 +46,8 @@ import {
   TipSchema,
 } from './sale';
 import { Limit, Text } from './schema-kit';
+import type { ScanView, WedgeSettingsView } from './scanner';
+import { SimulatorScanSchema } from './scanner';
 import type { Session } from './session';
 import { OptionalApproval, RoleSchema } from './session';
 import type { SimulatorStateView } from './simulator';
@@ -183,6 +185,15 @@ export const commandPayloads = {
   'devices.recorder.get': Type.Object({ limit: Type.Optional(Limit()) }),
   'devices.recorder.set': Type.Object({ enabled: Type.Boolean() }),
 
+  // --- barcode scanner
+  /**
+   * A keyboard-wedge scan the screen told from typing (common/wedge-scan.ts): its text without the
+   * scanner's prefix and suffix. The scanner reads it like any scan: the answer, and `scanner.scanned`.
+   */
+  'scanner.wedgeScan': Type.Object({ data: Text(4096, 'data') }),
+  /** How to tell a wedge scan from typing; `null` when the scanner is not a keyboard wedge. */
+  'scanner.wedgeSettings': Empty,
+
   // --- audit and diagnostics
   'audit.list': Type.Object({ limit: Type.Optional(Limit()) }),
   'diagnostics.bundle': Empty,
@@ -203,6 +214,8 @@ export const commandPayloads = {
   'simulator.setCoverOpen': Type.Object({ open: Type.Boolean() }),
   'simulator.unplug': Type.Object({ role: DeviceRoleSchema }),
   'simulator.replug': Type.Object({ role: DeviceRoleSchema }),
+  /** Scans a label through the simulated scanner's serial, HID POS or keyboard-wedge side. */
+  'simulator.scan': SimulatorScanSchema,
 } satisfies Record<string, TSchema>;
 
 export type CommandName = keyof typeof commandPayloads;
@@ -267,6 +280,8 @@ export type CommandValues = {
   'devices.test': DeviceTestResultView;
   'devices.recorder.get': FrameRecorderView;
   'devices.recorder.set': FrameRecorderView;
+  'scanner.wedgeScan': ScanView;
+  'scanner.wedgeSettings': WedgeSettingsView | null;
   'audit.list': AuditEntryView[];
   'diagnostics.bundle': DiagnosticsBundle;
   'simulator.state': SimulatorStateView;
@@ -281,6 +296,7 @@ export type CommandValues = {
   'simulator.setCoverOpen': SimulatorStateView;
   'simulator.unplug': SimulatorStateView;
   'simulator.replug': SimulatorStateView;
+  'simulator.scan': SimulatorStateView;
 };
 
 /** The command map: name -> { payload, value }, payloads derived from their schemas. */

@@ -33,4 +33,6 @@ export const DEVICE_ROLES = [
   'contactless',
   'signaturePad',
   'receiptPrinter',
+  'scanner',
+  'poleDisplay',
 ] as const;

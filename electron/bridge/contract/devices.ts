@@ -19,7 +19,15 @@ export const DeviceConnectionSchema = Type.Union(
   [
     Type.Object({ kind: Type.Literal('serial'), path: Type.String(), ...serialLine }),
     Type.Object({ kind: Type.Literal('hid'), vendorId: Type.Number(), productId: Type.Number() }),
-    Type.Object({ kind: Type.Literal('wedge') }),
+    Type.Object({
+      kind: Type.Literal('wedge'),
+      // A wedge scanner's settings (common/wedge-scan.ts); a card reader's wedge takes none.
+      prefix: Type.Optional(Type.String()),
+      suffix: Type.Optional(Type.Union([Type.Literal('Enter'), Type.Literal('Tab'), Type.Literal('none')])),
+      minLength: Type.Optional(Type.Number()),
+      maxGapMs: Type.Optional(Type.Number()),
+      maxMeanGapMs: Type.Optional(Type.Number()),
+    }),
     Type.Object({ kind: Type.Literal('simulated') }),
     Type.Object({ kind: Type.Literal('none') }),
   ],
@@ -33,6 +41,9 @@ export const DeviceConfigSchema = Type.Object({
   contactless: DeviceConnectionSchema,
   signaturePad: DeviceConnectionSchema,
   receiptPrinter: DeviceConnectionSchema,
+  // Optional: a screen built before these roles existed sends none (they stay as configured).
+  scanner: Type.Optional(DeviceConnectionSchema),
+  poleDisplay: Type.Optional(DeviceConnectionSchema),
 });
 export type DeviceConfigView = Static<typeof DeviceConfigSchema>;
 
@@ -82,6 +93,16 @@ export const DeviceTestRequestSchema = Type.Union(
     Type.Object({
       role: Type.Literal('receiptPrinter'),
       action: Type.Enum(['print-test-receipt', 'status']),
+    }),
+    Type.Object({
+      role: Type.Literal('scanner'),
+      action: Type.Literal('read-barcode'),
+      timeoutMs: Type.Optional(Type.Number()),
+    }),
+    Type.Object({
+      role: Type.Literal('poleDisplay'),
+      action: Type.Literal('display-test'),
+      text: Type.Optional(Type.String({ maxLength: 20 })),
     }),
     Type.Object({ role: DeviceRoleSchema, action: Type.Literal('heartbeat') }),
   ],

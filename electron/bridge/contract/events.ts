@@ -2,6 +2,7 @@ import type { DeviceStatusView } from './devices';
 import type { GatewayStatusView } from './gateway';
 import type { ReversalQueueView } from './reversals';
 import type { SaleProgress, TicketView } from './sale';
+import type { ScanView } from './scanner';
 import type { Session } from './session';
 import type { SimulatorStateView } from './simulator';
 import type { SafView } from './store-and-forward';
@@ -16,6 +17,8 @@ export type Events = {
   'saf.updated': SafView;
   'simulator.changed': SimulatorStateView;
   'receipt.printed': { ticketId: string; printed: boolean; reason?: string };
+  /** Every scan of the lane's scanner, refused ones included (`validated: false`). */
+  'scanner.scanned': ScanView;
 };
 
 export type EventName = keyof Events;

@@ -1,4 +1,5 @@
 import type { DeviceRoleName } from './devices';
+import type { SymbologyName } from './scanner';
 
 export type SimulatorStateView = {
   available: boolean;
@@ -20,4 +21,10 @@ export type SimulatorStateView = {
    * `chip`: a contact chip card (service code 201) — insert it; its stripe is for fallback only.
    */
   testCards: { pan: string; maskedPan: string; brand: string; note: string; chip: boolean }[];
+  /** What the customer reads on the simulated pole display: two rows of 20 characters. */
+  poleDisplay?: { lines: [string, string] };
+  /** Scans the simulated scanner has sent. */
+  scanner?: { scans: number };
+  /** Labels the panel can scan: good codes, price-embedded labels and misreads, with what each should do. */
+  testBarcodes?: { symbology: SymbologyName; data: string; note: string }[];
 };

@@ -16,7 +16,7 @@ export function deviceHandlers(s: CoreServices) {
       await s.audit(
         who(ctx),
         'devices-configured',
-        DEVICE_ROLES.map((r) => `${r}=${view[r].kind}`).join(' '),
+        DEVICE_ROLES.map((r) => `${r}=${view[r]?.kind ?? 'none'}`).join(' '),
       );
       return view;
     },

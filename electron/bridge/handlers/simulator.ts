@@ -56,5 +56,12 @@ export function simulatorHandlers(s: CoreServices) {
     'simulator.setCoverOpen': (p) => simState(() => sim().setCoverOpen(p.open)),
     'simulator.unplug': (p) => simState(() => sim().unplug(p.role)),
     'simulator.replug': (p) => simState(() => sim().replug(p.role)),
+    'simulator.scan': (p) =>
+      simState(async () => {
+        sim();
+        await devices.simulatorScan({ symbology: p.symbology, data: p.data }, p.via);
+        // The scanner's bytes reach the driver a tick after they are written; answer once they have.
+        await new Promise((r) => setTimeout(r, 25));
+      }),
   } satisfies HandlerSlice<'simulator'>;
 }

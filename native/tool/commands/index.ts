@@ -1,4 +1,5 @@
 import type { ToolCommand } from '../command';
+import { barcode } from './barcode';
 import { ports } from './ports';
 import { dukpt } from './dukpt';
 import { emv } from './emv';
@@ -12,4 +13,5 @@ export const commands: Readonly<Record<string, ToolCommand>> = {
   dukpt,
   emv,
   ports,
+  barcode,
 };

@@ -15,6 +15,8 @@ export function SimulatorPanel() {
   const cardPan = useSim((s) => s.cardPan);
   const pin = useSim((s) => s.pin);
   const error = useSim((s) => s.error);
+  const barcodeIndex = useSim((s) => s.barcodeIndex);
+  const lastScan = useSim((s) => s.lastScan);
   const open = useApp((s) => s.simulatorOpen);
   const sandbox = useApp((s) => s.status?.sandbox === true);
   const store = useSimStore();
@@ -202,6 +204,64 @@ export function SimulatorPanel() {
           {sim.receiptPrinter.drawerKicks === 1 ? '' : 's'}.
         </p>
       </div>
+
+      {sim.testBarcodes && sim.testBarcodes.length > 0 ? (
+        <div className="sim-section">
+          <h3>Barcode scanner</h3>
+          <label htmlFor="sim-barcode">Label</label>
+          <select
+            id="sim-barcode"
+            value={String(barcodeIndex)}
+            onChange={(e) => s.chooseBarcode(Number(e.target.value))}
+            style={{ width: '100%' }}
+          >
+            {sim.testBarcodes.map((b, i) => (
+              <option key={`${b.symbology}-${b.data}`} value={String(i)}>
+                {b.symbology.toUpperCase()} {b.data} — {b.note}
+              </option>
+            ))}
+          </select>
+          <div className="row" role="group" aria-label="Scan the label" style={{ marginTop: '0.4rem' }}>
+            <button
+              type="button"
+              className="btn"
+              onClick={() => void s.scan('serial')}
+              data-sim="scan-serial"
+            >
+              Scan: serial
+            </button>
+            <button type="button" className="btn" onClick={() => void s.scan('hid')} data-sim="scan-hid">
+              Scan: USB HID
+            </button>
+            <button type="button" className="btn" onClick={() => void s.scan('wedge')} data-sim="scan-wedge">
+              Scan: keyboard
+            </button>
+          </div>
+          <p className="hint" aria-live="polite" data-testid="sim-last-scan">
+            {lastScan
+              ? `Last scan: ${lastScan.symbology.toUpperCase()} ${lastScan.data} — ${
+                  lastScan.validated ? 'valid' : `refused: ${lastScan.problem ?? 'unreadable'}`
+                }`
+              : 'No scan yet.'}
+          </p>
+        </div>
+      ) : null}
+
+      {sim.poleDisplay ? (
+        <div className="sim-section">
+          <h3>Pole display</h3>
+          <div
+            className="sim-pad"
+            role="status"
+            aria-label="Pole display"
+            data-testid="sim-pole"
+            // Two rows of exactly 20 characters, as the customer reads them.
+            style={{ whiteSpace: 'pre', width: 'fit-content', fontSize: '1.05rem', letterSpacing: '0.05em' }}
+          >
+            {`${sim.poleDisplay.lines[0]}\n${sim.poleDisplay.lines[1]}`}
+          </div>
+        </div>
+      ) : null}
 
       <div className="sim-section">
         <h3>Cables</h3>

@@ -3,6 +3,7 @@ import type {
   Bridge,
   BridgeResult,
   DeviceRoleName,
+  ScanView,
   SimulatorStateView,
 } from '../../../electron/bridge/contract';
 import { describeError } from './app-store';
@@ -15,6 +16,10 @@ export type SimulatorState = {
   error: string | null;
   /** When the last card action was sent (performance.now()), for the swipe-to-approved measurement. */
   lastCardAt: number | null;
+  /** The sample label the panel scans next (index into `sim.testBarcodes`). */
+  barcodeIndex: number;
+  /** The lane's last scan, whatever scanned it, as the core read it. */
+  lastScan: ScanView | null;
 
   init(): () => void;
   refresh(): Promise<void>;
@@ -33,6 +38,9 @@ export type SimulatorState = {
   setCoverOpen(open: boolean): Promise<void>;
   unplug(role: DeviceRoleName): Promise<void>;
   replug(role: DeviceRoleName): Promise<void>;
+  chooseBarcode(index: number): void;
+  /** Scans the chosen label through the simulated scanner's serial, HID POS or keyboard-wedge side. */
+  scan(via: 'serial' | 'hid' | 'wedge'): Promise<void>;
 };
 
 export type SimulatorStore = StoreApi<SimulatorState>;
@@ -59,11 +67,18 @@ export function createSimulatorStore(bridge: Bridge): SimulatorStore {
       pin: '',
       error: null,
       lastCardAt: null,
+      barcodeIndex: 0,
+      lastScan: null,
 
       init() {
-        const off = bridge.on('simulator.changed', (sim) => set({ sim }));
+        const offs = [
+          bridge.on('simulator.changed', (sim) => set({ sim })),
+          bridge.on('scanner.scanned', (lastScan) => set({ lastScan })),
+        ];
         void get().refresh();
-        return off;
+        return () => {
+          for (const off of offs) off();
+        };
       },
       async refresh() {
         const r = await bridge.send('simulator.state', {});
@@ -122,6 +137,14 @@ export function createSimulatorStore(bridge: Bridge): SimulatorStore {
       },
       replug(role) {
         return apply(bridge.send('simulator.replug', { role }));
+      },
+      chooseBarcode(index) {
+        set({ barcodeIndex: index });
+      },
+      async scan(via) {
+        const label = get().sim?.testBarcodes?.[get().barcodeIndex];
+        if (!label) return;
+        await apply(bridge.send('simulator.scan', { symbology: label.symbology, data: label.data, via }));
       },
     };
   });

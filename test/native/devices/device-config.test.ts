@@ -26,6 +26,8 @@ describe('lane device configuration', () => {
         contactless: { kind: 'none' },
         signaturePad: { kind: 'none' },
         receiptPrinter: { kind: 'none' },
+        scanner: { kind: 'none' },
+        poleDisplay: { kind: 'none' },
       },
     });
     expect(validateLaneDeviceConfig(simulatedLaneConfig()).ok).toBe(true);

@@ -67,6 +67,8 @@ describe('DeviceManager on a machine with no udev, no libusb and no device', () 
       ['contactless', 'missing'],
       ['signaturePad', 'missing'],
       ['receiptPrinter', 'missing'],
+      ['scanner', 'missing'],
+      ['poleDisplay', 'missing'],
     ]);
     expect(status[0]?.health.lastError).toMatch(/HID unavailable|no HID device/);
     expect(status[1]?.health.lastError).toMatch(/cannot open \/dev\/ttyUSB97/);

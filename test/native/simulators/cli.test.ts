@@ -3,6 +3,9 @@ import { existsSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
+import { BarcodeScannerDriver } from '../../../native/drivers/barcode-scanner';
+import { PoleDisplayDriver } from '../../../native/drivers/pole-display';
+import type { BarcodeScan } from '../../../native/drivers/roles';
 import { decryptTdesDukptPinBlock } from '../../../native/protocols/dukpt-tdes';
 import { VerifoneLink } from '../../../native/protocols/verifone-link';
 import { encodeMessage, parseMessage } from '../../../native/protocols/verifone-packet';
@@ -102,5 +105,56 @@ describe('npm run sim', () => {
     child = sim.child;
     expect(await sim.exit).toBe(2);
     expect(sim.stderr()).toMatch(/not available on the printer simulator/);
+  });
+
+  it('scanner --pty scans sample labels and typed codes to a driver on the other end', async () => {
+    const sim = runSim(['scanner', '--pty']);
+    child = sim.child;
+    await waitFor(() => sim.lines.length > 0, 15_000, 'the connect line');
+    const first = JSON.parse(sim.lines[0] ?? '{}') as { connect?: string };
+    const stream = await openSerialStream({
+      path: first.connect ?? '',
+      baudRate: 9600,
+      dataBits: 8,
+      parity: 'none',
+      stopBits: 1,
+    });
+    const driver = new BarcodeScannerDriver([{ kind: 'serial', stream }]);
+    const scans: BarcodeScan[] = [];
+    driver.onScan((s) => scans.push(s));
+    sim.child.stdin?.write('label 1\nscan 96385074 ean-8\nscan 036000241458\n');
+    await waitFor(() => scans.length === 3, 10_000, 'three scans');
+    expect(scans.map((s) => [s.symbology, s.data, s.validated])).toEqual([
+      ['upc-a', '036000241457', true],
+      ['ean-8', '96385074', true],
+      ['upc-a', '036000241458', false],
+    ]);
+    await driver.close();
+    sim.child.kill('SIGTERM');
+    expect(await sim.exit).toBe(0);
+  });
+
+  it('pole --pty prints the two rows a driver on the other end shows', async () => {
+    const sim = runSim(['pole', '--pty']);
+    child = sim.child;
+    await waitFor(() => sim.lines.length > 0, 15_000, 'the connect line');
+    const first = JSON.parse(sim.lines[0] ?? '{}') as { connect?: string };
+    const stream = await openSerialStream({
+      path: first.connect ?? '',
+      baudRate: 9600,
+      dataBits: 8,
+      parity: 'none',
+      stopBits: 1,
+    });
+    const driver = new PoleDisplayDriver(stream);
+    await driver.showTotal({ label: 'TOTAL', cents: 4210 }, (c) => `$${(c / 100).toFixed(2)}`);
+    await waitFor(() => sim.lines.some((l) => l.includes('TOTAL')), 10_000, 'the total printed');
+    const last = JSON.parse(sim.lines.filter((l) => l.includes('TOTAL')).at(-1) ?? '{}') as {
+      lines?: string[];
+    };
+    expect(last.lines).toEqual(['TOTAL         $42.10', ' '.repeat(20)]);
+    await driver.close();
+    sim.child.kill('SIGTERM');
+    expect(await sim.exit).toBe(0);
   });
 });

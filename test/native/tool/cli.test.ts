@@ -199,4 +199,29 @@ describe.concurrent('field tech toolkit CLI', { timeout: 120_000 }, () => {
     expect(unknown.code).toBe(1);
     expect(unknown.json).toMatchObject({ error: { code: 'unknown-command' } });
   });
+
+  it('barcode: reads scanner text and recorded HID POS reports with the scanner driver’s rule', async () => {
+    const text = await tool(['barcode', ']E0212345928752']);
+    expect(text.json).toMatchObject({
+      symbology: 'upc-a',
+      validated: true,
+      priceEmbedded: { itemCode: '12345', priceCents: 2875 },
+    });
+    const report = `020C5D4530${Buffer.from('036000241457').toString('hex')}${'00'.repeat(44)}630000`;
+    const hid = await tool(['barcode', '--hid', report]);
+    expect(hid.json).toMatchObject({
+      aimId: ']E0',
+      symbology: 'upc-a',
+      data: '036000241457',
+      validated: true,
+    });
+    const misread = await tool(['barcode', '036000241458']);
+    expect(misread.json).toMatchObject({
+      validated: false,
+      problem: expect.stringMatching(/check digit/) as unknown,
+    });
+    const bad = await tool(['barcode', '--hid', '0200']);
+    expect(bad.code).toBe(1);
+    expect(bad.json).toMatchObject({ error: { code: 'hid-report' } });
+  });
 });

@@ -13,6 +13,7 @@ import { useApp, useAppStore } from '../../state/context';
 import { useAction, useCommand } from '../../state/use-command';
 import { ErrorAlert, InputField, SelectField, type SelectOption } from '../../ui/fields';
 import { TableHead } from '../../ui/TableHead';
+import { ScannerAndPoleDisplay } from './ScannerAndPoleDisplay';
 
 export const roleWords: Record<DeviceRoleName, string> = {
   cardReader: 'Card reader',
@@ -20,6 +21,8 @@ export const roleWords: Record<DeviceRoleName, string> = {
   contactless: 'Chip / contactless reader',
   signaturePad: 'Signature pad',
   receiptPrinter: 'Receipt printer',
+  scanner: 'Barcode scanner',
+  poleDisplay: 'Pole display',
 };
 const roles = Object.keys(roleWords) as DeviceRoleName[];
 
@@ -120,6 +123,11 @@ const parityOptions: readonly SelectOption<'none' | 'even' | 'odd'>[] = [
   ['even', 'Even'],
   ['odd', 'Odd'],
 ];
+const wedgeSuffixes: readonly SelectOption<'Enter' | 'Tab' | 'none'>[] = [
+  ['Enter', 'Enter'],
+  ['Tab', 'Tab'],
+  ['none', 'None (a pause)'],
+];
 const stopBitsOptions: readonly SelectOption<1 | 2>[] = [
   [1, '1'],
   [2, '2'],
@@ -203,6 +211,34 @@ function ConnectionEditor({
             />
           </>
         ) : null}
+        {value.kind === 'wedge' && role === 'scanner' ? (
+          <>
+            <InputField
+              id={id('prefix')}
+              label="Scanner prefix"
+              value={value.prefix ?? ''}
+              maxLength={8}
+              placeholder="none"
+              onChange={(e) => onChange({ ...value, prefix: e.target.value })}
+            />
+            <SelectField
+              id={id('suffix')}
+              label="Scanner suffix"
+              value={value.suffix ?? 'Enter'}
+              options={wedgeSuffixes}
+              onChange={(suffix) => onChange({ ...value, suffix })}
+            />
+            <InputField
+              id={id('minlen')}
+              label="Shortest code"
+              inputMode="numeric"
+              value={String(value.minLength ?? 6)}
+              onChange={(e) =>
+                onChange({ ...value, minLength: Number(e.target.value.replace(/\D/g, '')) || 1 })
+              }
+            />
+          </>
+        ) : null}
         {hid ? (
           <>
             <InputField
@@ -266,7 +302,7 @@ function Assignment({ discovered }: { discovered: DiscoveredDeviceView[] }) {
           <ConnectionEditor
             key={r}
             role={r}
-            value={config[r]}
+            value={config[r] ?? { kind: 'none' }}
             onChange={(v) => setConfig({ ...config, [r]: v })}
           />
         ))}
@@ -470,6 +506,7 @@ export function DevicesScreen() {
       <h1 tabIndex={-1}>Devices</h1>
       <Health />
       <Tests />
+      <ScannerAndPoleDisplay />
       <Discovery onFound={setDiscovered} />
       <Assignment discovered={discovered} />
       <Recorder />
