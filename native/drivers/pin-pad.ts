@@ -185,19 +185,20 @@ export class PinPadDriver implements PinPad, DriverLifecycle {
       // Encoder messages never contain the account (verifone-packet checkAccount).
       return { kind: 'failed', reason: err instanceof Error ? err.message : 'cannot encode PIN request' };
     }
+    const pending: Pending = {
+      resolve: () => undefined,
+      badPacketsAtStart: this.badPackets,
+      timer: this.timers.setTimeout(() => this.onPinTimeout(), request.timeoutMs),
+      acked: false,
+    };
     const result = new Promise<PinResult>((resolve) => {
-      this.pending = {
-        resolve,
-        badPacketsAtStart: this.badPackets,
-        timer: this.timers.setTimeout(() => this.onPinTimeout(), request.timeoutMs),
-        acked: false,
-      };
+      pending.resolve = resolve;
     });
-    const pendingRef = this.pending;
+    this.pending = pending;
     const sent = await this.link.send(frame, () => {
-      if (pendingRef) pendingRef.acked = true;
+      pending.acked = true;
     });
-    if (!sent.ok && this.pending === pendingRef) {
+    if (!sent.ok && this.pending === pending) {
       this.linkFailures += 1;
       this.tracker.error(LINK_FAILURE_TEXT[sent.reason]);
       this.settle({ kind: 'failed', reason: LINK_FAILURE_TEXT[sent.reason] });
