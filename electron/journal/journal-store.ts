@@ -538,8 +538,10 @@ export class JournalStore {
       values.push(query.last4);
     }
     if (query.amountCents !== undefined) {
-      where.push('(amount_cents + tip_cents) = ? OR amount_cents = ?');
-      values.push(query.amountCents, query.amountCents);
+      // What was asked, with or without its tip, or what was approved (a partial approval is found by
+      // the amount it took, the one every view shows).
+      where.push('(amount_cents + tip_cents) = ? OR amount_cents = ? OR approved_cents = ?');
+      values.push(query.amountCents, query.amountCents, query.amountCents);
     }
     if (query.states && query.states.length > 0) {
       where.push(`state IN (${query.states.map(() => '?').join(', ')})`);

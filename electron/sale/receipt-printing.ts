@@ -1,5 +1,6 @@
-import type { ReceiptPrintResult, ReceiptView, TicketView } from '../bridge/contract';
-import { buildReceipt, toPrinterReceipt } from './receipt';
+import type { ReceiptPrintResult, ReceiptView, TicketView, TransactionView } from '../bridge/contract';
+import { laneTimeZone } from '../store-time-zone';
+import { buildReceipt, buildTransactionReceipt, toPrinterReceipt, type ReceiptHeader } from './receipt';
 import type { SaleEngineDeps } from './sale-deps';
 
 type ReceiptDeps = Pick<
@@ -7,32 +8,49 @@ type ReceiptDeps = Pick<
   'settings' | 'merchantName' | 'clock' | 'connected' | 'devices' | 'emit'
 >;
 
-export function receiptOf(deps: ReceiptDeps, t: TicketView, copy: 'customer' | 'merchant'): ReceiptView {
+function header(deps: ReceiptDeps): ReceiptHeader {
   const s = deps.settings();
-  return buildReceipt(
-    t,
-    copy,
-    { merchantName: deps.merchantName(), laneId: s.laneId, mid: s.gateway.mid },
-    deps.clock.now(),
-  );
+  return {
+    merchantName: deps.merchantName(),
+    laneId: s.laneId,
+    mid: s.gateway.mid,
+    timeZone: laneTimeZone(s),
+  };
 }
+
+export function receiptOf(deps: ReceiptDeps, t: TicketView, copy: 'customer' | 'merchant'): ReceiptView {
+  return buildReceipt(t, copy, header(deps), deps.clock.now());
+}
+
+/** A refund's or a void's receipt (`original`: the payment it gave back or cancelled). */
+export function transactionReceiptOf(
+  deps: ReceiptDeps,
+  tx: TransactionView,
+  original: TransactionView | undefined,
+  copy: 'customer' | 'merchant',
+): ReceiptView {
+  return buildTransactionReceipt(tx, original, copy, header(deps));
+}
+
+/** Which receipt a print is for, as the `receipt.printed` event names it. */
+export type PrintedFor = { ticketId: string; userTransactionNumber?: string };
 
 /** Prints a receipt; without a printer (or when it fails) the answer carries the receipt to show on screen. */
 export async function printReceipt(
   deps: ReceiptDeps,
   view: ReceiptView,
-  ticketId: string,
+  printedFor: PrintedFor,
   openDrawer: boolean,
 ): Promise<ReceiptPrintResult> {
   if (!deps.connected('receiptPrinter')) {
-    deps.emit('receipt.printed', { ticketId, printed: false, reason: 'No printer connected' });
+    deps.emit('receipt.printed', { ...printedFor, printed: false, reason: 'No printer connected' });
     return { printed: false, reason: 'No printer connected: show the receipt on screen.', receipt: view };
   }
   const printer = deps.devices()?.receiptPrinter;
   const r = printer
     ? await printer.print(toPrinterReceipt(view, openDrawer))
     : { ok: false as const, reason: 'offline' as const, message: 'printer not connected' };
-  deps.emit('receipt.printed', { ticketId, printed: r.ok, ...(r.ok ? {} : { reason: r.message }) });
+  deps.emit('receipt.printed', { ...printedFor, printed: r.ok, ...(r.ok ? {} : { reason: r.message }) });
   return r.ok
     ? { printed: true }
     : { printed: false, reason: `The printer failed: ${r.message}`, receipt: view };

@@ -15,7 +15,8 @@ export type Events = {
   'reversals.updated': ReversalQueueView;
   'saf.updated': SafView;
   'simulator.changed': SimulatorStateView;
-  'receipt.printed': { ticketId: string; printed: boolean; reason?: string };
+  /** A ticket's receipt, or (`ticketId` '' and `userTransactionNumber`) a refund's or a void's. */
+  'receipt.printed': { ticketId: string; printed: boolean; reason?: string; userTransactionNumber?: string };
 };
 
 export type EventName = keyof Events;

@@ -1,8 +1,15 @@
-import { useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
 import type { JournalState, TransactionQuery, TransactionView } from '../../../../electron/bridge/contract';
+import {
+  askedCents,
+  cardChargedCents,
+  refundableCents,
+  shownCents,
+  takenCents,
+} from '../../../../common/transaction-amounts';
 import { cardLabel, formatCents, formatTime, parseMoney } from '../../format/money';
 import { describeError } from '../../state/app-store';
-import { useAppStore, useBridge, useSale, useSaleStore } from '../../state/context';
+import { useAppStore, useBridge, useSale, useSaleStore, useStoreZone } from '../../state/context';
 import { useCommand } from '../../state/use-command';
 import { Dialog } from '../../ui/Dialog';
 import { DigitsField, ErrorAlert, InputField } from '../../ui/fields';
@@ -21,6 +28,40 @@ const stateTone: Partial<Record<JournalState, string>> = {
   refunded: 'badge-muted',
   stored: 'badge-warn',
 };
+
+const stateWords: Record<JournalState, string> = {
+  sending: 'Sending',
+  approved: 'Approved',
+  partial: 'Partially approved',
+  declined: 'Declined',
+  unknown: 'No answer',
+  'awaiting-card': 'Waiting for the card',
+  reversing: 'Reversing',
+  reversed: 'Reversed',
+  voided: 'Voided',
+  refunded: 'Refunded',
+  stored: 'Stored offline',
+  failed: 'Failed',
+};
+
+/** A row's state in words: a refund or a void the gateway accepted is done, not an "approved" sale. */
+function statusWord(t: TransactionView): string {
+  if (t.state === 'approved' && t.operation === 'refund') return 'Refunded';
+  if (t.state === 'approved' && t.operation === 'void') return 'Voided';
+  return stateWords[t.state];
+}
+
+/** States whose journal message explains something; an approved or settled row's message is stale. */
+const explained: ReadonlySet<JournalState> = new Set([
+  'sending',
+  'declined',
+  'unknown',
+  'awaiting-card',
+  'reversing',
+  'reversed',
+  'stored',
+  'failed',
+]);
 
 const operationWords: Record<TransactionView['operation'], string> = {
   sale: 'Credit sale',
@@ -50,28 +91,99 @@ const cardRefundOperations: ReadonlySet<TransactionView['operation']> = new Set(
   'token-sale',
 ]);
 
+function isPayment(t: TransactionView): boolean {
+  return t.operation !== 'refund' && t.operation !== 'void';
+}
+
 /** Card money that can still be given back: approved at the gateway, with something left to refund. */
 function refundable(t: TransactionView): boolean {
   return (
     (t.state === 'approved' || t.state === 'partial') &&
     t.serviceReferenceNumber !== undefined &&
-    t.operation !== 'refund' &&
-    t.operation !== 'void' &&
+    isPayment(t) &&
     t.operation !== 'cash' &&
-    t.amountCents + t.tipCents - t.refundedCents > 0
+    refundableCents(t) > 0
   );
+}
+
+/** One sale (a ticket's tenders, and the refunds and voids of them), or a payment outside any ticket. */
+type SaleGroup = { key: string; rows: TransactionView[] };
+
+/**
+ * The rows grouped by sale: a ticket's tenders together, each refund or void with the payment it gave
+ * back (by the original's gateway id). Groups come newest first, their rows in the order they happened.
+ */
+export function groupBySale(rows: readonly TransactionView[]): SaleGroup[] {
+  const groupOfSrn = new Map<string, string>();
+  const groups = new Map<string, TransactionView[]>();
+  const keyOf = new Map<string, string>();
+  for (const r of [...rows].reverse()) {
+    const original = r.originalServiceReferenceNumber;
+    const key =
+      (r.ticketId ? `ticket:${r.ticketId}` : undefined) ??
+      (original ? groupOfSrn.get(original) : undefined) ??
+      `tx:${r.userTransactionNumber}`;
+    if (r.serviceReferenceNumber && isPayment(r)) groupOfSrn.set(r.serviceReferenceNumber, key);
+    keyOf.set(r.userTransactionNumber, key);
+    groups.set(key, [...(groups.get(key) ?? []), r]);
+  }
+  const order: string[] = [];
+  for (const r of rows) {
+    const key = keyOf.get(r.userTransactionNumber);
+    if (key && !order.includes(key)) order.push(key);
+  }
+  return order.map((key) => ({ key, rows: groups.get(key) ?? [] }));
+}
+
+/** What became of a sale, in words, from its tenders (a voided sale never reads "Paid" or "Approved"). */
+function saleStatus(rows: readonly TransactionView[]): string {
+  const took = rows.filter((r) => isPayment(r) && takenCents(r) > 0);
+  if (took.length === 0)
+    return rows.some((r) => r.state === 'unknown' || r.state === 'reversing')
+      ? 'No answer, reversing'
+      : 'Not paid';
+  if (took.every((r) => r.state === 'voided')) return 'Voided';
+  if (took.every((r) => r.state === 'voided' || r.state === 'reversed' || r.state === 'reversing'))
+    return 'Cancelled, reversed';
+  const refunded = took.reduce((s, r) => s + r.refundedCents, 0);
+  if (refunded > 0)
+    return refunded >= took.reduce((s, r) => s + takenCents(r), 0) ? 'Refunded' : 'Part refunded';
+  return took.some((r) => r.state === 'stored') ? 'Paid (stored offline)' : 'Paid';
+}
+
+function groupTitle(g: SaleGroup, zone: string): string {
+  const first = g.rows[0];
+  if (!first) return '';
+  const payments = g.rows.filter(isPayment);
+  const kind = g.key.startsWith('ticket:') ? 'Sale' : operationWords[first.operation];
+  const took = payments.reduce((s, r) => s + takenCents(r), 0);
+  const last = payments.at(-1) ?? first;
+  const amount = took > 0 ? took : shownCents(last);
+  const tenders = payments.length > 1 ? ` · ${payments.length} tenders` : '';
+  return `${kind} at ${formatTime(first.createdAt, zone)} · ${formatCents(amount)} · ${saleStatus(g.rows)}${tenders}`;
 }
 
 type Action = { kind: 'refund' | 'void'; tx: TransactionView };
 
-function RefundDialog({ action, onDone }: { action: Action; onDone: (message?: string) => void }) {
+/** The refund or void just done: what it gave back, and its receipt (printed by itself, or offered). */
+type Done = { kind: 'refund' | 'void'; tx: TransactionView; card: string };
+
+function RefundDialog({
+  action,
+  onDone,
+}: {
+  action: Action;
+  onDone: (message?: string, done?: Done) => void;
+}) {
   const bridge = useBridge();
   const app = useAppStore();
-  const max = action.tx.amountCents + action.tx.tipCents - action.tx.refundedCents;
+  const zone = useStoreZone();
+  const max = refundableCents(action.tx);
   const [amount, setAmount] = useState((max / 100).toFixed(2));
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const isVoid = action.kind === 'void';
+  const card = cardLabel(action.tx);
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     const cents = isVoid ? max : parseMoney(amount);
@@ -82,8 +194,8 @@ function RefundDialog({ action, onDone }: { action: Action; onDone: (message?: s
     const srn = action.tx.serviceReferenceNumber ?? '';
     setBusy(true);
     const reason = isVoid
-      ? `Void the ${formatCents(max)} ${cardLabel(action.tx)} payment.`
-      : `Refund ${formatCents(cents)} to ${cardLabel(action.tx)}.`;
+      ? `Void the ${formatCents(takenCents(action.tx))} ${card} payment.`
+      : `Refund ${formatCents(cents)} to ${card}.`;
     const r = await app.getState().withManager(reason, (approval) =>
       isVoid
         ? bridge.send('transactions.void', { serviceReferenceNumber: srn, ...(approval ? { approval } : {}) })
@@ -99,10 +211,14 @@ function RefundDialog({ action, onDone }: { action: Action; onDone: (message?: s
       setError(describeError(r.error));
       return;
     }
-    const state = r.value.transaction.state;
-    if (state === 'approved' || state === 'refunded' || state === 'voided')
-      onDone(isVoid ? 'Payment voided.' : `Refunded ${formatCents(r.value.transaction.amountCents)}.`);
-    else setError(r.value.transaction.message ?? `The ${action.kind} ended ${state}.`);
+    const tx = r.value.transaction;
+    if (tx.state === 'approved' || tx.state === 'refunded' || tx.state === 'voided')
+      onDone(isVoid ? 'Payment voided.' : `Refunded ${formatCents(shownCents(tx))}.`, {
+        kind: action.kind,
+        tx,
+        card,
+      });
+    else setError(tx.message ?? `The ${action.kind} ended ${tx.state}.`);
   };
   return (
     <Dialog
@@ -112,8 +228,9 @@ function RefundDialog({ action, onDone }: { action: Action; onDone: (message?: s
     >
       <form onSubmit={(e) => void submit(e)} className="stack">
         <p>
-          {operationWords[action.tx.operation]} · {cardLabel(action.tx)} ·{' '}
-          {formatCents(action.tx.amountCents + action.tx.tipCents)} at {formatTime(action.tx.createdAt)}
+          {operationWords[action.tx.operation]} · {card} · {formatCents(shownCents(action.tx))} at{' '}
+          {formatTime(action.tx.createdAt, zone)}
+          {action.tx.cashBackCents > 0 ? ` (cash back ${formatCents(action.tx.cashBackCents)} apart)` : ''}
         </p>
         {isVoid ? (
           <p>The whole payment is cancelled before settlement.</p>
@@ -142,16 +259,79 @@ function RefundDialog({ action, onDone }: { action: Action; onDone: (message?: s
   );
 }
 
-/** Today's transactions on this lane, searchable by last four or amount, with refund and void. */
+/** The refund or void just done, with its receipt: printed by itself where a printer is, offered always. */
+function DonePanel({ done, onClose }: { done: Done; onClose: () => void }) {
+  const bridge = useBridge();
+  const sale = useSaleStore();
+  const [note, setNote] = useState<string | null>(null);
+  const utn = done.tx.userTransactionNumber;
+  useEffect(
+    () =>
+      bridge.on('receipt.printed', (r) => {
+        if (r.userTransactionNumber === utn)
+          setNote(
+            r.printed ? 'Receipt printed.' : `Receipt not printed: ${r.reason ?? 'printer unavailable'}.`,
+          );
+      }),
+    [bridge, utn],
+  );
+  const what = done.kind === 'void' ? 'Voided' : 'Refunded';
+  return (
+    <section aria-labelledby="tx-done-title" className="card">
+      <h2 id="tx-done-title">
+        {what} {formatCents(shownCents(done.tx))} {done.kind === 'void' ? 'on' : 'to'} {done.card}
+      </h2>
+      <p role="status">{note ?? ''}</p>
+      <div className="row">
+        <button
+          type="button"
+          className="btn"
+          onClick={() => void sale.getState().printTransactionReceipt(utn)}
+        >
+          Print receipt
+        </button>
+        <button
+          type="button"
+          className="btn"
+          onClick={() => void sale.getState().showTransactionReceipt(utn)}
+        >
+          Show receipt
+        </button>
+        <button type="button" className="btn" onClick={onClose}>
+          Done
+        </button>
+      </div>
+    </section>
+  );
+}
+
+function AmountCell({ t }: { t: TransactionView }) {
+  return (
+    <td className="num">
+      <span data-testid="tx-amount">{formatCents(shownCents(t))}</span>
+      {t.state === 'partial' ? <div className="hint">{formatCents(askedCents(t))} asked</div> : null}
+      {t.cashBackCents > 0 && takenCents(t) > 0 ? (
+        <div className="hint">
+          + cash back {formatCents(t.cashBackCents)} · card charged {formatCents(cardChargedCents(t))}
+        </div>
+      ) : null}
+      {t.refundedCents > 0 ? <div className="hint">refunded {formatCents(t.refundedCents)}</div> : null}
+    </td>
+  );
+}
+
+/** Today's transactions on this lane, grouped by sale, searchable by last four or amount, with refund and void. */
 export function TransactionsScreen() {
   const [last4, setLast4] = useState('');
   const [amount, setAmount] = useState('');
   const [query, setQuery] = useState<TransactionQuery>({});
   const [formError, setFormError] = useState<string | null>(null);
   const [action, setAction] = useState<Action | null>(null);
+  const [done, setDone] = useState<Done | null>(null);
   const list = useCommand('transactions.list', query, JSON.stringify(query));
   const app = useAppStore();
   const sale = useSaleStore();
+  const zone = useStoreZone();
   const receiptNote = useSale((s) => s.receiptNote);
 
   const search = (e: FormEvent) => {
@@ -171,6 +351,7 @@ export function TransactionsScreen() {
   };
 
   const rows = list.data ?? [];
+  const groups = groupBySale(rows);
   return (
     <div>
       <h1 tabIndex={-1}>Today’s transactions</h1>
@@ -194,6 +375,7 @@ export function TransactionsScreen() {
             setLast4('');
             setAmount('');
             setQuery({});
+            void list.reload();
           }}
         >
           Show all
@@ -202,6 +384,9 @@ export function TransactionsScreen() {
           Reprint last receipt
         </button>
       </form>
+      {done ? (
+        <DonePanel key={done.tx.userTransactionNumber} done={done} onClose={() => setDone(null)} />
+      ) : null}
       {receiptNote ? <p role="status">{receiptNote}</p> : null}
       <ErrorAlert message={formError} />
       <ErrorAlert message={list.error} />
@@ -213,71 +398,82 @@ export function TransactionsScreen() {
           columns={['Time', 'Type', 'Card', 'Amount', 'Status', 'Auth', 'Number', 'Actions']}
           numeric={['Amount']}
         />
-        <tbody>
-          {rows.map((t) => (
-            <tr key={t.userTransactionNumber} data-utn={t.userTransactionNumber} data-state={t.state}>
-              <td>{formatTime(t.createdAt)}</td>
-              <td>{operationWords[t.operation]}</td>
-              <td>{t.last4 ? cardLabel(t) : '—'}</td>
-              <td className="num">
-                {formatCents(t.amountCents + t.tipCents)}
-                {t.refundedCents > 0 ? (
-                  <div className="hint">refunded {formatCents(t.refundedCents)}</div>
-                ) : null}
-              </td>
-              <td>
-                <span className={`badge ${stateTone[t.state] ?? 'badge-muted'}`}>{t.state}</span>
-                {t.message && t.state !== 'approved' ? <div className="hint">{t.message}</div> : null}
-              </td>
-              <td>{t.authCode ?? ''}</td>
-              <td>{t.userTransactionNumber}</td>
-              <td>
-                <div className="row">
-                  {t.ticketId ? (
-                    <button
-                      type="button"
-                      className="btn btn-small"
-                      onClick={() => void sale.getState().printFor(t.ticketId ?? '')}
-                      aria-label={`Receipt for ${t.userTransactionNumber}`}
-                    >
-                      Receipt
-                    </button>
-                  ) : null}
-                  {refundable(t) ? (
-                    <>
-                      {cardRefundOperations.has(t.operation) ? (
+        {groups.map((g) => {
+          const title = groupTitle(g, zone);
+          return (
+            <tbody key={g.key} aria-label={title} className="tx-group">
+              <tr className="tx-group-head">
+                <th scope="rowgroup" colSpan={8}>
+                  {title}
+                </th>
+              </tr>
+              {g.rows.map((t) => (
+                <tr key={t.userTransactionNumber} data-utn={t.userTransactionNumber} data-state={t.state}>
+                  <td>{formatTime(t.createdAt, zone)}</td>
+                  <td>{operationWords[t.operation]}</td>
+                  <td>{t.last4 ? cardLabel(t) : '—'}</td>
+                  <AmountCell t={t} />
+                  <td>
+                    <span className={`badge ${stateTone[t.state] ?? 'badge-muted'}`}>{statusWord(t)}</span>
+                    {t.message && explained.has(t.state) ? <div className="hint">{t.message}</div> : null}
+                  </td>
+                  <td>{t.authCode ?? ''}</td>
+                  <td>{t.userTransactionNumber}</td>
+                  <td>
+                    <div className="row">
+                      {t.ticketId || !isPayment(t) ? (
                         <button
                           type="button"
                           className="btn btn-small"
-                          onClick={() => setAction({ kind: 'refund', tx: t })}
-                          aria-label={`Refund ${formatCents(t.amountCents + t.tipCents)} ${cardLabel(t)}`}
+                          onClick={() =>
+                            void (t.ticketId
+                              ? sale.getState().printFor(t.ticketId)
+                              : sale.getState().printTransactionReceipt(t.userTransactionNumber))
+                          }
+                          aria-label={`Receipt for ${t.userTransactionNumber}`}
                         >
-                          Refund
+                          Receipt
                         </button>
                       ) : null}
-                      {t.refundedCents === 0 ? (
-                        <button
-                          type="button"
-                          className="btn btn-small"
-                          onClick={() => setAction({ kind: 'void', tx: t })}
-                          aria-label={`Void ${formatCents(t.amountCents + t.tipCents)} ${cardLabel(t)}`}
-                        >
-                          Void
-                        </button>
+                      {refundable(t) ? (
+                        <>
+                          {cardRefundOperations.has(t.operation) ? (
+                            <button
+                              type="button"
+                              className="btn btn-small"
+                              onClick={() => setAction({ kind: 'refund', tx: t })}
+                              aria-label={`Refund ${formatCents(refundableCents(t))} ${cardLabel(t)}`}
+                            >
+                              Refund
+                            </button>
+                          ) : null}
+                          {/* A settled payment can only be refunded: the gateway refuses its void. */}
+                          {t.refundedCents === 0 && t.settled !== true ? (
+                            <button
+                              type="button"
+                              className="btn btn-small"
+                              onClick={() => setAction({ kind: 'void', tx: t })}
+                              aria-label={`Void ${formatCents(takenCents(t))} ${cardLabel(t)}`}
+                            >
+                              Void
+                            </button>
+                          ) : null}
+                        </>
                       ) : null}
-                    </>
-                  ) : null}
-                </div>
-              </td>
-            </tr>
-          ))}
-        </tbody>
+                    </div>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          );
+        })}
       </table>
       {action ? (
         <RefundDialog
           action={action}
-          onDone={(message) => {
+          onDone={(message, finished) => {
             setAction(null);
+            if (finished) setDone(finished);
             if (message) {
               app.getState().notify('success', message);
               void list.reload();

@@ -1,8 +1,8 @@
 import { useState, type FormEvent } from 'react';
 import type { ReconciliationRow, SettlementView, TotalsLine } from '../../../../electron/bridge/contract';
-import { formatCents } from '../../format/money';
+import { formatCents, formatIsoDateTime } from '../../format/money';
 import { describeError } from '../../state/app-store';
-import { useAppStore, useBridge } from '../../state/context';
+import { useAppStore, useBridge, useStoreZone } from '../../state/context';
 import { useCommand } from '../../state/use-command';
 import { Dialog } from '../../ui/Dialog';
 import { ErrorAlert, InputField } from '../../ui/fields';
@@ -225,6 +225,7 @@ function AutoClose() {
 
 /** Open batch totals, reconciliation, settle now, automatic close and the last settlements. */
 export function BatchScreen() {
+  const zone = useStoreZone();
   const [version, setVersion] = useState(0);
   const totals = useCommand('batch.totals', {}, String(version));
   const last = useCommand('batch.lastSettlements', {}, String(version));
@@ -300,7 +301,7 @@ export function BatchScreen() {
           <div role="status" data-testid="settle-result">
             <p>
               <strong>Settled {formatCents(result.amountSettledCents)}</strong>
-              {result.completedAt ? ` at ${result.completedAt}` : ''}.
+              {result.completedAt ? ` at ${formatIsoDateTime(result.completedAt, zone)}` : ''}.
             </p>
             <ul>
               {result.batches.map((b) => (
@@ -327,7 +328,9 @@ export function BatchScreen() {
             ) : (
               (last.data ?? []).map((s, i) => (
                 <tr key={`${s.completedOn}-${i}`}>
-                  <td>{s.completedOn}</td>
+                  <td>
+                    <time dateTime={s.completedOn}>{formatIsoDateTime(s.completedOn, zone)}</time>
+                  </td>
                   <td className="num">{formatCents(s.amountSettledCents)}</td>
                   <td>{s.batches.join(', ')}</td>
                 </tr>
