@@ -453,6 +453,7 @@ describe('money on screen and on paper (Chromium, sandbox gateway, simulated dev
     const printed = (await printedReceipts()).length;
     await typeAmount(page, '1313');
     await page.keyboard.press('h');
+    await page.getByLabel('Cash handed over').waitFor();
     await page.keyboard.press('Enter');
     await page.waitForSelector('[data-outcome="approved"]');
     const [receipt] = await newReceipts(printed);
@@ -503,7 +504,7 @@ describe('money on screen and on paper (Chromium, sandbox gateway, simulated dev
     await page.waitForSelector('[data-outcome="approved"]');
     await newSale(page);
     // A sale voided the same day, and one left as it is.
-    for (const digits of ['4422', '5533']) {
+    for (const digits of ['4422', '3344']) {
       await typeAmount(page, digits);
       await page.keyboard.press('c');
       await swipe(page, VISA);
@@ -534,8 +535,8 @@ describe('money on screen and on paper (Chromium, sandbox gateway, simulated dev
     await page.setViewportSize({ width: 1366, height: 900 });
     await screenshot(page, 'money-10-transactions-1366');
 
-    // Before the batch closes the $55.33 sale can be voided; once it is closed, only refunded.
-    const open = txRow(page, /Credit sale.*\$55\.33/);
+    // Before the batch closes the $33.44 sale can be voided; once it is closed, only refunded.
+    const open = txRow(page, /Credit sale.*\$33\.44/);
     await open.getByRole('button', { name: /^Void / }).waitFor();
     await signOut(page);
     await signIn(page, '9999');
@@ -547,7 +548,7 @@ describe('money on screen and on paper (Chromium, sandbox gateway, simulated dev
     await signOut(page);
     await signIn(page, '1111');
     await showAllTransactions(page);
-    const settled = txRow(page, /Credit sale.*\$55\.33/);
+    const settled = txRow(page, /Credit sale.*\$33\.44/);
     await settled.getByRole('button', { name: /^Refund / }).waitFor();
     expect(await settled.getByRole('button', { name: /^Void / }).count()).toBe(0);
     await go(page, 'Sale');
