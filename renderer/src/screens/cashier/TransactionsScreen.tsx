@@ -135,13 +135,31 @@ export function groupBySale(rows: readonly TransactionView[]): SaleGroup[] {
   return order.map((key) => ({ key, rows: groups.get(key) ?? [] }));
 }
 
+/**
+ * The payments of a group that took the customer's money. A hold (pre-authorization) charged nothing; a
+ * gift card load is what the money paid for, not a payment.
+ */
+function charged(rows: readonly TransactionView[]): TransactionView[] {
+  return rows.filter(
+    (r) => isPayment(r) && r.operation !== 'preauth' && r.operation !== 'gift-reload' && takenCents(r) > 0,
+  );
+}
+
+function holds(rows: readonly TransactionView[]): TransactionView[] {
+  return rows.filter((r) => r.operation === 'preauth' && takenCents(r) > 0);
+}
+
 /** What became of a sale, in words, from its tenders (a voided sale never reads "Paid" or "Approved"). */
 function saleStatus(rows: readonly TransactionView[]): string {
-  const took = rows.filter((r) => isPayment(r) && takenCents(r) > 0);
-  if (took.length === 0)
+  const took = charged(rows);
+  if (took.length === 0) {
+    const held = holds(rows);
+    if (held.some((r) => r.state === 'approved')) return 'Held, nothing charged yet';
+    if (held.length > 0) return 'Hold released';
     return rows.some((r) => r.state === 'unknown' || r.state === 'reversing')
       ? 'No answer, reversing'
       : 'Not paid';
+  }
   if (took.every((r) => r.state === 'voided')) return 'Voided';
   if (took.every((r) => r.state === 'voided' || r.state === 'reversed' || r.state === 'reversing'))
     return 'Cancelled, reversed';
@@ -151,15 +169,29 @@ function saleStatus(rows: readonly TransactionView[]): string {
   return took.some((r) => r.state === 'stored') ? 'Paid (stored offline)' : 'Paid';
 }
 
+function isTicket(g: SaleGroup): boolean {
+  return g.key.startsWith('ticket:');
+}
+
 function groupTitle(g: SaleGroup, zone: string): string {
   const first = g.rows[0];
   if (!first) return '';
   const payments = g.rows.filter(isPayment);
-  const kind = g.key.startsWith('ticket:') ? 'Sale' : operationWords[first.operation];
-  const took = payments.reduce((s, r) => s + takenCents(r), 0);
+  const kind = !isTicket(g)
+    ? operationWords[first.operation]
+    : payments.some((r) => r.operation === 'preauth')
+      ? 'Hold'
+      : payments.some((r) => r.operation === 'gift-reload')
+        ? 'Gift card load'
+        : 'Sale';
+  const sum = (rows: readonly TransactionView[]) => rows.reduce((s, r) => s + takenCents(r), 0);
+  const took = sum(charged(g.rows)) || sum(holds(g.rows));
   const last = payments.at(-1) ?? first;
   const amount = took > 0 ? took : shownCents(last);
-  const tenders = payments.length > 1 ? ` · ${payments.length} tenders` : '';
+  const tenderCount = payments.filter(
+    (r) => r.ticketId !== undefined && r.operation !== 'gift-reload',
+  ).length;
+  const tenders = tenderCount > 1 ? ` · ${tenderCount} tenders` : '';
   return `${kind} at ${formatTime(first.createdAt, zone)} · ${formatCents(amount)} · ${saleStatus(g.rows)}${tenders}`;
 }
 
@@ -402,11 +434,14 @@ export function TransactionsScreen() {
           const title = groupTitle(g, zone);
           return (
             <tbody key={g.key} aria-label={title} className="tx-group">
-              <tr className="tx-group-head">
-                <th scope="rowgroup" colSpan={8}>
-                  {title}
-                </th>
-              </tr>
+              {/* A ticket's tenders under one heading; a payment outside a ticket is its own row. */}
+              {isTicket(g) ? (
+                <tr className="tx-group-head">
+                  <th scope="rowgroup" colSpan={8}>
+                    {title}
+                  </th>
+                </tr>
+              ) : null}
               {g.rows.map((t) => (
                 <tr key={t.userTransactionNumber} data-utn={t.userTransactionNumber} data-state={t.state}>
                   <td>{formatTime(t.createdAt, zone)}</td>
