@@ -4,14 +4,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import { connectBridge, readBridgeFile, type RemoteBridge } from '../../electron/bridge/ws-client';
 import {
+  axeSerious,
   buildRenderer,
   chooseCard,
+  describeViolations,
   go,
   launchBrowser,
   screenshot,
   signIn,
   signOut,
   startTerminal,
+  type AxeViolation,
   type Browser,
   type Terminal,
 } from './harness';
@@ -33,6 +36,23 @@ let terminal: Terminal;
 let browser: Browser;
 let page: Page;
 let tool: RemoteBridge;
+const a11y = new Map<string, AxeViolation[]>();
+
+/** Every screen and state this file scans with axe-core; the verdict counts them. */
+const SCANNED = [
+  'cash form with change due',
+  'large change confirmation',
+  'barcode refused',
+  'large amount confirmation',
+  'debit cash back outcome',
+  'transactions grouped by sale',
+  'refund done with its receipt',
+  'settings with the amount ceiling',
+] as const;
+
+async function checkA11y(p: Page, screen: (typeof SCANNED)[number]): Promise<void> {
+  a11y.set(screen, await axeSerious(p));
+}
 
 async function typeAmount(p: Page, digits: string): Promise<void> {
   await p.waitForSelector('#sale-amount');
@@ -170,6 +190,7 @@ describe('money on screen and on paper (Chromium, sandbox gateway, simulated dev
     const inForm = await largestFigures(page);
     expect(inForm.texts.length).toBeGreaterThan(0);
     expect(inForm.texts).toEqual(inForm.texts.map(() => '$20.00'));
+    await checkA11y(page, 'cash form with change due');
     await page.setViewportSize({ width: 1024, height: 768 });
     await screenshot(page, 'money-01-cash-form-1024');
     await page.setViewportSize({ width: 1366, height: 900 });
@@ -201,6 +222,7 @@ describe('money on screen and on paper (Chromium, sandbox gateway, simulated dev
     const check = page.getByRole('dialog', { name: 'Check the cash handed over' });
     await check.waitFor();
     expect(await check.innerText()).toContain('$299,980.00');
+    await checkA11y(page, 'large change confirmation');
     await screenshot(page, 'money-02-large-change-confirm');
     // Enter again (the slip of the finger repeated) takes the safe answer: back to the amount.
     await page.keyboard.press('Enter');
@@ -229,6 +251,7 @@ describe('money on screen and on paper (Chromium, sandbox gateway, simulated dev
       .waitFor();
     expect(await page.locator('[data-step]').count()).toBe(0);
     expect(await page.inputValue('#sale-amount')).toBe('$0.00');
+    await checkA11y(page, 'barcode refused');
     await screenshot(page, 'money-03-barcode-refused');
     // The next amount typed by hand is taken as it is.
     await typeAmount(page, '1234');
@@ -241,6 +264,7 @@ describe('money on screen and on paper (Chromium, sandbox gateway, simulated dev
     const confirm = page.getByRole('dialog', { name: 'Confirm a large amount' });
     await confirm.waitFor();
     expect(await confirm.innerText()).toContain('$2,500.00');
+    await checkA11y(page, 'large amount confirmation');
     await screenshot(page, 'money-03-large-amount-confirm');
     await page.keyboard.press('Enter'); // the safe answer has the focus
     await confirm.waitFor({ state: 'detached' });
@@ -359,6 +383,7 @@ describe('money on screen and on paper (Chromium, sandbox gateway, simulated dev
     const big = await largestFigures(page);
     expect(big.texts.length).toBeGreaterThan(0);
     expect(big.texts).toEqual(big.texts.map(() => '$20.00'));
+    await checkA11y(page, 'debit cash back outcome');
     await screenshot(page, 'money-05-debit-cash-back');
     const [receipt] = await newReceipts(printed);
     expect(receipt).toMatch(/CASH BACK\s+20\.00/);
@@ -416,6 +441,8 @@ describe('money on screen and on paper (Chromium, sandbox gateway, simulated dev
     expect(await shown.innerText()).toMatch(/REFUND/);
     await screenshot(page, 'money-06-refund-receipt');
     await shown.getByRole('button', { name: 'Close' }).click();
+    await shown.waitFor({ state: 'detached' });
+    await checkA11y(page, 'refund done with its receipt');
 
     // A sale voided the same day: a void receipt, and the sale no longer reads "Approved".
     await go(page, 'Sale');
@@ -530,6 +557,7 @@ describe('money on screen and on paper (Chromium, sandbox gateway, simulated dev
     await voided.waitFor();
     expect(await voided.getAttribute('aria-label')).toMatch(/Voided/);
     expect(await voided.innerText()).not.toMatch(/approved/i);
+    await checkA11y(page, 'transactions grouped by sale');
     await page.setViewportSize({ width: 1024, height: 768 });
     await screenshot(page, 'money-10-transactions-1024');
     await page.setViewportSize({ width: 1366, height: 900 });
@@ -582,6 +610,7 @@ describe('money on screen and on paper (Chromium, sandbox gateway, simulated dev
     await signIn(page, '9999');
     await go(page, 'Settings');
     await page.getByLabel('Confirm amounts above ($)').fill('3000.00');
+    await checkA11y(page, 'settings with the amount ceiling');
     await page.getByRole('button', { name: 'Save sale settings' }).click();
     await page.waitForSelector('text=Settings saved.');
     await signOut(page);
@@ -595,4 +624,9 @@ describe('money on screen and on paper (Chromium, sandbox gateway, simulated dev
     await page.getByRole('button', { name: 'Cancel sale' }).click();
     await page.waitForSelector('[data-outcome]', { state: 'detached' });
   }, 120_000);
+
+  it('no screen or state of this file has a serious or critical accessibility violation (axe-core)', () => {
+    expect([...a11y.keys()].sort()).toEqual([...SCANNED].sort());
+    expect(describeViolations(a11y)).toEqual([]);
+  });
 });
