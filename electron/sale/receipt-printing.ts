@@ -1,7 +1,9 @@
-import type { ReceiptPrintResult, ReceiptView, TicketView, TransactionView } from '../bridge/contract';
+import type { ReceiptPrintResult, ReceiptView, TicketView } from '../bridge/contract';
+import { BridgeFailure } from '../bridge/failure';
 import { laneTimeZone } from '../store-time-zone';
 import { buildReceipt, buildTransactionReceipt, toPrinterReceipt, type ReceiptHeader } from './receipt';
 import type { SaleEngineDeps } from './sale-deps';
+import { toTransactionView } from './transaction-view';
 
 type ReceiptDeps = Pick<
   SaleEngineDeps,
@@ -22,14 +24,22 @@ export function receiptOf(deps: ReceiptDeps, t: TicketView, copy: 'customer' | '
   return buildReceipt(t, copy, header(deps), deps.clock.now());
 }
 
-/** A refund's or a void's receipt (`original`: the payment it gave back or cancelled). */
-export function transactionReceiptOf(
-  deps: ReceiptDeps,
-  tx: TransactionView,
-  original: TransactionView | undefined,
+/** A refund's or a void's receipt, by its UserTransactionNumber, with the payment it gave back. */
+export async function transactionReceiptOf(
+  deps: ReceiptDeps & Pick<SaleEngineDeps, 'journal'>,
+  utn: string,
   copy: 'customer' | 'merchant',
-): ReceiptView {
-  return buildTransactionReceipt(tx, original, copy, header(deps));
+): Promise<ReceiptView> {
+  const row = await deps.journal.get(utn);
+  if (!row || (row.operation !== 'refund' && row.operation !== 'void'))
+    throw new BridgeFailure('not-found', 'No refund or void with that number on this lane.');
+  const original = row.originalSrn ? await deps.journal.bySrn(row.originalSrn) : undefined;
+  return buildTransactionReceipt(
+    toTransactionView(row),
+    original ? toTransactionView(original) : undefined,
+    copy,
+    header(deps),
+  );
 }
 
 /** Which receipt a print is for, as the `receipt.printed` event names it. */

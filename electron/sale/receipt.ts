@@ -85,9 +85,6 @@ export function buildReceipt(
   for (const tender of t.tenders) {
     if (tender.status === 'in-progress' || tender.status === 'cancelled') continue;
     const label = tenderLabel[tender.kind];
-    const cashBack = tender.cashBackCents > 0 && tender.approvedCents > 0;
-    // A debit with cash back charges the card the purchase and the cash back: the tender's line says
-    // what the card paid for the ticket, and the charge is spelled out below it.
     lines.push({
       kind: 'pair',
       left: `${label} ${tender.status.toUpperCase()}`,
@@ -101,7 +98,9 @@ export function buildReceipt(
     if (tender.authCode) lines.push({ kind: 'pair', left: 'AUTH', right: tender.authCode });
     if (tender.userTransactionNumber)
       lines.push({ kind: 'pair', left: 'REF', right: tender.userTransactionNumber });
-    if (cashBack)
+    // A debit with cash back charges the card the purchase and the cash back: the tender's line says
+    // what the card paid for the ticket, and the charge is spelled out below it.
+    if (tender.cashBackCents > 0 && tender.approvedCents > 0)
       lines.push(
         { kind: 'pair', left: 'CASH BACK', right: formatCents(tender.cashBackCents) },
         {

@@ -27,7 +27,6 @@ import * as postSale from './post-sale';
 import { printReceipt, receiptOf, transactionReceiptOf } from './receipt-printing';
 import type { SaleEngineDeps } from './sale-deps';
 import { signatureSvg } from './signature';
-import { toTransactionView } from './transaction-view';
 import { isTaken, recompute } from './tender-amounts';
 import { checkPayment, newTicket } from './ticket-rules';
 import { restoreTender } from './ticket-restore';
@@ -452,17 +451,8 @@ export class SaleEngine {
   }
 
   /** The receipt of a refund or a void, by its UserTransactionNumber. */
-  async transactionReceipt(utn: string, copy: 'customer' | 'merchant'): Promise<ReceiptView> {
-    const row = await this.deps.journal.get(utn);
-    if (!row || (row.operation !== 'refund' && row.operation !== 'void'))
-      throw new BridgeFailure('not-found', 'No refund or void with that number on this lane.');
-    const original = row.originalSrn ? await this.deps.journal.bySrn(row.originalSrn) : undefined;
-    return transactionReceiptOf(
-      this.deps,
-      toTransactionView(row),
-      original ? toTransactionView(original) : undefined,
-      copy,
-    );
+  transactionReceipt(utn: string, copy: 'customer' | 'merchant'): Promise<ReceiptView> {
+    return transactionReceiptOf(this.deps, utn, copy);
   }
 
   async printTransaction(utn: string, copy: 'customer' | 'merchant'): Promise<ReceiptPrintResult> {
