@@ -510,7 +510,7 @@ describe('money on screen and on paper (Chromium, sandbox gateway, simulated dev
     await page.getByRole('button', { name: 'Close batch now' }).click();
     await page.click('#settle-confirm');
     await page.waitForSelector('[data-testid="settle-result"]', { timeout: 30_000 });
-    await expect.poll(() => page.locator('main').innerText()).toMatch(/Settled \$/);
+    await expect.poll(() => page.locator('main').innerText()).toMatch(/Settled by the gateway\s+\$/);
     expect(await page.locator('main').innerText()).not.toMatch(iso);
     await screenshot(page, 'money-07-batch-settled');
     await signOut(page);
