@@ -17,7 +17,7 @@ export type SandboxCard = {
   brand: string;
   behaviour: SandboxCardBehaviour;
   note: string;
-  /** A contact chip card (docs/chip.md): its ARQC is checked when read by the chip (9F39 05). */
+  /** A contact chip card (docs/chip.md): its ARQC is checked when read by the chip (9F39 05) or tapped. */
   chip?: { cvn: string; cvm: 'online PIN' | 'signature'; issuerScripts?: true; trigger?: string };
 };
 

@@ -141,6 +141,20 @@ export const CHIP_TEST_CARDS: readonly TestCard[] = [
   chipCard('4000000000000432', 'CHIP/UNREADABLE', visaChip('signature', 'unreadable')),
 ];
 
+/**
+ * The chip a tapped card answers with (its contactless application): a chip card's own; for a stripe
+ * test card of a scheme the sandbox issuer holds keys for, that scheme's profile (Visa CVN 18, Mastercard
+ * CVN 16) with PAN sequence number 00. Other brands (Amex, Discover, the gift and EBT cards): none — their
+ * taps carry no cryptogram the sandbox issuer can verify.
+ */
+export function tapProfile(card: TestCard): ChipProfile | undefined {
+  if (card.chip) return card.chip;
+  if (card.outcome === 'gift' || card.outcome === 'ebt') return undefined;
+  if (card.brand === 'Visa') return { ...visaChip('signature'), panSequenceNumber: '00' };
+  if (card.brand === 'Mastercard') return { ...mastercardChip('signature'), panSequenceNumber: '00' };
+  return undefined;
+}
+
 /** The card an insert presents when none is named: the Visa chip card. */
 export const DEFAULT_CHIP_TEST_CARD: TestCard = CHIP_TEST_CARDS[0] as TestCard;
 
