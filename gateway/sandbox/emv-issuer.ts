@@ -3,7 +3,7 @@
  * read or a tap it recomputes the card's ARQC — ICC master key from the issuer master key of the card's
  * scheme and its PAN/PSN, session key and MAC by the card's cryptogram version, over the CDOL1 data in the
  * card's order — and answers a contact read with 8A and 91 (the ARPC) and, for the script trigger cards,
- * issuer scripts 71/72 with their secure-messaging MACs. Pure: the ATC register and the decision to
+ * issuer scripts 71/72 with their secure-messaging MACs (a PIN change's PIN block enciphered too). Pure: the ATC register and the decision to
  * approve live in sandbox-processor.ts. Imports only native/protocols (the gateway's layering rule).
  *
  * Which EmvData is checked: all of it. A contactless read (9F39 07) or EmvData without 9F39 carries the
@@ -23,6 +23,7 @@ import {
   cryptogramVersion,
   deriveIccMasterKeys,
   issuerAuthenticationData,
+  pinChangeCommand,
   scriptCommandMac,
 } from '../../native/protocols/emv-cryptogram-versions';
 import { buildIssuerScript } from '../../native/protocols/emv-issuer-script';
@@ -64,7 +65,12 @@ export type VerifiedArqc = {
   /** 9F02 and 9F03 as the card signed them. */
   amountCents: number;
   otherAmountCents: number;
-  answer(arc: string, options?: { scripts?: boolean }): string;
+  /**
+   * 8A and 91, and with an approval the scripts asked for: `scripts`, the PUT DATA (71) and PIN UNBLOCK
+   * (72) pair; `pinChange`, a PIN CHANGE/UNBLOCK (72) that sets the card's offline PIN to this one, the
+   * PIN block enciphered under the SM confidentiality key and the command MACed under the integrity key.
+   */
+  answer(arc: string, options?: { scripts?: boolean; pinChange?: string }): string;
 };
 
 /** `contact`: a contact chip read (9F39 05), whose card waits for the issuer's answer. */
@@ -214,6 +220,14 @@ export function checkChipCryptogram(
               scriptId: Uint8Array.of(0, 0, 0, 2),
               commands: [concat(unblockHeader, unblockMac)],
             }),
+          );
+        }
+        if (options.pinChange !== undefined && approve) {
+          // 72 (after the 2nd GENERATE AC): the card's offline PIN becomes the issuer's; Visa profiles
+          // write a VIS PIN block, Mastercard ones ISO 9564-1 format 2 (emv-cryptogram-versions.ts).
+          const command = pinChangeCommand(version, icc, { pin: options.pinChange, atc: atcBytes, arqc });
+          scripts.push(
+            buildIssuerScript({ template: '72', scriptId: Uint8Array.of(0, 0, 0, 3), commands: [command] }),
           );
         }
         return encodeIssuerResponse({ arc, issuerAuthData: auth, scripts });

@@ -17,7 +17,7 @@ import {
   SANDBOX_BDK,
   SANDBOX_PIN,
   sandboxBehaviour,
-  sendsIssuerScripts,
+  issuerScriptsOf,
 } from './test-cards';
 
 export type SandboxProcessorOptions = {
@@ -75,6 +75,14 @@ const REFUSAL: Readonly<Record<ChipRefusal, { code: number; message: string }>> 
     message: "The issuer has no keys for this chip card's cryptogram version",
   },
 };
+
+/** The scripts an approval carries for the card (test-cards.ts): the pair, or a PIN change to the sandbox PIN. */
+function scriptsFor(pan: string): { scripts?: boolean; pinChange?: string } {
+  const scripts = issuerScriptsOf(pan);
+  if (scripts === 'put-data-and-unblock') return { scripts: true };
+  if (scripts === 'pin-change') return { pinChange: SANDBOX_PIN };
+  return {};
+}
 
 /** 8A for a decline (ISO 8583 field 39 values the card understands: Book 4 Annex A6). */
 function declineArc(code: number): string {
@@ -186,8 +194,7 @@ export function createSandboxProcessor(
         cvn,
         message: 'Approved',
       };
-      if (chip && contactChip)
-        approved.issuerEmvData = chip.answer('00', { scripts: sendsIssuerScripts(req.card.pan) });
+      if (chip && contactChip) approved.issuerEmvData = chip.answer('00', scriptsFor(req.card.pan));
       return approved;
     },
     reverse() {

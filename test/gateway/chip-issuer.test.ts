@@ -99,6 +99,31 @@ describe('the sandbox issuer checks the chip (EmvData of a contact read, 9F39 05
     }
   });
 
+  it('the PIN change card: the approval carries script 72 (PIN CHANGE/UNBLOCK), the card applies it and reports 9F5B', async () => {
+    const t = chipTerminal('5100000000000024');
+    try {
+      expect(t.sim.offlinePinOf(t.card)).toBe('4321');
+      const read = await t.read(1999);
+      const res = await gw.post('/api/Transactions/Sale', chipSale(read.emvTlvHex, 19.99));
+      expect(res.body.ResponseCode).toBe(ResponseCode.Success);
+      const answer = readIssuerResponse(String(res.body.EmvData));
+      // One script, 72, id 3: 84 24 00 02, Lc 16 = the enciphered format 2 PIN block (8) and the MAC (8).
+      expect(answer?.scripts).toMatch(/^721E9F18040000000386158424000210[0-9A-F]{32}$/);
+      // The PIN is enciphered: its format 2 block is nowhere in the clear.
+      expect(String(res.body.EmvData)).not.toContain('241234FFFFFFFFFF');
+      if (!answer) return;
+      expect(await t.complete(answer)).toMatchObject({
+        kind: 'completed',
+        decision: 'TC',
+        scriptResults: '2000000003',
+      });
+      // The card's offline PIN is now the sandbox PIN, the one the issuer holds.
+      expect(t.sim.offlinePinOf(t.card)).toBe('1234');
+    } finally {
+      await t.close();
+    }
+  });
+
   it('a wrong cryptogram, or EmvData altered after the card signed it, is declined (EmvCryptogramInvalid)', async () => {
     const t = chipTerminal('4012888888881881');
     try {
