@@ -138,6 +138,7 @@ function chipNote(c: TestCard): string {
     return `chip · ${cvm}: the card declines after the approval (AAC): reversed`;
   // The gateway's sandbox issuer sends scripts 71/72 for this card (gateway/sandbox/test-cards.ts).
   if (c.pan === '4000000000000424') return `chip · ${cvm}: approval with issuer scripts (results kept)`;
+  if (c.pan === '5100000000000024') return `chip · ${cvm}: approval changes its offline PIN (result kept)`;
   return `chip · ${cvm}: approves (TC)`;
 }
 

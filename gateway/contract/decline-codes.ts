@@ -42,7 +42,7 @@ export const declineCatalog: Record<DeclineCodeValue, string> = {
   112: "Auto-denied by the merchant's fraud options: the CVN check failed.",
   113: 'Auto-denied: the account is on the merchant blacklist.',
   114: 'The gift card is not active.',
-  720: 'A contact chip read (EmvData 9F39 = 05) lacks its ARQC or the data it covers (9F26, 9F27 = ARQC, 9F10, 9F36, 9F37, 82 and the CDOL1 data).',
+  720: 'EmvData (a chip read or a tap) lacks its ARQC or the data it covers (9F26, 9F27 = ARQC, 9F10, 9F36, 9F37, 82 and the CDOL1 data).',
   721: 'The ARQC does not verify under the issuer key: a wrong cryptogram, or EmvData altered after the card signed it.',
   722: "The card's transaction counter (9F36) is not above the highest the issuer has seen for it: a replayed or stale cryptogram.",
   723: 'The ARQC verifies but the card signed another amount (9F02 / 9F03) than the one charged (the total / CashBackAmount).',

@@ -56,9 +56,10 @@ describe('credit sale', () => {
       CardNumber: undefined,
       ExpDate: undefined,
       CVN: undefined,
-      EmvData: emvData('6011111111111117', 1000),
+      // A tap's EmvData: its ARQC is checked (the sandbox issuer holds Visa and Mastercard keys only).
+      EmvData: emvData('4242424242424242', 1000),
     });
-    expect(chip.body).toMatchObject({ ResponseCode: 200, CardType: 'Discover', LastFour: '1117' });
+    expect(chip.body).toMatchObject({ ResponseCode: 200, CardType: 'Visa', LastFour: '4242' });
 
     const report = await gw.post('/api/Report/GetReportByMerchant', merchant1);
     const rows = report.body.Transactions as Record<string, unknown>[];
