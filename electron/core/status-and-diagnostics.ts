@@ -74,6 +74,7 @@ export function createStatusViews(deps: {
       },
       devices: devices.list(),
       ...(openTicketId ? { openTicketId } : {}),
+      ...(engine.live() ? { paymentRunning: true } : {}),
     };
   };
 

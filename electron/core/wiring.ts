@@ -140,6 +140,10 @@ export async function createTerminalCore(config: TerminalCoreConfig): Promise<Te
     merchantName: () => config.merchantName ?? 'TILLPOINT STORE',
   });
 
+  devices.onStatus((s) => {
+    if (s.role === 'signaturePad' && s.state === 'connected') engine.resumeSignatureCapture();
+  });
+
   const roles = createRoles(journal, clock);
   const audit = createAudit(journal, clock, log);
   const views = createStatusViews({

@@ -16,6 +16,8 @@ export type TerminalStatusView = {
   devices: DeviceStatusView[];
   /** The last ticket still open on this lane (e.g. after a restart). */
   openTicketId?: string;
+  /** A tender is running on this lane (a device wait or an authorization): the sign-in screen says so. */
+  paymentRunning?: boolean;
 };
 
 export type AuditEntryView = {

@@ -236,6 +236,12 @@ export function SaleScreen() {
   const note = useSale((s) => s.receiptNote);
   const ticket = useSale((s) => s.ticket);
   const openTicketId = useApp((s) => s.status?.openTicketId);
+  const signedIn = useApp((s) => s.session !== null);
+  // A lost answer still being reversed: no tender is offered first (the cashier must not run the card
+  // again until the reversal is through); once reversed, Credit is where the next payment starts.
+  const reversing = useSale(
+    (s) => s.outcome?.tender.status === 'unknown' && s.reversal?.state !== 'reversed',
+  );
   const sale = useSaleStore();
   useSaleKeys();
 
@@ -252,17 +258,18 @@ export function SaleScreen() {
       )
         return;
       const targets = root.querySelectorAll<HTMLElement>(
-        phase === 'result' ? '[data-tender="credit"]' : '[data-autofocus]',
+        phase !== 'result' ? '[data-autofocus]' : reversing ? '#outcome-title' : '[data-tender="credit"]',
       );
       targets[targets.length - 1]?.focus();
     });
     return () => cancelAnimationFrame(id);
-  }, [phase]);
+  }, [phase, reversing]);
 
-  // After a restart the core still holds the lane's open ticket: pick it up instead of starting over.
+  // A reload, a second window or a restart: show what the lane is doing (the tender the core runs, the
+  // open ticket, or the ticket this window showed) instead of an empty keypad beside a running payment.
   useEffect(() => {
-    if (openTicketId && !sale.getState().ticket) void sale.getState().restore(openTicketId);
-  }, [openTicketId, sale]);
+    if (signedIn) void sale.getState().attach(openTicketId);
+  }, [openTicketId, signedIn, sale]);
 
   return (
     <div id="sale-root">
@@ -294,6 +301,7 @@ export function SaleScreen() {
           {phase === 'result' ? (
             <>
               <TenderChoice
+                quiet={reversing}
                 title={
                   ticket && ticket.remainingCents > 0
                     ? `Next tender for ${formatCents(ticket.remainingCents)}`
