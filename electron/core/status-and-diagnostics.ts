@@ -75,6 +75,7 @@ export function createStatusViews(deps: {
       devices: devices.list(),
       ...(openTicketId ? { openTicketId } : {}),
       ...(engine.live() ? { paymentRunning: true } : {}),
+      ...(engine.recoveredTicketId() ? { recoveredTicketId: engine.recoveredTicketId() } : {}),
     };
   };
 

@@ -55,6 +55,8 @@ export class SaleEngine {
   private readonly tickets = new Map<string, TicketView>();
   private active: Active | undefined;
   private lastReceiptTicket: string | undefined;
+  /** A ticket the restart closed as paid (an approval confirmed after the stop): the screen shows it. */
+  private recoveredTicket: string | undefined;
   private readonly journaled: JournaledSend;
 
   constructor(private readonly deps: SaleEngineDeps) {
@@ -66,10 +68,18 @@ export class SaleEngine {
     for (const t of await this.deps.journal.openTickets()) {
       try {
         const view = JSON.parse(t.data) as TicketView;
+        let restored = false;
         for (const tender of view.tenders)
-          if (tender.status === 'in-progress')
+          if (tender.status === 'in-progress') {
             restoreTender(tender, await this.deps.journal.byTender(tender.tenderId));
+            restored = true;
+          }
         this.tickets.set(view.ticketId, recompute(view));
+        // A tender the journal kept (an approval confirmed after the stop) may have paid the ticket.
+        if (restored) {
+          await this.maybeFinish(view);
+          if (view.status === 'paid') this.recoveredTicket = view.ticketId;
+        }
       } catch {
         this.deps.log.log('warn', 'sale', `ticket ${t.ticketId} could not be restored`);
       }
@@ -95,6 +105,7 @@ export class SaleEngine {
   // Tickets
 
   async open(req: SaleOpenRequest): Promise<TicketView> {
+    this.recoveredTicket = undefined;
     const ticket = newTicket(req, this.deps.settings().sale.taxRatePercent, this.deps.clock.now());
     this.tickets.set(ticket.ticketId, ticket);
     await this.persist(ticket);
@@ -110,6 +121,11 @@ export class SaleEngine {
 
   openTicketId(): string | undefined {
     return this.current()?.ticketId;
+  }
+
+  /** The ticket the last restart closed as paid, until the lane opens the next one. */
+  recoveredTicketId(): string | undefined {
+    return this.recoveredTicket;
   }
 
   async get(ticketId: string): Promise<TicketView> {

@@ -1,3 +1,8 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { connectBridge, readBridgeFile, type RemoteBridge } from '../../electron/bridge/ws-client';
@@ -24,6 +29,15 @@ const VISA = '4111111111111111';
 const SIGNATURE_CHIP = '4012888888881881'; // its CVM list asks for a signature
 const SLOW = '4000000000000119'; // approves after --sandbox-slow-ms
 
+const sandboxEnvelope = {
+  AppKey: 'sandbox-app-key',
+  AppType: 1,
+  mid: 1001,
+  cid: 1,
+  UserName: 'sandbox',
+  Password: 'sandbox-pass',
+};
+
 let terminal: Terminal;
 let browser: Browser;
 let page: Page;
@@ -48,6 +62,41 @@ async function startCredit(p: Page, card: string, digits: string): Promise<void>
 async function newSale(p: Page): Promise<void> {
   await p.getByRole('button', { name: /^New sale/ }).click();
   await p.getByRole('heading', { name: 'Choose the tender' }).waitFor();
+}
+
+/** The lane journal's newest row (its own file, read-only). */
+function lastJournalUtn(dataDir: string): string | undefined {
+  const db = new Database(join(dataDir, 'journal.sqlite'), { readonly: true });
+  try {
+    return (
+      db.prepare('SELECT utn FROM journal ORDER BY seq DESC LIMIT 1').get() as { utn: string } | undefined
+    )?.utn;
+  } finally {
+    db.close();
+  }
+}
+
+function journalState(dataDir: string, utn: string): string | undefined {
+  const db = new Database(join(dataDir, 'journal.sqlite'), { readonly: true });
+  try {
+    return (db.prepare('SELECT state FROM journal WHERE utn = ?').get(utn) as { state: string } | undefined)
+      ?.state;
+  } finally {
+    db.close();
+  }
+}
+
+/** The processes a process started (the terminal's embedded gateway). */
+function childPids(pid: number | undefined): number[] {
+  if (pid === undefined) return [];
+  try {
+    return execFileSync('pgrep', ['-P', String(pid)], { encoding: 'utf8' })
+      .split('\n')
+      .filter((l) => /^\d+$/.test(l.trim()))
+      .map(Number);
+  } catch {
+    return [];
+  }
 }
 
 /** A tool's connection to the terminal (docs/bridge.md "Automation"), signed in with `pin`. */
@@ -262,5 +311,82 @@ describe('the sale screen follows the core (Chromium, browser mode, sandbox)', (
     }
     await page.getByRole('button', { name: 'Cancel sale' }).click();
     await page.getByRole('heading', { name: 'Choose the tender' }).waitFor();
+  }, 120_000);
+});
+
+describe('after a crash between the request and its answer (Chromium, a killed terminal)', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'tillpoint-e2e-crash-'));
+  let first: Terminal | undefined;
+  let second: Terminal | undefined;
+  let crashBrowser: Browser | undefined;
+  beforeAll(() => void buildRenderer(), 180_000);
+  afterAll(async () => {
+    await crashBrowser?.close();
+    await second?.stop();
+    await first?.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }, 60_000);
+
+  it('the restarted terminal asks the gateway, keeps the approval, and the screen says the sale is paid', async () => {
+    // The slow card: the processor answers after 4 s, the terminal is killed before that.
+    first = await startTerminal(['--sandbox-slow-ms', '4000'], 60_000, { dataDir: dir });
+    const b = readBridgeFile(dir);
+    const tech = await connectBridge(b.wsUrl, b.secret);
+    const signedIn = await tech.send('session.signIn', { pin: '7777' });
+    if (!signedIn.ok) throw new Error(signedIn.error.message);
+    const g = await tech.send('gateway.get', {});
+    if (!g.ok) throw new Error(g.error.message);
+    const gatewayUrl = g.value.baseUrl;
+    await tech.close();
+    const standing = async (utn: string): Promise<string | undefined> => {
+      const r = await fetch(`${gatewayUrl}/api/Transactions/GetTransaction`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ ...sandboxEnvelope, UserTransactionNumber: utn }),
+      });
+      return ((await r.json()) as { TransactionStatus?: string }).TransactionStatus;
+    };
+
+    crashBrowser = await launchBrowser();
+    const p = await crashBrowser.context.newPage();
+    await p.goto(first.url);
+    await signIn(p, '1111');
+    await chooseCard(p, SLOW);
+    await typeAmount(p, '4321');
+    await p.getByRole('button', { name: /^Credit/ }).click();
+    await p.getByRole('button', { name: 'Tap', exact: true }).click();
+    await expect.poll(() => prompt(p).textContent()).toContain('Authorizing');
+    await expect.poll(() => lastJournalUtn(dir)).toBeDefined();
+    const utn = lastJournalUtn(dir) ?? '';
+    await expect.poll(() => standing(utn), { timeout: 10_000 }).toBe('Pending');
+    // The terminal dies between the request and its answer; its gateway (a child process) lives on and
+    // approves the sale, then stops too.
+    const gatewayPids = childPids(first.child.pid);
+    first.child.kill('SIGKILL');
+    await expect.poll(() => standing(utn), { timeout: 15_000 }).toBe('Approved');
+    for (const pid of gatewayPids) {
+      try {
+        process.kill(pid, 'SIGTERM');
+      } catch {
+        // Already gone (a helper process of the dead terminal).
+      }
+    }
+    await p
+      .getByRole('alert')
+      .filter({ hasText: 'Lost the connection to the terminal core' })
+      .first()
+      .waitFor();
+
+    second = await startTerminal([], 60_000, { dataDir: dir });
+    await p.goto(second.url);
+    await signIn(p, '1111');
+    // The sale in flight at the crash comes back as what it is: paid, confirmed with the gateway.
+    const approved = p.getByRole('status', { name: 'Approved' });
+    await approved.waitFor();
+    const text = (await approved.textContent()) ?? '';
+    expect(text).toContain('$43.21');
+    expect(text).toContain('the gateway confirmed this payment');
+    await screenshot(p, 'follow-05-after-crash-kept');
+    expect(journalState(dir, utn)).toBe('approved');
   }, 120_000);
 });

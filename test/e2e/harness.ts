@@ -83,10 +83,15 @@ export type Terminal = {
 
 /**
  * Starts the real terminal as `npm start` does (electron/start.ts in browser mode: no Electron binary
- * here) on a free port and a fresh data folder, and waits for its one ready line.
+ * here) on a free port and a fresh data folder — or `options.dataDir`, which it then leaves in place (a
+ * restart on the same folder) — and waits for its one ready line.
  */
-export function startTerminal(extraArgs: string[] = [], timeoutMs = 60_000): Promise<Terminal> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'tillpoint-e2e-'));
+export function startTerminal(
+  extraArgs: string[] = [],
+  timeoutMs = 60_000,
+  options: { dataDir?: string } = {},
+): Promise<Terminal> {
+  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'tillpoint-e2e-'));
   const child = spawn(
     process.execPath,
     ['--import', 'tsx', 'electron/start.ts', '--port', '0', '--data', dataDir, ...extraArgs],
@@ -112,7 +117,7 @@ export function startTerminal(extraArgs: string[] = [], timeoutMs = 60_000): Pro
       await exited;
       clearTimeout(timer);
     }
-    rmSync(dataDir, { recursive: true, force: true });
+    if (!options.dataDir) rmSync(dataDir, { recursive: true, force: true });
   };
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {

@@ -66,8 +66,9 @@ export type SaleState = {
    * Shows what the lane is doing now: the tender the core is running (any window's), else the lane's open
    * ticket, else the ticket this window showed before it reloaded (its outcome, if it finished meanwhile).
    */
-  attach(openTicketId?: string): Promise<void>;
-  restore(ticketId: string): Promise<void>;
+  attach(openTicketId?: string, recoveredTicketId?: string): Promise<void>;
+  /** Shows a ticket where it stands; a closed one only when `finished` allows it (it was on screen). */
+  restore(ticketId: string, finished?: boolean): Promise<void>;
   digit(d: string): void;
   backspace(): void;
   clearAmount(): void;
@@ -338,7 +339,7 @@ export function createSaleStore(
           });
       },
 
-      attach(openTicketId) {
+      attach(openTicketId, recoveredTicketId) {
         if (attaching) return attaching;
         attaching = (async () => {
           if (own > 0) return;
@@ -349,21 +350,22 @@ export function createSaleStore(
             else return follow(live.value);
           }
           if (get().ticket) return;
-          const remembered = memory?.get() ?? null;
-          const id = openTicketId ?? remembered;
-          if (id) await get().restore(id);
+          if (openTicketId) return get().restore(openTicketId);
+          // The restart closed the lane's sale (its approval confirmed after the stop), or this window
+          // showed a ticket before it reloaded: its outcome, so nobody charges the customer again.
+          const id = recoveredTicketId ?? memory?.get();
+          if (id) await get().restore(id, true);
         })().finally(() => {
           attaching = undefined;
         });
         return attaching;
       },
 
-      async restore(ticketId) {
+      async restore(ticketId, finished = false) {
         const r = await bridge.send('sale.get', { ticketId });
         if (!r.ok) return;
         const ticket = r.value;
-        // A paid ticket comes back only as the one this window showed: its outcome, then New sale.
-        const shown = ticket.status === 'paid' && memory?.get() === ticketId;
+        const shown = ticket.status === 'paid' && finished;
         if (ticket.status !== 'open' && !shown) {
           if (memory?.get() === ticketId) memory.set(null);
           return;

@@ -163,9 +163,7 @@ export function OutcomePanel({ outcome }: { outcome: SaleOutcome }) {
           </>
         ) : null}
       </dl>
-      {t.message && t.status !== 'approved' && t.status !== 'partial' && !lostAndReversed ? (
-        <p>{t.message}</p>
-      ) : null}
+      {t.message && t.status !== 'partial' && !lostAndReversed ? <p>{t.message}</p> : null}
       {t.status === 'partial' ? (
         <p>
           <strong>Collect the remaining {formatCents(ticket.remainingCents)} with another tender.</strong>

@@ -236,6 +236,7 @@ export function SaleScreen() {
   const note = useSale((s) => s.receiptNote);
   const ticket = useSale((s) => s.ticket);
   const openTicketId = useApp((s) => s.status?.openTicketId);
+  const recoveredTicketId = useApp((s) => s.status?.recoveredTicketId);
   const signedIn = useApp((s) => s.session !== null);
   // A lost answer still being reversed: no tender is offered first (the cashier must not run the card
   // again until the reversal is through); once reversed, Credit is where the next payment starts.
@@ -268,8 +269,8 @@ export function SaleScreen() {
   // A reload, a second window or a restart: show what the lane is doing (the tender the core runs, the
   // open ticket, or the ticket this window showed) instead of an empty keypad beside a running payment.
   useEffect(() => {
-    if (signedIn) void sale.getState().attach(openTicketId);
-  }, [openTicketId, signedIn, sale]);
+    if (signedIn) void sale.getState().attach(openTicketId, recoveredTicketId);
+  }, [openTicketId, recoveredTicketId, signedIn, sale]);
 
   return (
     <div id="sale-root">
