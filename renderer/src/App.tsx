@@ -77,7 +77,7 @@ function TopBar() {
         // A payment runs while this window shows another screen: one touch back to it.
         <button
           type="button"
-          className="btn btn-small chip-warn"
+          className="btn btn-small chip-action"
           onClick={() => app.getState().navigate('sale')}
         >
           Payment in progress — show it

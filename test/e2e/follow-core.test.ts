@@ -5,15 +5,17 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { connectBridge, readBridgeFile, type RemoteBridge } from '../../electron/bridge/ws-client';
+import { connectBridge, readBridgeFile } from '../../electron/bridge/ws-client';
 import {
   axeSerious,
   buildRenderer,
   chooseCard,
+  freshLane,
   launchBrowser,
   screenshot,
   signIn,
   startTerminal,
+  toolBridge,
   type Browser,
   type Terminal,
 } from './harness';
@@ -99,45 +101,15 @@ function childPids(pid: number | undefined): number[] {
   }
 }
 
-/** A tool's connection to the terminal (docs/bridge.md "Automation"), signed in with `pin`. */
-async function tool(pin: string): Promise<RemoteBridge> {
-  const b = readBridgeFile(terminal.dataDir);
-  const bridge = await connectBridge(b.wsUrl, b.secret);
-  const signedIn = await bridge.send('session.signIn', { pin });
-  if (!signedIn.ok) throw new Error(signedIn.error.message);
-  return bridge;
-}
-
 /** The tech's gateway timeouts, set through the bridge a store's tools use. */
 async function setGatewayTimeouts(saleMs: number, otherMs: number): Promise<void> {
-  const tech = await tool('7777');
+  const tech = await toolBridge(terminal.dataDir, '7777');
   try {
     const r = await tech.send('gateway.update', { timeouts: { saleMs, otherMs } });
     if (!r.ok) throw new Error(r.error.message);
   } finally {
     await tech.close();
   }
-}
-
-/**
- * Each test starts on a lane with no open ticket and a freshly signed-in window, whatever the test before
- * it left behind (the manager gives up an open ticket as a store would).
- */
-async function freshLane(): Promise<void> {
-  const manager = await tool('9999');
-  try {
-    for (let i = 0; i < 50; i++) {
-      const open = await manager.send('sale.current', {});
-      if (!open.ok || !open.value) break;
-      await manager.send('sale.cancel', { ticketId: open.value.ticketId });
-      await manager.send('sale.abandon', { ticketId: open.value.ticketId });
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  } finally {
-    await manager.close();
-  }
-  await page.reload();
-  await signIn(page, '1111');
 }
 
 describe('the sale screen follows the core (Chromium, browser mode, sandbox)', () => {
@@ -150,7 +122,7 @@ describe('the sale screen follows the core (Chromium, browser mode, sandbox)', (
     await signIn(page, '1111');
   }, 180_000);
 
-  beforeEach(freshLane, 60_000);
+  beforeEach(() => freshLane(terminal, page), 60_000);
 
   afterAll(async () => {
     await browser?.close();

@@ -174,7 +174,8 @@ export function OutcomePanel({ outcome }: { outcome: SaleOutcome }) {
           Nothing is charged yet. Complete it with the final amount and tip on the Pre-authorizations screen.
         </p>
       ) : null}
-      {next && !lostAndReversed ? <p>{next}</p> : null}
+      {/* The core's words may already say what to do next: said once, not twice. */}
+      {next && !lostAndReversed && !(t.message ?? '').includes(next) ? <p>{next}</p> : null}
       {(t.status === 'unknown' && !lostAndReversed) || t.cardRefusal ? (
         <ReversalLine watch={reversal} />
       ) : null}

@@ -186,12 +186,14 @@ function AmountPanel() {
       <p id="amount-hint" className="hint">
         Type digits or use the keypad; Backspace deletes, Esc clears, Enter takes a card.
       </p>
-      <Keypad
-        label="Amount keypad"
-        disabled={locked}
-        onDigit={(d) => sale.getState().digit(d)}
-        onBackspace={() => sale.getState().backspace()}
-      />
+      {/* Once the ticket is open the amount is fixed: the keypad gives its room to what happens now. */}
+      {locked ? null : (
+        <Keypad
+          label="Amount keypad"
+          onDigit={(d) => sale.getState().digit(d)}
+          onBackspace={() => sale.getState().backspace()}
+        />
+      )}
       {canEdit ? (
         <button type="button" className="btn" onClick={() => void sale.getState().editAmount()}>
           Change amount
@@ -274,7 +276,9 @@ export function SaleScreen() {
 
   return (
     <div id="sale-root">
-      <h1 tabIndex={-1}>Sale</h1>
+      <h1 tabIndex={-1} className="sale-title">
+        Sale
+      </h1>
       <div className="sale">
         <AmountPanel />
         <div className="stack">
@@ -316,8 +320,9 @@ export function SaleScreen() {
           ) : null}
           {phase === 'signature' && outcome ? (
             <>
-              <OutcomePanel outcome={outcome} />
+              {/* "Sign here" and its action first: they are what the counter is waiting for. */}
               <SignaturePanel />
+              <OutcomePanel outcome={outcome} />
             </>
           ) : null}
           {phase === 'done' && outcome ? (
