@@ -277,12 +277,17 @@ describe('the screen at a counter (Chromium, browser mode, sandbox)', () => {
   }, 60_000);
 
   it('the audit log speaks in people’s words: amounts in dollars, never in cents', async () => {
-    await page.setViewportSize({ width: 1366, height: 900 });
+    await chooseCard(page, VISA);
+    await typeAmount(page, '1555');
+    await page.getByRole('button', { name: /^Credit/ }).click();
+    await page.getByRole('button', { name: 'Swipe', exact: true }).click();
+    await page.getByRole('heading', { level: 2, name: 'Approved' }).waitFor();
+    await newSale(page);
     await go(page, 'Transactions');
-    await page.getByRole('button', { name: 'Refund $12.34 Visa •••• 1111' }).click();
+    await page.getByRole('button', { name: 'Refund $15.55 Visa •••• 1111' }).click();
     await page.getByLabel(/Refund amount/).fill('5.00');
     await page.getByRole('button', { name: 'Refund', exact: true }).click();
-    await page.getByLabel('Manager PIN').fill('9999');
+    await page.getByLabel('Manager PIN', { exact: true }).fill('9999');
     await page.keyboard.press('Enter');
     await page.getByText('Refunded $5.00.').waitFor();
     await signOut(page);
@@ -290,7 +295,11 @@ describe('the screen at a counter (Chromium, browser mode, sandbox)', () => {
     await go(page, 'Audit log');
     const row = page.getByRole('row').filter({ hasText: 'Refund' }).first();
     await row.waitFor();
-    expect(await row.textContent()).toContain('$5.00');
+    const words = (await row.textContent()) ?? '';
+    expect(words).toContain('$5.00');
+    // The sale refunded by its number and card, not the gateway's all-digit id masked like a card number.
+    expect(words).toContain('Visa ending 1111');
+    expect(words).not.toContain('*');
     expect(await page.getByRole('main').textContent()).not.toMatch(/\d+ cents/);
     await screenshot(page, 'counter-audit');
     await signOut(page);

@@ -1,4 +1,6 @@
+import type { JournalRow } from '../../journal/journal-store';
 import { toTransactionView } from '../../sale/transaction-view';
+import { dollars } from '../../util/money';
 import { createApprovals } from './approvals';
 import type { CoreServices, HandlerSlice } from './services';
 
@@ -6,6 +8,16 @@ function startOfToday(now: number): number {
   const d = new Date(now);
   d.setHours(0, 0, 0, 0);
   return d.getTime();
+}
+
+/**
+ * The sale a refund or void is of, as a manager reads it in the audit log: its own number and card, not
+ * the gateway's all-digit id (which the card-data mask would show as a masked card number).
+ */
+function saleWords(original: JournalRow | undefined): string {
+  if (!original) return 'a sale not on this lane';
+  const card = original.last4 ? ` (${original.cardType ?? 'card'} ending ${original.last4})` : '';
+  return `sale ${original.utn}${card}`;
 }
 
 /** The lane's transactions: today's list, refunds and voids (a manager approves). */
@@ -29,7 +41,7 @@ export function transactionHandlers(s: CoreServices) {
       await s.audit(
         who(ctx),
         'refund',
-        `refund ${r.transaction.userTransactionNumber} of ${srn}: ${r.transaction.amountCents} cents`,
+        `refund ${r.transaction.userTransactionNumber}: ${dollars(r.transaction.amountCents)} of ${saleWords(await journal.bySrn(srn))}`,
         approvedBy(ctx, approver),
       );
       return r;
@@ -41,7 +53,7 @@ export function transactionHandlers(s: CoreServices) {
       await s.audit(
         who(ctx),
         'void',
-        `void ${r.transaction.userTransactionNumber} of ${srn}`,
+        `void ${r.transaction.userTransactionNumber} of ${saleWords(await journal.bySrn(srn))}`,
         approvedBy(ctx, approver),
       );
       return r;

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import type { AuditEntryView } from '../../../../electron/bridge/contract';
+import { formatCents } from '../../format/money';
 import { useCommand } from '../../state/use-command';
 import { ErrorAlert, SelectField, type SelectOption } from '../../ui/fields';
 import { TableHead } from '../../ui/TableHead';
@@ -45,6 +46,19 @@ function actionText(action: string): string {
   return actionWords[action] ?? action;
 }
 
+/**
+ * The core writes amounts in dollars; entries written before it did counted cents ("1000 cents", the
+ * offline policy's "per sale 10000, total 50000 cents"): a manager reads those in dollars too.
+ */
+export function detailText(detail: string): string {
+  return detail
+    .replace(
+      /per sale (\d+), total (\d+) cents/g,
+      (_m, a: string, b: string) => `per sale ${formatCents(Number(a))}, total ${formatCents(Number(b))}`,
+    )
+    .replace(/\b(\d+) cents\b/g, (_m, n: string) => formatCents(Number(n)));
+}
+
 /** Date and time to the second: two entries a minute apart must not read the same. */
 function stamp(at: number): string {
   return new Date(at).toLocaleString('en-US', {
@@ -64,7 +78,7 @@ const limits: readonly SelectOption<number>[] = [
 
 /**
  * Who did what and when on this lane: sign-ins, refunds and voids with who approved them, settings and
- * batch changes. The core writes the details without card data; the screen shows them as they are.
+ * batch changes. The core writes the details without card data; the screen shows them in dollars.
  */
 export function AuditScreen() {
   const [limit, setLimit] = useState(50);
@@ -113,7 +127,7 @@ export function AuditScreen() {
               </td>
               <td>{roleWords[e.role]}</td>
               <td>{actionText(e.action)}</td>
-              <td>{e.detail}</td>
+              <td>{detailText(e.detail)}</td>
               <td>{e.approvedBy ? roleWords[e.approvedBy] : '—'}</td>
             </tr>
           ))}
