@@ -8,19 +8,14 @@ import type {
   DiscoveredDeviceView,
   DiscoveryView,
 } from '../../../../electron/bridge/contract';
+import { problemWords, roleWords } from '../../format/devices';
 import { formatDateTime } from '../../format/money';
 import { useApp, useAppStore } from '../../state/context';
 import { useAction, useCommand } from '../../state/use-command';
 import { ErrorAlert, InputField, SelectField, type SelectOption } from '../../ui/fields';
 import { TableHead } from '../../ui/TableHead';
 
-export const roleWords: Record<DeviceRoleName, string> = {
-  cardReader: 'Card reader',
-  pinPad: 'PIN pad',
-  contactless: 'Chip / contactless reader',
-  signaturePad: 'Signature pad',
-  receiptPrinter: 'Receipt printer',
-};
+export { roleWords };
 const roles = Object.keys(roleWords) as DeviceRoleName[];
 
 const stateTone: Record<string, string> = {
@@ -68,7 +63,12 @@ function Health() {
                 {d.attachment && d.attachment !== d.kind ? ` ${d.attachment}` : ''}
               </td>
               <td>
-                <span className={`badge ${stateTone[d.state] ?? 'badge-muted'}`}>{d.state}</span>
+                {/* Connected is not enough: a printer out of paper is a problem, whatever its link says. */}
+                {d.problem && d.state === 'connected' ? (
+                  <span className="badge badge-bad">{problemWords(d.problem)}</span>
+                ) : (
+                  <span className={`badge ${stateTone[d.state] ?? 'badge-muted'}`}>{d.state}</span>
+                )}
                 {d.attempts > 0 ? <div className="hint">{d.attempts} attempts</div> : null}
                 {chipSlot(d) ? (
                   <div className="hint" data-testid="chip-slot">
@@ -77,7 +77,11 @@ function Health() {
                 ) : null}
               </td>
               <td>{d.lastSeenAt ? formatDateTime(d.lastSeenAt) : '—'}</td>
-              <td>{d.lastError ?? ''}</td>
+              <td>
+                {d.problem ? <strong>{problemWords(d.problem)}</strong> : null}
+                {d.problem && d.lastError ? ': ' : ''}
+                {d.lastError ?? ''}
+              </td>
               <td>
                 <button
                   type="button"
