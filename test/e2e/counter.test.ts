@@ -335,6 +335,16 @@ describe('the screen at a counter (Chromium, browser mode, sandbox)', () => {
     await go(page, 'Gateway & lane');
     expect(await page.getByLabel('Payment timeout (seconds)').inputValue()).toBe('30');
     expect(await page.getByLabel('Other requests timeout (seconds)').inputValue()).toBe('15');
+    // Typed in seconds, kept in seconds.
+    await page.getByLabel('Payment timeout (seconds)').fill('45');
+    await page.getByRole('button', { name: 'Save connection' }).click();
+    await page.getByText('Gateway settings saved.').waitFor();
+    await go(page, 'Devices');
+    await go(page, 'Gateway & lane');
+    await expect.poll(() => page.getByLabel('Payment timeout (seconds)').inputValue()).toBe('45');
+    await page.getByLabel('Payment timeout (seconds)').fill('30');
+    await page.getByRole('button', { name: 'Save connection' }).click();
+    await page.getByText('Gateway settings saved.').first().waitFor();
     await go(page, 'Devices');
     await chooseCard(page, VISA);
     await page.getByRole('button', { name: 'Read a card' }).click();

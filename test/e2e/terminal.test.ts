@@ -311,8 +311,9 @@ describe('terminal screens in Chromium (browser mode, sandbox gateway, simulated
     await tech.goto(await terminal.launchUrl());
     await signIn(tech, '7777');
     await go(tech, 'Gateway & lane');
-    const original = await tech.inputValue('#gw-sale-ms');
-    await tech.fill('#gw-sale-ms', '500');
+    const saleTimeout = tech.getByLabel('Payment timeout (seconds)');
+    const original = await saleTimeout.inputValue();
+    await saleTimeout.fill('0.5');
     await tech.getByRole('button', { name: 'Save connection' }).click();
     await tech.waitForSelector('text=Gateway settings saved.');
     try {
@@ -326,7 +327,7 @@ describe('terminal screens in Chromium (browser mode, sandbox gateway, simulated
       await screenshot(page, '06-unknown-reversed');
       await checkA11y(page, 'sale: unknown outcome');
     } finally {
-      await tech.fill('#gw-sale-ms', original);
+      await saleTimeout.fill(original);
       await tech.getByRole('button', { name: 'Save connection' }).click();
       await tech.waitForSelector('text=Gateway settings saved.');
       await tech.close();
