@@ -41,6 +41,11 @@ async function typeAmount(p: Page, digits: string): Promise<void> {
   for (const d of digits) await p.keyboard.press(d);
 }
 
+/** The reader listens: a card presented before that is not read (a cashier waits for the prompt too). */
+async function cardPrompt(p: Page): Promise<void> {
+  await p.locator('#prompt-text').filter({ hasText: 'Insert, tap or swipe' }).waitFor();
+}
+
 async function newSale(p: Page): Promise<void> {
   await p.getByRole('button', { name: /^New sale/ }).click();
   await p.getByRole('heading', { name: 'Choose the tender' }).waitFor();
@@ -177,6 +182,7 @@ describe('the screen at a counter (Chromium, browser mode, sandbox)', () => {
       await chooseCard(page, DECLINE);
       await typeAmount(page, size.width === 1024 ? '3105' : '3106');
       await page.getByRole('button', { name: /^Credit/ }).click();
+      await cardPrompt(page);
       await page.getByRole('button', { name: 'Swipe', exact: true }).click();
       const declined = page.getByRole('heading', { level: 2, name: 'Declined' });
       await declined.waitFor();
@@ -211,6 +217,7 @@ describe('the screen at a counter (Chromium, browser mode, sandbox)', () => {
     // A decline's reason and what to do next: each said once.
     await chooseCard(page, DECLINE);
     await page.getByRole('button', { name: /^Credit/ }).click();
+    await cardPrompt(page);
     await page.getByRole('button', { name: 'Swipe', exact: true }).click();
     await page.getByRole('heading', { level: 2, name: 'Declined' }).waitFor();
     const declined = (await page.getByRole('main').textContent()) ?? '';
@@ -223,6 +230,7 @@ describe('the screen at a counter (Chromium, browser mode, sandbox)', () => {
     await chooseCard(page, PARTIAL);
     await typeAmount(page, '3000');
     await page.getByRole('button', { name: /^Credit/ }).click();
+    await cardPrompt(page);
     await page.getByRole('button', { name: 'Swipe', exact: true }).click();
     await page.getByRole('heading', { level: 2, name: 'Partially approved' }).waitFor();
     await page.getByRole('button', { name: /^Cash/ }).click();
@@ -241,6 +249,7 @@ describe('the screen at a counter (Chromium, browser mode, sandbox)', () => {
     await chooseCard(page, VISA);
     await typeAmount(page, '1234');
     await page.getByRole('button', { name: /^Credit/ }).click();
+    await cardPrompt(page);
     await page.getByRole('button', { name: 'Swipe', exact: true }).click();
     await page.getByRole('heading', { level: 2, name: 'Approved' }).waitFor();
     const small: string[] = [];
@@ -280,6 +289,7 @@ describe('the screen at a counter (Chromium, browser mode, sandbox)', () => {
     await chooseCard(page, VISA);
     await typeAmount(page, '1555');
     await page.getByRole('button', { name: /^Credit/ }).click();
+    await cardPrompt(page);
     await page.getByRole('button', { name: 'Swipe', exact: true }).click();
     await page.getByRole('heading', { level: 2, name: 'Approved' }).waitFor();
     await newSale(page);
@@ -348,6 +358,7 @@ describe('the screen at a counter (Chromium, browser mode, sandbox)', () => {
     await go(page, 'Devices');
     await chooseCard(page, VISA);
     await page.getByRole('button', { name: 'Read a card' }).click();
+    await page.getByText('present a card now').waitFor();
     await page.getByRole('button', { name: 'Swipe', exact: true }).click();
     const result = page.getByRole('list', { name: 'Test results' }).getByRole('listitem').first();
     await result.waitFor();

@@ -350,11 +350,12 @@ export function createSaleStore(
             else return follow(live.value);
           }
           if (get().ticket) return;
-          if (openTicketId) return get().restore(openTicketId);
           // The restart closed the lane's sale (its approval confirmed after the stop), or this window
-          // showed a ticket before it reloaded: its outcome, so nobody charges the customer again.
-          const id = recoveredTicketId ?? memory?.get();
-          if (id) await get().restore(id, true);
+          // showed a ticket before it reloaded: its outcome, so nobody charges the customer again. The
+          // status read at sign-in may still name as open a ticket that has just been paid.
+          const remembered = memory?.get() ?? null;
+          const id = openTicketId ?? recoveredTicketId ?? remembered;
+          if (id) await get().restore(id, id === remembered || id === recoveredTicketId);
         })().finally(() => {
           attaching = undefined;
         });
