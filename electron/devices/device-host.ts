@@ -90,7 +90,16 @@ export function toScanView(s: BarcodeScan): ScanView {
   return view;
 }
 
+/** What keeps a configured device from its job: its link, or what it reports itself. */
+function problemOf(s: DeviceStatus): string | undefined {
+  if (s.kind === 'none') return undefined;
+  if (s.health.state === 'missing' || s.health.state === 'reconnecting') return 'not connected';
+  if (s.health.state === 'error') return 'not answering';
+  return s.health.problem;
+}
+
 export function toStatusView(s: DeviceStatus): DeviceStatusView {
+  const problem = problemOf(s);
   return {
     role: s.role,
     kind: s.kind,
@@ -101,6 +110,7 @@ export function toStatusView(s: DeviceStatus): DeviceStatusView {
     attempts: s.attempts,
     ...(s.nextAttemptAt !== undefined ? { nextAttemptAt: s.nextAttemptAt } : {}),
     ...(s.health.detail ? { detail: { ...s.health.detail } } : {}),
+    ...(problem ? { problem } : {}),
   };
 }
 
