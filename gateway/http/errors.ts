@@ -36,6 +36,9 @@ export function registerErrorHandlers(
           ]),
         );
     }
+    if (error.code === 'TILLPOINT_RESERVED_FIELD_NAME') {
+      return reply.code(400).send(outcome(ResponseCode.InvalidRequest, [error.message]));
+    }
     if (status === 400) {
       return reply
         .code(400)
