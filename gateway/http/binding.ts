@@ -15,6 +15,8 @@ import { sharedSchemas } from '../contract/common';
  *   and TransactionType: 506/501); a declared string is accepted from a JSON integer (`"mid"` the other
  *   way round: a Gson `long` UserTransactionNumber);
  * - an empty string for an optional field means the field is absent (`"TrackData": ""`, `"SURI": ""`);
+ * - Payment Links GET's `request.`-prefixed query names are bound from bare names too (`AppKey`,
+ *   `paymentLink.id`), in any case; the prefixed spelling wins when both come;
  * - a name with a `__proto__`, `constructor` or `prototype` segment refuses the whole request (400), and
  *   what the binder builds has no prototype, so nothing a request sends reaches or reads Object.prototype.
  *
@@ -216,8 +218,17 @@ function declaredName(
   }
   const alias = Object.hasOwn(fieldAliases, lower) ? fieldAliases[lower] : undefined;
   if (alias && Object.hasOwn(properties, alias)) return { name: alias, rank: 2 };
+  // Payment Links GET declares its query names with the `request.` prefix (`request.appKey`,
+  // `request.paymentLink.id`); clients also send them bare (`AppKey`, `paymentLink.id`). A bare name binds
+  // to its prefixed declaration, ranked after every spelling of the prefixed name itself, which wins.
+  if (!lower.startsWith(QUERY_PREFIX)) {
+    const prefixed = declaredName(properties, QUERY_PREFIX + key);
+    if (prefixed) return { name: prefixed.name, rank: prefixed.rank + 3 };
+  }
   return undefined;
 }
+
+const QUERY_PREFIX = 'request.';
 
 function bindObject(
   source: Record<string, unknown>,
