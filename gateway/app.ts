@@ -17,7 +17,7 @@ import { withProcessorLedger } from './sandbox/processor-ledger';
 import { isEmpty, seedSandbox } from './sandbox/seed';
 import { openStorage, type DatabaseConfig } from './storage/open-storage';
 import type { Storage } from './storage/queryable';
-import { registerErrorHandlers } from './http/errors';
+import { clientErrorHandler, frameworkErrors, registerErrorHandlers } from './http/errors';
 import { registerJsonParsers, testingRewrite } from './http/wire';
 import type { GatewayConfig, GatewayServices } from './http/services';
 import { interfaceGroups } from './routes/groups';
@@ -163,6 +163,9 @@ export async function buildGateway(options: GatewayOptions): Promise<Gateway> {
     ...(rewrite ? { rewriteUrl: (req: { url?: string }) => rewrite(req.url ?? '/') } : {}),
     // Our own onRequest hook answers 503 while closing, in the interface's shape.
     return503OnClosing: false,
+    // Faults before routing and HTTP the parser refuses answer in the interface's shape too (http/errors.ts).
+    frameworkErrors,
+    clientErrorHandler,
     logger:
       options.logger === undefined || options.logger === false
         ? false

@@ -227,7 +227,12 @@ const coreCatalog: Record<(typeof coreCodes)[keyof typeof coreCodes], CatalogEnt
   115: { verbiage: 'INVALID WALLET TOKEN', meaning: 'The device-wallet token cannot be decoded.' },
   400: {
     verbiage: 'INVALID REQUEST',
-    meaning: 'The request does not match the operation schema; Msg lists every problem.',
+    meaning:
+      'The request does not match the operation schema; Msg lists every problem. Also, with its HTTP status: ' +
+      'a body that is not JSON or a form, a field name with a __proto__, constructor or prototype segment ' +
+      '(400); a path with a malformed percent-escape or HTTP the parser refuses — a body shorter than its ' +
+      'Content-Length, a NUL in a header, an unknown method, bad chunking (400); a path segment over the ' +
+      'length limit (414); a request that did not arrive in time (408).',
   },
   403: {
     verbiage: 'ACCESS DENIED',
@@ -235,7 +240,10 @@ const coreCatalog: Record<(typeof coreCodes)[keyof typeof coreCodes], CatalogEnt
       'A field names another merchant (PaymentLink.MerchantId, MerchantId, MerchantNumber): records ' +
       'belong to the authenticated merchant.',
   },
-  413: { verbiage: 'REQUEST TOO LARGE', meaning: 'The body exceeds the size limit (HTTP 413).' },
+  413: {
+    verbiage: 'REQUEST TOO LARGE',
+    meaning: 'The body exceeds the size limit (HTTP 413), or the headers do (HTTP 431).',
+  },
   405: {
     verbiage: 'METHOD NOT ALLOWED',
     meaning: 'The path exists but not with this HTTP method (HTTP 405).',

@@ -26,7 +26,7 @@ export function renderResponseCodes(): string {
     '`npm run docs:codes`; a test fails when this page is stale.',
     '',
     'A request that reaches an endpoint is answered with HTTP 200 and its outcome here; transport faults',
-    '(400, 404, 405, 413, 415, 500, 503) also carry their HTTP status. The numbers follow the real',
+    '(400, 404, 405, 408, 413, 414, 415, 431, 500, 503) also carry their HTTP status. The numbers follow the real',
     "service's catalog wherever it names the condition (its published clients map them, and one treats any",
     'other number as "unhandled, retry may help"); the interface fixes 200, 506, 501, 3, 404 and 300; every',
     'other condition has its own number, and a number never changes meaning. A decline is always 3 with',
