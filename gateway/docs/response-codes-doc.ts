@@ -18,7 +18,10 @@ export function renderResponseCodes(): string {
     );
   const declines = Object.entries(DeclineCode)
     .sort((a, b) => a[1] - b[1])
-    .map(([name, code]) => `| ${code} | ${name} | ${escape(declineCatalog[code])} |`);
+    .map(
+      ([name, code]) =>
+        `| ${code} | ${name} | ${declineCatalog[code].verbiage} | ${escape(declineCatalog[code].meaning)} |`,
+    );
   return [
     '# Gateway ResponseCode catalog',
     '',
@@ -30,8 +33,8 @@ export function renderResponseCodes(): string {
     "service's catalog wherever it names the condition (its published clients map them, and one treats any",
     'other number as "unhandled, retry may help"); the interface fixes 200, 506, 501, 3, 404 and 300; every',
     'other condition has its own number, and a number never changes meaning. A decline is always 3 with',
-    'verbiage `DECLINED` — never a word containing APPROV, which a published client reads as approval — and',
-    'its reason in `DeclineCode` (second table).',
+    "its reason's verbiage (`EXPIRED CARD`, `DO NOT HONOR`…; never a word containing APPROV, which a",
+    'published client reads as approval) and its reason in `DeclineCode` (second table).',
     '',
     "What the binder accepts before these codes are decided (the real service's binder does the same, and",
     'its published clients rely on it): JSON as `application/json`, `text/json` or `+json` in any charset',
@@ -48,12 +51,13 @@ export function renderResponseCodes(): string {
     '',
     '## DeclineCode: why a payment was declined',
     '',
-    'Sent with ResponseCode 3 and verbiage `DECLINED`; `Msg` says the same in words. The numbers are the',
+    "Sent with ResponseCode 3 and the reason's verbiage (clients that map verbiage to their own errors",
+    'read it); `Msg` says the same in words. No verbiage of a decline contains APPROV. The numbers are the',
     "ResponseCodes these reasons had before the catalog followed the real service's, so stored payments",
     'keep their reason.',
     '',
-    '| DeclineCode | Name | Meaning |',
-    '|---|---|---|',
+    '| DeclineCode | Name | verbiage | Meaning |',
+    '|---|---|---|---|',
     ...declines,
     '',
   ].join('\n');

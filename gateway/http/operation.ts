@@ -301,7 +301,10 @@ function registerRoute<E extends EndpointSpec, C>(
       const command = operation.check ? operation.check(input, problems, ctx) : (undefined as C);
       if (!problems.empty) {
         const refused = operation.reservesNumber ? await replayRefusal() : null;
-        return refused ?? outcome(problems.code(), problems.messages());
+        if (refused) return refused;
+        const answer = outcome(problems.code(), problems.messages());
+        const verbiage = problems.verbiage();
+        return verbiage ? { ...answer, verbiage } : answer;
       }
       try {
         return await operation.handle(command as C, ctx);

@@ -68,15 +68,15 @@ describe('real client: Node e-commerce backend (form bodies, /testing/api in tes
     expect(approved(r.body)).toBe(true);
   });
 
-  it('never reads a decline as approval: 3, DECLINED, no authorization number', async () => {
-    for (const [card, amount] of [
-      ['4000000000000002', '12.00'],
-      ['4000000000009995', '12.01'],
-      ['4000000000000069', '12.02'],
+  it("never reads a decline as approval: 3, the reason's verbiage, no authorization number", async () => {
+    for (const [card, amount, verbiage] of [
+      ['4000000000000002', '12.00', 'DO NOT HONOR'],
+      ['4000000000009995', '12.01', 'INSUFFICIENT FUNDS'],
+      ['4000000000000069', '12.02', 'EXPIRED CARD'],
     ] as const) {
       const r = await charge('test', card, amount);
       expect(r.body.ResponseCode, card).toBe(ResponseCode.Declined);
-      expect(r.body.verbiage, card).toBe('DECLINED');
+      expect(r.body.verbiage, card).toBe(verbiage);
       expect(approved(r.body), card).toBe(false);
     }
   });
