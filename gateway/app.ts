@@ -14,7 +14,7 @@ import { createSandboxIssuers } from './sandbox/sandbox-issuers';
 import { createSandboxProcessor } from './sandbox/sandbox-processor';
 import type { Processor } from './domain/processor-port';
 import { withProcessorLedger } from './sandbox/processor-ledger';
-import { isEmpty, seedSandbox } from './sandbox/seed';
+import { addDemoMerchant, isEmpty, seedSandbox } from './sandbox/seed';
 import { openStorage, type DatabaseConfig } from './storage/open-storage';
 import type { Storage } from './storage/queryable';
 import { clientErrorHandler, frameworkErrors, registerErrorHandlers } from './http/errors';
@@ -111,7 +111,10 @@ export async function buildGateway(options: GatewayOptions): Promise<Gateway> {
       : simulated;
   };
   const processor = options.processor ?? sandboxProcessor();
-  if (options.sandbox && (await isEmpty(storage))) await seedSandbox(storage, processor.name, clock.now());
+  if (options.sandbox) {
+    if (await isEmpty(storage)) await seedSandbox(storage, processor.name, clock.now());
+    else await addDemoMerchant(storage, processor.name, clock.now());
+  }
   const processorTimeoutMs = options.processorTimeoutMs ?? 30_000;
   // SQLite has one process: every pending payment at start is a crash's. On PostgreSQL other live
   // processes may have payments at the processor right now (domain/recovery.ts).
