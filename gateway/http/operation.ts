@@ -238,6 +238,7 @@ function registerRoute<E extends EndpointSpec, C>(
       response: { 200: spec.response },
       tags: [spec.group],
       summary: spec.summary,
+      ...(spec.auth === 'bearer' ? { security: [{ bearer: [] }] } : {}),
       ...(operationDescription(spec, aliases, isAlias)
         ? { description: operationDescription(spec, aliases, isAlias) }
         : {}),

@@ -1,5 +1,6 @@
 import type { Queryable, Storage } from '../storage/queryable';
 import { hashPassword } from '../security/password';
+import { loadDisputes, type DisputeRecord } from '../domain/disputes';
 
 export const SANDBOX_APP_KEY = 'sandbox-app-key';
 export const SANDBOX_APP_TYPE = 1;
@@ -171,7 +172,7 @@ export async function isEmpty(q: Storage | Queryable): Promise<boolean> {
 export async function seedSandbox(storage: Storage, processorName: string, now: Date): Promise<boolean> {
   const iso = now.toISOString();
   const hashes = await Promise.all(sandboxMerchants.map((m) => hashPassword(m.password)));
-  return storage.write(async (tx) => {
+  const seeded = await storage.write(async (tx) => {
     await tx.lock('sandbox:seed');
     if (!(await isEmpty(tx))) return false;
     for (const a of sandboxApplications) await insertApplication(tx, a);
@@ -180,6 +181,46 @@ export async function seedSandbox(storage: Storage, processorName: string, now: 
     }
     return true;
   });
+  if (seeded) await loadDemoDisputes(storage, now);
+  return seeded;
+}
+
+/**
+ * The demo merchant's history for the Reporting group: a chargeback and a retrieval request reported on
+ * the 15th of the month before the seed, so its chargeback reports have rows and a completed month with
+ * activity gives it a monthly statement (GetMerchantStatement) from its first day. Loaded through the
+ * dispute feed's own loader, as an acquirer's feed would be.
+ */
+function demoDisputes(now: Date): DisputeRecord[] {
+  const month = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 1, 15));
+  const reportDate = month.toISOString().slice(0, 10);
+  const common = {
+    mid: DEMO_MID,
+    recordId: 1,
+    reportDate,
+    cardNumber: '411111******1111',
+    cardType: 'Visa',
+    amount: 25,
+    transactionDate: reportDate,
+  };
+  return [
+    {
+      ...common,
+      kind: 'chargeback',
+      caseNumber: 'DEMO-CB-0001',
+      cbType: '1',
+      cbTypeDescription: 'First chargeback',
+      reasonCode: '13.1',
+      reasonCodeDescription: 'Merchandise/Services Not Received',
+      disposition: 'Open',
+    },
+    { ...common, kind: 'retrieval', caseNumber: 'DEMO-RR-0001', requestType: 'Copy request' },
+  ];
+}
+
+async function loadDemoDisputes(storage: Storage, now: Date): Promise<void> {
+  const loaded = await loadDisputes(storage, demoDisputes(now), now);
+  if (!loaded.ok) throw new Error(`the demo merchant's disputes did not load: ${loaded.errors.join('; ')}`);
 }
 
 async function insertApplication(
@@ -242,11 +283,13 @@ export async function addDemoMerchant(storage: Storage, processorName: string, n
   // Every start of a sandbox asks; one that has the merchant pays one read and no key stretching.
   if (!(await absent(storage))) return false;
   const hash = await hashPassword(demo.password);
-  return storage.write(async (tx) => {
+  const added = await storage.write(async (tx) => {
     await tx.lock('sandbox:seed');
     if (!(await absent(tx))) return false;
     await insertApplication(tx, app);
     await insertSandboxMerchant(tx, demo, hash, processorName, now.toISOString());
     return true;
   });
+  if (added) await loadDemoDisputes(storage, now);
+  return added;
 }
