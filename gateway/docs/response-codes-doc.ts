@@ -44,6 +44,8 @@ export function renderResponseCodes(): string {
     'paths in any case, and `/testing/api/...` as `/api/...` in the sandbox. Amount text must be plainly',
     '`12.34` (`"10.001"`, `"1e3"`, `" 10"` are 506), and SaleWithToken\'s `Amount`, `SurchargeAmount` and',
     '`TransactionType` must be JSON numbers in JSON (506, 501), as the interface fixes. No body at all: 13.',
+    'Payment Links GET takes its query names with or without the `request.` prefix (the prefixed one wins).',
+    'A field name with a `__proto__`, `constructor` or `prototype` segment refuses the request: 400.',
     '',
     '| Code | Name | verbiage | Meaning |',
     '|---|---|---|---|',
