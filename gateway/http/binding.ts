@@ -262,13 +262,41 @@ function bindObject(
   return out;
 }
 
-/** Binds a parsed JSON body (an object) to the operation's schema. */
+/**
+ * A parsed JSON value rebuilt with no prototype at any depth, refused when any key, declared or not, is a
+ * reserved name. Iterative: a body of 64 KiB can nest thousands deep, and recursion would overflow the
+ * stack on it.
+ */
+function prototypeLess(root: unknown): unknown {
+  const shell = (v: unknown): unknown =>
+    Array.isArray(v) ? new Array<unknown>(v.length) : typeof v === 'object' && v !== null ? record() : v;
+  const out = shell(root);
+  const pending: [unknown, unknown][] = out === root ? [] : [[root, out]];
+  for (let next = pending.pop(); next; next = pending.pop()) {
+    const [source, target] = next;
+    const entries = Array.isArray(source)
+      ? source.map((v, i): [string, unknown] => [String(i), v])
+      : Object.entries(source as Record<string, unknown>);
+    for (const [key, value] of entries) {
+      if (!Array.isArray(source) && isReservedName(key)) throw new ReservedNameError();
+      const copy = shell(value);
+      (target as Record<string, unknown>)[key] = copy;
+      if (copy !== value) pending.push([value, copy]);
+    }
+  }
+  return out;
+}
+
+/**
+ * Binds a parsed JSON body (an object) to the operation's schema. A reserved name anywhere in it refuses it
+ * whole, bound or not (one of two spellings, an unknown property), as a form's or a query's would be.
+ */
 export function bindJson(
   body: Record<string, unknown>,
   schema: TSchema,
   options: BindOptions = {},
 ): Record<string, unknown> {
-  return bindObject(body, schema, options, 0);
+  return bindObject(prototypeLess(body) as Record<string, unknown>, schema, options, 0);
 }
 
 /** Splits `PaymentLink.Amount` and `PaymentLink[Amount]` into their path. */

@@ -57,4 +57,16 @@ describe('binder: prototype-less results and reserved names', () => {
     expect(Object.getOwnPropertyNames(Object.prototype).sort()).toEqual(before);
     expect(({} as Record<string, unknown>).X).toBeUndefined();
   });
+
+  it('walks a JSON body nested thousands deep without overflowing, and finds a reserved key at the bottom', () => {
+    const deep = (inner: string) =>
+      JSON.parse(`{"Undeclared":${'['.repeat(20_000)}${inner}${']'.repeat(20_000)}}`) as Record<
+        string,
+        unknown
+      >;
+    const bound = bindJson(deep('1'), CardSaleRequest);
+    expect(Object.getPrototypeOf(bound)).toBeNull();
+    expect(Array.isArray(bound.Undeclared)).toBe(true);
+    expect(() => bindJson(deep('{"constructor":1}'), CardSaleRequest)).toThrow(ReservedNameError);
+  });
 });

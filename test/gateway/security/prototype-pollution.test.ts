@@ -35,6 +35,10 @@ const jsonShapes = (x: string): string[] => [
   `{"constructor":{"prototype":{"${x}":"999"}}}`,
   `{"PaymentLink":{"__proto__":{"${x}":"999"}}}`,
   `{"PaymentLink":{"constructor":{"prototype":{"${x}":"999"}}}}`,
+  // Where the binder does not bind: the second spelling of a field, an undeclared property, an array.
+  `{"PaymentLink":{},"paymentLink":{"constructor":{"${x}":"999"}}}`,
+  `{"Undeclared":{"prototype":{"${x}":"999"}}}`,
+  `{"Undeclared":[{"__PROTO__":{"${x}":"999"}}]}`,
 ];
 
 /** The fields the issue's requests polluted, and one nobody uses. */
