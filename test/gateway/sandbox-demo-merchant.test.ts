@@ -72,6 +72,7 @@ describe('the published demo merchant in the sandbox (issue 21, item 12)', () =>
     const first = await startGateway({ dataDir });
     // A sandbox of the previous release: the demo merchant's rows were never there.
     await first.gateway.storage.write(async (tx) => {
+      await tx.run(tx.qb.deleteFrom('disputes').where('mid', '=', demo.mid));
       await tx.run(tx.qb.deleteFrom('cashiers').where('mid', '=', demo.mid));
       await tx.run(tx.qb.deleteFrom('users').where('mid', '=', demo.mid));
       await tx.run(tx.qb.deleteFrom('business_settings').where('mid', '=', demo.mid));
@@ -89,6 +90,9 @@ describe('the published demo merchant in the sandbox (issue 21, item 12)', () =>
     const q = open.gateway.storage.read;
     const users = await q.all(q.qb.selectFrom('users').select('id').where('user_name', '=', demo.UserName));
     expect(users).toHaveLength(1);
+    // Its history for the Reporting group came with it (a chargeback and a retrieval, once each).
+    const disputes = await q.all(q.qb.selectFrom('disputes').select('kind').where('mid', '=', demo.mid));
+    expect(disputes.map((d) => d.kind).sort()).toEqual(['chargeback', 'retrieval']);
     expect((await sale(open)).body.ResponseCode).toBe(ResponseCode.Success);
   });
 
