@@ -23,6 +23,7 @@ export const TABLES_IN_ORDER = [
   'settlements',
   'transaction_numbers',
   'payments',
+  'batch_totals',
   'vault_tokens',
   'customers',
   'payment_links',
