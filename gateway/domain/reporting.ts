@@ -168,6 +168,8 @@ function settledTotals(q: Queryable, mid: number, range: Range, batchNumber?: st
     .selectFrom('batches as b')
     .innerJoin('batch_totals as t', 't.batch_id', 'b.id')
     .where('b.mid', '=', mid)
+    // Implied by the join; stated so a plan that starts from the sums reads the merchant's only.
+    .where('t.mid', '=', mid)
     .where('b.status', 'in', ['settled', 'closed']);
   if (range.fromIso) query = query.where('b.settled_at', '>=', range.fromIso);
   if (range.toIso) query = query.where('b.settled_at', '<', range.toIso);
@@ -364,7 +366,11 @@ export async function batchSummaryByMerchant(
           'b.settled_at as settled_at',
           ...AGGREGATE,
         ])
-        .groupBy(['b.id', 'b.batch_number', 'b.settled_at'])
+        // A merchant's batches settle one after another, so (settled_at, id) is id order, and the order
+        // of batches_by_settled: the page is read off the index, never sorted. PostgreSQL lets the
+        // batch number go ungrouped: it depends on the batch's primary key.
+        .groupBy(['b.settled_at', 'b.id'])
+        .orderBy('b.settled_at')
         .orderBy('b.id')
         .limit(p.size)
         .offset(offsetOf(p)),
@@ -494,7 +500,8 @@ async function batchDetailPage(
         sql<number>`sum(t.n)`.as('n'),
         sql<number>`sum(t.sale_cents) - sum(t.return_cents)`.as('net'),
       ])
-      .groupBy(['b.id', 'b.settled_at'])
+      .groupBy(['b.settled_at', 'b.id'])
+      .orderBy('b.settled_at')
       .orderBy('b.id'),
   );
   let skip = offsetOf(p);
@@ -615,6 +622,7 @@ export async function depositsSummary(
     .selectFrom('batches as b')
     .innerJoin('batch_totals as t', 't.batch_id', 'b.id')
     .where('b.mid', '=', mid)
+    .where('t.mid', '=', mid)
     .where('b.status', '=', 'closed');
   if (range.fromIso) query = query.where('b.closed_at', '>=', range.fromIso);
   if (range.toIso) query = query.where('b.closed_at', '<', range.toIso);

@@ -81,6 +81,8 @@ export function registerReportRoutes(app: FastifyInstance, services: GatewayServ
           .selectFrom('settlements')
           .selectAll()
           .where('mid', '=', ctx.principal.mid)
+          // Settlements complete one after another: the latest is the last of settlements_by_mid.
+          .orderBy('completed_on', 'desc')
           .orderBy('id', 'desc')
           .limit(1),
       );

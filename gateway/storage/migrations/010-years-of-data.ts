@@ -50,6 +50,8 @@ export const migration010: Migration = {
       FROM payments p JOIN batches b ON b.id = p.batch_id
       WHERE p.status = 'approved' AND b.status IN ('settled', 'closed')
       GROUP BY p.batch_id, p.mid, p.cid, p.card_type`);
+    // The merchant's sums, whichever side of a join the planner starts from.
+    await ctx.exec(s.createIndex('batch_totals_by_mid').on('batch_totals').columns(['mid', 'batch_id']));
     await ctx.exec(s.createIndex('batches_by_settled').on('batches').columns(['mid', 'settled_at']));
     await ctx.exec(s.createIndex('batches_by_closed').on('batches').columns(['mid', 'closed_at']));
     await ctx.exec(s.dropIndex('payments_by_batch'));
