@@ -7,6 +7,7 @@ import type { PaymentRow } from '../../gateway/domain/sale-response';
 import { merchant1, merchant2, startGateway, type Json, type TestGateway } from '../support/gateway-harness';
 import { growHistory } from '../support/history-sample';
 import { explainAll, readsDuring } from '../support/query-plans';
+import { linksQuery } from './commerce/support';
 import { bearer } from './tenders/helpers';
 
 /**
@@ -207,6 +208,11 @@ describe('a merchant with history', () => {
     await reporting('GetBatchDetail', { BatchNumber: '000012', CurrentPageIndex: 1, PageSize: 50 });
     await reporting('GetAuthorizationLogSummary', window);
     await reporting('GetMerchantStatementList');
+    await gw.get(linksQuery(merchant1));
+    await gw.get(linksQuery(merchant1, { createdOn: yesterday }));
+    await gw.get(linksQuery(merchant1, { createdOn: yesterday, status: 'UnPaid', active: true }));
+    await gw.post('/api/RecurringBilling/GetAll', merchant1);
+    await gw.post('/api/RecurringBilling/GetAll', { ...merchant1, IncludeInactive: true });
   };
 
   it('reads years of data only through bounding indexes on every listed request path', async () => {

@@ -23,15 +23,16 @@ const GROWING = new Set([
 ]);
 
 /**
- * The tables that hold a merchant's every payment: reading them by the merchant alone, with no window, no
- * slice (LIMIT) and no min/max, is a scan of the merchant's whole history however it is indexed.
+ * The tables that grow with every payment (links and billings in proportion): reading them by the
+ * merchant alone, with no window, no slice (LIMIT) and no min/max, is a scan of the merchant's whole
+ * history however it is indexed.
  */
-const PER_PAYMENT = new Set(['payments', 'transaction_numbers']);
+const PER_PAYMENT = new Set(['payments', 'transaction_numbers', 'payment_links', 'recurring_billings']);
 
 /** Every read a gateway makes while `during` runs, as compiled SQL with its parameters. */
 export async function readsDuring(gw: TestGateway, during: () => Promise<void>): Promise<Compiled[]> {
   const read = gw.gateway.storage.read;
-  const original = { all: read.all, first: read.first };
+  const original = { all: read.all.bind(read), first: read.first.bind(read) };
   const seen: Compiled[] = [];
   const record = <R>(query: Query<R>) => seen.push(compileQuery(query, read.qb));
   Object.assign(read, {
@@ -41,6 +42,7 @@ export async function readsDuring(gw: TestGateway, during: () => Promise<void>):
   try {
     await during();
   } finally {
+    // Own properties set above go; the queryable's methods show through again.
     Object.assign(read, original);
   }
   return seen;

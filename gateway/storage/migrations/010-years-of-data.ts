@@ -15,6 +15,8 @@ import type { Migration } from '../migrate';
  * - payments by (merchant, id) and by (merchant, user, cashier, id): the Report group's streamed "every
  *   transaction" reports, read in id order a slice at a time.
  * - transaction numbers used, by (merchant, time, number): GetTransactionNumbers streamed in its order.
+ * - payment links and recurring billings by (merchant, id): their lists streamed in id order (the
+ *   billings' index was the merchant alone, which PostgreSQL does not keep in id order).
  */
 export const migration010: Migration = {
   version: 10,
@@ -59,6 +61,11 @@ export const migration010: Migration = {
     await ctx.exec(s.createIndex('payments_by_mid_id').on('payments').columns(['mid', 'id']));
     await ctx.exec(
       s.createIndex('payments_by_user_cashier').on('payments').columns(['mid', 'user_id', 'cid', 'id']),
+    );
+    await ctx.exec(s.createIndex('payment_links_by_mid_id').on('payment_links').columns(['mid', 'id']));
+    await ctx.exec(s.dropIndex('recurring_billings_by_mid'));
+    await ctx.exec(
+      s.createIndex('recurring_billings_by_mid').on('recurring_billings').columns(['mid', 'id']),
     );
     await ctx.exec(
       "CREATE INDEX transaction_numbers_used ON transaction_numbers (mid, created_at, utn) WHERE state = 'used'",
