@@ -42,7 +42,7 @@ export async function readsDuring(gw: TestGateway, during: () => Promise<void>):
   try {
     await during();
   } finally {
-    // Own properties set above go; the queryable's methods show through again.
+    // The queryable's own methods again (bound: they behave as before the recording).
     Object.assign(read, original);
   }
   return seen;
