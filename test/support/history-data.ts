@@ -31,7 +31,14 @@ export type HistoryPlan = {
   billingsPer?: number;
 };
 
-export type HistoryMade = { payments: number; batches: number; links: number; billings: number };
+export type HistoryMade = {
+  payments: number;
+  batches: number;
+  links: number;
+  billings: number;
+  /** The id (and `HIST-<id>` number) of the first synthesised payment: row i is id first + i. */
+  firstPaymentId: number;
+};
 
 const CHUNK = 20_000;
 
@@ -218,7 +225,7 @@ export async function synthesizeHistory(storage: Storage, plan: HistoryPlan): Pr
     // What autovacuum would have done over the years: the planner knows the tables' sizes.
     await run(storage, () => sql`analyze`);
   }
-  return { payments: total, batches: plan.days, links, billings };
+  return { payments: total, batches: plan.days, links, billings, firstPaymentId: paymentBase };
 }
 
 /** `n` copies of the merchant's first row of `table` (from the sample), a few columns changed. */
