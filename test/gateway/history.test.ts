@@ -147,6 +147,19 @@ describe('a merchant with history', () => {
     expect(numbers.UserReferenceNumbers).toHaveLength(inWindow.length);
   });
 
+  it('declares the optional filters beside each report in the OpenAPI document', async () => {
+    const doc = (await gw.get('/openapi.json')).body as { paths: Record<string, { post?: unknown }> };
+    const operation = (path: string) => JSON.stringify(doc.paths[path]?.post ?? null);
+    for (const path of ['/api/Report/GetReportByMerchant', '/api/Report/GetReportByUserAndCashier']) {
+      expect(operation(path)).toMatch(/"StartDate":\{[^}]*"format":"date-time"/);
+      expect(operation(path)).toMatch(/"EndDate":\{[^}]*"format":"date-time"/);
+      expect(operation(path)).toContain('"BatchNumber":{');
+    }
+    expect(operation('/api/Report/GetTransactionNumbers')).toContain('"StartDate":{');
+    // Optional: an old client's envelope alone is still a whole request.
+    expect(operation('/api/Report/GetReportByMerchant')).not.toMatch(/"required":\[[^\]]*"StartDate"/);
+  });
+
   it('refuses a window that ends before it starts, or a date that is not one, in the interface shape', async () => {
     const backwards = JSON.parse(
       (
