@@ -60,8 +60,9 @@ function matchesComputed(record: PaymentLinkRecord, f: LinkFilters): boolean {
 const SLICE = 500;
 
 /**
- * Payment Links GET: the merchant's links matching every filter, in id order, read a slice at a time by
- * keyset (`payment_links_by_mid_id`, or the creation day's range of `payment_links_by_mid`), every filter
+ * Payment Links GET: the merchant's links matching every filter, in id order (one creation day's in
+ * creation order, which is id order but for links made in the same millisecond), read a slice at a time
+ * by keyset (`payment_links_by_mid_id`, or the day's range of `payment_links_by_mid`), every filter
  * on a stored column in SQL; only the filters on computed fields, and on the dates a client sent with an
  * offset of its own, are applied to each row as it streams.
  */
@@ -72,14 +73,21 @@ export async function* listLinks(
   amountCents: number | null | undefined,
   config: { publicUrl: string; basePath: string },
 ): AsyncGenerator<PaymentLinkRecord> {
-  let after = 0;
+  const createdOn = f['request.paymentLink.createdOn'];
+  const day = typeof createdOn === 'string' ? dayOf(createdOn) : null;
+  let after: { id: number; at: string } | null = null;
   for (;;) {
     let query = q.qb
       .selectFrom('payment_links')
       .selectAll()
       .where('mid', '=', mid)
-      .where('deleted_on', 'is', null)
-      .where('id', '>', after);
+      .where('deleted_on', 'is', null);
+    const last = after;
+    // A day's links follow payment_links_by_mid (merchant, creation time): walking the merchant's ids
+    // instead would read every link it ever made to find one day's.
+    if (last && day) {
+      query = query.where((eb) => eb(eb.refTuple('created_on', 'id'), '>', eb.tuple(last.at, last.id)));
+    } else if (last) query = query.where('id', '>', last.id);
     const id = f['request.paymentLink.id'];
     if (typeof id === 'string') query = query.where('link_id', '=', id.toLowerCase());
     if (amountCents === null) query = query.where('amount_cents', 'is', null);
@@ -101,7 +109,8 @@ export async function* listLinks(
     if (typeof active === 'boolean') query = query.where('active', '=', active ? 1 : 0);
     const open = f['request.paymentLink.isOpenPaymentSchedule'];
     if (typeof open === 'boolean') query = query.where('is_open_payment_schedule', '=', open ? 1 : 0);
-    const rows = await q.all(query.orderBy('id').limit(SLICE));
+    const ordered = day ? query.orderBy('created_on').orderBy('id') : query.orderBy('id');
+    const rows = await q.all(ordered.limit(SLICE));
     for (const r of rows) {
       const sent = entries(sentDates).every(([name, column]) => {
         const v = f[name];
@@ -112,8 +121,8 @@ export async function* listLinks(
       const record = linkRecord(r, config);
       if (sent && matchesComputed(record, f)) yield record;
     }
-    const last = rows[rows.length - 1];
-    if (rows.length < SLICE || !last) return;
-    after = last.id;
+    const end = rows[rows.length - 1];
+    if (rows.length < SLICE || !end) return;
+    after = { id: end.id, at: end.created_on };
   }
 }

@@ -60,6 +60,23 @@ function tablesOf(text: string): Map<string, string> {
 
 const sliced = (text: string) => /\blimit\b|\bmax\(|\bmin\(/i.test(text);
 
+/** The columns a request narrows the growing tables by: a day, a window, a batch. */
+const WINDOW = ['created_at', 'created_on', 'paid_on', 'disabled_on', 'batch_id'];
+
+/**
+ * The window columns a query narrows `alias` by (a column named without a table belongs to every alias).
+ * A slice (LIMIT) is no bound when the index it walks ignores the window: it reads past every row outside
+ * it, the merchant's whole history for a day's rows.
+ */
+function windowsOf(text: string, alias: string): string[] {
+  const found = new Set<string>();
+  for (const m of text.matchAll(/(?:"(\w+)"\.)?"(\w+)"\s*(?:>=|<=|=|<|>)\s*(?:\?|\$\d+)/g)) {
+    const column = m[2] ?? '';
+    if (WINDOW.includes(column) && (m[1] === undefined || m[1] === alias)) found.add(column);
+  }
+  return [...found];
+}
+
 export type PlanVerdict = { sql: string; plan: string[]; problems: string[] };
 
 function judgeSqlite(q: Compiled, plan: string[]): string[] {
@@ -73,6 +90,9 @@ function judgeSqlite(q: Compiled, plan: string[]): string[] {
     const searched = search ? tables.get((search[1] ?? '').toLowerCase()) : undefined;
     if (searched && PER_PAYMENT.has(searched) && search?.[2] === 'mid=?' && !sliced(q.sql))
       problems.push(`reads every ${searched} row of the merchant: ${line}`);
+    const windows = searched && PER_PAYMENT.has(searched) ? windowsOf(q.sql, search?.[1] ?? '') : [];
+    if (windows.length > 0 && !windows.some((w) => (search?.[2] ?? '').includes(w)))
+      problems.push(`walks ${searched} outside its window (${windows.join(', ')}): ${line}`);
     if (/USE TEMP B-TREE FOR ORDER BY/.test(line) && /\boffset\b/i.test(q.sql))
       problems.push(`pages with OFFSET over a sorted temporary table: ${line}`);
   }
@@ -103,6 +123,10 @@ function judgePostgres(q: Compiled, root: PgNode, leading: Map<string, string>):
         problems.push(`${node['Node Type']} on ${table} (${index}) not bounded by its first column: ${cond}`);
       else if (PER_PAYMENT.has(table) && /^\(mid = [^()]*\)$/.test(cond) && !sliced(q.sql))
         problems.push(`reads every ${table} row of the merchant: ${node['Node Type']} ${index} ${cond}`);
+      const alias = (node as { Alias?: string }).Alias ?? table;
+      const windows = cond && PER_PAYMENT.has(table) ? windowsOf(q.sql, alias) : [];
+      if (cond && windows.length > 0 && !windows.some((w) => cond.includes(w)))
+        problems.push(`walks ${table} outside its window (${windows.join(', ')}): ${index} ${cond}`);
     }
     for (const child of node.Plans ?? []) visit(child);
   };
