@@ -1,4 +1,5 @@
 import { Readable } from 'node:stream';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { FastifyReply } from 'fastify';
 import type { TSchema } from 'typebox';
 
@@ -43,6 +44,9 @@ export async function sendStreamedArray<T>(
         if (chunk.length >= CHUNK_BYTES) {
           yield chunk;
           chunk = '';
+          // SQLite reads are synchronous and a fast client never fills the socket: without a turn of the
+          // event loop here the whole answer went out in one turn, and every other request waited for it.
+          await nextTurn();
         }
         next = await iterator.next();
       }

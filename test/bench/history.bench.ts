@@ -609,7 +609,8 @@ async function soak(dataDir: string, minutes: number): Promise<boolean> {
         db: statSync(file).size,
         wal: existsSync(wal) ? statSync(wal).size : 0,
         ckpt: walCheckpoints(),
-        p99: percentile(sorted, 99),
+        // A window in which nothing was answered is the worst a window can be.
+        p99: sorted.length > 0 ? percentile(sorted, 99) : Infinity,
         n: sorted.length,
       });
       window = [];

@@ -1,6 +1,7 @@
 import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TransactionNumbersResponse, TransactionsReportResponse } from '../../gateway/contract/report';
+import { ResponseCode } from '../../gateway/contract/response-codes';
 import { success as outcomeOf } from '../../gateway/domain/outcome';
 import { reportRecord } from '../../gateway/domain/report-records';
 import type { PaymentRow } from '../../gateway/domain/sale-response';
@@ -111,6 +112,34 @@ describe('a merchant with history', () => {
     });
     expect((await raw('/api/Report/GetTransactionNumbers', merchant1)).text).toBe(expected);
     expect((await raw('/api/Report/GeTransactionNumbers', merchant1)).text).toBe(expected);
+  });
+
+  it('answers other requests while a report streams (the stream gives the event loop back)', async () => {
+    const res = await fetch(`${gw.baseUrl}/api/Report/GetReportByMerchant`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(merchant1),
+    });
+    const reader = res.body?.getReader();
+    if (!reader) throw new Error('no body');
+    let received = 0;
+    let receivedWhenAnswered = -1;
+    const first = await reader.read();
+    received += first.value?.byteLength ?? 0;
+    const lookup = gw.post('/api/Report/GetUnsettledTransactions', merchant1).then((r) => {
+      receivedWhenAnswered = received;
+      return r;
+    });
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      received += value.byteLength;
+    }
+    expect((await lookup).body.ResponseCode).toBe(ResponseCode.Success);
+    expect(received).toBeGreaterThan(1_000_000);
+    // Answered while the report was still on its way, not after its last byte.
+    expect(receivedWhenAnswered).toBeGreaterThanOrEqual(0);
+    expect(receivedWhenAnswered).toBeLessThan(received);
   });
 
   it('streams an empty report as the whole answer was written', async () => {
