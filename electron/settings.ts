@@ -51,6 +51,9 @@ export type GatewaySettings = {
 
 export type RecorderSettings = { enabled: boolean };
 
+/** The store's people (issue 20): with the time clock on, cashiers and managers clock in to sign in. */
+export type PeopleSettings = { timeClock: boolean };
+
 export type SettingsShape = {
   laneId: string;
   sale: SaleSettings;
@@ -59,6 +62,7 @@ export type SettingsShape = {
   autoClose: AutoCloseView;
   devices: DeviceConfigView | null;
   recorder: RecorderSettings;
+  people: PeopleSettings;
 };
 
 export const defaultSaleSettings: SaleSettings = {
@@ -146,6 +150,7 @@ export async function loadSettings(
     autoClose: (await read<AutoCloseView>('autoClose')) ?? { enrolled: false },
     devices: (await read<DeviceConfigView>('devices')) ?? defaults.devices,
     recorder: (await read<RecorderSettings>('recorder')) ?? { enabled: false },
+    people: { timeClock: false, ...(await read<Partial<PeopleSettings>>('people')) },
   };
 
   const unseal = (s: NonNullable<GatewaySettings['sealedPassword']>): string =>

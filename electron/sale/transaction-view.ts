@@ -1,8 +1,16 @@
 import type { TransactionView } from '../bridge/contract';
 import type { JournalRow } from '../journal/journal-store';
 
-/** A journal row as the bridge shows it (no card data: the journal holds none). */
-export function toTransactionView(r: JournalRow): TransactionView {
+/**
+ * A journal row as the bridge shows it (no card data: the journal holds none); `names` tells the
+ * employees' names for the ids the row carries.
+ */
+export function toTransactionView(
+  r: JournalRow,
+  names: (id: number | null) => string | undefined = () => undefined,
+): TransactionView {
+  const employeeName = names(r.employeeId);
+  const approvedByName = names(r.approvedById);
   return {
     userTransactionNumber: r.utn,
     ...(r.ticketId ? { ticketId: r.ticketId } : {}),
@@ -22,5 +30,9 @@ export function toTransactionView(r: JournalRow): TransactionView {
     ...(r.message ? { message: r.message } : {}),
     ...(r.cardDecision ? { cardDecision: r.cardDecision } : {}),
     ...(r.scriptResults ? { scriptResults: r.scriptResults } : {}),
+    ...(r.employeeId !== null ? { employeeId: r.employeeId } : {}),
+    ...(employeeName !== undefined ? { employeeName } : {}),
+    ...(r.approvedById !== null ? { approvedById: r.approvedById } : {}),
+    ...(approvedByName !== undefined ? { approvedByName } : {}),
   };
 }

@@ -23,8 +23,8 @@ const status = (session: Session | null): TerminalStatusView => ({
   devices: [],
 });
 
-const cashier: Session = { role: 'cashier', name: 'Cashier', signedInAt: 1 };
-const manager: Session = { role: 'manager', name: 'Manager', signedInAt: 1 };
+const cashier: Session = { role: 'cashier', name: 'Cashier', signedInAt: 1, employeeId: 1 };
+const manager: Session = { role: 'manager', name: 'Manager', signedInAt: 1, employeeId: 2 };
 
 describe('app store: session, screens and manager approval', () => {
   it('signs in by PIN and lands on the role’s first screen; a wrong PIN shows why', async () => {

@@ -188,6 +188,9 @@ export type TicketView = {
   giftReload?: GiftReloadView;
   openedAt: number;
   closedAt?: number;
+  /** The employee who opened the ticket. */
+  employeeId?: number;
+  employeeName?: string;
 };
 
 /**

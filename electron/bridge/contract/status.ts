@@ -16,6 +16,8 @@ export type TerminalStatusView = {
   devices: DeviceStatusView[];
   /** The last ticket still open on this lane (e.g. after a restart). */
   openTicketId?: string;
+  /** The time clock is on: the sign-in screen offers Clock in and Clock out. */
+  timeClock?: boolean;
 };
 
 export type AuditEntryView = {
@@ -25,6 +27,12 @@ export type AuditEntryView = {
   /** No card data, ever. */
   detail: string;
   approvedBy?: Role;
+  /** The employee who did it (absent for the terminal itself and for lines from before employees). */
+  employeeId?: number;
+  employeeName?: string;
+  /** The manager who approved it, when another employee's approval was needed. */
+  approvedById?: number;
+  approvedByName?: string;
 };
 
 export type DiagnosticsBundle = {

@@ -11,7 +11,7 @@ function startOfToday(now: number): number {
 /** The lane's transactions: today's list, refunds and voids (a manager approves). */
 export function transactionHandlers(s: CoreServices) {
   const { engine, journal } = s;
-  const { who, manager, approvedBy } = createApprovals(s);
+  const { who, manager, approvedBy, stamp } = createApprovals(s);
   return {
     async 'transactions.list'(p) {
       const rows = await journal.list({
@@ -20,12 +20,12 @@ export function transactionHandlers(s: CoreServices) {
         ...(p.amountCents !== undefined ? { amountCents: p.amountCents } : {}),
         limit: Math.min(p.limit ?? 500, 5000),
       });
-      return rows.map(toTransactionView);
+      return rows.map((r) => toTransactionView(r, s.roles.nameOf));
     },
     async 'transactions.refund'(p, ctx) {
       const approver = await manager(ctx, p.approval, 'transactions.refund');
       const srn = p.serviceReferenceNumber;
-      const r = await engine.refund(srn, p.amountCents);
+      const r = await engine.refund(srn, p.amountCents, stamp(ctx, approver));
       await s.audit(
         who(ctx),
         'refund',
@@ -37,7 +37,7 @@ export function transactionHandlers(s: CoreServices) {
     async 'transactions.void'(p, ctx) {
       const approver = await manager(ctx, p.approval, 'transactions.void');
       const srn = p.serviceReferenceNumber;
-      const r = await engine.void(srn);
+      const r = await engine.void(srn, stamp(ctx, approver));
       await s.audit(
         who(ctx),
         'void',

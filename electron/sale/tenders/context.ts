@@ -1,7 +1,7 @@
 import type { TenderView, TicketView } from '../../bridge/contract';
 import { acquireCard, type AcquiredCard, type Prompt } from '../card-acquire';
 import { ChipSale } from '../chip-sale';
-import type { JournaledSend } from '../journaled-call';
+import type { JournaledSend, Stamp } from '../journaled-call';
 import { requestPin } from '../pin-entry';
 import type { SaleEngineDeps } from '../sale-deps';
 import { splitTender, tenderEntry } from '../tender-amounts';
@@ -18,6 +18,8 @@ export function tenderContext(o: {
   prompt: Prompt;
   /** Keeps the chip conversation of the tender in progress (the engine releases the card if it stops). */
   holdChip: (chip: ChipSale) => void;
+  /** The employee taking the tender: every journal row of it names them. */
+  by: Stamp;
 }): TenderContext {
   const { deps, ticket: t, view, signal, prompt } = o;
   const split = splitTender(t, view.requestedCents);
@@ -30,8 +32,10 @@ export function tenderContext(o: {
     allowDuplicate: o.allowDuplicate,
     signal,
     prompt,
-    entry: (operation, amountCents) =>
-      tenderEntry(deps.settings().laneId, t, view, operation, amountCents, split),
+    entry: (operation, amountCents) => ({
+      ...tenderEntry(deps.settings().laneId, t, view, operation, amountCents, split),
+      ...o.by,
+    }),
     journaled: o.journaled,
     acquire: (a) => {
       const sale = deps.settings().sale;
