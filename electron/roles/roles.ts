@@ -57,7 +57,10 @@ export type Roles = {
   init(): Promise<void>;
   /** The employee whose PIN this is; throws `unauthorized` (and counts a failure) otherwise. */
   signIn(pin: string): Promise<Session>;
-  /** The session as it stands now: null once its employee was deactivated, changed role, or clocked out. */
+  /**
+   * The session as it stands now: null once its employee was deactivated or changed role, or (time clock
+   * on) clocked out after signing in.
+   */
   current: (session: Session) => Session | null;
   /**
    * The employee acting with manager rights: the signed-in manager, or the manager whose PIN came with the
@@ -124,6 +127,11 @@ export function createRoles(deps: {
   const throttle: PinThrottle = createPinThrottle(journal, clock);
   let byId = new Map<number, EmployeeRow>();
   let byLookup = new Map<string, EmployeeRow>();
+  /**
+   * When each employee last clocked out (this run): a session signed in before it has ended. Sessions do
+   * not outlive the process, so memory is enough; one signed in before the clock was switched on goes on.
+   */
+  const clockedOutAt = new Map<number, number>();
 
   const load = async (): Promise<void> => {
     const rows = await journal.employees();
@@ -303,7 +311,8 @@ export function createRoles(deps: {
     current(session) {
       const e = byId.get(session.employeeId);
       if (!e || !e.active || e.role !== session.role) return null;
-      if (deps.timeClock() && clocked(e.role) && e.clockedInAt === null && !session.mustChangePin)
+      const out = clockedOutAt.get(e.id);
+      if (deps.timeClock() && e.clockedInAt === null && out !== undefined && out >= session.signedInAt)
         return null;
       return e.name === session.name ? session : { ...session, name: e.name };
     },
@@ -383,8 +392,8 @@ export function createRoles(deps: {
           if (e.clockedInAt !== null)
             throw new BridgeFailure('conflict', `${e.name}, you are already clocked in.`);
           await journal.clockIn(e.id, at);
-        } else if (!(await journal.clockOut(e.id, at)))
-          throw new BridgeFailure('conflict', `${e.name}, you are not clocked in.`);
+        } else if (await journal.clockOut(e.id, at)) clockedOutAt.set(e.id, at);
+        else throw new BridgeFailure('conflict', `${e.name}, you are not clocked in.`);
         await load();
         return { actor: actor(e), at };
       });
@@ -482,6 +491,7 @@ export function createRoles(deps: {
         const e = mustGet(id);
         if (!(await journal.clockOut(id, clock.now())))
           throw new BridgeFailure('conflict', `${e.name} is not clocked in.`);
+        clockedOutAt.set(id, clock.now());
         await load();
         return view(mustGet(id));
       });

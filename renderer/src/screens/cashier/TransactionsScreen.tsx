@@ -210,7 +210,7 @@ export function TransactionsScreen() {
           {list.loading ? 'Loading…' : `${rows.length} transaction${rows.length === 1 ? '' : 's'}`}
         </caption>
         <TableHead
-          columns={['Time', 'Type', 'Card', 'Amount', 'Status', 'Auth', 'Number', 'Actions']}
+          columns={['Time', 'Type', 'Card', 'Amount', 'Status', 'By', 'Auth', 'Number', 'Actions']}
           numeric={['Amount']}
         />
         <tbody>
@@ -228,6 +228,10 @@ export function TransactionsScreen() {
               <td>
                 <span className={`badge ${stateTone[t.state] ?? 'badge-muted'}`}>{t.state}</span>
                 {t.message && t.state !== 'approved' ? <div className="hint">{t.message}</div> : null}
+              </td>
+              <td>
+                {t.employeeName ?? '—'}
+                {t.approvedByName ? <div className="hint">approved by {t.approvedByName}</div> : null}
               </td>
               <td>{t.authCode ?? ''}</td>
               <td>{t.userTransactionNumber}</td>
