@@ -255,8 +255,39 @@ describe('people: named employees in Chromium', () => {
     expect(await ana.getByRole('cell').nth(3).textContent()).toMatch(/^since \d\d:\d\d [AP]MClock out$/);
     await page.getByRole('button', { name: 'Clock out Ana' }).waitFor();
     await shoot(page, 'employees-clocked-in');
+  }, 90_000);
+
+  it('My PIN: an employee changes their own PIN; a weak one is refused with the rule; Settings has no PIN form left', async () => {
+    await go(page, 'Settings');
+    expect(await page.getByRole('heading', { name: 'PINs' }).count()).toBe(0);
+    await shoot(page, 'settings');
+    await page.getByRole('button', { name: 'Change my PIN' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Change my PIN' });
+    await dialog.getByLabel('Current PIN').fill('9999');
+    await dialog.getByLabel('New PIN (4 to 8 digits)').fill('4321');
+    await dialog.getByLabel('New PIN again').fill('4321');
+    await dialog.getByRole('button', { name: 'Change PIN' }).click();
+    await dialog.getByRole('alert').filter({ hasText: 'too easy to guess' }).waitFor();
+    a11y.set('my PIN dialog', await axeSerious(page));
+    await shoot(page, 'my-pin');
+    await dialog.getByLabel('Current PIN').fill('9999');
+    await dialog.getByLabel('New PIN (4 to 8 digits)').fill('4826');
+    await dialog.getByLabel('New PIN again').fill('4826');
+    await dialog.getByRole('button', { name: 'Change PIN' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    await page.getByText('Your PIN is changed.').waitFor();
+    await signOut(page);
+    await signIn(page, '4826');
+    await go(page, 'Employees');
+    expect(
+      await page
+        .getByRole('row', { name: /^Manager/ })
+        .getByRole('cell')
+        .nth(2)
+        .textContent(),
+    ).toBe('Their own');
     const violations = describeViolations(a11y);
     expect(violations, violations.join('\n')).toEqual([]);
-    expect(a11y.size).toBe(4);
+    expect(a11y.size).toBe(5);
   }, 90_000);
 });
