@@ -14,6 +14,7 @@ const benches = [
   'devices.bench.ts',
   'terminal.bench.ts',
   'journal.bench.ts',
+  'sign-in.bench.ts',
   ...onDemand,
 ].filter(
   (f) =>
