@@ -72,12 +72,15 @@ export type Roles = {
     approval: ManagerApproval | undefined,
     options?: { always?: boolean },
   ): Promise<Actor>;
-  /** Changes the signed-in employee's own PIN; answers the session as it is after the change. */
+  /**
+   * Changes the signed-in employee's own PIN; answers the session as it is after the change, or null when
+   * it ends there (time clock on, not clocked in: a one-time PIN's session was only for choosing a PIN).
+   */
   changeOwnPin(change: {
     session: Session;
     currentPin: string | undefined;
     newPin: string;
-  }): Promise<Session>;
+  }): Promise<Session | null>;
   /** Clocks the PIN's employee in or out (time clock on). */
   punch(pin: string, action: 'in' | 'out'): Promise<{ actor: Actor; at: number }>;
 
@@ -370,6 +373,10 @@ export function createRoles(deps: {
           clock.now(),
         );
         await load();
+        // A one-time PIN signs in without the clock so its holder can choose a PIN; the work that follows
+        // needs a shift like anyone's: the session ends here until they clock in.
+        const me = byId.get(id);
+        if (deps.timeClock() && me && clocked(me.role as Role) && me.clockedInAt === null) return null;
         const { mustChangePin: _done, ...rest } = session;
         return rest;
       });

@@ -63,7 +63,8 @@ describe('employees', () => {
     const early = await a.send('sale.open', { subtotalCents: 100 });
     expect([codeOf(early), messageOf(early)]).toEqual(['forbidden', 'Choose your own PIN first.']);
     const own = value(await a.send('session.changePin', { currentPin: ana.oneTimePin, newPin: '2580' }));
-    expect(own.mustChangePin).toBeUndefined();
+    expect(own).toMatchObject({ name: 'Ana', role: 'cashier' });
+    expect(own?.mustChangePin).toBeUndefined();
     // The one-time PIN is spent.
     expect(codeOf(await core.connect().send('session.signIn', { pin: ana.oneTimePin }))).toBe('unauthorized');
 
@@ -336,6 +337,16 @@ describe('employees', () => {
 
     value(await core.connect().send('timeClock.punch', { pin: '1111', action: 'out' }));
     expect(codeOf(await c.send('sale.current', {}))).toBe('unauthorized');
+
+    // A new employee's one-time PIN lets them choose their own; that does not make a shift.
+    const ivy = value(await m.send('employees.add', { name: 'Ivy', role: 'cashier', approval: MANAGER }));
+    const i = core.connect();
+    expect(value(await i.send('session.signIn', { pin: ivy.oneTimePin })).mustChangePin).toBe(true);
+    expect(
+      value(await i.send('session.changePin', { currentPin: ivy.oneTimePin, newPin: '5173' })),
+    ).toBeNull();
+    expect(value(await i.send('session.current', {}))).toBeNull();
+    expect(messageOf(await i.send('session.signIn', { pin: '5173' }))).toMatch(/^Clock in first/);
     const audit = value(await m.send('audit.list', { limit: 30 }));
     expect(
       audit

@@ -235,7 +235,8 @@ export type CommandValues = {
   'session.signIn': Session;
   'session.signOut': null;
   'session.current': Session | null;
-  'session.changePin': Session;
+  /** null: the PIN is saved and the session ended (time clock on: clock in, then sign in). */
+  'session.changePin': Session | null;
   'timeClock.punch': PunchView;
   'terminal.status': TerminalStatusView;
   'lane.get': { laneId: string };

@@ -169,6 +169,8 @@ export function createAppStore(bridge: Bridge, connection: Connection = 'open'):
         if (!r.ok) return describeError(r.error);
         justSignedInWith = undefined;
         set({ session: r.value });
+        // The time clock is on and they have not clocked in: the PIN is saved, the session ended.
+        if (r.value === null) get().notify('success', 'Your PIN is saved. Clock in to start.');
         return null;
       },
 
