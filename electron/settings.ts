@@ -58,6 +58,9 @@ export type GatewaySettings = {
 
 export type RecorderSettings = { enabled: boolean };
 
+/** The store's people (issue 20): with the time clock on, cashiers and managers clock in to sign in. */
+export type PeopleSettings = { timeClock: boolean };
+
 export type SettingsShape = {
   laneId: string;
   sale: SaleSettings;
@@ -71,6 +74,7 @@ export type SettingsShape = {
    * when it does not); null until then. Receipts and screens show times in it (common/store-time.ts).
    */
   merchantTimeZone: string | null;
+  people: PeopleSettings;
 };
 
 export const defaultSaleSettings: SaleSettings = {
@@ -160,6 +164,7 @@ export async function loadSettings(
     devices: (await read<DeviceConfigView>('devices')) ?? defaults.devices,
     recorder: (await read<RecorderSettings>('recorder')) ?? { enabled: false },
     merchantTimeZone: (await read<string>('merchantTimeZone')) ?? null,
+    people: { timeClock: false, ...(await read<Partial<PeopleSettings>>('people')) },
   };
 
   const unseal = (s: NonNullable<GatewaySettings['sealedPassword']>): string =>

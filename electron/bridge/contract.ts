@@ -21,6 +21,7 @@ export * from './contract/constants';
 
 export type * from './contract/errors';
 export type * from './contract/session';
+export type * from './contract/employees';
 export type * from './contract/sale';
 export type * from './contract/card-services';
 export type * from './contract/receipts';

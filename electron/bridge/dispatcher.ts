@@ -1,4 +1,4 @@
-import type { BridgeResult, CommandName } from './contract';
+import type { BridgeResult, CommandName, Session } from './contract';
 import type { CallContext, Dispatch } from './connection';
 import { BridgeFailure } from './failure';
 import { payloadProblems } from './payload-check';
@@ -15,7 +15,13 @@ import type { Logger } from '../util/log';
  * anything else — a handler's bug, or a check that threw — is logged and answered `internal` (never a
  * stack trace), so the promise it returns never rejects.
  */
-export function createDispatch(deps: { handlers: Handlers; running: () => boolean; log: Logger }): Dispatch {
+export function createDispatch(deps: {
+  handlers: Handlers;
+  running: () => boolean;
+  log: Logger;
+  /** The session as it stands now (roles.current): null once its employee may no longer act. */
+  current: (session: Session) => Session | null;
+}): Dispatch {
   const { handlers, log } = deps;
   return async (command: string, payload: unknown, ctx: CallContext): Promise<BridgeResult<unknown>> => {
     if (!deps.running())
@@ -24,9 +30,26 @@ export function createDispatch(deps: { handlers: Handlers; running: () => boolea
       return { ok: false, error: { code: 'invalid', message: `Unknown command ${command}.` } };
     const name = command as CommandName;
     const access = commandAccess[name];
-    const session = ctx.session();
+    // A session ends when its employee is deactivated, changes role or clocks out (time clock on).
+    let session = ctx.session();
+    const was = session;
+    if (session) {
+      const now = deps.current(session);
+      if (now !== session) ctx.setSession(now);
+      session = now;
+    }
     if (access !== 'public') {
-      if (!session) return { ok: false, error: { code: 'unauthorized', message: 'Sign in first.' } };
+      if (!session)
+        return {
+          ok: false,
+          error: {
+            code: 'unauthorized',
+            message: was ? 'Your session has ended: sign in again.' : 'Sign in first.',
+          },
+        };
+      // Signed in with a one-time PIN: choosing one's own PIN comes first.
+      if (session.mustChangePin && name !== 'session.changePin')
+        return { ok: false, error: { code: 'forbidden', message: 'Choose your own PIN first.' } };
       if (access !== 'signed-in' && !can(session.role, access))
         return {
           ok: false,

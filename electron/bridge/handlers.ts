@@ -2,6 +2,7 @@ import { batchHandlers } from './handlers/batch';
 import { cardServiceHandlers } from './handlers/card-services';
 import { deviceHandlers } from './handlers/devices';
 import { diagnosticsHandlers } from './handlers/diagnostics';
+import { employeeHandlers } from './handlers/employees';
 import { gatewayHandlers } from './handlers/gateway';
 import { merchantHandlers } from './handlers/merchant';
 import { receiptHandlers } from './handlers/receipts';
@@ -23,6 +24,7 @@ export type { CoreServices, Handlers } from './handlers/services';
 export function createHandlers(s: CoreServices): Handlers {
   return {
     ...sessionHandlers(s),
+    ...employeeHandlers(s),
     ...saleHandlers(s),
     ...cardServiceHandlers(s),
     ...receiptHandlers(s),

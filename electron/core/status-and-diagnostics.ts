@@ -66,6 +66,7 @@ export function createStatusViews(deps: {
       version: TERMINAL_VERSION,
       contractVersion: BRIDGE_CONTRACT_VERSION,
       session,
+      timeClock: settings.value.people.timeClock,
       gateway: deps.gatewayStatus(),
       reversals: { pending: pending.length },
       saf: {

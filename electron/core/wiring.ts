@@ -1,4 +1,3 @@
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { gatewayAddressProblem } from '../../common/gateway-address';
 import { createBatchClose } from '../batch-close';
@@ -9,6 +8,7 @@ import { createDeviceHost } from '../devices/device-host';
 import { GatewayClient } from '../gateway-client/client';
 import { openJournal, type Journal } from '../journal/journal';
 import { createReversalWorker, type ReversalWorker } from '../journal/reversal-worker';
+import { pinKeys } from '../roles/pins';
 import { createRoles } from '../roles/roles';
 import { inquireAfterCrash } from '../sale/crash-inquiry';
 import { SaleEngine } from '../sale/sale-engine';
@@ -18,6 +18,7 @@ import { systemClock, systemTimers } from '../util/clock';
 import { learnMerchantTimeZone } from '../store-time-zone';
 import { createSealer, loadOrCreateKey } from '../util/key-file';
 import { createLogger } from '../util/log';
+import { ownerOnlyDir } from '../util/owner-only';
 import { createAudit } from './audit';
 import { TERMINAL_VERSION, type TerminalCore, type TerminalCoreConfig } from './config';
 import { acquireLock } from './data-folder-lock';
@@ -33,7 +34,7 @@ export async function createTerminalCore(config: TerminalCoreConfig): Promise<Te
   const clock = config.clock ?? systemClock;
   const timers = config.timers ?? systemTimers;
   const log = createLogger({ now: () => clock.now(), ...(config.logSink ? { sink: config.logSink } : {}) });
-  mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
+  ownerOnlyDir(config.dataDir);
   const releaseLock = acquireLock(config.dataDir);
 
   let journal: Journal;
@@ -43,7 +44,8 @@ export async function createTerminalCore(config: TerminalCoreConfig): Promise<Te
     releaseLock();
     throw error;
   }
-  const sealer = createSealer(loadOrCreateKey(join(config.dataDir, 'terminal.key')));
+  const terminalKey = loadOrCreateKey(join(config.dataDir, 'terminal.key'));
+  const sealer = createSealer(terminalKey);
   const settings = await loadSettings(journal, sealer, {
     laneId: config.laneId ?? 'L1',
     gateway: { ...config.gateway, timeouts: { ...config.gateway.timeouts, ...config.timeouts } },
@@ -148,8 +150,13 @@ export async function createTerminalCore(config: TerminalCoreConfig): Promise<Te
     if (s.role === 'signaturePad' && s.state === 'connected') engine.resumeSignatureCapture();
   });
 
-  const roles = createRoles(journal, clock);
-  const audit = createAudit(journal, clock, log);
+  const roles = createRoles({
+    journal,
+    clock,
+    keys: pinKeys(terminalKey),
+    timeClock: () => settings.value.people.timeClock,
+  });
+  const audit = createAudit(journal, clock, log, roles.nameOf);
   const views = createStatusViews({
     sandbox: config.sandbox === true,
     settings,
@@ -191,7 +198,7 @@ export async function createTerminalCore(config: TerminalCoreConfig): Promise<Te
     status: views.status,
     diagnostics: views.diagnostics,
   });
-  const dispatch = createDispatch({ handlers, running: () => running, log });
+  const dispatch = createDispatch({ handlers, running: () => running, log, current: roles.current });
 
   let stopped = false;
   return {

@@ -1,6 +1,7 @@
 import { randomInt } from 'node:crypto';
 import Database from 'better-sqlite3';
 import type { JournalOperation, JournalState } from '../bridge/contract';
+import { ownerOnlyFile } from '../util/owner-only';
 import { journalMigrations } from './migrations/index';
 import type { Migration } from './migrations/types';
 
@@ -43,6 +44,10 @@ export type JournalRow = {
   cardDecision: 'TC' | 'AAC' | null;
   /** The Issuer Script Results (9F5B) the card reported, upper-case hex: kept with the transaction. */
   scriptResults: string | null;
+  /** The employee who did it (null on rows written before employees existed, and by the terminal itself). */
+  employeeId: number | null;
+  /** The manager who approved it for them, when someone else's approval was needed and given. */
+  approvedById: number | null;
   createdAt: number;
   updatedAt: number;
 };
@@ -64,6 +69,8 @@ export type NewEntry = {
   /** Initial state; `sending` unless the entry never goes to the gateway (cash). */
   state?: JournalState;
   approvedCents?: number;
+  employeeId?: number | null;
+  approvedById?: number | null;
   now: number;
 };
 
@@ -144,9 +151,34 @@ export type AuditRow = {
   action: string;
   detail: string;
   approvedBy: string | null;
+  employeeId: number | null;
+  approvedById: number | null;
 };
 
-export type UserRow = { role: string; name: string; pinHash: string; updatedAt: number };
+export type PinState = 'own' | 'one-time' | 'demo' | 'legacy' | 'none';
+
+/** An employee as the journal keeps them (migration 008); never a PIN, only its keyed digest. */
+export type EmployeeRow = {
+  id: number;
+  name: string;
+  role: string;
+  active: boolean;
+  pinLookup: string | null;
+  pinState: PinState;
+  pinLegacy: string | null;
+  pinExpiresAt: number | null;
+  createdAt: number;
+  updatedAt: number;
+  /** When the employee's open shift began; null when clocked out. */
+  clockedInAt: number | null;
+};
+
+export type EmployeePin = {
+  lookup: string | null;
+  state: PinState;
+  legacy: string | null;
+  expiresAt: number | null;
+};
 
 export type SafRow = {
   utn: string;
@@ -185,6 +217,8 @@ type SqlJournal = {
   message: string | null;
   card_decision: 'TC' | 'AAC' | null;
   script_results: string | null;
+  employee_id: number | null;
+  approved_by_id: number | null;
   created_at: number;
   updated_at: number;
 };
@@ -227,6 +261,8 @@ function toRow(r: SqlJournal): JournalRow {
     message: r.message,
     cardDecision: r.card_decision,
     scriptResults: r.script_results,
+    employeeId: r.employee_id,
+    approvedById: r.approved_by_id,
     createdAt: r.created_at,
     updatedAt: r.updated_at,
   };
@@ -259,6 +295,8 @@ export function openJournalDatabase(
   path: string,
   migrations: readonly Migration[] = journalMigrations,
 ): Database.Database {
+  // Employees' PIN digests, settings and sealed card data: the file (and so its WAL and SHM) is 0600.
+  if (path !== ':memory:' && path !== '') ownerOnlyFile(path, [`${path}-wal`, `${path}-shm`]);
   const db = new Database(path);
   db.pragma('journal_mode = WAL');
   // better-sqlite3 opens an existing WAL database with synchronous=NORMAL, which can lose the last
@@ -306,9 +344,11 @@ export class JournalStore {
       bumpCounter: db.prepare<[number]>('UPDATE lane_counter SET last_seq = ? WHERE id = 1'),
       insert: db.prepare(
         `INSERT INTO journal (utn, seq, lane_id, ticket_id, tender_id, operation, state, amount_cents, tip_cents,
-           cashback_cents, tax_cents, approved_cents, last4, card_type, entry_mode, original_srn, created_at, updated_at)
+           cashback_cents, tax_cents, approved_cents, last4, card_type, entry_mode, original_srn, employee_id, approved_by_id,
+           created_at, updated_at)
          VALUES (@utn, @seq, @lane_id, @ticket_id, @tender_id, @operation, @state, @amount_cents, @tip_cents,
-           @cashback_cents, @tax_cents, @approved_cents, @last4, @card_type, @entry_mode, @original_srn, @now, @now)`,
+           @cashback_cents, @tax_cents, @approved_cents, @last4, @card_type, @entry_mode, @original_srn, @employee_id,
+           @approved_by_id, @now, @now)`,
       ),
       get: db.prepare<[string], SqlJournal>('SELECT * FROM journal WHERE utn = ?'),
       bySrn: db.prepare<[string], SqlJournal>(
@@ -368,13 +408,29 @@ export class JournalStore {
         `INSERT INTO settings (key, value, updated_at) VALUES (?, ?, ?)
          ON CONFLICT (key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at`,
       ),
-      audit: db.prepare('INSERT INTO audit (at, role, action, detail, approved_by) VALUES (?, ?, ?, ?, ?)'),
-      auditList: db.prepare<[number], SqlAudit>('SELECT * FROM audit ORDER BY id DESC LIMIT ?'),
-      users: db.prepare<[], SqlUser>('SELECT * FROM users'),
-      setUser: db.prepare(
-        `INSERT INTO users (role, name, pin_hash, updated_at) VALUES (?, ?, ?, ?)
-         ON CONFLICT (role) DO UPDATE SET name = excluded.name, pin_hash = excluded.pin_hash, updated_at = excluded.updated_at`,
+      audit: db.prepare(
+        'INSERT INTO audit (at, role, action, detail, approved_by, employee_id, approved_by_id) VALUES (?, ?, ?, ?, ?, ?, ?)',
       ),
+      auditList: db.prepare<[number], SqlAudit>('SELECT * FROM audit ORDER BY id DESC LIMIT ?'),
+      // One row per person the store ever employed: read whole (the roles keep them in memory).
+      employees: db.prepare<[], SqlEmployee>(
+        `SELECT e.*, s.in_at AS clocked_in_at FROM employees e
+         LEFT JOIN shifts s ON s.employee_id = e.id AND s.out_at IS NULL ORDER BY e.id`,
+      ),
+      addEmployee: db.prepare(
+        `INSERT INTO employees (name, role, active, pin_lookup, pin_state, pin_legacy, pin_expires_at, created_at, updated_at)
+         VALUES (@name, @role, 1, @lookup, @state, NULL, @expiresAt, @now, @now)`,
+      ),
+      updateEmployee: db.prepare(
+        `UPDATE employees SET name = coalesce(@name, name), role = coalesce(@role, role),
+           active = coalesce(@active, active), updated_at = @now WHERE id = @id`,
+      ),
+      setEmployeePin: db.prepare(
+        `UPDATE employees SET pin_lookup = @lookup, pin_state = @state, pin_legacy = @legacy,
+           pin_expires_at = @expiresAt, updated_at = @now WHERE id = @id`,
+      ),
+      clockIn: db.prepare('INSERT INTO shifts (employee_id, in_at) VALUES (?, ?)'),
+      clockOut: db.prepare('UPDATE shifts SET out_at = ? WHERE employee_id = ? AND out_at IS NULL'),
       safInsert: db.prepare(
         `INSERT INTO saf_queue (utn, state, amount_cents, last4, card_type, ciphertext, iv, tag, stored_at)
          VALUES (?, 'queued', ?, ?, ?, ?, ?, ?, ?)`,
@@ -450,6 +506,8 @@ export class JournalStore {
         card_type: entry.cardType ?? null,
         entry_mode: entry.entryMode ?? null,
         original_srn: entry.originalSrn ?? null,
+        employee_id: entry.employeeId ?? null,
+        approved_by_id: entry.approvedById ?? null,
         now: entry.now,
       });
       return this.mustGet(utn);
@@ -710,18 +768,64 @@ export class JournalStore {
     this.stmt.setSetting.run(key, value, now);
   }
 
-  users(): UserRow[] {
-    return this.stmt.users
-      .all()
-      .map((u) => ({ role: u.role, name: u.name, pinHash: u.pin_hash, updatedAt: u.updated_at }));
+  employees(): EmployeeRow[] {
+    return this.stmt.employees.all().map(toEmployee);
   }
 
-  setUser(role: string, name: string, pinHash: string, now: number): void {
-    this.stmt.setUser.run(role, name, pinHash, now);
+  /** Adds an employee; answers their id. `pin.lookup` is UNIQUE: a PIN someone holds is refused here too. */
+  addEmployee(e: { name: string; role: string; pin: EmployeePin; now: number }): number {
+    const r = this.stmt.addEmployee.run({
+      name: e.name,
+      role: e.role,
+      lookup: e.pin.lookup,
+      state: e.pin.state,
+      expiresAt: e.pin.expiresAt,
+      now: e.now,
+    });
+    return Number(r.lastInsertRowid);
   }
 
-  audit(at: number, role: string, action: string, detail: string, approvedBy: string | null): void {
-    this.stmt.audit.run(at, role, action, detail, approvedBy);
+  updateEmployee(id: number, patch: { name?: string; role?: string; active?: boolean }, now: number): void {
+    this.stmt.updateEmployee.run({
+      id,
+      name: patch.name ?? null,
+      role: patch.role ?? null,
+      active: patch.active === undefined ? null : patch.active ? 1 : 0,
+      now,
+    });
+  }
+
+  setEmployeePin(id: number, pin: EmployeePin, now: number): void {
+    this.stmt.setEmployeePin.run({
+      id,
+      lookup: pin.lookup,
+      state: pin.state,
+      legacy: pin.legacy,
+      expiresAt: pin.expiresAt,
+      now,
+    });
+  }
+
+  /** Opens a shift; the partial unique index refuses a second open one. */
+  clockIn(employeeId: number, now: number): void {
+    this.stmt.clockIn.run(employeeId, now);
+  }
+
+  /** Closes the employee's open shift; answers whether there was one. */
+  clockOut(employeeId: number, now: number): boolean {
+    return this.stmt.clockOut.run(now, employeeId).changes > 0;
+  }
+
+  audit(
+    at: number,
+    role: string,
+    action: string,
+    detail: string,
+    approvedBy: string | null,
+    employeeId: number | null = null,
+    approvedById: number | null = null,
+  ): void {
+    this.stmt.audit.run(at, role, action, detail, approvedBy, employeeId, approvedById);
   }
 
   auditList(limit: number): AuditRow[] {
@@ -732,6 +836,8 @@ export class JournalStore {
       action: a.action,
       detail: a.detail,
       approvedBy: a.approved_by,
+      employeeId: a.employee_id,
+      approvedById: a.approved_by_id,
     }));
   }
 
@@ -863,8 +969,38 @@ type SqlAudit = {
   action: string;
   detail: string;
   approved_by: string | null;
+  employee_id: number | null;
+  approved_by_id: number | null;
 };
-type SqlUser = { role: string; name: string; pin_hash: string; updated_at: number };
+type SqlEmployee = {
+  id: number;
+  name: string;
+  role: string;
+  active: number;
+  pin_lookup: string | null;
+  pin_state: PinState;
+  pin_legacy: string | null;
+  pin_expires_at: number | null;
+  created_at: number;
+  updated_at: number;
+  clocked_in_at: number | null;
+};
+
+function toEmployee(r: SqlEmployee): EmployeeRow {
+  return {
+    id: r.id,
+    name: r.name,
+    role: r.role,
+    active: r.active === 1,
+    pinLookup: r.pin_lookup,
+    pinState: r.pin_state,
+    pinLegacy: r.pin_legacy,
+    pinExpiresAt: r.pin_expires_at,
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
+    clockedInAt: r.clocked_in_at,
+  };
+}
 type SqlSaf = {
   utn: string;
   state: SafRow['state'];

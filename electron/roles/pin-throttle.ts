@@ -1,4 +1,3 @@
-import { ROLES, type Role } from '../bridge/contract';
 import { BridgeFailure } from '../bridge/failure';
 import type { Journal } from '../journal/journal-protocol';
 import type { Clock } from '../util/clock';
@@ -7,12 +6,12 @@ import type { Clock } from '../util/clock';
  * The terminal's throttle on typed PINs (sign-in, manager approval, PIN change), kept in the journal's
  * settings so a restart does not wipe it (a reboot must not buy an attacker a fresh set of guesses).
  *
- * - Wrong PINs are counted per terminal (a PIN does not name its role) over a rolling day. From the fifth,
+ * - Wrong PINs are counted per terminal (a wrong PIN names nobody) over a rolling day. From the fifth,
  *   PIN entry is refused for 30 s after each failure, doubling up to 15 minutes. A correct PIN does not
  *   clear the count: otherwise a cashier signs in with their own PIN between guesses of the manager's.
- * - PIN changes whose proof held (the user's own current PIN, or a manager's) are counted per authority
- *   over a rolling day, at most five: a user who knows their own PIN learns whether a new one belongs to
- *   another role at most five times a day, instead of trying 0000-9999.
+ * - PIN changes whose proof held (the employee's own current PIN) are counted per employee over a rolling
+ *   day, at most five: an employee who knows their own PIN learns whether a new one is someone else's at
+ *   most five times a day, instead of trying 0000-9999.
  */
 
 export const FAILURES_BEFORE_LOCK = 5;
@@ -24,18 +23,19 @@ const DAY_MS = 24 * 60 * 60_000;
 const MAX_KEPT = 200;
 const SETTING = 'roles.pinThrottle';
 
-type Stored = { failures: number[]; changes: Partial<Record<Role, number[]>> };
+/** `changes` by the employee whose PIN it is (their id as a string; a role name in journals before 008). */
+type Stored = { failures: number[]; changes: Record<string, number[]> };
 
 export type PinThrottle = {
   load(): Promise<void>;
   /** Throws `unauthorized` while PIN entry is locked. */
   guard(): void;
-  /** Throws `unauthorized` once the authority's PIN changes of the day are used up. */
-  guardChanges(authority: Role): void;
+  /** Throws `unauthorized` once the employee's PIN changes of the day are used up. */
+  guardChanges(authority: string): void;
   /** Records a wrong PIN; resolves once it is on disk. */
   failed(): Promise<void>;
   /** Records a PIN change attempt whose proof held; resolves once it is on disk. */
-  changeAttempted(authority: Role): Promise<void>;
+  changeAttempted(authority: string): Promise<void>;
 };
 
 /** How long PIN entry stays locked after the `count`-th failure of the day. */
@@ -64,8 +64,10 @@ export function createPinThrottle(journal: Journal, clock: Clock): PinThrottle {
       if (raw === undefined) return;
       try {
         const parsed = JSON.parse(raw) as { failures?: unknown; changes?: Record<string, unknown> };
-        const changes: Partial<Record<Role, number[]>> = {};
-        for (const role of ROLES) changes[role] = times(parsed.changes?.[role]);
+        const changes: Record<string, number[]> = {};
+        // Employee ids only: a role's budget from before employees has no one left to count for.
+        for (const [who, list] of Object.entries(parsed.changes ?? {}))
+          if (/^\d{1,12}$/.test(who)) changes[who] = times(list);
         state = { failures: times(parsed.failures), changes };
       } catch {
         // An unreadable record counts as the worst case rather than as none.

@@ -44,6 +44,14 @@ export type JournaledSend = <R>(
   options?: JournaledOptions<R>,
 ) => Promise<JournaledOutcome<R>>;
 
+/** Who a journal row names: the employee who did it, and the manager who approved it for them. */
+export type Stamp = { employeeId: number | null; approvedById: number | null };
+
+/** The journaled call with every row it writes naming `by`. */
+export function stamped(journaled: JournaledSend, by: Stamp): JournaledSend {
+  return (entry, send, options) => journaled({ ...entry, ...by }, send, options);
+}
+
 export async function journaledCall<R>(
   deps: JournaledCallDeps,
   entry: Omit<NewEntry, 'now'>,

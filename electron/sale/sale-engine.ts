@@ -24,7 +24,7 @@ import { isCents } from '../util/money';
 import * as cardServices from './card-services';
 import { drawerOpensFor } from './cash-drawer';
 import type { ChipSale } from './chip-sale';
-import { journaledCall, type JournaledSend } from './journaled-call';
+import { journaledCall, stamped, type JournaledSend, type Stamp } from './journaled-call';
 import * as postSale from './post-sale';
 import { printReceipt, receiptOf, transactionReceiptOf } from './receipt-printing';
 import type { SaleEngineDeps } from './sale-deps';
@@ -105,9 +105,14 @@ export class SaleEngine {
   // ---------------------------------------------------------------------------------------------------
   // Tickets
 
-  async open(req: SaleOpenRequest): Promise<TicketView> {
+  /** Opens a ticket in the name of the employee `by` (the one signed in). */
+  async open(req: SaleOpenRequest, by: { employeeId: number; name: string }): Promise<TicketView> {
     this.recoveredTicket = undefined;
-    const ticket = newTicket(req, this.deps.settings().sale.taxRatePercent, this.deps.clock.now());
+    const ticket = {
+      ...newTicket(req, this.deps.settings().sale.taxRatePercent, this.deps.clock.now()),
+      employeeId: by.employeeId,
+      employeeName: by.name,
+    };
     this.tickets.set(ticket.ticketId, ticket);
     await this.persist(ticket);
     return ticket;
@@ -239,7 +244,8 @@ export class SaleEngine {
     return { ticket, tenderId: a.tenderId, progress };
   }
 
-  async pay(req: SalePayRequest): Promise<SaleOutcome> {
+  /** Takes one tender; its journal rows name `by` (the employee signed in). */
+  async pay(req: SalePayRequest, by: Stamp): Promise<SaleOutcome> {
     const t = this.openTicket(req.ticketId);
     if (this.active)
       throw new BridgeFailure('busy', 'Another tender is in progress: finish or cancel it first.');
@@ -270,7 +276,7 @@ export class SaleEngine {
         tender,
         tenderContext({
           deps: this.deps,
-          journaled: this.journaled,
+          journaled: stamped(this.journaled, by),
           ticket: t,
           view,
           signal: abort.signal,
@@ -278,6 +284,7 @@ export class SaleEngine {
           prompt: (step, text, seconds) => this.progress(t.ticketId, view.tenderId, step, text, seconds),
           // Kept on the tender in progress, so the card is released if the tender stops early.
           holdChip: (chip) => (active.chip = chip),
+          by,
         }),
       );
     } catch (error) {
@@ -327,7 +334,7 @@ export class SaleEngine {
     return t;
   }
 
-  async abandon(ticketId: string, approvedBy: () => Promise<string>): Promise<TicketView> {
+  async abandon(ticketId: string, approvedBy: () => Promise<unknown>): Promise<TicketView> {
     const t = this.openTicket(ticketId);
     if (this.active?.ticketId === ticketId)
       throw new BridgeFailure('busy', 'Cancel the tender in progress first.');
@@ -390,14 +397,14 @@ export class SaleEngine {
   // ---------------------------------------------------------------------------------------------------
   // After the sale: refunds, voids, pre-authorization completion (post-sale.ts)
 
-  async refund(srn: string, amountCents: number | undefined): Promise<RefundOutcome> {
-    const r = await postSale.refund(this.deps, this.journaled, srn, amountCents);
+  async refund(srn: string, amountCents: number | undefined, by: Stamp): Promise<RefundOutcome> {
+    const r = await postSale.refund(this.deps, stamped(this.journaled, by), srn, amountCents);
     this.autoPrint(r.transaction);
     return r;
   }
 
-  async void(srn: string): Promise<RefundOutcome> {
-    const r = await postSale.voidSale(this.deps, this.journaled, srn);
+  async void(srn: string, by: Stamp): Promise<RefundOutcome> {
+    const r = await postSale.voidSale(this.deps, stamped(this.journaled, by), srn);
     await this.markVoided(srn);
     this.autoPrint(r.transaction);
     return r;
@@ -424,21 +431,24 @@ export class SaleEngine {
     void this.printTransaction(tx.userTransactionNumber, 'customer').catch(() => undefined);
   }
 
-  preauthComplete(req: PreauthCompleteRequest): Promise<TransactionView> {
-    return postSale.preauthComplete(this.deps, this.journaled, req);
+  preauthComplete(req: PreauthCompleteRequest, by: Stamp): Promise<TransactionView> {
+    return postSale.preauthComplete(this.deps, stamped(this.journaled, by), req);
   }
 
   // ---------------------------------------------------------------------------------------------------
   // Card services outside a ticket: one at a time, never beside a tender (card-services.ts)
 
-  private async exclusive<T>(work: (ctx: cardServices.CardServiceContext) => Promise<T>): Promise<T> {
+  private async exclusive<T>(
+    work: (ctx: cardServices.CardServiceContext) => Promise<T>,
+    by: Stamp = { employeeId: null, approvedById: null },
+  ): Promise<T> {
     if (this.active) throw new BridgeFailure('busy', 'A tender is in progress: finish or cancel it first.');
     const abort = new AbortController();
     this.active = { ticketId: '', tenderId: '', abort };
     try {
       return await work({
         deps: this.deps,
-        journaled: this.journaled,
+        journaled: stamped(this.journaled, by),
         signal: abort.signal,
         prompt: (step, text, s) => this.progress('', '', step, text, s),
       });
@@ -467,7 +477,8 @@ export class SaleEngine {
     amountCents: number,
     entry: 'swipe' | 'keyed' | undefined,
     keyed: { cardNumber: string } | undefined,
-    ticketId?: string,
+    ticketId: string | undefined,
+    by: Stamp,
   ): Promise<TransactionView> {
     if (!isCents(amountCents) || amountCents <= 0)
       throw new BridgeFailure('invalid', 'The reload amount must be a positive number of cents.');
@@ -477,7 +488,7 @@ export class SaleEngine {
           ? undefined
           : { view: await this.get(ticketId), save: (t: TicketView) => this.persist(t) };
       return cardServices.giftReload(ctx, amountCents, entry, keyed, ticket);
-    });
+    }, by);
   }
 
   ebtBalance(program: EbtProgram): Promise<BalanceView> {

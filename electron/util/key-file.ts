@@ -5,7 +5,9 @@ import { chmodSync, existsSync, readFileSync, statSync, writeFileSync } from 'no
  * The data folder's AES-256-GCM key (`terminal.key`, 32 random bytes, mode 0600). It seals the card data
  * store-and-forward must hold until the gateway returns, and the gateway password in the settings. Losing
  * the file makes the sealed data unreadable, which is the intended failure: nothing sealed is ever needed
- * longer than the store-and-forward maximum age.
+ * longer than the store-and-forward maximum age. It also keys the employees' PIN digests (HKDF subkeys,
+ * roles/pins.ts), so that a copy of the journal alone gives up no PIN; a journal whose key file was
+ * replaced is refused at start (roles.ts), and the two are backed up together.
  */
 export type Sealer = {
   seal(plaintext: string, associated: string): { ciphertext: Uint8Array; iv: Uint8Array; tag: Uint8Array };

@@ -1,4 +1,5 @@
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, useState } from 'react';
+import { ChangePinDialog } from './ui/ChangePinDialog';
 import { ManagerPinDialog } from './ui/ManagerPinDialog';
 import { useApp, useAppStore, useSale } from './state/context';
 import { viewsFor, viewTitles, type View } from './state/views';
@@ -13,6 +14,7 @@ import { SettingsScreen } from './screens/manager/SettingsScreen';
 import { PaymentLinksScreen } from './screens/manager/PaymentLinksScreen';
 import { SafScreen } from './screens/manager/SafScreen';
 import { AuditScreen } from './screens/manager/AuditScreen';
+import { EmployeesScreen } from './screens/manager/EmployeesScreen';
 import { DevicesScreen } from './screens/tech/DevicesScreen';
 import { GatewayScreen } from './screens/tech/GatewayScreen';
 import { DiagnosticsScreen } from './screens/tech/DiagnosticsScreen';
@@ -31,6 +33,7 @@ const screens: Record<View, () => React.JSX.Element> = {
   links: PaymentLinksScreen,
   saf: SafScreen,
   audit: AuditScreen,
+  employees: EmployeesScreen,
   devices: DevicesScreen,
   gateway: GatewayScreen,
   diagnostics: DiagnosticsScreen,
@@ -55,6 +58,7 @@ function TopBar() {
   const trouble = deviceTrouble(status?.devices ?? []);
   const paying = useSale((s) => s.phase === 'paying' || s.phase === 'signature');
   const app = useAppStore();
+  const [changingPin, setChangingPin] = useState(false);
   const online = gateway?.online ?? true;
   const exposure = saf?.exposureCents ?? status?.saf.exposureCents ?? 0;
   return (
@@ -96,11 +100,22 @@ function TopBar() {
       {session ? (
         <>
           <span>Signed in: {session.name}</span>
+          {session.mustChangePin ? null : (
+            <button
+              type="button"
+              className="btn btn-small"
+              aria-label="Change my PIN"
+              onClick={() => setChangingPin(true)}
+            >
+              My PIN
+            </button>
+          )}
           <button type="button" className="btn btn-small" onClick={() => void app.getState().signOut()}>
             Sign out
           </button>
         </>
       ) : null}
+      {changingPin && session ? <ChangePinDialog onClose={() => setChangingPin(false)} /> : null}
     </header>
   );
 }
@@ -109,7 +124,8 @@ function Nav() {
   const session = useApp((s) => s.session);
   const view = useApp((s) => s.view);
   const app = useAppStore();
-  if (!session) return null;
+  // A one-time PIN's session chooses its own PIN first: no screens until then.
+  if (!session || session.mustChangePin) return null;
   return (
     <nav className="nav" aria-label="Screens">
       {viewsFor(session.role).map((v) => (
@@ -189,7 +205,7 @@ export function App() {
       <Nav />
       <main id="main" ref={mainRef} tabIndex={-1}>
         <ConnectionBanner />
-        {session ? <Screen /> : <SignIn />}
+        {session && !session.mustChangePin ? <Screen /> : <SignIn />}
       </main>
       <SimulatorPanel />
       <ManagerPinDialog />

@@ -18,6 +18,7 @@ const benches = [
   'devices.bench.ts',
   'terminal.bench.ts',
   'journal.bench.ts',
+  'sign-in.bench.ts',
   ...onDemand,
 ].filter(
   (f) =>

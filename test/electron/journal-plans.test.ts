@@ -20,8 +20,8 @@ import { journalMigrations } from '../../electron/journal/migrations/index';
  * LIMIT, read in index order without a sort). A new query that would walk the journal fails here.
  */
 
-/** Tables that grow with every sale; the others hold a row per role, setting or lane. */
-const GROWING = new Set(['journal', 'reversals', 'saf_queue', 'audit', 'tickets']);
+/** Tables that grow with every sale or shift; the others hold a row per employee, setting or lane. */
+const GROWING = new Set(['journal', 'reversals', 'saf_queue', 'audit', 'tickets', 'shifts']);
 const ALIASES: Readonly<Record<string, string>> = { j: 'journal', r: 'reversals' };
 
 type PlanRow = { id: number; parent: number; detail: string };

@@ -112,7 +112,8 @@ describe('payloadProblems', () => {
 
   it('names every missing required field, in the words of its schema', () => {
     expect(payloadProblems('sale.get', {})).toEqual(['ticketId is required (at most 64 characters).']);
-    expect(payloadProblems('session.changePin', { newPin: '1234' })).toEqual(['Unknown role.']);
+    expect(payloadProblems('session.changePin', { currentPin: '1234' })).toEqual(['A PIN is 4 to 8 digits.']);
+    expect(payloadProblems('employees.add', { role: 'cashier' })).toEqual(['A name is 1 to 60 characters.']);
     expect(
       payloadProblems('batch.resolveOrphan', { userTransactionNumber: 'L1-x-1', action: 'drop' }),
     ).toEqual(['The action is keep or reverse.']);

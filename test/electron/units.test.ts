@@ -42,6 +42,8 @@ function row(
     message: null,
     cardDecision: null,
     scriptResults: null,
+    employeeId: null,
+    approvedById: null,
     createdAt: 0,
     updatedAt: 0,
     ...extra,

@@ -23,8 +23,8 @@ const status = (session: Session | null): TerminalStatusView => ({
   devices: [],
 });
 
-const cashier: Session = { role: 'cashier', name: 'Cashier', signedInAt: 1 };
-const manager: Session = { role: 'manager', name: 'Manager', signedInAt: 1 };
+const cashier: Session = { role: 'cashier', name: 'Cashier', signedInAt: 1, employeeId: 1 };
+const manager: Session = { role: 'manager', name: 'Manager', signedInAt: 1, employeeId: 2 };
 
 describe('app store: session, screens and manager approval', () => {
   it('signs in by PIN and lands on the role’s first screen; a wrong PIN shows why', async () => {
@@ -35,15 +35,38 @@ describe('app store: session, screens and manager approval', () => {
         : { ok: false, error: { code: 'unauthorized', message: 'Wrong PIN.' } },
     );
     const app = createAppStore(bridge);
-    expect(await app.getState().signIn('1234')).toBe(false);
+    expect(await app.getState().signIn('1234')).toBeNull();
     expect(app.getState().signInError).toBe('Wrong PIN.');
-    expect(await app.getState().signIn('9999')).toBe(true);
+    expect(await app.getState().signIn('9999')).toEqual(manager);
     expect(app.getState().session?.role).toBe('manager');
     expect(app.getState().view).toBe('sale');
     app.getState().navigate('batch');
     expect(app.getState().view).toBe('batch');
     app.getState().navigate('devices');
     expect(app.getState().view).toBe('batch');
+  });
+
+  it('a one-time PIN’s session chooses its own PIN with the one-time PIN as proof, which is then forgotten', async () => {
+    const fresh: Session = { ...cashier, name: 'Ana', employeeId: 7, mustChangePin: true };
+    const bridge = new FakeBridge()
+      .answer('terminal.status', status(null))
+      .answer('session.signIn', fresh)
+      .handle('session.changePin', (p) =>
+        p.currentPin === '482913' && p.newPin === '2580'
+          ? { ok: true, value: { ...cashier, name: 'Ana', employeeId: 7 } }
+          : { ok: false, error: { code: 'forbidden', message: 'The PIN was not changed.' } },
+      );
+    const app = createAppStore(bridge);
+    expect((await app.getState().signIn('482913'))?.mustChangePin).toBe(true);
+    expect(await app.getState().changePin('2580')).toBeNull();
+    expect(app.getState().session?.mustChangePin).toBeUndefined();
+    // Nothing kept: a second change without the current PIN proves nothing.
+    expect(await app.getState().changePin('3691')).toBe('The PIN was not changed.');
+    expect(bridge.called('session.changePin')).toEqual([
+      { currentPin: '482913', newPin: '2580' },
+      { currentPin: '', newPin: '3691' },
+    ]);
+    expect(JSON.stringify(app.getState())).not.toContain('482913');
   });
 
   it('each role sees only its screens', () => {

@@ -17,6 +17,8 @@ import type {
   FrameRecorderView,
 } from './devices';
 import { DeviceConfigSchema, DeviceRoleSchema, DeviceTestRequestSchema } from './devices';
+import type { ActiveChangeView, EmployeesView, EmployeeView, OneTimePinView, PunchView } from './employees';
+import { EmployeeAddSchema, EmployeeIdSchema, EmployeeUpdateSchema, PunchSchema } from './employees';
 import type { GatewaySettingsView, GatewayTestResult } from './gateway';
 import { GatewaySettingsUpdateSchema } from './gateway';
 import type {
@@ -75,16 +77,20 @@ export const commandPayloads = {
   'session.signOut': Empty,
   'session.current': Empty,
   /**
-   * Changes a role's PIN (4-8 digits). Your own: with `currentPin`, that role's PIN as it is now. Another
-   * role's: with `approval`, a manager's PIN (also when a manager is signed in). A wrong PIN and a new PIN
-   * another role holds get the same `forbidden` answer; changes are throttled (docs/bridge.md).
+   * Changes the signed-in employee's own PIN (4-8 digits, not a weak one) with `currentPin`, their PIN as
+   * it is now (the one-time PIN right after a reset). A wrong current PIN and a new PIN someone else holds
+   * get the same `forbidden` answer; changes are throttled (docs/bridge.md). Another employee's PIN is
+   * never set here: a manager resets it (`employees.resetPin`). `role` and `approval` are from before
+   * employees: a `role` other than the session's is refused.
    */
   'session.changePin': Type.Object({
-    role: RoleSchema,
+    role: Type.Optional(RoleSchema),
     newPin: Type.String({ problem: 'A PIN is 4 to 8 digits.' }),
     currentPin: Type.Optional(Type.String({ problem: 'The current PIN is digits.' })),
     approval: OptionalApproval,
   }),
+  /** Time clock (when on): clock in or out by PIN, at the sign-in screen. */
+  'timeClock.punch': PunchSchema,
   'terminal.status': Empty,
   'lane.get': Empty,
   /** Tech only. Changes the UserTransactionNumber prefix; the counter continues, so numbers stay unique. */
@@ -204,6 +210,22 @@ export const commandPayloads = {
   'scanner.wedgeScan': Type.Object({ data: Text(4096, 'data') }),
   /** How to tell a wedge scan from typing; `null` when the scanner is not a keyboard wedge. */
   'scanner.wedgeSettings': Empty,
+  // --- employees (manager; every change but a rename confirmed with a manager's PIN, docs/bridge.md)
+  'employees.list': Empty,
+  /** Answers the new employee's one-time PIN, to hand over. */
+  'employees.add': EmployeeAddSchema,
+  'employees.update': EmployeeUpdateSchema,
+  /** The old PIN stops working at once; answers a one-time PIN, to hand over. */
+  'employees.resetPin': Type.Object({ employeeId: EmployeeIdSchema, approval: OptionalApproval }),
+  /** Deactivating ends their sessions and frees their PIN; reactivating answers a one-time PIN. */
+  'employees.setActive': Type.Object({
+    employeeId: EmployeeIdSchema,
+    active: Type.Boolean(),
+    approval: OptionalApproval,
+  }),
+  /** Closes an employee's open shift (they forgot to clock out). */
+  'employees.clockOut': Type.Object({ employeeId: EmployeeIdSchema }),
+  'employees.setTimeClock': Type.Object({ enabled: Type.Boolean() }),
 
   // --- audit and diagnostics
   'audit.list': Type.Object({ limit: Type.Optional(Limit()) }),
@@ -236,7 +258,9 @@ export type CommandValues = {
   'session.signIn': Session;
   'session.signOut': null;
   'session.current': Session | null;
-  'session.changePin': null;
+  /** null: the PIN is saved and the session ended (time clock on: clock in, then sign in). */
+  'session.changePin': Session | null;
+  'timeClock.punch': PunchView;
   'terminal.status': TerminalStatusView;
   'lane.get': { laneId: string };
   'lane.set': { laneId: string };
@@ -296,6 +320,13 @@ export type CommandValues = {
   'devices.recorder.set': FrameRecorderView;
   'scanner.wedgeScan': ScanView;
   'scanner.wedgeSettings': WedgeSettingsView | null;
+  'employees.list': EmployeesView;
+  'employees.add': OneTimePinView;
+  'employees.update': EmployeeView;
+  'employees.resetPin': OneTimePinView;
+  'employees.setActive': ActiveChangeView;
+  'employees.clockOut': EmployeeView;
+  'employees.setTimeClock': EmployeesView;
   'audit.list': AuditEntryView[];
   'diagnostics.bundle': DiagnosticsBundle;
   'simulator.state': SimulatorStateView;

@@ -193,6 +193,9 @@ export type TicketView = {
   giftReload?: GiftReloadView;
   openedAt: number;
   closedAt?: number;
+  /** The employee who opened the ticket. */
+  employeeId?: number;
+  employeeName?: string;
 };
 
 /**

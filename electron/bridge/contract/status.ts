@@ -29,6 +29,8 @@ export type TerminalStatusView = {
   recoveredTicketId?: string;
   /** A tender is running on this lane (a device wait or an authorization): the sign-in screen says so. */
   paymentRunning?: boolean;
+  /** The time clock is on: the sign-in screen offers Clock in and Clock out. */
+  timeClock?: boolean;
 };
 
 export type AuditEntryView = {
@@ -38,6 +40,12 @@ export type AuditEntryView = {
   /** No card data, ever. */
   detail: string;
   approvedBy?: Role;
+  /** The employee who did it (absent for the terminal itself and for lines from before employees). */
+  employeeId?: number;
+  employeeName?: string;
+  /** The manager who approved it, when another employee's approval was needed. */
+  approvedById?: number;
+  approvedByName?: string;
 };
 
 export type DiagnosticsBundle = {

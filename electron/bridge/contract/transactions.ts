@@ -62,6 +62,12 @@ export type TransactionView = {
   cardDecision?: 'TC' | 'AAC';
   /** The Issuer Script Results (9F5B) the card reported, hex: 5 bytes per issuer script. */
   scriptResults?: string;
+  /** The employee who took it (absent on rows from before employees). */
+  employeeId?: number;
+  employeeName?: string;
+  /** The manager who approved it for them (a refund, a void, a completion tip above the share…). */
+  approvedById?: number;
+  approvedByName?: string;
 };
 
 export const TransactionQuerySchema = Type.Object({

@@ -1,35 +1,54 @@
-import type { ManagerApproval, Role } from '../contract';
+import type { ManagerApproval } from '../contract';
 import type { CallContext } from '../connection';
 import { BridgeFailure } from '../failure';
+import { actorOf, type Actor } from '../../roles/roles';
 import type { CoreServices } from './services';
 
 /** Who acts, and with whose approval: the manager's rights a handler asks for before money moves. */
 export type Approvals = {
-  /** The signed-in role (a handler runs only for a signed-in caller when its access says so). */
-  who: (ctx: CallContext) => Role;
+  /** The signed-in employee (a handler runs only for a signed-in caller when its access says so). */
+  who: (ctx: CallContext) => Actor;
   /**
-   * Manager rights for `action`: the signed-in manager, or the manager whose PIN came as `approval`. A
-   * wrong or locked-out manager PIN is audited (PCI DSS 10.2.1.4: invalid access attempts) with the action
-   * it was typed for, never the PIN; a missing approval is only the prompt for it.
+   * Manager rights for `action`: the signed-in manager, or the manager whose PIN came as `approval`
+   * (`always`: a PIN even from a signed-in manager). A wrong or locked-out manager PIN is audited (PCI DSS
+   * 10.2.1.4: invalid access attempts) with the action it was typed for, never the PIN; a missing approval
+   * is only the prompt for it.
    */
-  manager: (ctx: CallContext, approval: ManagerApproval | undefined, action: string) => Promise<Role>;
-  /** The approver to audit: none when the signed-in role granted it itself. */
-  approvedBy: (ctx: CallContext, granted: Role) => Role | undefined;
+  manager: (
+    ctx: CallContext,
+    approval: ManagerApproval | undefined,
+    action: string,
+    options?: { always?: boolean },
+  ) => Promise<Actor>;
+  /** The approver to record: none when the signed-in employee granted it themselves. */
+  approvedBy: (ctx: CallContext, granted: Actor) => Actor | undefined;
+  /** The journal's stamp of who did it and who approved it. */
+  stamp: (ctx: CallContext, granted?: Actor) => { employeeId: number; approvedById: number | null };
 };
 
 export function createApprovals(s: Pick<CoreServices, 'roles' | 'audit'>): Approvals {
-  const who = (ctx: CallContext): Role => ctx.session()?.role ?? 'cashier';
+  const who = (ctx: CallContext): Actor => {
+    const session = ctx.session();
+    if (!session) throw new BridgeFailure('unauthorized', 'Sign in first.');
+    return actorOf(session);
+  };
+  const approvedBy = (ctx: CallContext, granted: Actor): Actor | undefined =>
+    ctx.session()?.employeeId === granted.employeeId ? undefined : granted;
   return {
     who,
-    async manager(ctx, approval, action) {
+    async manager(ctx, approval, action, options) {
       try {
-        return await s.roles.requireManager(ctx.session(), approval);
+        return await s.roles.requireManager(ctx.session(), approval, options);
       } catch (error) {
         if (approval && error instanceof BridgeFailure)
           await s.audit(who(ctx), 'approval-failed', `${action}: ${error.message}`);
         throw error;
       }
     },
-    approvedBy: (ctx, granted) => (ctx.session()?.role === granted ? undefined : granted),
+    approvedBy,
+    stamp: (ctx, granted) => ({
+      employeeId: who(ctx).employeeId,
+      approvedById: granted ? (approvedBy(ctx, granted)?.employeeId ?? null) : null,
+    }),
   };
 }

@@ -7,7 +7,7 @@ import { dollars } from '../../util/money';
 /** Card operations outside a ticket: gift balance and reload, EBT balance, pre-authorization completion. */
 export function cardServiceHandlers(s: CoreServices) {
   const { engine, settings, journal } = s;
-  const { who, manager, approvedBy } = createApprovals(s);
+  const { who, manager, approvedBy, stamp } = createApprovals(s);
   return {
     'gift.balance': (p) => engine.giftBalance(p.entry, p.keyed),
     async 'gift.reload'(p, ctx) {
@@ -17,7 +17,7 @@ export function cardServiceHandlers(s: CoreServices) {
       const approver = ticketId === undefined ? await manager(ctx, p.approval, 'gift.reload') : undefined;
       const basis = ticketId === undefined ? 'no payment taken' : `paid by ticket ${ticketId}`;
       try {
-        const t = await engine.giftReload(p.amountCents, p.entry, p.keyed, ticketId);
+        const t = await engine.giftReload(p.amountCents, p.entry, p.keyed, ticketId, stamp(ctx, approver));
         await s.audit(
           who(ctx),
           'gift-reload',
@@ -51,7 +51,10 @@ export function cardServiceHandlers(s: CoreServices) {
       // mask would hide.
       const detail = `completion of hold ${held?.utn ?? 'not on this lane'}: ${dollars(p.amountCents)}, tip ${dollars(tip)} (hold ${hold === undefined ? 'unknown' : dollars(hold)})`;
       try {
-        const t = await engine.preauthComplete({ ...p, serviceReferenceNumber: srn, tipCents: tip });
+        const t = await engine.preauthComplete(
+          { ...p, serviceReferenceNumber: srn, tipCents: tip },
+          stamp(ctx, approver),
+        );
         await s.audit(
           who(ctx),
           'preauth-complete',

@@ -1,20 +1,20 @@
-import type { Role } from '../contract';
+import type { Actor } from '../../roles/roles';
 import { createApprovals } from './approvals';
 import type { CoreServices, HandlerSlice } from './services';
 
 /** Tickets and their tenders (the sale engine does the work). */
 export function saleHandlers(s: CoreServices) {
   const { engine } = s;
-  const { who, manager, approvedBy } = createApprovals(s);
+  const { who, manager, approvedBy, stamp } = createApprovals(s);
   return {
-    'sale.open': (p) => engine.open(p),
+    'sale.open': (p, ctx) => engine.open(p, who(ctx)),
     'sale.current': () => Promise.resolve(engine.current()),
     'sale.get': (p) => engine.get(p.ticketId),
     'sale.setTip': (p) => engine.setTip(p.ticketId, p.tipCents),
-    'sale.pay': (p) => engine.pay(p),
+    'sale.pay': (p, ctx) => engine.pay(p, stamp(ctx)),
     'sale.cancel': (p) => engine.cancel(p.ticketId),
     async 'sale.abandon'(p, ctx) {
-      let approver: Role | undefined;
+      let approver: Actor | undefined;
       const t = await engine.abandon(p.ticketId, async () => {
         approver = await manager(ctx, p.approval, 'sale.abandon');
         return approver;

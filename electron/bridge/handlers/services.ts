@@ -7,7 +7,6 @@ import type {
   Events,
   GatewayTestResult,
   ReversalQueueView,
-  Role,
   Session,
   TerminalStatusView,
 } from '../contract';
@@ -18,7 +17,7 @@ import type { DeviceHost } from '../../devices/device-host';
 import type { GatewayClient } from '../../gateway-client/client';
 import type { Journal } from '../../journal/journal-protocol';
 import type { ReversalWorker } from '../../journal/reversal-worker';
-import type { Roles } from '../../roles/roles';
+import type { Actor, Roles } from '../../roles/roles';
 import type { SaleEngine } from '../../sale/sale-engine';
 import type { Settings } from '../../settings';
 import type { StoreAndForward } from '../../store-forward/saf';
@@ -40,7 +39,7 @@ export type CoreServices = {
   clock: Clock;
   log: Logger;
   emit: <E extends keyof Events>(event: E, payload: Events[E]) => void;
-  audit: (who: Role | 'system', action: string, detail: string, approvedBy?: Role) => Promise<void>;
+  audit: (who: Actor | 'system', action: string, detail: string, approvedBy?: Actor) => Promise<void>;
   auditList: (limit: number) => Promise<AuditEntryView[]>;
   testGateway: () => Promise<GatewayTestResult>;
   reversalView: () => Promise<ReversalQueueView>;

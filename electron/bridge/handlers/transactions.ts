@@ -20,7 +20,7 @@ function saleWords(original: JournalRow | undefined): string {
 /** The lane's transactions: today's list, refunds and voids (a manager approves). */
 export function transactionHandlers(s: CoreServices) {
   const { engine, journal, batchClose, settings } = s;
-  const { who, manager, approvedBy } = createApprovals(s);
+  const { who, manager, approvedBy, stamp } = createApprovals(s);
   return {
     async 'transactions.list'(p) {
       // "Today" is the store's day (its time zone), as the list's times read.
@@ -31,12 +31,12 @@ export function transactionHandlers(s: CoreServices) {
         limit: Math.min(p.limit ?? 500, 5000),
       });
       const settledBefore = await batchClose.lastCloseSeen();
-      return rows.map((r) => toTransactionView(r, settledBefore));
+      return rows.map((r) => toTransactionView(r, settledBefore, s.roles.nameOf));
     },
     async 'transactions.refund'(p, ctx) {
       const approver = await manager(ctx, p.approval, 'transactions.refund');
       const srn = p.serviceReferenceNumber;
-      const r = await engine.refund(srn, p.amountCents);
+      const r = await engine.refund(srn, p.amountCents, stamp(ctx, approver));
       await s.audit(
         who(ctx),
         'refund',
@@ -55,7 +55,7 @@ export function transactionHandlers(s: CoreServices) {
           'This payment is settled (its batch is closed): refund it instead of voiding it.',
         );
       const approver = await manager(ctx, p.approval, 'transactions.void');
-      const r = await engine.void(srn);
+      const r = await engine.void(srn, stamp(ctx, approver));
       await s.audit(
         who(ctx),
         'void',

@@ -1,7 +1,7 @@
 import type { TenderView, TicketView } from '../../bridge/contract';
 import { acquireCard, type AcquiredCard, type Prompt } from '../card-acquire';
 import { ChipSale } from '../chip-sale';
-import type { JournaledSend } from '../journaled-call';
+import type { JournaledSend, Stamp } from '../journaled-call';
 import { requestPin } from '../pin-entry';
 import type { SaleEngineDeps } from '../sale-deps';
 import { splitTender, tenderEntry } from '../tender-amounts';
@@ -21,6 +21,8 @@ export function tenderContext(o: {
   prompt: Prompt;
   /** Keeps the chip conversation of the tender in progress (the engine releases the card if it stops). */
   holdChip: (chip: ChipSale) => void;
+  /** The employee taking the tender: every journal row of it names them. */
+  by: Stamp;
 }): TenderContext {
   const { deps, ticket: t, view, signal } = o;
   const split = splitTender(t, view.requestedCents);
@@ -42,8 +44,10 @@ export function tenderContext(o: {
     allowDuplicate: o.allowDuplicate,
     signal,
     prompt,
-    entry: (operation, amountCents) =>
-      tenderEntry(deps.settings().laneId, t, view, operation, amountCents, split),
+    entry: (operation, amountCents) => ({
+      ...tenderEntry(deps.settings().laneId, t, view, operation, amountCents, split),
+      ...o.by,
+    }),
     // The answer was lost: the inquiry (GetTransaction) runs before any reversal, and the screen says so.
     journaled: (entry, send, options) =>
       o.journaled(entry, send, {

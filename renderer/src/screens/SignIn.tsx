@@ -1,16 +1,60 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { useApp, useAppStore } from '../state/context';
+import { describeError } from '../state/app-store';
+import { useApp, useAppStore, useBridge, useStoreZone } from '../state/context';
 import { PinEntry } from '../ui/PinEntry';
+import { formatTime } from '../format/money';
 
-/** Sign in by PIN: the PIN says the role (cashier, manager, tech). */
+/** What this screen says, in one place (the catalogs of a later change start here). */
+const words = {
+  title: 'Sign in',
+  pin: 'Your PIN',
+  keypad: 'PIN keypad',
+  signIn: 'Sign in',
+  clockIn: 'Clock in',
+  clockOut: 'Clock out',
+  clockHint: 'Clock in at the start of your shift and out at its end: type your PIN, then choose.',
+  sandbox: 'Sandbox PINs: cashier 1111, manager 9999, tech 7777.',
+  clockedIn: (name: string, at: number, zone: string) =>
+    `${name}, you are clocked in (${formatTime(at, zone)}).`,
+  clockedOut: (name: string, at: number, zone: string) =>
+    `${name}, you are clocked out (${formatTime(at, zone)}).`,
+  chooseTitle: 'Choose your PIN',
+  chooseIntro: (name: string) =>
+    `Welcome, ${name}. You signed in with a one-time PIN: choose a PIN of your own, 4 to 8 digits, that only you know.`,
+  newPin: 'Your new PIN',
+  newKeypad: 'New PIN keypad',
+  again: 'Type it again',
+  againKeypad: 'Repeat PIN keypad',
+  next: 'Next',
+  save: 'Save my PIN',
+  back: 'Back',
+  tooShort: 'A PIN is 4 to 8 digits.',
+  mismatch: 'The two PINs differ: type your new PIN again.',
+} as const;
+
+/**
+ * Sign in by PIN: the PIN says who (each employee has their own). With the time clock on, the same PIN
+ * clocks in or out. An employee who signs in with a manager's one-time PIN chooses their own here, before
+ * anything else.
+ */
 export function SignIn() {
+  const session = useApp((s) => s.session);
+  return session?.mustChangePin ? <ChoosePin name={session.name} /> : <PinSignIn />;
+}
+
+function PinSignIn() {
+  const zone = useStoreZone();
   const app = useAppStore();
+  const bridge = useBridge();
   const error = useApp((s) => s.signInError);
   const busy = useApp((s) => s.signingIn);
   const connection = useApp((s) => s.connection);
   const sandbox = useApp((s) => s.status?.sandbox === true);
   const paymentRunning = useApp((s) => s.status?.paymentRunning === true);
+  const timeClock = useApp((s) => s.status?.timeClock === true);
   const [pin, setPin] = useState('');
+  const [clockNote, setClockNote] = useState<string | null>(null);
+  const [clockError, setClockError] = useState<string | null>(null);
   const pinRef = useRef<HTMLInputElement>(null);
 
   useEffect(() => {
@@ -26,13 +70,33 @@ export function SignIn() {
     if (pin.length === 0 || busy) return;
     const p = pin;
     setPin('');
+    setClockNote(null);
+    setClockError(null);
     void app.getState().signIn(p);
+  };
+
+  const punch = async (action: 'in' | 'out') => {
+    if (pin.length === 0) return;
+    const p = pin;
+    setPin('');
+    setClockNote(null);
+    setClockError(null);
+    const r = await bridge.send('timeClock.punch', { pin: p, action });
+    if (!r.ok) return setClockError(describeError(r.error));
+    setClockNote(
+      action === 'in'
+        ? words.clockedIn(r.value.name, r.value.at, zone)
+        : words.clockedOut(r.value.name, r.value.at, zone),
+    );
+    // Clocked in: straight on to the sale, with the PIN just typed.
+    if (action === 'in') await app.getState().signIn(p);
+    pinRef.current?.focus();
   };
 
   return (
     <section className="signin" aria-labelledby="signin-title">
       <h1 id="signin-title" tabIndex={-1}>
-        Sign in
+        {words.title}
       </h1>
       {paymentRunning ? (
         <p className="outcome outcome-warn" role="status">
@@ -42,24 +106,117 @@ export function SignIn() {
       <form onSubmit={submit} className="stack">
         <PinEntry
           id="pin"
-          label="Your PIN"
-          keypadLabel="PIN keypad"
+          label={words.pin}
+          keypadLabel={words.keypad}
           ref={pinRef}
           data-autofocus
           pin={pin}
           onPin={setPin}
-          error={error}
+          error={error ?? clockError}
           hintId={sandbox ? 'pin-hint' : undefined}
           disabled={connection !== 'open'}
         />
         <button type="submit" className="btn btn-primary" disabled={pin.length === 0 || busy}>
-          Sign in
+          {words.signIn}
         </button>
+        {timeClock ? (
+          <div className="row" role="group" aria-label="Time clock" aria-describedby="clock-hint">
+            <button
+              type="button"
+              className="btn"
+              disabled={pin.length === 0 || busy}
+              onClick={() => void punch('in')}
+            >
+              {words.clockIn}
+            </button>
+            <button
+              type="button"
+              className="btn"
+              disabled={pin.length === 0 || busy}
+              onClick={() => void punch('out')}
+            >
+              {words.clockOut}
+            </button>
+            <p id="clock-hint" className="hint">
+              {words.clockHint}
+            </p>
+          </div>
+        ) : null}
+        {clockNote ? <p role="status">{clockNote}</p> : null}
         {sandbox ? (
           <p id="pin-hint" className="hint">
-            Sandbox PINs: cashier 1111, manager 9999, tech 7777.
+            {words.sandbox}
           </p>
         ) : null}
+      </form>
+    </section>
+  );
+}
+
+/**
+ * The first sign-in after a manager issued a one-time PIN: the new PIN, then again, on the keypad (the
+ * one-time PIN just typed is the proof the core asks for).
+ */
+function ChoosePin({ name }: { name: string }) {
+  const app = useAppStore();
+  const [step, setStep] = useState<'new' | 'again'>('new');
+  const [first, setFirst] = useState('');
+  const [pin, setPin] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const field = useRef<HTMLInputElement>(null);
+  useEffect(() => field.current?.focus(), [step]);
+
+  const restart = (problem: string) => {
+    setPin('');
+    setFirst('');
+    setStep('new');
+    setError(problem);
+  };
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    if (!/^\d{4,8}$/.test(pin)) return setError(words.tooShort);
+    setError(null);
+    if (step === 'new') {
+      setFirst(pin);
+      setPin('');
+      return setStep('again');
+    }
+    if (pin !== first) return restart(words.mismatch);
+    setBusy(true);
+    const problem = await app.getState().changePin(pin);
+    setBusy(false);
+    if (problem) restart(problem);
+  };
+
+  return (
+    <section className="signin" aria-labelledby="choose-title">
+      <h1 id="choose-title" tabIndex={-1}>
+        {words.chooseTitle}
+      </h1>
+      <p>{words.chooseIntro(name)}</p>
+      <form onSubmit={(e) => void submit(e)} className="stack">
+        <PinEntry
+          key={step}
+          id={`choose-${step}`}
+          label={step === 'new' ? words.newPin : words.again}
+          keypadLabel={step === 'new' ? words.newKeypad : words.againKeypad}
+          ref={field}
+          data-autofocus
+          pin={pin}
+          onPin={setPin}
+          error={error}
+        />
+        <div className="row">
+          {step === 'again' ? (
+            <button type="button" className="btn" onClick={() => restart('')}>
+              {words.back}
+            </button>
+          ) : null}
+          <button type="submit" className="btn btn-primary" disabled={pin.length === 0 || busy}>
+            {step === 'again' ? words.save : words.next}
+          </button>
+        </div>
       </form>
     </section>
   );

@@ -41,7 +41,13 @@ export type AppState = {
   init(): () => void;
   setConnection(connection: Connection, message?: string): void;
   refreshStatus(): Promise<void>;
-  signIn(pin: string): Promise<boolean>;
+  /** Signs in; answers the session (it may still have to choose its PIN), or null with `signInError`. */
+  signIn(pin: string): Promise<Session | null>;
+  /**
+   * Replaces the signed-in employee's PIN (`currentPin` omitted: the one-time PIN they just signed in
+   * with); answers the error's words, or null when it is done.
+   */
+  changePin(newPin: string, currentPin?: string): Promise<string | null>;
   signOut(): Promise<void>;
   navigate(view: View): void;
   toggleSimulator(open?: boolean): void;
@@ -55,11 +61,19 @@ export type AppState = {
   withManager<T>(
     reason: string,
     run: (approval: ManagerApproval | undefined) => Promise<BridgeResult<T>>,
+    options?: { always?: boolean },
   ): Promise<BridgeResult<T> | undefined>;
   answerApproval(approval: ManagerApproval | null): void;
 };
 
 export type AppStore = StoreApi<AppState>;
+
+/**
+ * The one-time PIN an employee just signed in with, for the PIN change that must follow (the core asks for
+ * it as proof). Kept outside the store's state, so nothing that renders or inspects state sees it; gone
+ * once the change is made or the session ends.
+ */
+let justSignedInWith: string | undefined;
 
 let noticeId = 0;
 
@@ -142,14 +156,27 @@ export function createAppStore(bridge: Bridge, connection: Connection = 'open'):
         const r = await bridge.send('session.signIn', { pin });
         if (!r.ok) {
           set({ signingIn: false, signInError: describeError(r.error) });
-          return false;
+          return null;
         }
+        justSignedInWith = r.value.mustChangePin ? pin : undefined;
         set({ signingIn: false, session: r.value, view: homeView(r.value.role) });
         void get().refreshStatus();
-        return true;
+        return r.value;
+      },
+
+      async changePin(newPin, currentPin) {
+        const proof = currentPin ?? justSignedInWith ?? '';
+        const r = await bridge.send('session.changePin', { currentPin: proof, newPin });
+        if (!r.ok) return describeError(r.error);
+        justSignedInWith = undefined;
+        set({ session: r.value });
+        // The time clock is on and they have not clocked in: the PIN is saved, the session ended.
+        if (r.value === null) get().notify('success', 'Your PIN is saved. Clock in to start.');
+        return null;
       },
 
       async signOut() {
+        justSignedInWith = undefined;
         await bridge.send('session.signOut', {});
         set({ session: null, approval: null });
       },
@@ -174,8 +201,8 @@ export function createAppStore(bridge: Bridge, connection: Connection = 'open'):
         set({ notices: get().notices.filter((n) => n.id !== id) });
       },
 
-      async withManager(reason, run) {
-        if (get().session?.role === 'manager') return run(undefined);
+      async withManager(reason, run, options = {}) {
+        if (!options.always && get().session?.role === 'manager') return run(undefined);
         let error: string | undefined;
         for (;;) {
           const approval = await askManager(reason, error);

@@ -12,6 +12,7 @@ export type View =
   | 'links'
   | 'saf'
   | 'audit'
+  | 'employees'
   | 'devices'
   | 'gateway'
   | 'diagnostics';
@@ -27,6 +28,7 @@ export const viewTitles: Readonly<Record<View, string>> = {
   links: 'Payment links',
   saf: 'Offline & queues',
   audit: 'Audit log',
+  employees: 'Employees',
   devices: 'Devices',
   gateway: 'Gateway & lane',
   diagnostics: 'Diagnostics',
@@ -43,6 +45,7 @@ const byRole: Readonly<Record<Role, readonly View[]>> = {
     'batch',
     'reports',
     'settings',
+    'employees',
     'links',
     'saf',
     'audit',

@@ -304,7 +304,7 @@ export function TransactionsScreen() {
           {list.loading ? 'Loading…' : `${rows.length} transaction${rows.length === 1 ? '' : 's'}`}
         </caption>
         <TableHead
-          columns={['Time', 'Type', 'Card', 'Amount', 'Status', 'Auth', 'Number', 'Actions']}
+          columns={['Time', 'Type', 'Card', 'Amount', 'Status', 'By', 'Auth', 'Number', 'Actions']}
           numeric={['Amount']}
         />
         {groups.map((g) => {
@@ -314,7 +314,7 @@ export function TransactionsScreen() {
               {/* A ticket's tenders under one heading; a payment outside a ticket is its own row. */}
               {isTicket(g) ? (
                 <tr className="tx-group-head">
-                  <th scope="rowgroup" colSpan={8}>
+                  <th scope="rowgroup" colSpan={9}>
                     {title}
                   </th>
                 </tr>
@@ -328,6 +328,10 @@ export function TransactionsScreen() {
                   <td>
                     <span className={`badge ${stateTone[t.state] ?? 'badge-muted'}`}>{statusWord(t)}</span>
                     {t.message && explained.has(t.state) ? <div className="hint">{t.message}</div> : null}
+                  </td>
+                  <td>
+                    {t.employeeName ?? '—'}
+                    {t.approvedByName ? <div className="hint">approved by {t.approvedByName}</div> : null}
                   </td>
                   <td>{t.authCode ?? ''}</td>
                   <td>{t.userTransactionNumber}</td>

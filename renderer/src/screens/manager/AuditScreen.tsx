@@ -13,6 +13,15 @@ const actionWords: Readonly<Record<string, string>> = {
   'sign-out': 'Signed out',
   'pin-changed': 'PIN changed',
   'pin-change-failed': 'PIN change refused',
+  'pin-reset': 'PIN reset',
+  'employee-added': 'Employee added',
+  'employee-renamed': 'Employee renamed',
+  'role-changed': 'Role changed',
+  'employee-deactivated': 'Employee deactivated',
+  'employee-reactivated': 'Employee reactivated',
+  'clock-in': 'Clocked in',
+  'clock-out': 'Clocked out',
+  'clock-refused': 'Time clock refused',
   'approval-failed': 'Manager PIN refused',
   'lane-changed': 'Lane changed',
   'ticket-abandoned': 'Sale cancelled (reversed)',
@@ -42,6 +51,16 @@ const roleWords: Readonly<Record<AuditEntryView['role'], string>> = {
   tech: 'Tech',
   system: 'Terminal',
 };
+
+/** The employee's name; the role for the terminal itself and for lines from before employees. */
+function whoText(e: AuditEntryView): string {
+  return e.employeeName ?? roleWords[e.role];
+}
+
+function approverText(e: AuditEntryView): string {
+  if (e.approvedByName) return e.approvedByName;
+  return e.approvedBy ? roleWords[e.approvedBy] : '—';
+}
 
 function actionText(action: string): string {
   return actionWords[action] ?? action;
@@ -116,10 +135,10 @@ export function AuditScreen() {
               <td>
                 <time dateTime={new Date(e.at).toISOString()}>{formatStamp(e.at, zone)}</time>
               </td>
-              <td>{roleWords[e.role]}</td>
+              <td>{whoText(e)}</td>
               <td>{actionText(e.action)}</td>
               <td>{detailText(e.detail)}</td>
-              <td>{e.approvedBy ? roleWords[e.approvedBy] : '—'}</td>
+              <td>{approverText(e)}</td>
             </tr>
           ))}
         </tbody>

@@ -1,12 +1,12 @@
 import { useEffect, useState, type FormEvent } from 'react';
-import { ROLES, type FraudCheck, type Role } from '../../../../electron/bridge/contract';
+import type { FraudCheck } from '../../../../electron/bridge/contract';
 import { DEFAULT_CONFIRM_ABOVE_CENTS } from '../../../../common/amount-ceiling';
 import { isExactRate } from '../../../../common/percent';
 import { parseMoney } from '../../format/money';
 import { describeError } from '../../state/app-store';
 import { useAppStore, useBridge, useSaleStore } from '../../state/context';
 import { useCommand } from '../../state/use-command';
-import { DigitsField, ErrorAlert, InputField, SelectField, type SelectOption } from '../../ui/fields';
+import { ErrorAlert, InputField, SelectField, type SelectOption } from '../../ui/fields';
 
 const fraudWords: Record<FraudCheck, string> = {
   address: 'Deny when the street address does not match (AVS)',
@@ -185,75 +185,12 @@ function FraudOptions() {
   );
 }
 
-const roleNames: Readonly<Record<Role, string>> = { cashier: 'Cashier', manager: 'Manager', tech: 'Tech' };
-const roleOptions: readonly SelectOption<Role>[] = ROLES.map((r) => [r, roleNames[r]]);
-
-/**
- * PIN changes on the manager's screen. The core wants proof typed with every change: the manager's own
- * PIN as it is now, whether the manager changes their own PIN (`currentPin`) or another role's
- * (`approval`) — a manager who walked away from a signed-in screen does not lend it out.
- */
-function Pins() {
-  const bridge = useBridge();
-  const app = useAppStore();
-  const [role, setRole] = useState<Role>('cashier');
-  const [mine, setMine] = useState('');
-  const [pin, setPin] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const save = async (e: FormEvent) => {
-    e.preventDefault();
-    if (!/^\d{4,8}$/.test(mine)) return setError('Type your manager PIN.');
-    if (!/^\d{4,8}$/.test(pin)) return setError('A PIN is 4 to 8 digits.');
-    const own = app.getState().session?.role === role;
-    const r = await bridge.send(
-      'session.changePin',
-      own ? { role, newPin: pin, currentPin: mine } : { role, newPin: pin, approval: { managerPin: mine } },
-    );
-    setPin('');
-    setMine('');
-    if (!r.ok) return setError(describeError(r.error));
-    setError(null);
-    app.getState().notify('success', `The ${role} PIN is changed.`);
-  };
-  return (
-    <section className="card" aria-labelledby="pins-title">
-      <h2 id="pins-title">PINs</h2>
-      <form className="row" onSubmit={(e) => void save(e)}>
-        <SelectField id="pin-role" label="Role" value={role} options={roleOptions} onChange={setRole} />
-        <DigitsField
-          id="pin-mine"
-          label="Your manager PIN"
-          type="password"
-          autoComplete="current-password"
-          maxLength={8}
-          value={mine}
-          onDigits={setMine}
-        />
-        <DigitsField
-          id="pin-new"
-          label="New PIN"
-          type="password"
-          autoComplete="new-password"
-          maxLength={8}
-          value={pin}
-          onDigits={setPin}
-        />
-        <button type="submit" className="btn">
-          Change PIN
-        </button>
-      </form>
-      <ErrorAlert message={error} />
-    </section>
-  );
-}
-
 export function SettingsScreen() {
   return (
     <div>
       <h1 tabIndex={-1}>Settings</h1>
       <SaleSettings />
       <FraudOptions />
-      <Pins />
     </div>
   );
 }
