@@ -13,6 +13,7 @@ import { createRoles } from '../roles/roles';
 import { SaleEngine } from '../sale/sale-engine';
 import { loadSettings } from '../settings';
 import { createStoreAndForward, type StoreAndForward } from '../store-forward/saf';
+import { createTills } from '../till/tills';
 import { systemClock, systemTimers } from '../util/clock';
 import { learnMerchantTimeZone } from '../store-time-zone';
 import { createSealer, loadOrCreateKey } from '../util/key-file';
@@ -143,6 +144,16 @@ export async function createTerminalCore(config: TerminalCoreConfig): Promise<Te
     merchantName: () => config.merchantName ?? 'TILLPOINT STORE',
   });
 
+  const tills = createTills({
+    journal,
+    settings,
+    clock,
+    devices,
+    saleInProgress: () => engine.busy || engine.openTicketId() !== undefined,
+    emit,
+    merchantName: () => config.merchantName ?? 'TILLPOINT STORE',
+  });
+
   const roles = createRoles(journal, clock);
   const audit = createAudit(journal, clock, log);
   const views = createStatusViews({
@@ -182,6 +193,7 @@ export async function createTerminalCore(config: TerminalCoreConfig): Promise<Te
     auditList: audit.list,
     testGateway: reachability.test,
     batchClose,
+    tills,
     reversalView: views.reversalView,
     status: views.status,
     diagnostics: views.diagnostics,

@@ -22,6 +22,7 @@ import type { Roles } from '../../roles/roles';
 import type { SaleEngine } from '../../sale/sale-engine';
 import type { Settings } from '../../settings';
 import type { StoreAndForward } from '../../store-forward/saf';
+import type { Tills } from '../../till/tills';
 import type { Clock } from '../../util/clock';
 import type { Logger } from '../../util/log';
 
@@ -37,6 +38,7 @@ export type CoreServices = {
   reversals: ReversalWorker;
   saf: StoreAndForward;
   batchClose: BatchClose;
+  tills: Tills;
   clock: Clock;
   log: Logger;
   emit: <E extends keyof Events>(event: E, payload: Events[E]) => void;
