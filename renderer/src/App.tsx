@@ -7,6 +7,9 @@ import { SaleScreen } from './screens/cashier/SaleScreen';
 import { TransactionsScreen } from './screens/cashier/TransactionsScreen';
 import { CardServicesScreen } from './screens/cashier/CardServicesScreen';
 import { PreauthScreen } from './screens/cashier/PreauthScreen';
+import { TillScreen } from './screens/cashier/TillScreen';
+import { TillsScreen } from './screens/manager/TillsScreen';
+import { useTillStatus } from './state/use-till';
 import { BatchScreen } from './screens/manager/BatchScreen';
 import { ReportsScreen } from './screens/manager/ReportsScreen';
 import { SettingsScreen } from './screens/manager/SettingsScreen';
@@ -21,6 +24,8 @@ import { formatCents } from './format/money';
 
 const screens: Record<View, () => React.JSX.Element> = {
   sale: SaleScreen,
+  till: TillScreen,
+  tills: TillsScreen,
   transactions: TransactionsScreen,
   cards: CardServicesScreen,
   preauths: PreauthScreen,
@@ -51,6 +56,7 @@ function TopBar() {
   const reversals = useApp((s) => s.reversals?.pending ?? s.status?.reversals.pending ?? 0);
   const saf = useApp((s) => s.saf);
   const app = useAppStore();
+  const till = useTillStatus();
   const online = gateway?.online ?? true;
   const exposure = saf?.exposureCents ?? status?.saf.exposureCents ?? 0;
   return (
@@ -71,6 +77,11 @@ function TopBar() {
         </span>
       ) : null}
       {exposure > 0 ? <span className="chip chip-warn">Offline exposure {formatCents(exposure)}</span> : null}
+      {till ? (
+        <span className={`chip ${till.active ? '' : 'chip-warn'}`} data-testid="till-chip">
+          {till.active ? `Till ${till.active.tillId} open` : 'No till open'}
+        </span>
+      ) : null}
       {session ? (
         <>
           <span>Signed in: {session.name}</span>

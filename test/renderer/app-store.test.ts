@@ -47,7 +47,11 @@ describe('app store: session, screens and manager approval', () => {
   });
 
   it('each role sees only its screens', () => {
-    expect(viewsFor('cashier')).toEqual(['sale', 'transactions', 'cards', 'preauths']);
+    expect(viewsFor('cashier')).toEqual(['sale', 'till', 'transactions', 'cards', 'preauths']);
+    // The cashier's drawer; the counts, reports and the day's close are the manager's.
+    expect(viewsFor('cashier')).not.toContain('tills');
+    expect(viewsFor('manager')).toContain('tills');
+    expect(viewsFor('tech')).not.toContain('till');
     expect(viewsFor('tech')).not.toContain('sale');
     expect(viewsFor('manager')).toContain('batch');
     // The core answers audit.list to a manager only.
