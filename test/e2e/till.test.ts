@@ -59,6 +59,7 @@ const SCANNED = [
   'till: open form',
   'till: in the drawer',
   'till: paid out',
+  'transactions: a cash sale to refund',
   'transactions: cash refund',
   'tills: blind count',
   'tills: count over, sign-off',
@@ -118,7 +119,7 @@ async function cardSale(p: Page, amount: string): Promise<void> {
 /** A cash refund from Today's transactions: the cash sale's button, the amount, the manager's PIN if asked. */
 async function cashRefund(p: Page, saleAmount: string, refund: string, pin?: string): Promise<void> {
   await go(p, 'Transactions');
-  await p.getByRole('button', { name: `Refund ${saleAmount} cash` }).click();
+  await p.getByRole('button', { name: `Refund cash ${saleAmount}` }).click();
   const dialog = p.getByRole('dialog', { name: 'Cash refund' });
   await dialog.waitFor();
   await p.fill('#refund-amount', refund);
@@ -304,7 +305,9 @@ describe('issue 20: two cashiers, two tills, blind counts and the Z (Chromium, s
 
     await cashRefund(page, '$23.40', '5.00', MANAGER.pin);
     await go(page, 'Transactions');
-    await page.getByRole('button', { name: 'Refund $18.40 cash' }).click();
+    await page.getByRole('button', { name: 'Refund cash $18.40' }).waitFor();
+    await checkA11y(page, 'transactions: a cash sale to refund');
+    await page.getByRole('button', { name: 'Refund cash $18.40' }).click();
     await page.getByRole('dialog', { name: 'Cash refund' }).waitFor();
     await checkA11y(page, 'transactions: cash refund');
     await shots(page, '03-cash-refund-dialog');

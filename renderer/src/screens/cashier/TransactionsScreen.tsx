@@ -376,7 +376,7 @@ export function TransactionsScreen() {
                           type="button"
                           className="btn btn-small"
                           onClick={() => setAction({ kind: 'cash-refund', tx: t })}
-                          aria-label={`Refund ${formatCents(refundableCents(t))} cash`}
+                          aria-label={`Refund cash ${formatCents(refundableCents(t))}`}
                         >
                           Refund cash
                         </button>
