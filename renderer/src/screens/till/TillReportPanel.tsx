@@ -201,7 +201,9 @@ export function TillReportPanel({
         <tbody>
           {r.tills.map((t) => (
             <tr key={t.tillId}>
-              <th scope="row">Till {t.tillId}</th>
+              <th scope="row" className="nowrap">
+                Till {t.tillId}
+              </th>
               <td>{t.employee}</td>
               <td>{formatDateTime(t.openedAt, zone)}</td>
               <td>{t.endedAt !== undefined ? formatDateTime(t.endedAt, zone) : stateWords[t.state]}</td>
