@@ -150,7 +150,8 @@ export function createAppStore(bridge: Bridge, connection: Connection = 'open'):
 
       async signOut() {
         await bridge.send('session.signOut', {});
-        set({ session: null, approval: null });
+        // The notices confirmed what this person did; the next one to sign in did none of it.
+        set({ session: null, approval: null, notices: [] });
       },
 
       navigate(view) {
