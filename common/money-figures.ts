@@ -188,10 +188,12 @@ export function moneyFigures(rows: Iterable<FigureRow>): MoneyFigures {
 
 /**
  * Sales by tender, every tender on one list: the card batch's lines (what each card was charged, debit
- * cash back included), cash as the drawer kept it, and checks.
+ * cash back included), cash as the drawer kept it, and checks. A gift card load is what a customer
+ * bought (the gateway settles it as a card sale, so the card batch counts it), not how they paid: its
+ * payment is already on the list under its own tender.
  */
 export function tenderLines(f: MoneyFigures): FigureLine[] {
-  const lines = [...f.card.byTender];
+  const lines = f.card.byTender.filter((l) => l.key !== tenderName('gift-reload'));
   if (f.drawer.cashTaken.count > 0)
     lines.push({ key: 'Cash', count: f.drawer.cashTaken.count, amountCents: f.drawer.cashTaken.cents });
   if (f.drawer.checks.count > 0)

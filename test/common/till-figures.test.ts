@@ -169,6 +169,16 @@ describe('till figures: the drawer of a till, one rule', () => {
   });
 });
 
+describe('sales by tender: what paid, not what was sold', () => {
+  it('a gift card load paid in cash is one sale, in cash: the load is what was bought, not a tender', () => {
+    const f = moneyFigures([sale('cash', 'approved', 2500), sale('gift-reload', 'approved', 2500)]);
+    // The gateway settles the load as a card sale: the card batch counts it…
+    expect(f.card.sales).toEqual({ count: 1, cents: 2500 });
+    // …but the customer paid once, in cash.
+    expect(tenderLines(f)).toEqual([{ key: 'Cash', count: 1, amountCents: 2500 }]);
+  });
+});
+
 describe('cash count: a drawer counted by denomination (USD) or as a total', () => {
   it('the denominations of a US drawer: bills, coins and rolls, each its exact value in cents', () => {
     expect(USD_DENOMINATIONS.map((d) => d.cents)).toEqual([
