@@ -93,6 +93,14 @@ export function CashCountForm({
         </label>
       </fieldset>
       {mode === 'denominations' ? (
+        <p className="count-total" role="status">
+          Counted:{' '}
+          <strong data-testid={`${id}-total`}>
+            {countedTotal === undefined ? '—' : formatCents(countedTotal)}
+          </strong>
+        </p>
+      ) : null}
+      {mode === 'denominations' ? (
         <div className="count-grid">
           {groups.map((g) => (
             <table key={g.kind} className="data count-table">
@@ -142,14 +150,6 @@ export function CashCountForm({
           />
         </div>
       )}
-      {mode === 'denominations' ? (
-        <p className="count-total" role="status">
-          Counted:{' '}
-          <strong data-testid={`${id}-total`}>
-            {countedTotal === undefined ? '—' : formatCents(countedTotal)}
-          </strong>
-        </p>
-      ) : null}
       {children}
       <ErrorAlert message={problem ?? error} />
       <div className="row">
