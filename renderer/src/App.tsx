@@ -8,6 +8,9 @@ import { SaleScreen } from './screens/cashier/SaleScreen';
 import { TransactionsScreen } from './screens/cashier/TransactionsScreen';
 import { CardServicesScreen } from './screens/cashier/CardServicesScreen';
 import { PreauthScreen } from './screens/cashier/PreauthScreen';
+import { TillScreen } from './screens/cashier/TillScreen';
+import { TillsScreen } from './screens/manager/TillsScreen';
+import { useTillStatus } from './state/use-till';
 import { BatchScreen } from './screens/manager/BatchScreen';
 import { ReportsScreen } from './screens/manager/ReportsScreen';
 import { SettingsScreen } from './screens/manager/SettingsScreen';
@@ -24,6 +27,8 @@ import { formatCents } from './format/money';
 
 const screens: Record<View, () => React.JSX.Element> = {
   sale: SaleScreen,
+  till: TillScreen,
+  tills: TillsScreen,
   transactions: TransactionsScreen,
   cards: CardServicesScreen,
   preauths: PreauthScreen,
@@ -59,6 +64,7 @@ function TopBar() {
   const paying = useSale((s) => s.phase === 'paying' || s.phase === 'signature');
   const app = useAppStore();
   const [changingPin, setChangingPin] = useState(false);
+  const till = useTillStatus();
   const online = gateway?.online ?? true;
   const exposure = saf?.exposureCents ?? status?.saf.exposureCents ?? 0;
   return (
@@ -96,6 +102,11 @@ function TopBar() {
         >
           Payment in progress — show it
         </button>
+      ) : null}
+      {till ? (
+        <span className={`chip ${till.active ? '' : 'chip-warn'}`} data-testid="till-chip">
+          {till.active ? `Till ${till.active.tillId} open` : 'No till open'}
+        </span>
       ) : null}
       {session ? (
         <>

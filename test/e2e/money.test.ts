@@ -10,6 +10,7 @@ import {
   describeViolations,
   go,
   launchBrowser,
+  openTillFor,
   screenshot,
   signIn,
   signOut,
@@ -162,6 +163,7 @@ describe('money on screen and on paper (Chromium, sandbox gateway, simulated dev
     // The machine's own zone is UTC (the terminal and Chromium inherit it); the merchant's is New York.
     process.env['TZ'] = 'UTC';
     terminal = await startTerminal();
+    await openTillFor(terminal);
     const b = readBridgeFile(terminal.dataDir);
     tool = await connectBridge(b.wsUrl, b.secret);
     browser = await launchBrowser();
