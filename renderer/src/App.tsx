@@ -110,7 +110,14 @@ function TopBar() {
       ) : null}
       {session ? (
         <>
-          <span>Signed in: {session.name}</span>
+          {/* The name alone: "Signed in:" cost a second header row at 1024 px, pushing the screens down. */}
+          <span
+            className="who"
+            aria-label={`Signed in: ${session.name}`}
+            title={`Signed in: ${session.name}`}
+          >
+            {session.name}
+          </span>
           {session.mustChangePin ? null : (
             <button
               type="button"

@@ -40,12 +40,11 @@ import {
  * report, whose figures match the journal to the cent. In real Chromium against the real `npm start`
  * (browser mode, embedded sandbox gateway, simulated devices and ESC/POS printer).
  *
- * Who signs in: the terminal knows three role PINs today, so the second cashier rings the second till
- * with the manager's PIN, and the tills and reports name them `cashier` and `manager`. When employees
- * have names and PINs of their own, only these two constants change.
+ * Who signs in: the sandbox's demo employees — the second cashier rings the second till with the demo
+ * manager's PIN, and the tills and reports name them by their names, `Cashier` and `Manager`.
  */
-const CASHIER_A = { pin: '1111', employee: 'cashier' };
-const CASHIER_B = { pin: '9999', employee: 'manager' };
+const CASHIER_A = { pin: '1111', employee: 'Cashier' };
+const CASHIER_B = { pin: '9999', employee: 'Manager' };
 const MANAGER = { pin: '9999' };
 const VISA = '4111111111111111';
 
@@ -289,7 +288,7 @@ describe('issue 20: two cashiers, two tills, blind counts and the Z (Chromium, s
     await checkA11y(page, 'till: open form');
     await shots(page, '02-till-open-form');
     await page.getByRole('button', { name: 'Open the till' }).click();
-    await page.getByRole('heading', { name: 'Till 1 (cashier) is in the drawer' }).waitFor();
+    await page.getByRole('heading', { name: 'Till 1 (Cashier) is in the drawer' }).waitFor();
     expect(await page.getByTestId('till-chip').innerText()).toBe('Till 1 open');
     await expect.poll(async () => (await simulator()).drawerKicks).toBe(kicks + 1);
 
@@ -327,9 +326,9 @@ describe('issue 20: two cashiers, two tills, blind counts and the Z (Chromium, s
     const movements = page.getByRole('table', { name: /Cash moved in and out/ });
     await expect.poll(() => movements.getByRole('row').count()).toBe(5);
     const moved = await movements.innerText();
-    expect(moved).toMatch(/No sale\s+Change for lane 2\s+cashier/);
-    expect(moved).toMatch(/Paid out\s+\$12\.00\s+Window cleaner\s+cashier/);
-    expect(moved).toMatch(/Cash refund\s+\$5\.00\s+On sale L1-\S+\s+approved by manager\s+cashier/);
+    expect(moved).toMatch(/No sale\s+Change for lane 2\s+Cashier/);
+    expect(moved).toMatch(/Paid out\s+\$12\.00\s+Window cleaner\s+Cashier/);
+    expect(moved).toMatch(/Cash refund\s+\$5\.00\s+On sale L1-\S+\s+approved by Manager\s+Cashier/);
     expect(moved).toMatch(/Opening float\s+\$100\.00/);
     // The cashier never sees what the drawer should hold.
     expect(await pageText(page)).not.toMatch(/\$106\.40|Expected/);
@@ -340,7 +339,7 @@ describe('issue 20: two cashiers, two tills, blind counts and the Z (Chromium, s
 
     await handOver(page);
     expect(await page.getByRole('table', { name: 'Tills out of the drawer' }).innerText()).toMatch(
-      /Till 1\s+cashier\s+.+\s+Waiting for its count/,
+      /Till 1\s+Cashier\s+.+\s+Waiting for its count/,
     );
     await shots(page, '06-till-handed-over');
     await signOut(page);
@@ -373,8 +372,8 @@ describe('issue 20: two cashiers, two tills, blind counts and the Z (Chromium, s
     await shots(page, '07-tills-to-count');
 
     // Till 1: 100.00 + 23.40 − 5.00 − 12.00 = 106.40 expected; counted 113.40, by denomination.
-    await page.getByRole('button', { name: 'Count Till 1 (cashier)' }).click();
-    await page.getByRole('heading', { name: 'Count Till 1 (cashier)' }).waitFor();
+    await page.getByRole('button', { name: 'Count Till 1 (Cashier)' }).click();
+    await page.getByRole('heading', { name: 'Count Till 1 (Cashier)' }).waitFor();
     // Blind: nothing on the page tells what the tray should hold before the count is entered.
     expect(await pageText(page)).not.toMatch(/\$106\.40|Expected/);
     await page.fill('#count-1-bill-10000', '1');
@@ -398,7 +397,7 @@ describe('issue 20: two cashiers, two tills, blind counts and the Z (Chromium, s
     await shots(page, '09-count-over-sign-off');
     await page.fill('#signoff-note-1', 'Counted twice');
     await page.getByRole('button', { name: 'Sign off', exact: true }).click();
-    await page.getByText('Till 1 (cashier) is closed.').waitFor();
+    await page.getByText('Till 1 (Cashier) is closed.').waitFor();
     await page.getByRole('button', { name: 'Done', exact: true }).click();
 
     // Till 2: 150.00 + 10.00 − 2.50 − 3.00 = 154.50 expected; counted 153.25 as a total.

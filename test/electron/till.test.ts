@@ -164,7 +164,7 @@ describe('tills: cash goes through a till in the lane’s drawer', () => {
     );
     expect(till).toMatchObject({
       state: 'open',
-      employee: 'cashier',
+      employee: 'Cashier',
       floatCents: 4000 + 3000 + 2000 + 500 + 500 + 500,
     });
     expect((await printer(bridge)).drawerKicks).toBe(1);
@@ -177,7 +177,7 @@ describe('tills: cash goes through a till in the lane’s drawer', () => {
     // A second till cannot open while this one is in the drawer; a bad count changes nothing.
     const second = await manager.send('till.open', { float: { totalCents: 5000 } });
     expect(code(second)).toBe('conflict');
-    expect(message(second)).toMatch(/Till 1 \(cashier\) is in the drawer/);
+    expect(message(second)).toMatch(/Till 1 \(Cashier\) is in the drawer/);
     const bad = await bridge.send('till.open', { float: { denominations: { 'bill-300': 1 } } });
     expect(code(bad)).toBe('invalid');
     // The cashier reads no report: they show expected cash.
@@ -212,10 +212,10 @@ describe('tills: cash goes through a till in the lane’s drawer', () => {
       kind: 'paid-out',
       amountCents: 1200,
       reason: 'Window cleaner',
-      employee: 'cashier',
+      employee: 'Cashier',
     });
-    expect(inn).toMatchObject({ kind: 'paid-in', amountCents: 350, employee: 'cashier' });
-    expect(drop).toMatchObject({ kind: 'safe-drop', amountCents: 5000, employee: 'manager' });
+    expect(inn).toMatchObject({ kind: 'paid-in', amountCents: 350, employee: 'Cashier' });
+    expect(drop).toMatchObject({ kind: 'safe-drop', amountCents: 5000, employee: 'Manager' });
     expect(noSale).toMatchObject({ kind: 'no-sale', amountCents: 0, reason: 'Change for lane 2' });
     expect((await printer(bridge)).drawerKicks).toBe(kicks + 4);
     const listed = value(await bridge.send('till.movements', {}));
@@ -223,10 +223,8 @@ describe('tills: cash goes through a till in the lane’s drawer', () => {
     const audit = value(await manager.send('audit.list', {}));
     const actions = audit.map((a) => `${a.role} ${a.action} ${a.detail}`);
     expect(actions).toContain(`cashier till-no-sale till ${till.tillId}: drawer opened (Change for lane 2)`);
-    expect(actions).toContain(`cashier till-paid-out till ${till.tillId}: 1200 cents (Window cleaner)`);
-    expect(actions).toContain(
-      `manager till-safe-drop till ${till.tillId}: 5000 cents (Twenties to the safe)`,
-    );
+    expect(actions).toContain(`cashier till-paid-out till ${till.tillId}: $12.00 (Window cleaner)`);
+    expect(actions).toContain(`manager till-safe-drop till ${till.tillId}: $50.00 (Twenties to the safe)`);
   });
 
   it('a cash refund: the manager’s PIN, out of the till in the drawer; the sale learns it; never more than it took', async () => {
@@ -248,8 +246,8 @@ describe('tills: cash goes through a till in the lane’s drawer', () => {
     expect(r.movement).toMatchObject({
       kind: 'refund',
       amountCents: 500,
-      employee: 'cashier',
-      approvedBy: 'manager',
+      employee: 'Cashier',
+      approvedBy: 'Manager',
       userTransactionNumber: utn,
     });
     expect(r.transaction).toMatchObject({
@@ -288,7 +286,7 @@ describe('tills: cash goes through a till in the lane’s drawer', () => {
     expect(code(busy)).toBe('busy');
     value(await bridge.send('sale.abandon', { ticketId: open.ticketId }));
     const handed = value(await bridge.send('till.handOver', {}));
-    expect(handed).toMatchObject({ tillId: first.tillId, state: 'handed-over', endedBy: 'cashier' });
+    expect(handed).toMatchObject({ tillId: first.tillId, state: 'handed-over', endedBy: 'Cashier' });
     // Between tills, cash waits for one.
     const between = value(await bridge.send('sale.open', { subtotalCents: 100 }));
     const refusedCash = await bridge.send('sale.pay', {
@@ -327,7 +325,7 @@ describe('tills: cash goes through a till in the lane’s drawer', () => {
       expectedCents: 12_340,
       overShortCents: 760,
       needsSignOff: true,
-      countedBy: 'cashier',
+      countedBy: 'Cashier',
     });
     expect(
       code(await bridge.send('till.count', { tillId: till.tillId, count: { totalCents: 12_340 } })),
@@ -342,7 +340,7 @@ describe('tills: cash goes through a till in the lane’s drawer', () => {
     );
     expect(signed).toMatchObject({
       state: 'closed',
-      count: { signedOffBy: 'manager', note: 'Customer left change' },
+      count: { signedOffBy: 'Manager', note: 'Customer left change' },
     });
     const audit = value(await manager.send('audit.list', {}));
     expect(audit.find((a) => a.action === 'till-signed-off')).toMatchObject({
@@ -350,7 +348,7 @@ describe('tills: cash goes through a till in the lane’s drawer', () => {
       approvedBy: 'manager',
     });
     expect(audit.find((a) => a.action === 'till-counted')?.detail).toBe(
-      'till 1: counted 13100 cents, expected 12340, over 760, waits for a sign-off',
+      'till 1: counted $131.00, expected $123.40, over $7.60, waits for a sign-off',
     );
     // Within the tolerance it closes at once.
     const next = await openTill(bridge, 5000);
@@ -415,7 +413,7 @@ describe('tills: cash goes through a till in the lane’s drawer', () => {
     const refused = await manager.send('till.closeDay', {});
     expect(code(refused)).toBe('conflict');
     expect(message(refused)).toMatch(
-      /till 1 \(cashier\) is handed over and not counted yet; till 2 \(manager\)/,
+      /till 1 \(Cashier\) is handed over and not counted yet; till 2 \(Manager\)/,
     );
 
     // Till 1: 100.00 + 23.40 − 5.00 − 12.00 = 106.40, counted 113.40 (7.00 over: a sign-off).
@@ -431,7 +429,7 @@ describe('tills: cash goes through a till in the lane’s drawer', () => {
     const closed = value(await manager.send('till.closeDay', {}));
     const z: TillReportView = closed.report;
     expect(closed.print).toEqual({ printed: true });
-    expect(z).toMatchObject({ kind: 'z', zNumber: 1, closedBy: 'manager' });
+    expect(z).toMatchObject({ kind: 'z', zNumber: 1, closedBy: 'Manager' });
     const j = fromJournal(lane.dataDir, z.from, z.until);
     expect(z.byTender).toEqual(tenderLines(j.money));
     expect(z.card).toEqual(j.money.card);
@@ -457,8 +455,8 @@ describe('tills: cash goes through a till in the lane’s drawer', () => {
         e.overShortCents,
       ]),
     ).toEqual([
-      ['cashier', 1, 2340 + 4567, 500, 1200, 1, 700],
-      ['manager', 1, 1000, 250, 300, 1, -125],
+      ['Cashier', 1, 2340 + 4567, 500, 1200, 1, 700],
+      ['Manager', 1, 1000, 250, 300, 1, -125],
     ]);
     expect(z.taxByClass).toEqual([
       { taxClass: 'Sales tax', tickets: 3, taxableCents: 2340 + 4567 + 1000, taxCents: 0 },
@@ -484,7 +482,7 @@ describe('tills: cash goes through a till in the lane’s drawer', () => {
         zNumber: 1,
         from: z.from,
         until: z.until,
-        closedBy: 'manager',
+        closedBy: 'Manager',
         tills: 2,
         salesCents: 2340 + 4567 + 1000,
         overShortCents: 575,
@@ -493,7 +491,7 @@ describe('tills: cash goes through a till in the lane’s drawer', () => {
     expect(value(await manager.send('till.list', {}))).toEqual([]);
     const audit = value(await manager.send('audit.list', {}));
     expect(audit.find((a) => a.action === 'z-report')?.detail).toBe(
-      'Z 1: 2 till(s), sales 7907 cents, over/short 575',
+      'Z 1: 2 till(s), sales $79.07, over/short $5.75',
     );
   });
 
