@@ -1,4 +1,10 @@
-import type { AutoCloseView, DeviceConfigView, SafPolicy } from './bridge/contract';
+import type {
+  AutoCloseView,
+  DeviceConfigView,
+  DiscountLimitsView,
+  SafPolicy,
+  StoreProfileView,
+} from './bridge/contract';
 import type { GatewayCredentials, GatewayTimeouts } from './gateway-client/client';
 import { defaultGatewayTimeouts } from './gateway-client/client';
 import type { Journal } from './journal/journal-protocol';
@@ -59,6 +65,10 @@ export type SettingsShape = {
   autoClose: AutoCloseView;
   devices: DeviceConfigView | null;
   recorder: RecorderSettings;
+  /** The receipt's header and footer (store name, address, phone, return policy). */
+  store: StoreProfileView;
+  /** What a cashier may discount or reprice on a ticket without a manager. */
+  discounts: DiscountLimitsView;
 };
 
 export const defaultSaleSettings: SaleSettings = {
@@ -71,6 +81,24 @@ export const defaultSaleSettings: SaleSettings = {
   autoPrint: true,
   preauthTipMaxPercent: 20,
   chipFallbackAfterFailures: 1,
+};
+
+/** Until a manager names the store, its receipts carry the launcher's merchant name (receipt-printing.ts). */
+export const defaultStoreProfile: StoreProfileView = {
+  storeName: '',
+  addressLines: [],
+  phone: '',
+  returnPolicy: '',
+};
+
+/**
+ * A cashier gives up to 10 % off a line or a ticket alone and never changes a catalog price alone: a
+ * usual floor-staff limit; a manager moves it (0 puts every discount through the manager).
+ */
+export const defaultDiscountLimits: DiscountLimitsView = {
+  maxLineDiscountPercent: 10,
+  maxTicketDiscountPercent: 10,
+  priceOverrideNeedsApproval: true,
 };
 
 /** Store-and-forward is off until a manager turns it on (issue 5). */
@@ -146,6 +174,8 @@ export async function loadSettings(
     autoClose: (await read<AutoCloseView>('autoClose')) ?? { enrolled: false },
     devices: (await read<DeviceConfigView>('devices')) ?? defaults.devices,
     recorder: (await read<RecorderSettings>('recorder')) ?? { enabled: false },
+    store: { ...defaultStoreProfile, ...(await read<Partial<StoreProfileView>>('store')) },
+    discounts: { ...defaultDiscountLimits, ...(await read<Partial<DiscountLimitsView>>('discounts')) },
   };
 
   const unseal = (s: NonNullable<GatewaySettings['sealedPassword']>): string =>

@@ -4,7 +4,7 @@ import type {
   CatalogItemView,
   CatalogLookupView,
 } from '../bridge/contract/catalog';
-import { CATALOG_LIMITS } from '../bridge/contract/catalog-limits';
+import { CATALOG_LIMITS } from '../bridge/contract/retail-limits';
 import { readBarcodeScan } from '../../native/protocols/barcode-scan';
 import { catalogBarcode, scanKey } from './catalog-barcode';
 import { catalogCsv, parseCatalogCsv } from './catalog-csv';

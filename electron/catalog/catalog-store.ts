@@ -10,7 +10,7 @@ import type {
   TaxClassInput,
   TaxClassView,
 } from '../bridge/contract/catalog';
-import { CATALOG_LIMITS as L } from '../bridge/contract/catalog-limits';
+import { CATALOG_LIMITS as L } from '../bridge/contract/retail-limits';
 import type { Migration } from '../journal/migrations/types';
 import { isExactRate, rateUnits } from '../../common/percent';
 import { catalogBarcode, type BarcodeKey, type CatalogBarcode } from './catalog-barcode';

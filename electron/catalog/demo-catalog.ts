@@ -13,7 +13,7 @@ export const DEMO_TAX_CLASSES: readonly TaxClassInput[] = [
   { code: 'standard', name: 'Sales tax', ratePercent: 8.25, mode: 'exclusive' },
   { code: 'prepared', name: 'Prepared food', ratePercent: 9.75, mode: 'exclusive' },
   { code: 'exempt', name: 'Groceries (exempt)', ratePercent: 0, mode: 'exempt' },
-  { code: 'included', name: 'Concessions (tax included)', ratePercent: 10, mode: 'inclusive' },
+  { code: 'included', name: 'Concessions', ratePercent: 10, mode: 'inclusive' },
 ];
 
 export const DEMO_CATALOG_CSV = [

@@ -5,11 +5,13 @@ import { createBatchClose } from '../batch-close';
 import { createConnectionHub, type BridgeConnection } from '../bridge/connection';
 import { createDispatch } from '../bridge/dispatcher';
 import { createHandlers } from '../bridge/handlers';
+import { openCatalog, type Catalog } from '../catalog/catalog';
 import { createDeviceHost } from '../devices/device-host';
 import { GatewayClient } from '../gateway-client/client';
 import { openJournal, type Journal } from '../journal/journal';
 import { createReversalWorker, type ReversalWorker } from '../journal/reversal-worker';
 import { createRoles } from '../roles/roles';
+import { createItemizedSale } from '../sale/itemized-sale';
 import { SaleEngine } from '../sale/sale-engine';
 import { loadSettings } from '../settings';
 import { createStoreAndForward, type StoreAndForward } from '../store-forward/saf';
@@ -35,9 +37,18 @@ export async function createTerminalCore(config: TerminalCoreConfig): Promise<Te
   const releaseLock = acquireLock(config.dataDir);
 
   let journal: Journal;
+  let catalog: Catalog;
   try {
     journal = await openJournal(join(config.dataDir, 'journal.sqlite'));
   } catch (error) {
+    releaseLock();
+    throw error;
+  }
+  try {
+    // Its own file and thread: a manager's import never holds the journal's writer (docs/catalog.md).
+    catalog = await openCatalog(join(config.dataDir, 'catalog.sqlite'));
+  } catch (error) {
+    await journal.close();
     releaseLock();
     throw error;
   }
@@ -141,6 +152,8 @@ export async function createTerminalCore(config: TerminalCoreConfig): Promise<Te
     merchantName: () => config.merchantName ?? 'TILLPOINT STORE',
   });
 
+  const itemized = createItemizedSale({ engine, catalog, settings: () => settings.value, clock });
+
   const roles = createRoles(journal, clock);
   const audit = createAudit(journal, clock, log);
   const views = createStatusViews({
@@ -169,6 +182,8 @@ export async function createTerminalCore(config: TerminalCoreConfig): Promise<Te
     journal,
     client,
     engine,
+    itemized,
+    catalog,
     roles,
     devices,
     reversals: reversalWorker,
@@ -186,10 +201,27 @@ export async function createTerminalCore(config: TerminalCoreConfig): Promise<Te
   });
   const dispatch = createDispatch({ handlers, running: () => running, log });
 
+  /**
+   * The sandbox's demo store, once per data folder: the demo catalog (electron/catalog/demo-catalog.ts)
+   * and a store name, address and return policy on the receipts, until a manager sets them.
+   */
+  const seedSandboxStore = async (): Promise<void> => {
+    if (await catalog.seedDemo(clock.now())) log.log('info', 'catalog', 'sandbox demo catalog seeded');
+    if ((await journal.getSetting('store')) === undefined)
+      await settings.set('store', {
+        storeName: 'Tillpoint Demo Market',
+        addressLines: ['100 Main Street', 'Springfield, IL 62701'],
+        phone: '(217) 555-0100',
+        returnPolicy:
+          'Returns and exchanges within 30 days with this receipt. Thank you for shopping with us!',
+      });
+  };
+
   let stopped = false;
   return {
     dataDir: config.dataDir,
     journal,
+    catalog,
     devices,
     log,
     connect: (): BridgeConnection => hub.connect(dispatch),
@@ -202,6 +234,7 @@ export async function createTerminalCore(config: TerminalCoreConfig): Promise<Te
       if (recovered.length > 0)
         log.log('warn', 'journal', `${recovered.length} entr(ies) had no recorded answer; reversing them`);
       await roles.init();
+      if (config.sandbox === true) await seedSandboxStore();
       await engine.restore();
       await devices.start();
       reversalWorker.start();
@@ -228,6 +261,7 @@ export async function createTerminalCore(config: TerminalCoreConfig): Promise<Te
       await reversalWorker.stop();
       await devices.stop().catch(() => undefined);
       client.close();
+      await catalog.close();
       await journal.close();
       releaseLock();
     },

@@ -9,10 +9,18 @@ type ReceiptDeps = Pick<
 
 export function receiptOf(deps: ReceiptDeps, t: TicketView, copy: 'customer' | 'merchant'): ReceiptView {
   const s = deps.settings();
+  const store = s.store;
   return buildReceipt(
     t,
     copy,
-    { merchantName: deps.merchantName(), laneId: s.laneId, mid: s.gateway.mid },
+    {
+      merchantName: store.storeName.trim() || deps.merchantName(),
+      laneId: s.laneId,
+      mid: s.gateway.mid,
+      addressLines: store.addressLines,
+      phone: store.phone,
+      returnPolicy: store.returnPolicy,
+    },
     deps.clock.now(),
   );
 }

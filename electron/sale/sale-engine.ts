@@ -1,6 +1,7 @@
 import type {
   BalanceView,
   EbtProgram,
+  ItemizedTicketView,
   PreauthCompleteRequest,
   ReceiptPrintResult,
   ReceiptView,
@@ -27,6 +28,7 @@ import { printReceipt, receiptOf } from './receipt-printing';
 import type { SaleEngineDeps } from './sale-deps';
 import { signatureSvg } from './signature';
 import { isTaken, recompute } from './tender-amounts';
+import { applyLines } from './ticket-lines';
 import { checkPayment, newTicket } from './ticket-rules';
 import { restoreTender } from './ticket-restore';
 import { runTender } from './tenders';
@@ -52,6 +54,8 @@ export class SaleEngine {
   private active: Active | undefined;
   private lastReceiptTicket: string | undefined;
   private readonly journaled: JournaledSend;
+  /** Changes to a ticket's lines, one at a time (one may wait for a manager's PIN). */
+  private amending: Promise<unknown> = Promise.resolve();
 
   constructor(private readonly deps: SaleEngineDeps) {
     this.journaled = (entry, send, options) => journaledCall(this.deps, entry, send, options);
@@ -84,6 +88,45 @@ export class SaleEngine {
     this.tickets.set(ticket.ticketId, ticket);
     await this.persist(ticket);
     return ticket;
+  }
+
+  /** Opens a ticket built elsewhere (a ticket of lines: ticket-lines.ts). */
+  async adopt(ticket: TicketView): Promise<TicketView> {
+    this.tickets.set(ticket.ticketId, ticket);
+    await this.persist(ticket);
+    return ticket;
+  }
+
+  /**
+   * Changes the lines of an open ticket of lines: `change` gets a copy of them and returns them changed
+   * (it may wait for a manager's approval). The lines change only while nothing is paid — no tender in
+   * progress, approved, partly approved or stored — checked before and again after `change`, since a
+   * tender may start while it waits. Changes run one at a time.
+   */
+  amend(
+    ticketId: string,
+    change: (lines: ItemizedTicketView, ticket: TicketView) => Promise<ItemizedTicketView>,
+  ): Promise<TicketView> {
+    const run = this.amending.then(async () => {
+      const editable = (): TicketView & { itemized: ItemizedTicketView } => {
+        const t = this.openTicket(ticketId);
+        if (!t.itemized)
+          throw new BridgeFailure('conflict', 'This ticket was opened for an amount: it has no lines.');
+        if (this.active?.ticketId === ticketId)
+          throw new BridgeFailure('busy', 'A tender is in progress: finish or cancel it first.');
+        if (t.tenders.some((x) => isTaken(x) || x.status === 'in-progress'))
+          throw new BridgeFailure('conflict', 'Part of the ticket is paid: its lines can no longer change.');
+        return t as TicketView & { itemized: ItemizedTicketView };
+      };
+      const before = editable();
+      const lines = await change(structuredClone(before.itemized), before);
+      const t = editable();
+      applyLines(t, lines);
+      await this.persist(t);
+      return t;
+    });
+    this.amending = run.catch(() => undefined);
+    return run;
   }
 
   current(): TicketView | null {

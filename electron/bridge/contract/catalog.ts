@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox';
 import type { TaxMode } from '../../../common/ticket-pricing';
-import { CATALOG_LIMITS as L } from './catalog-limits';
+import { CATALOG_LIMITS as L } from './retail-limits';
 import { Cents } from './schema-kit';
 
 /**

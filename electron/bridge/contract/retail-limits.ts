@@ -1,4 +1,6 @@
 /**
+ * Bounds the core enforces and the screens size their fields by: the catalog's and the store profile's.
+ *
  * The catalog's bounds, one list the core enforces and the screens size their fields by (docs/catalog.md).
  * A store may have tens of thousands of items: lists are paged, and every list that is not paged (tax
  * classes, categories, quick keys) is bounded here.
@@ -31,4 +33,14 @@ export const CATALOG_LIMITS = {
   importMaxRows: 200_000,
   /** Problems listed for a refused import (the count says how many more). */
   importMaxProblems: 100,
+} as const;
+
+/** The receipt's header and footer (contract/store-profile.ts). */
+export const STORE_PROFILE_LIMITS = {
+  storeNameLength: 40,
+  addressLines: 3,
+  /** A receipt line: 42 columns on the 80 mm printer. */
+  addressLineLength: 42,
+  phoneLength: 24,
+  returnPolicyLength: 400,
 } as const;
