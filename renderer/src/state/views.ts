@@ -8,6 +8,7 @@ export type View =
   | 'preauths'
   | 'batch'
   | 'reports'
+  | 'catalog'
   | 'settings'
   | 'links'
   | 'saf'
@@ -23,6 +24,7 @@ export const viewTitles: Readonly<Record<View, string>> = {
   preauths: 'Pre-authorizations',
   batch: 'Batch',
   reports: 'Reports',
+  catalog: 'Catalog',
   settings: 'Settings',
   links: 'Payment links',
   saf: 'Offline & queues',
@@ -42,6 +44,7 @@ const byRole: Readonly<Record<Role, readonly View[]>> = {
     'preauths',
     'batch',
     'reports',
+    'catalog',
     'settings',
     'links',
     'saf',
