@@ -51,7 +51,7 @@ export class CatalogService {
     } else throw new CatalogProblem('invalid', 'Look up a barcode or a SKU.');
     return {
       item,
-      taxClass: this.store.taxClass(item.taxClassId),
+      taxClass: this.store.taxClassRate(item.taxClassId),
       ...(priceEmbedded ? { priceEmbedded: { ...priceEmbedded } } : {}),
     };
   }

@@ -8,6 +8,7 @@ import type {
   CategoryInput,
   CategoryView,
   TaxClassInput,
+  TaxClassRateView,
   TaxClassView,
 } from '../bridge/contract/catalog';
 import { CATALOG_LIMITS as L } from '../bridge/contract/retail-limits';
@@ -233,6 +234,16 @@ export class CatalogStore {
     const t = this.stmt.taxClass.get(id);
     if (!t) throw new CatalogProblem('not-found', 'No such tax class.');
     return this.taxClassView(t);
+  }
+
+  /**
+   * A class's rate, read by its key alone: what a cashier's lookup and a ticket line need (the item count,
+   * a count over the class's items, is the manager's list's).
+   */
+  taxClassRate(id: number): TaxClassRateView {
+    const t = this.stmt.taxClass.get(id);
+    if (!t) throw new CatalogProblem('not-found', 'No such tax class.');
+    return { id: t.id, code: t.code, name: t.name, ratePercent: ratePercent(t.rate_units), mode: t.mode };
   }
 
   private taxClassView(t: SqlTaxClass): TaxClassView {

@@ -2,7 +2,7 @@ import type {
   CatalogItemView,
   ItemizedTicketView,
   Role,
-  TaxClassView,
+  TaxClassRateView,
   TicketAddItem,
   TicketAddOpenItem,
   TicketAddScan,
@@ -68,7 +68,7 @@ export type ItemizedSale = {
   voidLine(ticketId: string, lineId: string, approve: Approve): Promise<Changed>;
 };
 
-function rate(t: TaxClassView): TicketTaxClass {
+function rate(t: TaxClassRateView): TicketTaxClass {
   return { code: t.code, name: t.name, ratePercent: t.ratePercent, mode: t.mode };
 }
 
@@ -112,7 +112,7 @@ export function createItemizedSale(deps: ItemizedSaleDeps): ItemizedSale {
     if (!item.active) throw new BridgeFailure('conflict', `${item.name} is not sold any more (inactive).`);
     if (item.openPrice && unitPriceCents === undefined)
       throw new BridgeFailure('invalid', `Type the price of ${item.name}: it is an open-price item.`);
-    const taxClass = await catalog.taxClass(item.taxClassId);
+    const taxClass = await catalog.taxClassRate(item.taxClassId);
     // From now on the item can only be deactivated: a ticket refers to it (also if this change is refused).
     await catalog.markSold(item.id);
     return {
@@ -165,7 +165,8 @@ export function createItemizedSale(deps: ItemizedSaleDeps): ItemizedSale {
       change(p.ticketId, approve, async (lines) => {
         const name = p.name?.trim() || 'Open item';
         if (hasControlCharacter(name)) throw new BridgeFailure('invalid', 'A name cannot hold a line break.');
-        const taxClass = p.taxClassId === undefined ? laneTax() : rate(await catalog.taxClass(p.taxClassId));
+        const taxClass =
+          p.taxClassId === undefined ? laneTax() : rate(await catalog.taxClassRate(p.taxClassId));
         addLine(lines, {
           kind: 'open-item',
           name,

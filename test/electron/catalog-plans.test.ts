@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type Database from 'better-sqlite3';
+import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CatalogService } from '../../electron/catalog/catalog-service';
 import { CatalogStore, openCatalogDatabase } from '../../electron/catalog/catalog-store';
@@ -126,6 +126,28 @@ describe('the catalog: every query is read along a bounding index (EXPLAIN QUERY
     expect(prepared.size).toBeGreaterThan(before);
     expect(texts.length).toBeGreaterThan(35);
     expect(texts.flatMap((s) => unbounded(s))).toEqual([]);
+  });
+
+  it('a cashier’s lookup (scan, label, SKU) reads items by their keys alone, nothing that grows with the catalog', () => {
+    // Every statement the lookup runs, as SQLite ran it (better-sqlite3's trace of executed statements).
+    const executed: string[] = [];
+    const traced = new Database(join(dir, 'catalog.sqlite'), {
+      verbose: (sql) => executed.push(String(sql)),
+    });
+    const service = new CatalogService(new CatalogStore(traced));
+    service.lookup({ barcode: '036000241457' });
+    service.lookup({ barcode: '204711804999' });
+    service.lookup({ sku: 'P1' });
+    expect(executed.length).toBeGreaterThan(3);
+    const keyRead =
+      /^(SEARCH|SCAN) (\w+) USING (INTEGER PRIMARY KEY \(rowid=\?\)|PRIMARY KEY \(kind=\? AND code=\?\)|(COVERING )?INDEX (sqlite_autoindex_items_1|items_embedded_code|barcodes_item|sqlite_autoindex_tax_classes_1) \(\w+=\?\))$/;
+    const ranges = executed.flatMap((sql) =>
+      (traced.prepare(`EXPLAIN QUERY PLAN ${sql}`).all() as PlanRow[])
+        .filter((r) => /^(SEARCH|SCAN) (items|barcodes|i)\b/.test(r.detail) && !keyRead.test(r.detail))
+        .map((r) => `${r.detail}  <=  ${sql.replace(/\s+/g, ' ')}`),
+    );
+    traced.close();
+    expect(ranges).toEqual([]);
   });
 
   it('the rule refuses a list that filters while it walks, or sorts what it read', () => {

@@ -12,7 +12,8 @@ import { Cents } from './schema-kit';
 
 export type TaxModeName = TaxMode;
 
-export type TaxClassView = {
+/** A tax class as a lookup answers it (what a ticket line copies). */
+export type TaxClassRateView = {
   id: number;
   /** What an item's CSV row names it by (`standard`, `exempt`). */
   code: string;
@@ -20,6 +21,10 @@ export type TaxClassView = {
   ratePercent: number;
   /** `exclusive`: tax added to the price; `inclusive`: the price holds it; `exempt`: none. */
   mode: TaxModeName;
+};
+
+/** A tax class on the manager's list. */
+export type TaxClassView = TaxClassRateView & {
   /** Items in the class (a class with items cannot be deleted). */
   itemCount: number;
 };
@@ -150,7 +155,7 @@ export type CatalogLookup = Static<typeof CatalogLookupSchema>;
 
 export type CatalogLookupView = {
   item: CatalogItemView;
-  taxClass: TaxClassView;
+  taxClass: TaxClassRateView;
   /** A price-embedded label: its item code and the price printed on it (the line's price). */
   priceEmbedded?: { itemCode: string; priceCents: number };
 };
