@@ -26,8 +26,11 @@ export const CATALOG_LIMITS = {
   pageSize: 200,
   /** Rows of one export page (about 200 KB of CSV). */
   exportPageRows: 2000,
-  /** One piece of an import's file text (the bridge's frames are at most 1 MiB). */
-  importChunkChars: 256 * 1024,
+  /**
+   * One piece of an import's file text. The bridge's frames are at most 1 MiB, and JSON writes a control
+   * character as six bytes (`\u0001`): 128 Ki characters stay under it whatever the file holds.
+   */
+  importChunkChars: 128 * 1024,
   /** The largest file an import takes: 32 MiB of text, 200,000 rows. */
   importMaxChars: 32 * 1024 * 1024,
   importMaxRows: 200_000,
