@@ -45,6 +45,10 @@ const config = {
     // cannot read inside app.asar (electron/journal/journal.ts, outsideAsar): the worker and everything
     // it requires live outside the archive.
     'dist/app/journal-worker.mjs',
+    // The catalog's worker likewise, with the CSV packages its import and export load.
+    'dist/app/catalog-worker.mjs',
+    'node_modules/csv-parse/**/*',
+    'node_modules/csv-stringify/**/*',
     'node_modules/better-sqlite3/**/*',
     'node_modules/bindings/**/*',
     'node_modules/file-uri-to-path/**/*',

@@ -1,6 +1,7 @@
 /**
- * Percentages of amounts in integer cents, for the lane's tax, tip presets and the pre-authorization tip
- * bound. A rate is a percent with at most four decimals (8.875 %), read from its decimal digits so no
+ * Percentages of amounts in integer cents, for the lane's tax, the tax classes of a ticket (added to a
+ * price, or contained in a tax-inclusive one), percent discounts, tip presets, and the bounds a manager
+ * sets (the pre-authorization tip, the discount a cashier may give). A rate is a percent with at most four decimals (8.875 %), read from its decimal digits so no
  * binary fraction enters the sum, and the product is exact (BigInt): 30.00 at 9.95 % is 298.5 cents
  * exactly, which rounds half up to 2.99 — the screen's preview and the core's charge are this one rule.
  */
@@ -61,4 +62,24 @@ export function withinPercent(partCents: number, wholeCents: number, percent: nu
   return (
     cents(partCents, 'the part') * 100n * UNITS_PER_PERCENT <= cents(wholeCents, 'the whole') * units(percent)
   );
+}
+
+/**
+ * The tax contained in a tax-inclusive amount: `grossCents` × r / (100 + r), rounded half up to the cent
+ * on the exact quotient (half away from zero for a negative amount). 11.00 at 10 % holds 1.00 of tax;
+ * 10.00 at 8.25 % holds 0.76 (76.212… cents). The same half-up rule as `percentOfCents`, so a price with
+ * tax included and the same price with tax added round alike. Throws RangeError as `percentOfCents` does.
+ */
+export function includedTaxCents(grossCents: number, ratePercent: number): number {
+  const u = units(ratePercent);
+  const n = cents(grossCents, 'the amount') * u;
+  const d = 100n * UNITS_PER_PERCENT + u;
+  const magnitude = n < 0n ? -n : n;
+  const rounded = (2n * magnitude + d) / (2n * d);
+  return Number(n < 0n ? -rounded : rounded);
+}
+
+/** True when `percent` is at most `limit`, compared on their decimal digits (8.875 vs 8.88: true). */
+export function percentAtMost(percent: number, limit: number): boolean {
+  return units(percent) <= units(limit);
 }

@@ -7,6 +7,7 @@ import { join, relative } from 'node:path';
  *
  * - `main.mjs` — the main process (electron/main.ts) with the terminal core;
  * - `journal-worker.mjs` — the journal's worker thread, beside main.mjs where journal.ts looks for it;
+ * - `catalog-worker.mjs` — the catalog's worker thread (catalog.sqlite, its CSV import), the same way;
  * - `preload.js` — CommonJS, because a sandboxed preload is a classic script with `electron` its only
  *   require;
  * - `gateway.mjs` (packaging only) — the sandbox gateway the installed app runs as a utility process.
@@ -23,6 +24,7 @@ export type AppBundle = {
   main: string;
   preload: string;
   journalWorker: string;
+  catalogWorker: string;
   gateway: string | undefined;
   /** Bare module names each output leaves to run-time resolution (test/build checks they are packaged). */
   externals: Record<string, string[]>;
@@ -88,6 +90,7 @@ export async function bundleApp(options: {
     entryPoints: {
       main: join(repoRoot, 'electron', 'main.ts'),
       'journal-worker': join(repoRoot, 'electron', 'journal', 'journal-worker.ts'),
+      'catalog-worker': join(repoRoot, 'electron', 'catalog', 'catalog-worker.ts'),
       ...(options.gateway ? { gateway: join(repoRoot, 'build', 'gateway-entry.ts') } : {}),
     },
     format: 'esm',
@@ -116,6 +119,7 @@ export async function bundleApp(options: {
     main: join(outDir, 'main.mjs'),
     preload: join(outDir, 'preload.js'),
     journalWorker: join(outDir, 'journal-worker.mjs'),
+    catalogWorker: join(outDir, 'catalog-worker.mjs'),
     gateway: options.gateway ? join(outDir, 'gateway.mjs') : undefined,
     externals,
     warnings: [...esm.warnings, ...preload.warnings].map((w) => w.text),

@@ -1,5 +1,12 @@
 import { DEFAULT_CONFIRM_ABOVE_CENTS } from '../common/amount-ceiling';
-import type { AutoCloseView, DeviceConfigView, SafPolicy, TillSettingsView } from './bridge/contract';
+import type {
+  AutoCloseView,
+  DeviceConfigView,
+  DiscountLimitsView,
+  SafPolicy,
+  StoreProfileView,
+  TillSettingsView,
+} from './bridge/contract';
 import type { GatewayCredentials, GatewayTimeouts } from './gateway-client/client';
 import { defaultGatewayTimeouts } from './gateway-client/client';
 import type { Journal } from './journal/journal-protocol';
@@ -77,6 +84,10 @@ export type SettingsShape = {
   people: PeopleSettings;
   /** Tills (docs/terminal.md "Tills"): the count's tolerance before a sign-off, the usual float. */
   till: TillSettingsView;
+  /** The receipt's header and footer (store name, address, phone, return policy). */
+  store: StoreProfileView;
+  /** What a cashier may discount or reprice on a ticket without a manager. */
+  discounts: DiscountLimitsView;
 };
 
 export const defaultSaleSettings: SaleSettings = {
@@ -97,6 +108,23 @@ export const defaultSaleSettings: SaleSettings = {
  * differences are coins miscounted, larger ones are looked at); the float offered is 100.00.
  */
 export const defaultTillSettings: TillSettingsView = { toleranceCents: 500, defaultFloatCents: 10_000 };
+/** Until a manager names the store, its receipts carry the launcher's merchant name (receipt-printing.ts). */
+export const defaultStoreProfile: StoreProfileView = {
+  storeName: '',
+  addressLines: [],
+  phone: '',
+  returnPolicy: '',
+};
+
+/**
+ * A cashier gives up to 10 % off a line or a ticket alone and never changes a catalog price alone: a
+ * usual floor-staff limit; a manager moves it (0 puts every discount through the manager).
+ */
+export const defaultDiscountLimits: DiscountLimitsView = {
+  maxLineDiscountPercent: 10,
+  maxTicketDiscountPercent: 10,
+  priceOverrideNeedsApproval: true,
+};
 
 /** Store-and-forward is off until a manager turns it on (issue 5). */
 export const defaultSafPolicy: SafPolicy = {
@@ -174,6 +202,8 @@ export async function loadSettings(
     merchantTimeZone: (await read<string>('merchantTimeZone')) ?? null,
     people: { timeClock: false, ...(await read<Partial<PeopleSettings>>('people')) },
     till: { ...defaultTillSettings, ...(await read<Partial<TillSettingsView>>('till')) },
+    store: { ...defaultStoreProfile, ...(await read<Partial<StoreProfileView>>('store')) },
+    discounts: { ...defaultDiscountLimits, ...(await read<Partial<DiscountLimitsView>>('discounts')) },
   };
 
   const unseal = (s: NonNullable<GatewaySettings['sealedPassword']>): string =>

@@ -18,6 +18,7 @@
  */
 
 export * from './contract/constants';
+export * from './contract/retail-limits';
 
 export type * from './contract/errors';
 export type * from './contract/session';
@@ -34,6 +35,9 @@ export type * from './contract/gateway';
 export type * from './contract/devices';
 export type * from './contract/simulator';
 export type * from './contract/scanner';
+export type * from './contract/catalog';
+export type * from './contract/ticket';
+export type * from './contract/store-profile';
 export type * from './contract/status';
 export type * from './contract/till';
 export type { CommandName, CommandPayload, CommandValue, Commands, CommandValues } from './contract/commands';

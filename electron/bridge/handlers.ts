@@ -1,5 +1,6 @@
 import { batchHandlers } from './handlers/batch';
 import { cardServiceHandlers } from './handlers/card-services';
+import { catalogHandlers } from './handlers/catalog';
 import { deviceHandlers } from './handlers/devices';
 import { diagnosticsHandlers } from './handlers/diagnostics';
 import { employeeHandlers } from './handlers/employees';
@@ -12,8 +13,10 @@ import { scannerHandlers } from './handlers/scanner';
 import type { CoreServices, Handlers } from './handlers/services';
 import { sessionHandlers } from './handlers/session';
 import { simulatorHandlers } from './handlers/simulator';
+import { storeHandlers } from './handlers/store';
 import { storeAndForwardHandlers } from './handlers/store-and-forward';
 import { tillHandlers } from './handlers/till';
+import { ticketHandlers } from './handlers/ticket';
 import { transactionHandlers } from './handlers/transactions';
 
 export type { CoreServices, Handlers } from './handlers/services';
@@ -38,6 +41,9 @@ export function createHandlers(s: CoreServices): Handlers {
     ...gatewayHandlers(s),
     ...deviceHandlers(s),
     ...scannerHandlers(s),
+    ...catalogHandlers(s),
+    ...ticketHandlers(s),
+    ...storeHandlers(s),
     ...diagnosticsHandlers(s),
     ...simulatorHandlers(s),
   } satisfies Handlers;

@@ -1,4 +1,5 @@
 import type { BridgeConnection } from '../bridge/connection';
+import type { Catalog } from '../catalog/catalog';
 import type { DeviceHost, DeviceSetup } from '../devices/device-host';
 import type { DeviceManagerOptions } from '../../native/devices/device-manager';
 import type { GatewayTimeouts } from '../gateway-client/client';
@@ -42,6 +43,8 @@ export type TerminalCore = {
   readonly dataDir: string;
   /** For tests and the fault suite: the journal as the core sees it. */
   readonly journal: Journal;
+  /** For tests: the catalog as the core sees it. */
+  readonly catalog: Catalog;
   /** Resolves once no reversal is pending (or false at the deadline). */
   reversalsDrained(timeoutMs: number): Promise<boolean>;
   readonly devices: DeviceHost;

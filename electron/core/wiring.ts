@@ -4,6 +4,7 @@ import { createBatchClose } from '../batch-close';
 import { createConnectionHub, type BridgeConnection } from '../bridge/connection';
 import { createDispatch } from '../bridge/dispatcher';
 import { createHandlers } from '../bridge/handlers';
+import { openCatalog, type Catalog } from '../catalog/catalog';
 import { createDeviceHost } from '../devices/device-host';
 import { GatewayClient } from '../gateway-client/client';
 import { openJournal, type Journal } from '../journal/journal';
@@ -11,6 +12,7 @@ import { createReversalWorker, type ReversalWorker } from '../journal/reversal-w
 import { pinKeys } from '../roles/pins';
 import { createRoles } from '../roles/roles';
 import { inquireAfterCrash } from '../sale/crash-inquiry';
+import { createItemizedSale } from '../sale/itemized-sale';
 import { SaleEngine } from '../sale/sale-engine';
 import { loadSettings } from '../settings';
 import { createStoreAndForward, type StoreAndForward } from '../store-forward/saf';
@@ -39,9 +41,18 @@ export async function createTerminalCore(config: TerminalCoreConfig): Promise<Te
   const releaseLock = acquireLock(config.dataDir);
 
   let journal: Journal;
+  let catalog: Catalog;
   try {
     journal = await openJournal(join(config.dataDir, 'journal.sqlite'));
   } catch (error) {
+    releaseLock();
+    throw error;
+  }
+  try {
+    // Its own file and thread: a manager's import never holds the journal's writer (docs/catalog.md).
+    catalog = await openCatalog(join(config.dataDir, 'catalog.sqlite'));
+  } catch (error) {
+    await journal.close();
     releaseLock();
     throw error;
   }
@@ -144,8 +155,10 @@ export async function createTerminalCore(config: TerminalCoreConfig): Promise<Te
     kickReversals: () => reversalWorker.kick(),
     saf: storeAndForward,
     gatewayReached,
-    merchantName: () => config.merchantName ?? 'TILLPOINT STORE',
+    merchantName: () => settings.value.store.storeName.trim() || config.merchantName || 'TILLPOINT STORE',
   });
+
+  const itemized = createItemizedSale({ engine, catalog, settings: () => settings.value, clock });
 
   devices.onStatus((s) => {
     if (s.role === 'signaturePad' && s.state === 'connected') engine.resumeSignatureCapture();
@@ -166,7 +179,7 @@ export async function createTerminalCore(config: TerminalCoreConfig): Promise<Te
     devices,
     saleInProgress: () => engine.busy || engine.openTicketId() !== undefined,
     emit,
-    merchantName: () => config.merchantName ?? 'TILLPOINT STORE',
+    merchantName: () => settings.value.store.storeName.trim() || config.merchantName || 'TILLPOINT STORE',
   });
 
   const views = createStatusViews({
@@ -195,6 +208,8 @@ export async function createTerminalCore(config: TerminalCoreConfig): Promise<Te
     journal,
     client,
     engine,
+    itemized,
+    catalog,
     roles,
     devices,
     reversals: reversalWorker,
@@ -213,10 +228,27 @@ export async function createTerminalCore(config: TerminalCoreConfig): Promise<Te
   });
   const dispatch = createDispatch({ handlers, running: () => running, log, current: roles.current });
 
+  /**
+   * The sandbox's demo store, once per data folder: the demo catalog (electron/catalog/demo-catalog.ts)
+   * and a store name, address and return policy on the receipts, until a manager sets them.
+   */
+  const seedSandboxStore = async (): Promise<void> => {
+    if (await catalog.seedDemo(clock.now())) log.log('info', 'catalog', 'sandbox demo catalog seeded');
+    if ((await journal.getSetting('store')) === undefined)
+      await settings.set('store', {
+        storeName: 'Tillpoint Demo Market',
+        addressLines: ['100 Main Street', 'Springfield, IL 62701'],
+        phone: '(217) 555-0100',
+        returnPolicy:
+          'Returns and exchanges within 30 days with this receipt. Thank you for shopping with us!',
+      });
+  };
+
   let stopped = false;
   return {
     dataDir: config.dataDir,
     journal,
+    catalog,
     devices,
     log,
     connect: (): BridgeConnection => hub.connect(dispatch),
@@ -231,6 +263,7 @@ export async function createTerminalCore(config: TerminalCoreConfig): Promise<Te
       if (recovered.length > 0)
         log.log('warn', 'journal', `${recovered.length} entr(ies) had no recorded answer; reversing them`);
       await roles.init();
+      if (config.sandbox === true) await seedSandboxStore();
       await engine.restore();
       await devices.start();
       reversalWorker.start();
@@ -258,6 +291,7 @@ export async function createTerminalCore(config: TerminalCoreConfig): Promise<Te
       await reversalWorker.stop();
       await devices.stop().catch(() => undefined);
       client.close();
+      await catalog.close();
       await journal.close();
       releaseLock();
     },

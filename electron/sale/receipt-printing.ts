@@ -12,10 +12,15 @@ type ReceiptDeps = Pick<
 
 function header(deps: ReceiptDeps): ReceiptHeader {
   const s = deps.settings();
+  const store = s.store;
+  // Until a manager names the store, its receipts carry the launcher's merchant name.
   return {
-    merchantName: deps.merchantName(),
+    merchantName: store.storeName.trim() || deps.merchantName(),
     laneId: s.laneId,
     mid: s.gateway.mid,
+    addressLines: store.addressLines,
+    phone: store.phone,
+    returnPolicy: store.returnPolicy,
     timeZone: laneTimeZone(s),
   };
 }

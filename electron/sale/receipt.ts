@@ -9,9 +9,22 @@ import type { Receipt, ReceiptLine } from '../../native/drivers/roles';
 import { formatReceiptTime } from '../../common/store-time';
 import { cardChargedCents, shownCents, tenderChargedCents } from '../../common/transaction-amounts';
 import { formatCents } from '../util/money';
+import { itemizedReceiptLines } from './itemized-receipt';
 
-/** The receipt's head: who, which lane, and the store's time zone its date line is printed in. */
-export type ReceiptHeader = { merchantName: string; laneId: string; mid: number; timeZone: string };
+/**
+ * The store as its receipts name it: the store name (a manager's setting, else the launcher's merchant
+ * name), the address lines and phone under it, and the return policy at the foot of the customer's copy.
+ */
+export type ReceiptHeader = {
+  merchantName: string;
+  laneId: string;
+  mid: number;
+  addressLines?: readonly string[];
+  phone?: string;
+  returnPolicy?: string;
+  /** The store's time zone its date line is printed in. */
+  timeZone: string;
+};
 
 /**
  * The cardholder's agreement under the signature line of a signed card payment's merchant copy (the
@@ -20,9 +33,47 @@ export type ReceiptHeader = { merchantName: string; laneId: string; mid: number;
 const SIGNATURE_LINE = 'X______________________________';
 const CARDHOLDER_AGREEMENT = 'I AGREE TO PAY THE ABOVE TOTAL ACCORDING TO MY CARD ISSUER AGREEMENT';
 
+const WIDTH = 42;
+
+/** Words wrapped to the receipt's width (a word longer than a line is cut); blank lines kept. */
+export function wrapText(text: string, width = WIDTH): string[] {
+  const out: string[] = [];
+  for (const paragraph of text.split(/\r?\n/)) {
+    let line = '';
+    for (const word of paragraph.split(/\s+/).filter((w) => w.length > 0)) {
+      for (let rest = word; rest.length > 0;) {
+        const piece = rest.slice(0, width);
+        rest = rest.slice(width);
+        if (line === '') line = piece;
+        else if (line.length + 1 + piece.length <= width) line = `${line} ${piece}`;
+        else {
+          out.push(line);
+          line = piece;
+        }
+      }
+    }
+    out.push(line);
+  }
+  while (out.length > 0 && out[out.length - 1] === '') out.pop();
+  return out;
+}
+
+function headerLines(h: ReceiptHeader): ReceiptLineView[] {
+  // Double width halves the line to 21 columns: a longer name is printed bold at normal width.
+  const large = h.merchantName.length <= WIDTH / 2;
+  return [
+    { kind: 'text', text: h.merchantName, align: 'center', bold: true, ...(large ? { large: true } : {}) },
+    ...(h.addressLines ?? [])
+      .filter((l) => l.trim() !== '')
+      .map((text): ReceiptLineView => ({ kind: 'text', text, align: 'center' })),
+    ...(h.phone ? [{ kind: 'text', text: h.phone, align: 'center' } as const] : []),
+  ];
+}
+
+/** The receipt's head: the store, which lane, and the date line in the store's time zone. */
 function head(h: ReceiptHeader, at: number): ReceiptLineView[] {
   return [
-    { kind: 'text', text: h.merchantName, align: 'center', bold: true, large: true },
+    ...headerLines(h),
     { kind: 'text', text: `MID ${h.mid}  LANE ${h.laneId}`, align: 'center' },
     { kind: 'text', text: formatReceiptTime(at, h.timeZone), align: 'center' },
   ];
@@ -72,13 +123,16 @@ export function buildReceipt(
     ...head(h, t.closedAt ?? at),
     { kind: 'text', text: `TICKET ${t.ticketId}`, align: 'center' },
     { kind: 'rule' },
-    {
+  ];
+  if (t.itemized) lines.push(...itemizedReceiptLines(t.itemized));
+  else {
+    lines.push({
       kind: 'pair',
       left: t.purpose === 'gift-reload' ? 'GIFT CARD LOAD' : 'SUBTOTAL',
       right: formatCents(t.subtotalCents),
-    },
-  ];
-  if (t.taxCents > 0) lines.push({ kind: 'pair', left: 'TAX', right: formatCents(t.taxCents) });
+    });
+    if (t.taxCents > 0) lines.push({ kind: 'pair', left: 'TAX', right: formatCents(t.taxCents) });
+  }
   if (t.tipCents > 0) lines.push({ kind: 'pair', left: 'TIP', right: formatCents(t.tipCents) });
   lines.push({ kind: 'pair', left: 'TOTAL', right: formatCents(t.totalCents), bold: true }, { kind: 'rule' });
 
@@ -129,6 +183,10 @@ export function buildReceipt(
   lines.push({ kind: 'rule' });
   if (t.remainingCents > 0)
     lines.push({ kind: 'pair', left: 'BALANCE DUE', right: formatCents(t.remainingCents), bold: true });
+  if (copy === 'customer' && h.returnPolicy)
+    lines.push(
+      ...wrapText(h.returnPolicy).map((text): ReceiptLineView => ({ kind: 'text', text, align: 'center' })),
+    );
   lines.push({
     kind: 'text',
     text: copy === 'customer' ? 'CUSTOMER COPY' : 'MERCHANT COPY',

@@ -2,6 +2,7 @@ import type {
   BalanceView,
   EbtProgram,
   LiveTenderView,
+  ItemizedTicketView,
   PreauthCompleteRequest,
   ReceiptPrintResult,
   SaleProgress,
@@ -30,6 +31,7 @@ import { printReceipt, receiptOf, transactionReceiptOf } from './receipt-printin
 import type { SaleEngineDeps } from './sale-deps';
 import { signatureSvg } from './signature';
 import { isTaken, recompute } from './tender-amounts';
+import { applyLines } from './ticket-lines';
 import { checkPayment, newTicket } from './ticket-rules';
 import { restoreTender } from './ticket-restore';
 import { runTender } from './tenders';
@@ -59,6 +61,8 @@ export class SaleEngine {
   /** A ticket the restart closed as paid (an approval confirmed after the stop): the screen shows it. */
   private recoveredTicket: string | undefined;
   private readonly journaled: JournaledSend;
+  /** Changes to a ticket's lines, one at a time (one may wait for a manager's PIN). */
+  private amending: Promise<unknown> = Promise.resolve();
 
   constructor(private readonly deps: SaleEngineDeps) {
     this.journaled = (entry, send, options) => journaledCall(this.deps, entry, send, options);
@@ -116,6 +120,45 @@ export class SaleEngine {
     this.tickets.set(ticket.ticketId, ticket);
     await this.persist(ticket);
     return ticket;
+  }
+
+  /** Opens a ticket built elsewhere (a ticket of lines: ticket-lines.ts). */
+  async adopt(ticket: TicketView): Promise<TicketView> {
+    this.tickets.set(ticket.ticketId, ticket);
+    await this.persist(ticket);
+    return ticket;
+  }
+
+  /**
+   * Changes the lines of an open ticket of lines: `change` gets a copy of them and returns them changed
+   * (it may wait for a manager's approval). The lines change only while nothing is paid — no tender in
+   * progress, approved, partly approved or stored — checked before and again after `change`, since a
+   * tender may start while it waits. Changes run one at a time.
+   */
+  amend(
+    ticketId: string,
+    change: (lines: ItemizedTicketView, ticket: TicketView) => Promise<ItemizedTicketView>,
+  ): Promise<TicketView> {
+    const run = this.amending.then(async () => {
+      const editable = (): TicketView & { itemized: ItemizedTicketView } => {
+        const t = this.openTicket(ticketId);
+        if (!t.itemized)
+          throw new BridgeFailure('conflict', 'This ticket was opened for an amount: it has no lines.');
+        if (this.active?.ticketId === ticketId)
+          throw new BridgeFailure('busy', 'A tender is in progress: finish or cancel it first.');
+        if (t.tenders.some((x) => isTaken(x) || x.status === 'in-progress'))
+          throw new BridgeFailure('conflict', 'Part of the ticket is paid: its lines can no longer change.');
+        return t as TicketView & { itemized: ItemizedTicketView };
+      };
+      const before = editable();
+      const lines = await change(structuredClone(before.itemized), before);
+      const t = editable();
+      applyLines(t, lines);
+      await this.persist(t);
+      return t;
+    });
+    this.amending = run.catch(() => undefined);
+    return run;
   }
 
   current(): TicketView | null {

@@ -10,7 +10,7 @@ import {
 } from '../../common/money-figures';
 import type {
   EmployeeFiguresView,
-  TaxClassView,
+  TaxByClassView,
   TillReportView,
   TillSummaryView,
   TillView,
@@ -158,7 +158,7 @@ export function buildTillReport(source: TillReportSource, input: TillReportInput
 
   const drawer = tillFigures(allRows, allMoves);
   const discounts = discountLines();
-  const taxByClass: TaxClassView[] = source.taxGroups(from, until);
+  const taxByClass: TaxByClassView[] = source.taxGroups(from, until);
   return {
     kind: input.kind,
     scope: input.scope,

@@ -14,6 +14,7 @@ import { useTillStatus } from './state/use-till';
 import { BatchScreen } from './screens/manager/BatchScreen';
 import { ReportsScreen } from './screens/manager/ReportsScreen';
 import { SettingsScreen } from './screens/manager/SettingsScreen';
+import { CatalogScreen } from './screens/manager/CatalogScreen';
 import { PaymentLinksScreen } from './screens/manager/PaymentLinksScreen';
 import { SafScreen } from './screens/manager/SafScreen';
 import { AuditScreen } from './screens/manager/AuditScreen';
@@ -34,6 +35,7 @@ const screens: Record<View, () => React.JSX.Element> = {
   preauths: PreauthScreen,
   batch: BatchScreen,
   reports: ReportsScreen,
+  catalog: CatalogScreen,
   settings: SettingsScreen,
   links: PaymentLinksScreen,
   saf: SafScreen,

@@ -152,6 +152,9 @@ describe('electron-builder configuration', () => {
     // The worker runs outside the archive with Node's own loader, so it is unpacked too (and what it
     // requires: package-dir.test.ts runs the packaged worker with nothing but the unpacked folder).
     expect(unpack).toContain(`${relative(repo, APP_BUNDLE_DIR)}/journal-worker.mjs`);
+    expect(unpack).toContain(`${relative(repo, APP_BUNDLE_DIR)}/catalog-worker.mjs`);
+    for (const csv of ['csv-parse', 'csv-stringify'])
+      expect(matchesAny(`node_modules/${csv}/package.json`, unpack), csv).toBe(true);
   });
 
   it('rebuilds native modules for Electron (prebuilt where published) against a pinned Electron ≥ 45', () => {

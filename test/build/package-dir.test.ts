@@ -149,6 +149,7 @@ describe('packaged app (electron-builder --dir)', () => {
       'dist/app/preload.js',
       'dist/app/gateway.mjs',
       'dist/app/journal-worker.mjs',
+      'dist/app/catalog-worker.mjs',
       'renderer/dist/index.html',
     ])
       expect(listing.has(file), file).toBe(true);
@@ -206,6 +207,9 @@ describe('packaged app (electron-builder --dir)', () => {
     const unpacked = join(resources, 'app.asar.unpacked');
     for (const file of [
       'dist/app/journal-worker.mjs',
+      'dist/app/catalog-worker.mjs',
+      'node_modules/csv-parse/package.json',
+      'node_modules/csv-stringify/package.json',
       'node_modules/better-sqlite3/build/Release/better_sqlite3.node',
       'node_modules/bindings/bindings.js',
       'node_modules/@serialport/bindings-cpp/prebuilds/linux-x64',
@@ -226,6 +230,33 @@ describe('packaged app (electron-builder --dir)', () => {
         worker.once('error', reject);
       });
       expect(first).toEqual({ id: 0, ok: true, value: 'ready' });
+    } finally {
+      await worker.terminate();
+    }
+  });
+
+  it('the packaged catalog worker opens its database and imports a CSV with Node alone', async () => {
+    // As the journal worker: catalog.ts maps app.asar → app.asar.unpacked; csv-parse is loaded from there.
+    const worker = new Worker(join(resources, 'app.asar.unpacked', 'dist', 'app', 'catalog-worker.mjs'), {
+      workerData: { path: join(scratch, 'catalog.sqlite') },
+    });
+    const answers: unknown[] = [];
+    const next = () =>
+      new Promise<unknown>((resolve, reject) => {
+        worker.once('message', (m) => {
+          answers.push(m);
+          resolve(m);
+        });
+        worker.once('error', reject);
+      });
+    try {
+      expect(await next()).toEqual({ id: 0, ok: true, value: 'ready' });
+      const tax = { code: 'standard', name: 'Sales tax', ratePercent: 8.25, mode: 'exclusive' };
+      worker.postMessage({ id: 1, target: 'store', method: 'saveTaxClass', args: [tax, 1] });
+      expect(await next()).toMatchObject({ id: 1, ok: true });
+      const csv = 'sku,name,price,tax_class\nA,"Apple, red",0.50,standard';
+      worker.postMessage({ id: 2, target: 'service', method: 'importCsv', args: [csv, 1] });
+      expect(await next()).toMatchObject({ id: 2, ok: true, value: { created: 1 } });
     } finally {
       await worker.terminate();
     }

@@ -1,6 +1,14 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { isExactRate, percentOfCents, rateUnits, taxCents, withinPercent } from '../../common/percent';
+import {
+  includedTaxCents,
+  isExactRate,
+  percentAtMost,
+  percentOfCents,
+  rateUnits,
+  taxCents,
+  withinPercent,
+} from '../../common/percent';
 import { taxOf, tipOf } from '../../renderer/src/format/money';
 
 describe('one rounding rule for tax, tips and bounds (common/percent.ts)', () => {
@@ -63,5 +71,49 @@ describe('one rounding rule for tax, tips and bounds (common/percent.ts)', () =>
     expect(taxOf(200, 8.875)).toBe(18);
     expect(tipOf(2000, 18)).toBe(360);
     expect(tipOf(333, 15)).toBe(50);
+  });
+
+  it('extracts the tax inside a tax-inclusive amount, half up on the exact quotient', () => {
+    // 11.00 at 10 % included: 11.00 × 10 / 110 = 1.00 exactly.
+    expect(includedTaxCents(1100, 10)).toBe(100);
+    // 10.00 at 8.25 % included: 1000 × 8.25 / 108.25 = 76.212… → 76.
+    expect(includedTaxCents(1000, 8.25)).toBe(76);
+    // 2.10 at 5 % included: 210 × 5 / 105 = 10 exactly; 2.11 → 10.047… → 10; 2.31 → 11.
+    expect(includedTaxCents(210, 5)).toBe(10);
+    expect(includedTaxCents(211, 5)).toBe(10);
+    expect(includedTaxCents(231, 5)).toBe(11);
+    // An exact half goes up: 21 × 5 / 105 = 1.0 ; 105 at 5 % → 5.0 ; 1 cent at 100 % → 0.5 → 1.
+    expect(includedTaxCents(1, 100)).toBe(1);
+    expect(includedTaxCents(0, 8.25)).toBe(0);
+    expect(includedTaxCents(1000, 0)).toBe(0);
+    expect(includedTaxCents(-1100, 10)).toBe(-100);
+    expect(() => includedTaxCents(100, 8.12345)).toThrow(RangeError);
+    expect(() => includedTaxCents(10.5, 8)).toThrow(RangeError);
+  });
+
+  it('the included tax is half up by definition, and never more than the amount (property)', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: 99_999_999 }),
+        fc.integer({ min: 0, max: 300_000 }),
+        (amount, units) => {
+          const got = BigInt(includedTaxCents(amount, units / 10_000));
+          // exact = amount·u / (10^6 + u); |got − exact| ≤ ½, a half up: 2·amount·u − 2·got·d ∈ (−d, d].
+          const d = 1_000_000n + BigInt(units);
+          const diff = 2n * BigInt(amount) * BigInt(units) - 2n * got * d;
+          return diff > -d && diff <= d && got <= BigInt(amount) && got >= 0n;
+        },
+      ),
+      { seed: 20_261_201, numRuns: 2000 },
+    );
+  });
+
+  it('compares two percentages exactly by their decimal digits', () => {
+    expect(percentAtMost(10, 10)).toBe(true);
+    expect(percentAtMost(9.9999, 10)).toBe(true);
+    expect(percentAtMost(10.0001, 10)).toBe(false);
+    // 0.30000000000000004 is not a four-decimal rate: refused, as every rule here refuses it.
+    expect(() => percentAtMost(0.1 + 0.2, 0.3)).toThrow(RangeError);
+    expect(() => percentAtMost(-1, 10)).toThrow(RangeError);
   });
 });

@@ -51,6 +51,37 @@ import { Limit, Text } from './schema-kit';
 import type { ScanView, WedgeSettingsView } from './scanner';
 import { SimulatorScanSchema } from './scanner';
 import type { Session } from './session';
+import type {
+  CatalogExportPage,
+  CatalogImportResult,
+  CatalogImportStaged,
+  CatalogItemView,
+  CatalogLookupView,
+  CatalogPage,
+  CategoryView,
+  TaxClassView,
+} from './catalog';
+import {
+  CatalogCursorSchema,
+  CatalogItemInputSchema,
+  CatalogListQuerySchema,
+  CatalogLookupSchema,
+  CategoryInputSchema,
+  TaxClassInputSchema,
+} from './catalog';
+import { CATALOG_LIMITS } from './retail-limits';
+import type { DiscountLimitsView, StoreProfileView } from './store-profile';
+import { DiscountLimitsSchema, StoreProfileSchema } from './store-profile';
+import {
+  TicketAddItemSchema,
+  TicketAddOpenItemSchema,
+  TicketAddScanSchema,
+  TicketSetDiscountSchema,
+  TicketSetLineDiscountSchema,
+  TicketSetPriceSchema,
+  TicketSetQuantitySchema,
+  TicketVoidLineSchema,
+} from './ticket';
 import { OptionalApproval, RoleSchema } from './session';
 import type { SimulatorStateView } from './simulator';
 import type { AuditEntryView, DiagnosticsBundle, TerminalStatusView } from './status';
@@ -86,6 +117,8 @@ const Copy = Type.Optional(
 );
 const Pan = Type.Optional(Type.String());
 const ApprovalOnly = Type.Object({ approval: OptionalApproval });
+const CatalogId = Type.Object({ id: Type.Integer({ minimum: 1, problem: 'Choose one.' }) });
+const ImportId = Text(64, 'importId');
 
 /**
  * Every command's payload, declared once: the dispatcher checks each call against it before the handler
@@ -281,6 +314,66 @@ export const commandPayloads = {
   'employees.clockOut': Type.Object({ employeeId: EmployeeIdSchema }),
   'employees.setTimeClock': Type.Object({ enabled: Type.Boolean() }),
 
+  // --- catalog (docs/catalog.md): the cashier looks up; the manager keeps it
+  'catalog.taxClasses.list': Empty,
+  'catalog.taxClasses.save': TaxClassInputSchema,
+  /** Only a class no item is in. */
+  'catalog.taxClasses.delete': CatalogId,
+  'catalog.categories.list': Empty,
+  'catalog.categories.save': CategoryInputSchema,
+  /** Its items stay, without a category. */
+  'catalog.categories.delete': CatalogId,
+  /** A page of items in name order (a name prefix, inactive ones too if asked); keyset paging by `after`. */
+  'catalog.items.list': CatalogListQuerySchema,
+  'catalog.items.get': CatalogId,
+  /** Adds (no `id`) or changes an item; barcodes are checked by the scan rule (a wrong check digit is refused). */
+  'catalog.items.save': CatalogItemInputSchema,
+  'catalog.items.setActive': Type.Object({ ...CatalogId.properties, active: Type.Boolean() }),
+  /** Only an item never put on a ticket; one a sale refers to is deactivated instead. */
+  'catalog.items.delete': CatalogId,
+  /** An item by barcode (as scanned or typed; a price-embedded label carries its price) or by SKU. */
+  'catalog.lookup': CatalogLookupSchema,
+  /** Active items whose name starts with `query`, paged. */
+  'catalog.search': Type.Object({
+    query: Type.String({ maxLength: CATALOG_LIMITS.nameLength, problem: 'The search is too long.' }),
+    after: Type.Optional(CatalogCursorSchema),
+    limit: Type.Optional(Type.Integer({ minimum: 1, problem: 'The limit is a positive integer.' })),
+  }),
+  /** The sale screen's quick keys: active items with a key, in key order. */
+  'catalog.quickKeys': Empty,
+  /** A CSV import goes in pieces (the bridge's frames are bounded): begin, append each piece, commit. */
+  'catalog.import.begin': Empty,
+  'catalog.import.append': Type.Object({
+    importId: ImportId,
+    text: Type.String({
+      maxLength: CATALOG_LIMITS.importChunkChars,
+      problem: `A piece of the file is at most ${CATALOG_LIMITS.importChunkChars} characters.`,
+    }),
+  }),
+  /** Imports the whole file in one transaction, or nothing of it (every bad row named by its line). */
+  'catalog.import.commit': Type.Object({ importId: ImportId }),
+  /** One page of the CSV export; `after` is the previous page's `next`. */
+  'catalog.export': Type.Object({
+    after: Type.Optional(Type.Integer({ minimum: 0, problem: 'Continue from the previous page.' })),
+  }),
+
+  // --- a ticket of lines (docs/ticket-pricing.md): priced by the one rule; approvals enforced here
+  'ticket.open': Empty,
+  'ticket.addItem': TicketAddItemSchema,
+  'ticket.addScan': TicketAddScanSchema,
+  'ticket.addOpenItem': TicketAddOpenItemSchema,
+  'ticket.setQuantity': TicketSetQuantitySchema,
+  'ticket.setPrice': TicketSetPriceSchema,
+  'ticket.setLineDiscount': TicketSetLineDiscountSchema,
+  'ticket.setDiscount': TicketSetDiscountSchema,
+  'ticket.voidLine': TicketVoidLineSchema,
+
+  // --- the store on its receipts, and what a cashier may discount (manager)
+  'store.profile.get': Empty,
+  'store.profile.update': StoreProfileSchema,
+  'store.discountLimits.get': Empty,
+  'store.discountLimits.update': DiscountLimitsSchema,
+
   // --- audit and diagnostics
   'audit.list': Type.Object({ limit: Type.Optional(Limit()) }),
   'diagnostics.bundle': Empty,
@@ -396,6 +489,37 @@ export type CommandValues = {
   'employees.setActive': ActiveChangeView;
   'employees.clockOut': EmployeeView;
   'employees.setTimeClock': EmployeesView;
+  'catalog.taxClasses.list': TaxClassView[];
+  'catalog.taxClasses.save': TaxClassView;
+  'catalog.taxClasses.delete': null;
+  'catalog.categories.list': CategoryView[];
+  'catalog.categories.save': CategoryView;
+  'catalog.categories.delete': null;
+  'catalog.items.list': CatalogPage & { exact?: CatalogItemView };
+  'catalog.items.get': CatalogItemView;
+  'catalog.items.save': CatalogItemView;
+  'catalog.items.setActive': CatalogItemView;
+  'catalog.items.delete': null;
+  'catalog.lookup': CatalogLookupView;
+  'catalog.search': CatalogPage;
+  'catalog.quickKeys': CatalogItemView[];
+  'catalog.import.begin': CatalogImportStaged;
+  'catalog.import.append': CatalogImportStaged;
+  'catalog.import.commit': CatalogImportResult;
+  'catalog.export': CatalogExportPage;
+  'ticket.open': TicketView;
+  'ticket.addItem': TicketView;
+  'ticket.addScan': TicketView;
+  'ticket.addOpenItem': TicketView;
+  'ticket.setQuantity': TicketView;
+  'ticket.setPrice': TicketView;
+  'ticket.setLineDiscount': TicketView;
+  'ticket.setDiscount': TicketView;
+  'ticket.voidLine': TicketView;
+  'store.profile.get': StoreProfileView;
+  'store.profile.update': StoreProfileView;
+  'store.discountLimits.get': DiscountLimitsView;
+  'store.discountLimits.update': DiscountLimitsView;
   'audit.list': AuditEntryView[];
   'diagnostics.bundle': DiagnosticsBundle;
   'simulator.state': SimulatorStateView;

@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { Cents, Text } from './schema-kit';
+import type { ItemizedTicketView } from './ticket';
 
 /**
  * How the card reaches the terminal. `present` = "Insert, tap or swipe": the first of the card reader
@@ -191,6 +192,11 @@ export type TicketView = {
   purpose?: 'gift-reload';
   /** The load of a `gift-reload` ticket, once tried. */
   giftReload?: GiftReloadView;
+  /**
+   * A ticket of lines (`ticket.open`): its lines, discounts and pricing. Its subtotal is then the pricing's
+   * net (before tax) and its tax every class's tax, so subtotal + tax is the pricing's total.
+   */
+  itemized?: ItemizedTicketView;
   openedAt: number;
   closedAt?: number;
   /** The employee who opened the ticket. */

@@ -186,7 +186,7 @@ export type EmployeeFiguresView = {
   overShortCents: number;
 };
 
-export type TaxClassView = {
+export type TaxByClassView = {
   taxClass: string;
   /** Tickets paid in the period with tax of this class. */
   tickets: number;
@@ -223,7 +223,7 @@ export type TillReportView = {
   returns: { card: Tally; cash: Tally };
   /** The journal holds no discounts yet: the section reads zero until tickets carry them. */
   discounts: { total: Tally; lines: FigureLine[] };
-  taxByClass: TaxClassView[];
+  taxByClass: TaxByClassView[];
   byEmployee: EmployeeFiguresView[];
   tills: TillSummaryView[];
   /** Sales taken while no till was in the drawer (cards only: cash is refused then). */

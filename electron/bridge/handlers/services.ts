@@ -12,12 +12,14 @@ import type {
 } from '../contract';
 import type { CallContext } from '../connection';
 import type { BatchClose } from '../../batch-close';
+import type { Catalog } from '../../catalog/catalog';
 import type { TerminalCoreConfig } from '../../core/config';
 import type { DeviceHost } from '../../devices/device-host';
 import type { GatewayClient } from '../../gateway-client/client';
 import type { Journal } from '../../journal/journal-protocol';
 import type { ReversalWorker } from '../../journal/reversal-worker';
 import type { Actor, Roles } from '../../roles/roles';
+import type { ItemizedSale } from '../../sale/itemized-sale';
 import type { SaleEngine } from '../../sale/sale-engine';
 import type { Settings } from '../../settings';
 import type { StoreAndForward } from '../../store-forward/saf';
@@ -32,6 +34,9 @@ export type CoreServices = {
   journal: Journal;
   client: GatewayClient;
   engine: SaleEngine;
+  /** The ticket of lines (ticket.*), on the sale engine and the catalog. */
+  itemized: ItemizedSale;
+  catalog: Catalog;
   roles: Roles;
   devices: DeviceHost;
   reversals: ReversalWorker;

@@ -10,6 +10,7 @@ export type View =
   | 'preauths'
   | 'batch'
   | 'reports'
+  | 'catalog'
   | 'settings'
   | 'links'
   | 'saf'
@@ -28,6 +29,7 @@ export const viewTitles: Readonly<Record<View, string>> = {
   preauths: 'Pre-authorizations',
   batch: 'Batch',
   reports: 'Reports',
+  catalog: 'Catalog',
   settings: 'Settings',
   links: 'Payment links',
   saf: 'Offline & queues',
@@ -50,6 +52,7 @@ const byRole: Readonly<Record<Role, readonly View[]>> = {
     'batch',
     'tills',
     'reports',
+    'catalog',
     'settings',
     'employees',
     'links',

@@ -43,6 +43,18 @@ const actionWords: Readonly<Record<string, string>> = {
   'gateway-settings': 'Gateway settings changed',
   'devices-configured': 'Devices configured',
   'frame-recorder': 'Frame recorder',
+  'line-discount': 'Line discount above the limit',
+  'ticket-discount': 'Ticket discount above the limit',
+  'price-override': 'Price changed',
+  'catalog-item-added': 'Catalog item added',
+  'catalog-item-changed': 'Catalog item changed',
+  'catalog-item-activated': 'Catalog item activated',
+  'catalog-item-deactivated': 'Catalog item deactivated',
+  'catalog-item-deleted': 'Catalog item deleted',
+  'catalog-tax-class': 'Tax class saved',
+  'catalog-tax-class-deleted': 'Tax class deleted',
+  'catalog-imported': 'Catalog imported',
+  'catalog-import-refused': 'Catalog import refused',
 };
 
 const roleWords: Readonly<Record<AuditEntryView['role'], string>> = {

@@ -6,7 +6,8 @@ import { parseMoney } from '../../format/money';
 import { describeError } from '../../state/app-store';
 import { useAppStore, useBridge, useSaleStore } from '../../state/context';
 import { useCommand } from '../../state/use-command';
-import { ErrorAlert, InputField, SelectField, type SelectOption } from '../../ui/fields';
+import { DigitsField, ErrorAlert, InputField, SelectField, type SelectOption } from '../../ui/fields';
+import { DiscountLimitSettings, ReceiptHeaderSettings } from './StoreSettings';
 
 const fraudWords: Record<FraudCheck, string> = {
   address: 'Deny when the street address does not match (AVS)',
@@ -190,6 +191,8 @@ export function SettingsScreen() {
     <div>
       <h1 tabIndex={-1}>Settings</h1>
       <SaleSettings />
+      <ReceiptHeaderSettings />
+      <DiscountLimitSettings />
       <FraudOptions />
     </div>
   );
