@@ -3,6 +3,7 @@ import { migration002 } from './002-audit-settings';
 import { migration003 } from './003-store-and-forward';
 import { migration004 } from './004-card-decision';
 import { migration007 } from './007-query-indexes';
+import { migration009 } from './009-email-receipts';
 import type { Migration } from './types';
 
 /** Every shipped migration, in order. A shipped migration is never edited: add a new one. */
@@ -12,4 +13,5 @@ export const journalMigrations: readonly Migration[] = [
   migration003,
   migration004,
   migration007,
+  migration009,
 ];
