@@ -33,6 +33,7 @@ export type * from './contract/gateway';
 export type * from './contract/devices';
 export type * from './contract/simulator';
 export type * from './contract/scanner';
+export type * from './contract/email';
 export type * from './contract/status';
 export type { CommandName, CommandPayload, CommandValue, Commands, CommandValues } from './contract/commands';
 export type * from './contract/events';

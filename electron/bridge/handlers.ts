@@ -2,6 +2,7 @@ import { batchHandlers } from './handlers/batch';
 import { cardServiceHandlers } from './handlers/card-services';
 import { deviceHandlers } from './handlers/devices';
 import { diagnosticsHandlers } from './handlers/diagnostics';
+import { emailHandlers } from './handlers/email';
 import { gatewayHandlers } from './handlers/gateway';
 import { merchantHandlers } from './handlers/merchant';
 import { receiptHandlers } from './handlers/receipts';
@@ -36,5 +37,6 @@ export function createHandlers(s: CoreServices): Handlers {
     ...scannerHandlers(s),
     ...diagnosticsHandlers(s),
     ...simulatorHandlers(s),
+    ...emailHandlers(s),
   } satisfies Handlers;
 }

@@ -6,6 +6,8 @@ import { createConnectionHub, type BridgeConnection } from '../bridge/connection
 import { createDispatch } from '../bridge/dispatcher';
 import { createHandlers } from '../bridge/handlers';
 import { createDeviceHost } from '../devices/device-host';
+import { createEmailReceipts } from '../email/email-receipts';
+import { loadEmailSettings } from '../email/email-settings';
 import { GatewayClient } from '../gateway-client/client';
 import { openJournal, type Journal } from '../journal/journal';
 import { createReversalWorker, type ReversalWorker } from '../journal/reversal-worker';
@@ -41,7 +43,8 @@ export async function createTerminalCore(config: TerminalCoreConfig): Promise<Te
     releaseLock();
     throw error;
   }
-  const sealer = createSealer(loadOrCreateKey(join(config.dataDir, 'terminal.key')));
+  const terminalKey = loadOrCreateKey(join(config.dataDir, 'terminal.key'));
+  const sealer = createSealer(terminalKey);
   const settings = await loadSettings(journal, sealer, {
     laneId: config.laneId ?? 'L1',
     gateway: { ...config.gateway, timeouts: { ...config.gateway.timeouts, ...config.timeouts } },
@@ -141,6 +144,30 @@ export async function createTerminalCore(config: TerminalCoreConfig): Promise<Te
     merchantName: () => config.merchantName ?? 'TILLPOINT STORE',
   });
 
+  const emailSettings = await loadEmailSettings(journal, sealer, () => clock.now());
+  const emailReceipts = createEmailReceipts({
+    journal,
+    sealer,
+    terminalKey,
+    settings: emailSettings,
+    tickets: engine,
+    storeName: () => config.merchantName ?? 'TILLPOINT STORE',
+    laneId: () => settings.value.laneId,
+    // The store's zone is the machine's: a lane's terminal stands in its store.
+    timeZone: () => Intl.DateTimeFormat().resolvedOptions().timeZone,
+    clock,
+    timers,
+    log,
+    ...(config.random ? { random: config.random } : {}),
+    ...config.email,
+    onChange: () => {
+      void emailReceipts
+        .view()
+        .then((v) => emit('email.updated', v))
+        .catch(() => undefined);
+    },
+  });
+
   const roles = createRoles(journal, clock);
   const audit = createAudit(journal, clock, log);
   const views = createStatusViews({
@@ -183,6 +210,7 @@ export async function createTerminalCore(config: TerminalCoreConfig): Promise<Te
     reversalView: views.reversalView,
     status: views.status,
     diagnostics: views.diagnostics,
+    email: { settings: emailSettings, receipts: emailReceipts },
   });
   const dispatch = createDispatch({ handlers, running: () => running, log });
 
@@ -205,6 +233,7 @@ export async function createTerminalCore(config: TerminalCoreConfig): Promise<Te
       await engine.restore();
       await devices.start();
       reversalWorker.start();
+      await emailReceipts.start();
       // Learn at once whether the gateway answers (the status starts optimistic), then forward what waits.
       void reachability
         .test()
@@ -226,6 +255,7 @@ export async function createTerminalCore(config: TerminalCoreConfig): Promise<Te
       reachability.stop();
       hub.closeAll();
       await reversalWorker.stop();
+      await emailReceipts.stop();
       await devices.stop().catch(() => undefined);
       client.close();
       await journal.close();

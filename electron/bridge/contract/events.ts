@@ -1,4 +1,5 @@
 import type { DeviceStatusView } from './devices';
+import type { EmailQueueView } from './email';
 import type { GatewayStatusView } from './gateway';
 import type { ReversalQueueView } from './reversals';
 import type { SaleProgress, TicketView } from './sale';
@@ -19,6 +20,8 @@ export type Events = {
   'receipt.printed': { ticketId: string; printed: boolean; reason?: string };
   /** Every scan of the lane's scanner, refused ones included (`validated: false`). */
   'scanner.scanned': ScanView;
+  /** The emailed-receipt queue changed (queued, sent, retried, given up); addresses masked. */
+  'email.updated': EmailQueueView;
 };
 
 export type EventName = keyof Events;
