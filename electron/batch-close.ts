@@ -29,6 +29,11 @@ import { fromWire } from './util/money';
 export type BatchClose = {
   /** When the open batch began (0: never closed): the later of this lane's last close and the gateway's. */
   openedAt: () => Promise<number>;
+  /**
+   * The last close this terminal has seen (its own, or the gateway's as last read by `openedAt`), from
+   * the journal alone: what marks a payment settled on screens that must work offline.
+   */
+  lastCloseSeen: () => Promise<number>;
   /** The journal against the gateway's open batch. */
   reconciliation: () => Promise<ReconciliationView>;
   /** The lane's open batch from its journal (the money figures), and the gateway's open batch when reachable. */
@@ -72,8 +77,10 @@ export function createBatchClose(deps: {
   const unsettled = shared(() => client.getUnsettledTransactions());
   const lastSettlement = shared(() => client.getLastSettlementByMerchant());
 
+  const lastCloseSeen = async (): Promise<number> => Number((await journal.getSetting(LAST_CLOSE)) ?? '0');
+
   const openedAt = async (): Promise<number> => {
-    const local = Number((await journal.getSetting(LAST_CLOSE)) ?? '0');
+    const local = await lastCloseSeen();
     // The gateway closes the batch on its own schedule too (automatic close): its last settlement is
     // where the open batch begins. Unreachable, the last close this terminal saw stands.
     const r = await lastSettlement();
@@ -217,5 +224,5 @@ export function createBatchClose(deps: {
     };
   };
 
-  return { openedAt, reconciliation, totals, figures, resolveOrphan, settle };
+  return { openedAt, lastCloseSeen, reconciliation, totals, figures, resolveOrphan, settle };
 }

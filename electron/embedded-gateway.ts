@@ -9,6 +9,8 @@ import { pathToFileURL } from 'node:url';
  * there is no separate Node and the RunAsNode fuse is off).
  */
 export type GatewayProcess = {
+  /** Undefined when the process could not be started. */
+  readonly pid: number | undefined;
   readonly stdout: NodeJS.ReadableStream | null;
   readonly stderr: NodeJS.ReadableStream | null;
   readonly exited: boolean;
@@ -63,6 +65,7 @@ export function nodeGatewayLauncher(repoRoot: string): GatewayLauncher {
     child.once('exit', (code, signal) => ended(signal ?? `exit code ${code ?? '?'}`));
     child.once('error', (e) => ended(e.message));
     return {
+      pid: child.pid,
       stdout: child.stdout,
       stderr: child.stderr,
       get exited() {
@@ -75,7 +78,11 @@ export function nodeGatewayLauncher(repoRoot: string): GatewayLauncher {
 }
 
 /**
- * Starts the sandbox gateway and resolves when it prints its one `gateway listening on …` line.
+ * Starts the sandbox gateway and resolves when it prints its one `gateway listening on …` line. The
+ * gateway lives and dies with this process (`--parent-pid`): a terminal that crashes, or is killed with
+ * SIGKILL, takes no cleanup path, and a gateway left running would keep its port and its database while
+ * the terminal's next launch started another on them. `onSpawn` learns its pid at once, before it is
+ * ready (the terminal records it in its data-folder lock: core/data-folder-lock.ts).
  */
 export function startEmbeddedGateway(options: {
   launch: GatewayLauncher;
@@ -83,6 +90,7 @@ export function startEmbeddedGateway(options: {
   slowMs?: number;
   timeoutMs?: number;
   onStderr?: (line: string) => void;
+  onSpawn?: (pid: number) => void;
 }): Promise<EmbeddedGateway> {
   const child = options.launch([
     '--port',
@@ -90,8 +98,11 @@ export function startEmbeddedGateway(options: {
     '--data',
     options.dataDir,
     '--sandbox',
+    '--parent-pid',
+    String(process.pid),
     ...(options.slowMs !== undefined ? ['--sandbox-slow-ms', String(options.slowMs)] : []),
   ]);
+  if (child.pid !== undefined) options.onSpawn?.(child.pid);
   let stderrTail = '';
   child.stderr?.setEncoding('utf8');
   child.stderr?.on('data', (chunk: string) => {

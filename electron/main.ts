@@ -25,6 +25,7 @@ import { IPC_CALL_CHANNEL, IPC_EVENT_CHANNEL } from './bridge/contract';
 import { contentSecurityPolicy, startBridgeServer, type BridgeServer } from './bridge/ws-server';
 import type { BridgeConnection } from './bridge/connection';
 import type { TerminalCore } from './core/config';
+import { acquireLockWhenFree, addLockChild } from './core/data-folder-lock';
 import { createTerminalCore } from './core/wiring';
 import {
   sandboxCredentials,
@@ -70,6 +71,8 @@ let window: BrowserWindow | undefined;
 let origin: string | undefined;
 let quitting = false;
 let stopped = false;
+/** The data folder's lock, taken before the gateway starts on it (the core shares it). */
+let releaseLock: (() => void) | undefined;
 let exitCode = 0;
 const connections = new Map<number, BridgeConnection>();
 
@@ -87,6 +90,7 @@ function utilityGatewayLauncher(modulePath: string): GatewayLauncher {
       for (const l of listeners) l(`exit code ${code}`);
     });
     return {
+      pid: child.pid,
       stdout: child.stdout,
       stderr: child.stderr,
       get exited() {
@@ -178,7 +182,16 @@ async function handleCall(event: IpcMainInvokeEvent, command: unknown, payload: 
   if (!connection) {
     const created = core.connect();
     created.onAny((name, data) => {
-      if (!target.isDestroyed()) target.send(IPC_EVENT_CHANNEL, name, data);
+      if (target.isDestroyed()) return;
+      try {
+        target.send(IPC_EVENT_CHANNEL, name, data);
+      } catch (error) {
+        // An event that cannot cross IPC ends this window's connection (it reconnects on its next call),
+        // never the core's work that raised it (docs/bridge.md).
+        process.stderr.write(`tillpoint: an event could not reach the window (${(error as Error).name})\n`);
+        created.close();
+        connections.delete(target.id);
+      }
     });
     connections.set(target.id, created);
     target.once('destroyed', () => {
@@ -192,14 +205,18 @@ async function handleCall(event: IpcMainInvokeEvent, command: unknown, payload: 
 
 async function boot(): Promise<void> {
   mkdirSync(options.dataDir, { recursive: true, mode: 0o700 });
+  // Before the gateway starts on the folder: after a crash, the dead app's gateway stops by itself first.
+  releaseLock = await acquireLockWhenFree(options.dataDir);
   let gatewayUrl = options.gatewayUrl;
   if (!gatewayUrl) {
+    const folder = options.dataDir;
     gateway = await startEmbeddedGateway({
       launch: utilityGatewayLauncher(options.gatewayModule),
       dataDir: join(options.dataDir, 'gateway'),
       onStderr: (line) => {
         if (!line.includes('sandbox mode')) process.stderr.write(`gateway: ${line}\n`);
       },
+      onSpawn: (pid) => addLockChild(folder, pid),
     });
     gateway.process.onExit((how) => onCrash(`the embedded gateway stopped (${how})`));
     gatewayUrl = gateway.baseUrl;
@@ -258,6 +275,7 @@ async function shutdown(): Promise<void> {
   await core?.stop().catch(() => undefined);
   await gateway?.stop().catch(() => undefined);
   rmSync(join(options.dataDir, BRIDGE_FILE), { force: true });
+  releaseLock?.();
   stopped = true;
   app.exit(exitCode);
 }

@@ -15,6 +15,7 @@ import type { PaymentLinkRecord } from '../gateway/contract/payment-links';
 import type { TransactionReportRecord } from '../gateway/contract/report';
 import type { FraudToggle, GatewayClient } from './gateway-client/client';
 import { bridgeFailureOf } from './gateway-client/bridge-failure';
+import { storeHour } from '../common/store-time';
 import { fromWire, isCents } from './util/money';
 
 /**
@@ -149,8 +150,15 @@ function csvCell(v: string | number): string {
   return /[",\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
 }
 
-/** The Report group's rows as the manager's report: rows, sales by hour, card mix, refunds, CSV. */
-export function reportView(records: readonly TransactionReportRecord[], q: ReportQuery): ReportView {
+/**
+ * The Report group's rows as the manager's report: rows, sales by hour (on the store's clock, `timeZone`),
+ * card mix, refunds, CSV.
+ */
+export function reportView(
+  records: readonly TransactionReportRecord[],
+  q: ReportQuery,
+  timeZone: string,
+): ReportView {
   const from = q.from ? Date.parse(q.from) : Number.NEGATIVE_INFINITY;
   const to = q.to ? Date.parse(q.to) : Number.POSITIVE_INFINITY;
   const rows: ReportRow[] = records
@@ -185,7 +193,7 @@ export function reportView(records: readonly TransactionReportRecord[], q: Repor
       continue;
     }
     if (r.status !== 'approved') continue;
-    const h = hours[new Date(r.madeOn).getHours()];
+    const h = hours[storeHour(Date.parse(r.madeOn), timeZone)];
     if (h) {
       h.count += 1;
       h.amountCents += r.totalCents;

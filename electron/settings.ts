@@ -1,3 +1,4 @@
+import { DEFAULT_CONFIRM_ABOVE_CENTS } from '../common/amount-ceiling';
 import type { AutoCloseView, DeviceConfigView, SafPolicy } from './bridge/contract';
 import type { GatewayCredentials, GatewayTimeouts } from './gateway-client/client';
 import { defaultGatewayTimeouts } from './gateway-client/client';
@@ -33,6 +34,12 @@ export type SaleSettings = {
    * fallback condition, and a second insert of a dead chip only holds the line.
    */
   chipFallbackAfterFailures: number;
+  /**
+   * The sale screen confirms an amount above this before any tender starts: a barcode scanned into the
+   * amount, or a finger that slipped, is not a sale. Default 1,000.00 (a manager raises it for a store
+   * whose sales run larger).
+   */
+  confirmAboveCents: number;
 };
 
 export type GatewaySettings = {
@@ -59,6 +66,11 @@ export type SettingsShape = {
   autoClose: AutoCloseView;
   devices: DeviceConfigView | null;
   recorder: RecorderSettings;
+  /**
+   * The merchant's IANA time zone as the gateway keeps it (learned when the gateway answers, kept for
+   * when it does not); null until then. Receipts and screens show times in it (common/store-time.ts).
+   */
+  merchantTimeZone: string | null;
 };
 
 export const defaultSaleSettings: SaleSettings = {
@@ -71,6 +83,7 @@ export const defaultSaleSettings: SaleSettings = {
   autoPrint: true,
   preauthTipMaxPercent: 20,
   chipFallbackAfterFailures: 1,
+  confirmAboveCents: DEFAULT_CONFIRM_ABOVE_CENTS,
 };
 
 /** Store-and-forward is off until a manager turns it on (issue 5). */
@@ -146,6 +159,7 @@ export async function loadSettings(
     autoClose: (await read<AutoCloseView>('autoClose')) ?? { enrolled: false },
     devices: (await read<DeviceConfigView>('devices')) ?? defaults.devices,
     recorder: (await read<RecorderSettings>('recorder')) ?? { enabled: false },
+    merchantTimeZone: (await read<string>('merchantTimeZone')) ?? null,
   };
 
   const unseal = (s: NonNullable<GatewaySettings['sealedPassword']>): string =>

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { startBridgeServer, type BridgeServer } from './bridge/ws-server';
 import type { TerminalCore } from './core/config';
-import { acquireLock, TerminalLockedError } from './core/data-folder-lock';
+import { acquireLock, acquireLockWhenFree, addLockChild, TerminalLockedError } from './core/data-folder-lock';
 import { createTerminalCore } from './core/wiring';
 import {
   nodeGatewayLauncher,
@@ -117,8 +117,12 @@ async function main(): Promise<void> {
   const args = parse();
   if (!args) return;
   mkdirSync(args.data, { recursive: true, mode: 0o700 });
-  // Refuse a second terminal before starting anything else on the same folder.
-  const releaseEarlyLock = acquireLock(args.data);
+  // Refuse a second terminal before starting anything else on the same folder; after a crash, wait for
+  // the gateway the dead terminal left to stop by itself (never two gateways on one database).
+  let releaseLock = await acquireLockWhenFree(args.data, {
+    onWait: (pid) =>
+      process.stderr.write(`waiting for the gateway of a terminal that stopped (process ${pid}) to exit\n`),
+  });
 
   let gateway: EmbeddedGateway | undefined;
   let core: TerminalCore | undefined;
@@ -134,7 +138,7 @@ async function main(): Promise<void> {
     await core?.stop().catch(() => undefined);
     await gateway?.stop().catch(() => undefined);
     rmSync(bridgeFile, { force: true });
-    releaseEarlyLock();
+    releaseLock();
     process.exit(code);
   };
   process.on('SIGINT', () => void shutdown(0, 'SIGINT'));
@@ -148,6 +152,8 @@ async function main(): Promise<void> {
       onStderr: (line) => {
         if (!line.includes('sandbox mode')) process.stderr.write(`gateway: ${line}\n`);
       },
+      // The folder stays taken while the gateway runs, even if this process is killed (data-folder-lock.ts).
+      onSpawn: (pid) => addLockChild(args.data, pid),
     });
     gateway.process.onExit((how) => {
       if (!stopping)
@@ -158,7 +164,7 @@ async function main(): Promise<void> {
     if (binary) {
       const bundle = await bundleElectron(repoRoot);
       // Electron's main process hosts the core itself; release our early lock for it.
-      releaseEarlyLock();
+      releaseLock();
       const ready = await new Promise<boolean>((done) => {
         const child = spawn(binary, [bundle.main, ...(args.kiosk ? ['--kiosk'] : [])], {
           cwd: repoRoot,
@@ -187,7 +193,8 @@ async function main(): Promise<void> {
       });
       if (ready) return;
       process.stderr.write('the Electron window could not start; falling back to browser mode\n');
-      acquireLock(args.data);
+      releaseLock = acquireLock(args.data);
+      if (gateway.process.pid !== undefined) addLockChild(args.data, gateway.process.pid);
     }
     if (args.kiosk)
       process.stderr.write(
@@ -231,7 +238,7 @@ async function main(): Promise<void> {
     await core?.stop().catch(() => undefined);
     await gateway?.stop().catch(() => undefined);
     rmSync(bridgeFile, { force: true });
-    releaseEarlyLock();
+    releaseLock();
     throw error;
   }
 }

@@ -5,6 +5,7 @@ import { parseArgs } from 'node:util';
 import { buildGateway } from './app';
 import { DEFAULT_LANES } from './storage/postgres-storage';
 import { defaultDataRoot, parsePort, UsageError } from './cli-args';
+import { stopWithParent } from './parent-watch';
 import { loadKeys } from './security/keys';
 import {
   DATABASE_URL_ENV,
@@ -20,7 +21,7 @@ const usage = `usage: npm run gateway -- [--port N] [--host H] [--data DIR] [--s
                            [--log-level info|warn|error|silent]
                            [--db sqlite|postgres://user:password@host:port/database] [--db-pool N]
                            [--db-lanes N]
-                           [--workers N] [--max-tip-percent N]
+                           [--workers N] [--max-tip-percent N] [--parent-pid N]
   --testing-prefix  serve {base}/testing/api/... as {base}/api/... (the real service's test URL); on by
               default in sandbox mode, off otherwise
   --db        the database (default: $${DATABASE_URL_ENV}, else SQLite in the data folder); the key file
@@ -32,7 +33,9 @@ const usage = `usage: npm run gateway -- [--port N] [--host H] [--data DIR] [--s
   --max-tip-percent  ClosePreauth's AdditionalTip bound, in percent of the hold (default 20)
   --sandbox   demo merchants, simulated processor, generated keys; required for a new data folder that
               was not set up with gateway:admin init-keys
-  --sandbox-ledger  the sandbox processor keeps its ledger in the database (for the model checker)`;
+  --sandbox-ledger  the sandbox processor keeps its ledger in the database (for the model checker)
+  --parent-pid  stop (as on SIGTERM) when process N exits: for a gateway a program runs for itself, such as
+              the terminal's embedded gateway`;
 
 type Settings = {
   port: number;
@@ -48,6 +51,7 @@ type Settings = {
   database: DatabaseConfig;
   workers: number;
   maxTipPercent: number | undefined;
+  parentPid: number | undefined;
 };
 
 function parseInRange(value: string, name: string, min: number, max: number): number {
@@ -82,6 +86,7 @@ function settings(): Settings | null {
         'db-pool': { type: 'string' },
         'db-lanes': { type: 'string' },
         workers: { type: 'string' },
+        'parent-pid': { type: 'string' },
         help: { type: 'boolean' },
       },
       strict: true,
@@ -132,6 +137,9 @@ function settings(): Settings | null {
   if (prefixFlag !== undefined && prefixFlag !== 'on' && prefixFlag !== 'off')
     throw new UsageError(`--testing-prefix must be on or off, not "${prefixFlag}"`);
   const port = parsePort(args.port, 8080);
+  const parentPid = args['parent-pid'];
+  if (parentPid !== undefined && !/^[1-9]\d{0,9}$/.test(parentPid))
+    throw new UsageError(`--parent-pid must be a process id, not "${parentPid}"`);
   const maxTipPercent =
     args['max-tip-percent'] === undefined
       ? undefined
@@ -160,6 +168,7 @@ function settings(): Settings | null {
     database,
     workers,
     maxTipPercent,
+    parentPid: parentPid === undefined ? undefined : Number(parentPid),
   };
 }
 
@@ -213,6 +222,8 @@ async function serve(s: Settings): Promise<void> {
   // A worker stops when the primary says so (SIGTERM): Ctrl-C reaches the whole process group, and the
   // primary must see its workers finish before it reports.
   process.on('SIGINT', () => (cluster.isWorker ? undefined : stop('SIGINT')));
+  if (s.parentPid !== undefined && !cluster.isWorker)
+    stopWithParent(s.parentPid, () => stop('its parent exited'));
 
   const address = await gateway.app.listen({ port: s.port, host: s.host });
   if (!gateway.services.config.publicUrl) gateway.services.config.publicUrl = address;
@@ -279,6 +290,7 @@ function supervise(s: Settings): Promise<void> {
     });
     process.on('SIGTERM', () => stopAll('SIGTERM'));
     process.on('SIGINT', () => stopAll('SIGINT'));
+    if (s.parentPid !== undefined) stopWithParent(s.parentPid, () => stopAll('its parent exited'));
     for (let i = 0; i < s.workers; i += 1) fork();
   });
 }

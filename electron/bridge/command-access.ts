@@ -32,6 +32,8 @@ export const commandAccess: Record<CommandName, Access> = {
   'receipt.get': 'sell',
   'receipt.print': 'sell',
   'receipt.reprintLast': 'sell',
+  'receipt.transaction.get': 'sell',
+  'receipt.transaction.print': 'sell',
   'transactions.list': 'sell',
   'transactions.refund': 'sell',
   'transactions.void': 'sell',

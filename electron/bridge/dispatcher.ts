@@ -9,9 +9,11 @@ import type { Logger } from '../util/log';
 
 /**
  * The bridge's dispatcher: every call from every carrier passes here, in this order — the core runs, the
- * command exists, the payload is an object, the caller's role may call it, the payload fits its schema,
- * then its handler. A handler's
- * BridgeFailure is its answer; anything else is a bug, logged and answered `internal` (never a stack trace).
+ * command exists, the caller's role may call it, the payload is an object that fits its schema, then its
+ * handler. The role comes before anything about the payload (docs/bridge.md), so a caller without the role
+ * learns `forbidden` and nothing about the command's shape. A handler's BridgeFailure is its answer;
+ * anything else — a handler's bug, or a check that threw — is logged and answered `internal` (never a
+ * stack trace), so the promise it returns never rejects.
  */
 export function createDispatch(deps: { handlers: Handlers; running: () => boolean; log: Logger }): Dispatch {
   const { handlers, log } = deps;
@@ -21,8 +23,6 @@ export function createDispatch(deps: { handlers: Handlers; running: () => boolea
     if (!Object.hasOwn(handlers, command))
       return { ok: false, error: { code: 'invalid', message: `Unknown command ${command}.` } };
     const name = command as CommandName;
-    if (typeof payload !== 'object' || payload === null || Array.isArray(payload))
-      return { ok: false, error: { code: 'invalid', message: 'The payload must be an object.' } };
     const access = commandAccess[name];
     const session = ctx.session();
     if (access !== 'public') {
@@ -33,11 +33,13 @@ export function createDispatch(deps: { handlers: Handlers; running: () => boolea
           error: { code: 'forbidden', message: `The ${session.role} role cannot do this.` },
         };
     }
-    // The payload against its schema (contract/commands.ts): a handler only ever sees a well-formed one.
-    const problems = payloadProblems(name, payload);
-    if (problems.length > 0)
-      return { ok: false, error: { code: 'invalid', message: problems.join(' '), problems } };
+    if (typeof payload !== 'object' || payload === null || Array.isArray(payload))
+      return { ok: false, error: { code: 'invalid', message: 'The payload must be an object.' } };
     try {
+      // The payload against its schema (contract/commands.ts): a handler only ever sees a well-formed one.
+      const problems = payloadProblems(name, payload);
+      if (problems.length > 0)
+        return { ok: false, error: { code: 'invalid', message: problems.join(' '), problems } };
       const handler = handlers[name] as (p: unknown, c: CallContext) => Promise<unknown>;
       return { ok: true, value: await handler(payload, ctx) };
     } catch (error) {

@@ -2,14 +2,9 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { extname, join, normalize, resolve, sep } from 'node:path';
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { WebSocketServer, type WebSocket } from 'ws';
-import {
-  BRIDGE_CONTRACT_VERSION,
-  BRIDGE_META_NAME,
-  BRIDGE_WS_PATH,
-  type ClientMessage,
-  type ServerMessage,
-} from './contract';
+import { WebSocketServer, type RawData, type WebSocket } from 'ws';
+import { BRIDGE_CONTRACT_VERSION, BRIDGE_META_NAME, BRIDGE_WS_PATH, type ServerMessage } from './contract';
+import { readClientFrame } from './client-frame';
 import type { BridgeConnection } from './connection';
 import { newSecret } from '../util/ids';
 
@@ -109,6 +104,15 @@ function credentialSet(): { add(v: string): void; take(v: unknown): boolean; has
     take: (v) => typeof v === 'string' && held.delete(digest(v)),
     has: (v) => typeof v === 'string' && held.has(digest(v)),
   };
+}
+
+/** An error's kind only: a message may quote what a client sent, and a client may send a card number. */
+const errorName = (error: unknown): string => (error instanceof Error ? error.name : typeof error);
+
+/** A text frame's bytes as text (`ws` hands a Buffer, or fragments of one). */
+function rawText(data: RawData): string {
+  if (Array.isArray(data)) return Buffer.concat(data).toString('utf8');
+  return Buffer.from(data instanceof ArrayBuffer ? new Uint8Array(data) : data).toString('utf8');
 }
 
 /** At most this many launch URLs wait to be used: an old, unused one is dropped first. */
@@ -227,10 +231,29 @@ export function startBridgeServer(options: BridgeServerOptions): Promise<BridgeS
     wss.handleUpgrade(req, socket, head, (ws) => serve(ws));
   });
 
+  /**
+   * One socket, one client. Every frame is checked against the protocol's schema before it is read
+   * (client-frame.ts), and a defect anywhere in this socket's handling — a frame, an answer or event that
+   * cannot be sent, a dispatch that fails — ends this socket alone: a terminal must not stop mid-sale
+   * because one client sent one bad frame.
+   */
   function serve(ws: WebSocket): void {
     let connection: BridgeConnection | undefined;
+    let ended = false;
+    const end = (why: string): void => {
+      if (ended) return;
+      ended = true;
+      log(`bridge: a WebSocket client was disconnected (${why})`);
+      connection?.close();
+      ws.terminate();
+    };
     const out = (m: ServerMessage): void => {
-      if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(m));
+      if (ended || ws.readyState !== ws.OPEN) return;
+      try {
+        ws.send(JSON.stringify(m));
+      } catch (error) {
+        end(`an answer could not be sent: ${errorName(error)}`);
+      }
     };
     const refuse = (message: string): void => {
       out({ type: 'refused', message });
@@ -238,14 +261,11 @@ export function startBridgeServer(options: BridgeServerOptions): Promise<BridgeS
     };
     // A client that never says hello is dropped.
     const helloTimer = setTimeout(() => refuse('No hello within 10 s.'), 10_000);
-    ws.on('message', (data, isBinary) => {
+    const onFrame = (data: RawData, isBinary: boolean): void => {
       if (isBinary) return refuse('Text frames only.');
-      let message: ClientMessage;
-      try {
-        message = JSON.parse((data as Buffer).toString('utf8')) as ClientMessage;
-      } catch {
-        return refuse('Frames are JSON.');
-      }
+      const read = readClientFrame(rawText(data));
+      if (!read.ok) return refuse(read.why);
+      const message = read.frame;
       if (!connection) {
         if (message.type !== 'hello') return refuse('Say hello first.');
         let pageKey: string | undefined;
@@ -264,11 +284,20 @@ export function startBridgeServer(options: BridgeServerOptions): Promise<BridgeS
         out({ type: 'welcome', contractVersion: BRIDGE_CONTRACT_VERSION, ...(pageKey ? { pageKey } : {}) });
         return;
       }
-      if (message.type !== 'call' || typeof message.id !== 'number' || typeof message.command !== 'string')
-        return refuse('Expected a call.');
+      if (message.type !== 'call') return refuse('Expected a call.');
       const { id, command, payload } = message;
-      const active = connection;
-      void active.dispatch(command, payload).then((result) => out({ type: 'result', id, result }));
+      connection.dispatch(command, payload).then(
+        (result) => out({ type: 'result', id, result }),
+        (error: unknown) => end(`a call could not be answered: ${errorName(error)}`),
+      );
+    };
+    ws.on('message', (data, isBinary) => {
+      if (ended) return;
+      try {
+        onFrame(data, isBinary);
+      } catch (error) {
+        end(`a frame could not be handled: ${errorName(error)}`);
+      }
     });
     ws.on('close', () => {
       clearTimeout(helloTimer);

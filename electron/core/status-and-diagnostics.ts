@@ -10,6 +10,7 @@ import type { DeviceHost } from '../devices/device-host';
 import type { Journal } from '../journal/journal';
 import type { SaleEngine } from '../sale/sale-engine';
 import type { Settings } from '../settings';
+import { laneTimeZone } from '../store-time-zone';
 import type { StoreAndForward } from '../store-forward/saf';
 import type { Clock } from '../util/clock';
 import type { Logger } from '../util/log';
@@ -74,6 +75,7 @@ export function createStatusViews(deps: {
       },
       devices: devices.list(),
       ...(openTicketId ? { openTicketId } : {}),
+      timeZone: laneTimeZone(settings.value),
     };
   };
 

@@ -16,6 +16,7 @@ import { SaleEngine } from '../sale/sale-engine';
 import { loadSettings } from '../settings';
 import { createStoreAndForward, type StoreAndForward } from '../store-forward/saf';
 import { systemClock, systemTimers } from '../util/clock';
+import { learnMerchantTimeZone } from '../store-time-zone';
 import { createSealer, loadOrCreateKey } from '../util/key-file';
 import { createLogger } from '../util/log';
 import { createAudit } from './audit';
@@ -77,6 +78,7 @@ export async function createTerminalCore(config: TerminalCoreConfig): Promise<Te
     onBack: () => {
       later.reversals?.kick();
       void later.saf?.forward().catch(() => undefined);
+      void learnMerchantTimeZone(client, settings, log).catch(() => undefined);
     },
   });
   const gatewayReached = reachability.reached;
@@ -239,6 +241,7 @@ export async function createTerminalCore(config: TerminalCoreConfig): Promise<Te
         .test()
         .then(() => storeAndForward.forward())
         .catch(() => undefined);
+      void learnMerchantTimeZone(client, settings, log).catch(() => undefined);
       log.log(
         'info',
         'core',

@@ -602,8 +602,10 @@ export class JournalStore {
       // No index on amounts: without a bound the search would walk the whole journal.
       if (query.since === undefined && query.last4 === undefined)
         throw new Error('an amount search needs a since or a last four');
-      where.push('(amount_cents + tip_cents) = ? OR amount_cents = ?');
-      values.push(query.amountCents, query.amountCents);
+      // What was asked, with or without its tip, or what was approved (a partial approval is found by
+      // the amount it took, the one every view shows).
+      where.push('(amount_cents + tip_cents) = ? OR amount_cents = ? OR approved_cents = ?');
+      values.push(query.amountCents, query.amountCents, query.amountCents);
     }
     if (query.states && query.states.length > 0) {
       where.push(`state IN (${query.states.map(() => '?').join(', ')})`);

@@ -1,6 +1,7 @@
 import type { PreauthCompleteRequest, RefundOutcome, TransactionView } from '../bridge/contract';
 import { BridgeFailure } from '../bridge/failure';
 import { bridgeFailureOf } from '../gateway-client/bridge-failure';
+import { refundableCents, takenCents } from '../../common/transaction-amounts';
 import { fromWire, isCents, toWire } from '../util/money';
 import type { JournaledSend } from './journaled-call';
 import type { SaleEngineDeps } from './sale-deps';
@@ -24,7 +25,7 @@ export async function refund(
   if (amountCents !== undefined && (!isCents(amountCents) || amountCents <= 0))
     throw new BridgeFailure('invalid', 'The refund amount must be a positive number of cents.');
   const original = await deps.journal.bySrn(srn);
-  const refundable = original ? original.approvedCents - original.refundedCents : undefined;
+  const refundable = original ? refundableCents(original) : undefined;
   if (amountCents !== undefined && refundable !== undefined && amountCents > refundable)
     throw new BridgeFailure('invalid', `At most ${(refundable / 100).toFixed(2)} can be refunded.`);
   const amount = amountCents ?? refundable ?? 0;
@@ -68,7 +69,7 @@ export async function refund(
   let remaining: number | undefined;
   if (original) {
     const total = original.refundedCents + refunded;
-    remaining = Math.max(0, original.approvedCents - total);
+    remaining = refundableCents({ ...original, refundedCents: total });
     await deps.journal.update(
       original.utn,
       { refundedCents: total, ...(remaining === 0 ? { state: 'refunded' } : {}) },
@@ -95,7 +96,7 @@ export async function voidSale(
     {
       laneId: deps.settings().laneId,
       operation: 'void',
-      amountCents: original ? original.approvedCents : 0,
+      amountCents: original ? takenCents(original) : 0,
       originalSrn: srn,
       last4: original?.last4 ?? null,
       cardType: original?.cardType ?? null,

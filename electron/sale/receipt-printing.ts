@@ -1,38 +1,66 @@
 import type { ReceiptPrintResult, ReceiptView, TicketView } from '../bridge/contract';
-import { buildReceipt, toPrinterReceipt } from './receipt';
+import { BridgeFailure } from '../bridge/failure';
+import { laneTimeZone } from '../store-time-zone';
+import { buildReceipt, buildTransactionReceipt, toPrinterReceipt, type ReceiptHeader } from './receipt';
 import type { SaleEngineDeps } from './sale-deps';
+import { toTransactionView } from './transaction-view';
 
 type ReceiptDeps = Pick<
   SaleEngineDeps,
   'settings' | 'merchantName' | 'clock' | 'connected' | 'devices' | 'emit'
 >;
 
-export function receiptOf(deps: ReceiptDeps, t: TicketView, copy: 'customer' | 'merchant'): ReceiptView {
+function header(deps: ReceiptDeps): ReceiptHeader {
   const s = deps.settings();
-  return buildReceipt(
-    t,
+  return {
+    merchantName: deps.merchantName(),
+    laneId: s.laneId,
+    mid: s.gateway.mid,
+    timeZone: laneTimeZone(s),
+  };
+}
+
+export function receiptOf(deps: ReceiptDeps, t: TicketView, copy: 'customer' | 'merchant'): ReceiptView {
+  return buildReceipt(t, copy, header(deps), deps.clock.now());
+}
+
+/** A refund's or a void's receipt, by its UserTransactionNumber, with the payment it gave back. */
+export async function transactionReceiptOf(
+  deps: ReceiptDeps & Pick<SaleEngineDeps, 'journal'>,
+  utn: string,
+  copy: 'customer' | 'merchant',
+): Promise<ReceiptView> {
+  const row = await deps.journal.get(utn);
+  if (!row || (row.operation !== 'refund' && row.operation !== 'void'))
+    throw new BridgeFailure('not-found', 'No refund or void with that number on this lane.');
+  const original = row.originalSrn ? await deps.journal.bySrn(row.originalSrn) : undefined;
+  return buildTransactionReceipt(
+    toTransactionView(row),
+    original ? toTransactionView(original) : undefined,
     copy,
-    { merchantName: deps.merchantName(), laneId: s.laneId, mid: s.gateway.mid },
-    deps.clock.now(),
+    header(deps),
   );
 }
+
+/** Which receipt a print is for, as the `receipt.printed` event names it. */
+export type PrintedFor = { ticketId: string; userTransactionNumber?: string };
 
 /** Prints a receipt; without a printer (or when it fails) the answer carries the receipt to show on screen. */
 export async function printReceipt(
   deps: ReceiptDeps,
   view: ReceiptView,
-  ticketId: string,
+  printedFor: PrintedFor,
   openDrawer: boolean,
 ): Promise<ReceiptPrintResult> {
   if (!deps.connected('receiptPrinter')) {
-    deps.emit('receipt.printed', { ticketId, printed: false, reason: 'No printer connected' });
+    deps.emit('receipt.printed', { ...printedFor, printed: false, reason: 'No printer connected' });
     return { printed: false, reason: 'No printer connected: show the receipt on screen.', receipt: view };
   }
   const printer = deps.devices()?.receiptPrinter;
   const r = printer
     ? await printer.print(toPrinterReceipt(view, openDrawer))
     : { ok: false as const, reason: 'offline' as const, message: 'printer not connected' };
-  deps.emit('receipt.printed', { ticketId, printed: r.ok, ...(r.ok ? {} : { reason: r.message }) });
+  deps.emit('receipt.printed', { ...printedFor, printed: r.ok, ...(r.ok ? {} : { reason: r.message }) });
   return r.ok
     ? { printed: true }
     : { printed: false, reason: `The printer failed: ${r.message}`, receipt: view };

@@ -1,8 +1,32 @@
-import type { ReceiptLineView, ReceiptView, TenderView, TicketView } from '../bridge/contract';
+import type {
+  ReceiptLineView,
+  ReceiptView,
+  TenderView,
+  TicketView,
+  TransactionView,
+} from '../bridge/contract';
 import type { Receipt, ReceiptLine } from '../../native/drivers/roles';
+import { formatReceiptTime } from '../../common/store-time';
+import { cardChargedCents, shownCents, tenderChargedCents } from '../../common/transaction-amounts';
 import { formatCents } from '../util/money';
 
-export type ReceiptHeader = { merchantName: string; laneId: string; mid: number };
+/** The receipt's head: who, which lane, and the store's time zone its date line is printed in. */
+export type ReceiptHeader = { merchantName: string; laneId: string; mid: number; timeZone: string };
+
+/**
+ * The cardholder's agreement under the signature line of a signed card payment's merchant copy (the
+ * wording the card brands' rules ask of a signed receipt).
+ */
+const SIGNATURE_LINE = 'X______________________________';
+const CARDHOLDER_AGREEMENT = 'I AGREE TO PAY THE ABOVE TOTAL ACCORDING TO MY CARD ISSUER AGREEMENT';
+
+function head(h: ReceiptHeader, at: number): ReceiptLineView[] {
+  return [
+    { kind: 'text', text: h.merchantName, align: 'center', bold: true, large: true },
+    { kind: 'text', text: `MID ${h.mid}  LANE ${h.laneId}`, align: 'center' },
+    { kind: 'text', text: formatReceiptTime(at, h.timeZone), align: 'center' },
+  ];
+}
 
 const tenderLabel: Record<TenderView['kind'], string> = {
   credit: 'CREDIT',
@@ -45,13 +69,7 @@ export function buildReceipt(
   at: number,
 ): ReceiptView {
   const lines: ReceiptLineView[] = [
-    { kind: 'text', text: h.merchantName, align: 'center', bold: true, large: true },
-    { kind: 'text', text: `MID ${h.mid}  LANE ${h.laneId}`, align: 'center' },
-    {
-      kind: 'text',
-      text: new Date(t.closedAt ?? at).toISOString().replace('T', ' ').slice(0, 19) + ' UTC',
-      align: 'center',
-    },
+    ...head(h, t.closedAt ?? at),
     { kind: 'text', text: `TICKET ${t.ticketId}`, align: 'center' },
     { kind: 'rule' },
     {
@@ -80,8 +98,18 @@ export function buildReceipt(
     if (tender.authCode) lines.push({ kind: 'pair', left: 'AUTH', right: tender.authCode });
     if (tender.userTransactionNumber)
       lines.push({ kind: 'pair', left: 'REF', right: tender.userTransactionNumber });
-    if (tender.cashBackCents > 0)
-      lines.push({ kind: 'pair', left: 'CASH BACK', right: formatCents(tender.cashBackCents) });
+    // A debit with cash back charges the card the purchase and the cash back: the tender's line says
+    // what the card paid for the ticket, and the charge is spelled out below it.
+    if (tender.cashBackCents > 0 && tender.approvedCents > 0)
+      lines.push(
+        { kind: 'pair', left: 'CASH BACK', right: formatCents(tender.cashBackCents) },
+        {
+          kind: 'pair',
+          left: 'CARD CHARGED',
+          right: formatCents(tenderChargedCents(tender)),
+          bold: true,
+        },
+      );
     if (tender.changeCents !== undefined && tender.changeCents > 0)
       lines.push({ kind: 'pair', left: 'CHANGE', right: formatCents(tender.changeCents) });
     if (tender.balanceCents !== undefined)
@@ -89,10 +117,13 @@ export function buildReceipt(
     if (tender.status === 'stored')
       lines.push({ kind: 'text', text: 'APPROVED OFFLINE - SUBJECT TO AUTHORIZATION' });
     if (copy === 'merchant' && tender.signature?.required) {
-      lines.push({
-        kind: 'text',
-        text: tender.signature.captured ? 'SIGNATURE CAPTURED' : 'X______________________',
-      });
+      lines.push(
+        { kind: 'text', text: ' ' },
+        { kind: 'text', text: SIGNATURE_LINE },
+        { kind: 'text', text: 'CARDHOLDER SIGNATURE' },
+        { kind: 'text', text: CARDHOLDER_AGREEMENT },
+      );
+      if (tender.signature.captured) lines.push({ kind: 'text', text: 'SIGNATURE CAPTURED ELECTRONICALLY' });
     }
   }
   lines.push({ kind: 'rule' });
@@ -107,6 +138,55 @@ export function buildReceipt(
   lines.push({ kind: 'qr', data: qrData });
 
   return { ticketId: t.ticketId, copy, lines, qrData, text: receiptText(lines) };
+}
+
+const transactionWords: Partial<Record<TransactionView['operation'], { title: string; done: string }>> = {
+  refund: { title: 'REFUND', done: 'REFUNDED' },
+  void: { title: 'VOID', done: 'VOIDED' },
+};
+
+/**
+ * The receipt of a refund or a void: a journal row outside any ticket. The customer's copy, like a
+ * sale's, shows the card's last four only; the original payment is named by its reference.
+ */
+export function buildTransactionReceipt(
+  tx: TransactionView,
+  original: TransactionView | undefined,
+  copy: 'customer' | 'merchant',
+  h: ReceiptHeader,
+): ReceiptView {
+  const words = transactionWords[tx.operation] ?? { title: tx.operation.toUpperCase(), done: 'DONE' };
+  const done = tx.state === 'approved';
+  const lines: ReceiptLineView[] = [
+    ...head(h, tx.updatedAt),
+    { kind: 'text', text: words.title, align: 'center', bold: true, large: true },
+    { kind: 'rule' },
+    {
+      kind: 'pair',
+      left: done ? words.done : `${words.title} ${tx.state.toUpperCase()}`,
+      right: formatCents(shownCents(tx)),
+      bold: true,
+    },
+  ];
+  const cardType = tx.cardType ?? original?.cardType;
+  if (tx.last4) lines.push({ kind: 'text', text: `${cardType ?? ''} ****${tx.last4}`.trim() });
+  if (tx.authCode) lines.push({ kind: 'pair', left: 'AUTH', right: tx.authCode });
+  lines.push({ kind: 'pair', left: 'REF', right: tx.userTransactionNumber });
+  if (original) {
+    lines.push(
+      { kind: 'pair', left: 'ORIGINAL REF', right: original.userTransactionNumber },
+      { kind: 'pair', left: 'ORIGINAL AMOUNT', right: formatCents(cardChargedCents(original)) },
+    );
+    if (tx.operation === 'refund' && original.refundedCents > 0)
+      lines.push({ kind: 'pair', left: 'REFUNDED IN ALL', right: formatCents(original.refundedCents) });
+  }
+  lines.push(
+    { kind: 'rule' },
+    { kind: 'text', text: copy === 'customer' ? 'CUSTOMER COPY' : 'MERCHANT COPY', align: 'center' },
+  );
+  const qrData = `tillpoint:${tx.operation}:${tx.userTransactionNumber}:${formatCents(shownCents(tx))}`;
+  lines.push({ kind: 'qr', data: qrData });
+  return { ticketId: tx.ticketId ?? '', copy, lines, qrData, text: receiptText(lines) };
 }
 
 export function receiptText(lines: readonly ReceiptLineView[], width = 42): string {

@@ -20,10 +20,11 @@ import type { GatewayFailure } from '../gateway-client/errors';
 import { newId } from '../util/ids';
 import { isCents } from '../util/money';
 import * as cardServices from './card-services';
+import { drawerOpensFor } from './cash-drawer';
 import type { ChipSale } from './chip-sale';
 import { journaledCall, type JournaledSend } from './journaled-call';
 import * as postSale from './post-sale';
-import { printReceipt, receiptOf } from './receipt-printing';
+import { printReceipt, receiptOf, transactionReceiptOf } from './receipt-printing';
 import type { SaleEngineDeps } from './sale-deps';
 import { signatureSvg } from './signature';
 import { isTaken, recompute } from './tender-amounts';
@@ -148,10 +149,22 @@ export class SaleEngine {
     this.lastReceiptTicket = t.ticketId;
     await this.persist(t);
     this.tickets.delete(t.ticketId);
+    const openDrawer = drawerOpensFor(t);
     if (this.deps.settings().sale.autoPrint && this.deps.connected('receiptPrinter')) {
-      const openDrawer = t.tenders.some((x) => x.kind === 'cash' && x.status === 'approved');
-      // Printing must not hold up the answer to the cashier; its outcome arrives as `receipt.printed`.
-      void this.print(t, 'customer', openDrawer).catch(() => undefined);
+      // A signed card payment leaves a merchant copy with the signature line first; the customer's copy
+      // comes last, with the drawer. Printing must not hold up the answer to the cashier; its outcome
+      // arrives as `receipt.printed`.
+      const signed = t.tenders.some((x) => isTaken(x) && x.signature?.required === true);
+      void (async () => {
+        if (signed) await this.print(t, 'merchant');
+        await this.print(t, 'customer', openDrawer);
+      })().catch(() => undefined);
+    } else if (openDrawer && this.deps.connected('receiptPrinter')) {
+      // No receipt printed by itself, but change or cash back still comes out of the drawer.
+      void this.deps
+        .devices()
+        ?.receiptPrinter.kickDrawer()
+        .catch(() => undefined);
     }
   }
 
@@ -320,12 +333,38 @@ export class SaleEngine {
   // ---------------------------------------------------------------------------------------------------
   // After the sale: refunds, voids, pre-authorization completion (post-sale.ts)
 
-  refund(srn: string, amountCents: number | undefined): Promise<RefundOutcome> {
-    return postSale.refund(this.deps, this.journaled, srn, amountCents);
+  async refund(srn: string, amountCents: number | undefined): Promise<RefundOutcome> {
+    const r = await postSale.refund(this.deps, this.journaled, srn, amountCents);
+    this.autoPrint(r.transaction);
+    return r;
   }
 
-  void(srn: string): Promise<RefundOutcome> {
-    return postSale.voidSale(this.deps, this.journaled, srn);
+  async void(srn: string): Promise<RefundOutcome> {
+    const r = await postSale.voidSale(this.deps, this.journaled, srn);
+    await this.markVoided(srn);
+    this.autoPrint(r.transaction);
+    return r;
+  }
+
+  /** The ticket that took a voided payment says so (its receipt, printed again, reads VOIDED). */
+  private async markVoided(srn: string): Promise<void> {
+    const original = await this.deps.journal.bySrn(srn);
+    if (!original?.ticketId || !original.tenderId) return;
+    const t = await this.get(original.ticketId).catch(() => undefined);
+    const tender = t?.tenders.find((x) => x.tenderId === original.tenderId);
+    if (!t || !tender) return;
+    tender.status = 'voided';
+    tender.message = 'Voided: the payment is cancelled.';
+    // An open ticket owes the voided amount again; a paid one keeps its totals as they were paid.
+    if (t.status === 'open') recompute(t);
+    await this.persist(t);
+  }
+
+  /** A refund's or a void's customer receipt prints by itself, like a sale's. */
+  private autoPrint(tx: TransactionView): void {
+    if (tx.state !== 'approved') return;
+    if (!this.deps.settings().sale.autoPrint || !this.deps.connected('receiptPrinter')) return;
+    void this.printTransaction(tx.userTransactionNumber, 'customer').catch(() => undefined);
   }
 
   preauthComplete(req: PreauthCompleteRequest): Promise<TransactionView> {
@@ -403,7 +442,26 @@ export class SaleEngine {
   }
 
   async print(t: TicketView, copy: 'customer' | 'merchant', openDrawer = false): Promise<ReceiptPrintResult> {
-    return printReceipt(this.deps, await this.receipt(t.ticketId, copy), t.ticketId, openDrawer);
+    return printReceipt(
+      this.deps,
+      await this.receipt(t.ticketId, copy),
+      { ticketId: t.ticketId },
+      openDrawer,
+    );
+  }
+
+  /** The receipt of a refund or a void, by its UserTransactionNumber. */
+  transactionReceipt(utn: string, copy: 'customer' | 'merchant'): Promise<ReceiptView> {
+    return transactionReceiptOf(this.deps, utn, copy);
+  }
+
+  async printTransaction(utn: string, copy: 'customer' | 'merchant'): Promise<ReceiptPrintResult> {
+    return printReceipt(
+      this.deps,
+      await this.transactionReceipt(utn, copy),
+      { ticketId: '', userTransactionNumber: utn },
+      false,
+    );
   }
 
   async printById(ticketId: string, copy: 'customer' | 'merchant'): Promise<ReceiptPrintResult> {

@@ -1,8 +1,9 @@
 import type { SaleOpenRequest, SalePayRequest, TenderRequest, TicketView } from '../bridge/contract';
 import { BridgeFailure } from '../bridge/failure';
+import { changeDueCents, changeNeedsConfirmation, LARGEST_BILL_CENTS } from '../../common/cash-change';
 import { taxCents } from '../../common/percent';
 import { newId } from '../util/ids';
-import { isCents } from '../util/money';
+import { formatCents, isCents } from '../util/money';
 import { checkReloadOpen, checkReloadTender } from './gift-reload-rules';
 import { recompute } from './tender-amounts';
 
@@ -63,5 +64,13 @@ export function checkPayment(
     throw new BridgeFailure('invalid', 'The amount must be a positive number of cents.');
   if (amount > remainingWithTip && tender.kind !== 'cash')
     throw new BridgeFailure('invalid', 'The amount is more than what remains on the ticket.');
+  if (tender.kind === 'cash' && isCents(tender.tenderedCents) && tender.confirmLargeChange !== true) {
+    const due = Math.min(amount, remainingWithTip);
+    if (changeNeedsConfirmation(due, tender.tenderedCents))
+      throw new BridgeFailure(
+        'invalid',
+        `Change of ${formatCents(changeDueCents(due, tender.tenderedCents))} is more than a ${formatCents(LARGEST_BILL_CENTS)} bill over the ${formatCents(due)} due: check the cash handed over, or confirm it.`,
+      );
+  }
   return { tender, tip, amount };
 }

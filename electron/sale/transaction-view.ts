@@ -1,8 +1,11 @@
 import type { TransactionView } from '../bridge/contract';
 import type { JournalRow } from '../journal/journal-store';
 
-/** A journal row as the bridge shows it (no card data: the journal holds none). */
-export function toTransactionView(r: JournalRow): TransactionView {
+/**
+ * A journal row as the bridge shows it (no card data: the journal holds none). `settledBefore`: when this
+ * lane last closed its batch — a payment made before it is settled (refunded, no longer voided).
+ */
+export function toTransactionView(r: JournalRow, settledBefore = 0): TransactionView {
   return {
     userTransactionNumber: r.utn,
     ...(r.ticketId ? { ticketId: r.ticketId } : {}),
@@ -11,6 +14,8 @@ export function toTransactionView(r: JournalRow): TransactionView {
     amountCents: r.amountCents,
     tipCents: r.tipCents,
     cashBackCents: r.cashBackCents,
+    approvedCents: r.approvedCents,
+    ...(r.createdAt < settledBefore ? { settled: true } : {}),
     ...(r.last4 ? { last4: r.last4 } : {}),
     ...(r.cardType ? { cardType: r.cardType } : {}),
     ...(r.authCode ? { authCode: r.authCode } : {}),

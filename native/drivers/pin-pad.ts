@@ -20,6 +20,11 @@ export type PinPadDriverOptions = {
   maxPinLength?: number;
   /** Idle text shown after a PIN request ends (Z2). Default 'WELCOME'. */
   idleText?: string;
+  /**
+   * How long the next request waits for the EOT that ends a cancelled session (§4.3: the pad answers 72
+   * with EOT). Past it the pad is taken to have ended the session silently. Default 5000 ms.
+   */
+  sessionEndWaitMs?: number;
 };
 
 type Pending = {
@@ -27,7 +32,15 @@ type Pending = {
   timer: TimerHandle;
   /** Bad-LRC packets seen before this request: more at EOT time means the pad gave up on our NAKs. */
   badPacketsAtStart: number;
+  /**
+   * The pad ACKed this request. The line is ordered and the pad answers only what it has taken, so a
+   * 73 or EOT read before that ACK belongs to an earlier request, never to this one.
+   */
+  acked: boolean;
 };
+
+/** A cancelled session, until the pad's EOT for our 72 ends it. */
+type SessionEnding = { done: Promise<void>; finish: () => void; acked: boolean };
 
 function formatAmount(cents: number): string {
   return `$${Math.floor(cents / 100)}.${String(cents % 100).padStart(2, '0')}`;
@@ -44,14 +57,17 @@ function padTimeoutField(ms: number): string {
 const LINK_FAILURE_TEXT: Record<Exclude<SendResult, { ok: true }>['reason'], string> = {
   'nak-limit': 'PIN pad rejected the request 3 times (bad LRC); link reset with EOT',
   timeout: 'PIN pad did not acknowledge the request; link reset with EOT',
-  eot: 'PIN pad ended the session (EOT) instead of acknowledging',
   closed: 'PIN pad link closed',
 };
 
 /**
  * VISA/VeriFone packet PIN pad (devices-reference §4.2–4.3) in DUKPT mode: Z62 (or 70) out, 73 back.
  * The link layer (ACK/NAK, 3 tries then EOT) is helper code shared with the simulator; this driver owns
- * the session: one PIN request at a time, exactly one result per request, cancel with 72.
+ * the session: one PIN request at a time, exactly one result per request, cancel with 72. Every answer
+ * is told to the request it belongs to by the order of the line: a 73 or EOT counts for a request only
+ * after the pad ACKed that request; an EOT after our 72's ACK ends that cancelled session, and the next
+ * request is not sent until it has (a late one would read as the next customer pressing Cancel); a 73
+ * whose KSN was seen before — delivered, or dropped as late — is a retransmission and answers nothing.
  */
 export class PinPadDriver implements PinPad, DriverLifecycle {
   readonly role = 'pinPad' as const;
@@ -64,11 +80,15 @@ export class PinPadDriver implements PinPad, DriverLifecycle {
   private pending: Pending | undefined;
   private closing = false;
   private linkFailures = 0;
-  /** KSNs already delivered: a DUKPT KSN is never reused, so a second 73 with one is a retransmission. */
-  private readonly deliveredKsns: string[] = [];
+  /**
+   * KSNs of every 73 read, delivered or dropped as late: a DUKPT KSN is never reused (X9.24-1), so a 73
+   * with one of these is a retransmission of an answer already dealt with.
+   */
+  private readonly spentKsns: string[] = [];
   private duplicates = 0;
+  private lateAnswers = 0;
   /** After a 72 the pad ends its session with EOT (§4.3); until then that EOT belongs to the old session. */
-  private sessionEnding: { done: Promise<void>; finish: () => void } | undefined;
+  private sessionEnding: SessionEnding | undefined;
   private badPackets = 0;
   private readonly unsubscribe: Unsubscribe[] = [];
 
@@ -83,6 +103,7 @@ export class PinPadDriver implements PinPad, DriverLifecycle {
       minPinLength: options.minPinLength ?? 4,
       maxPinLength: options.maxPinLength ?? 12,
       idleText: options.idleText ?? 'WELCOME',
+      sessionEndWaitMs: options.sessionEndWaitMs ?? 5000,
     };
     this.tracker = new HealthTracker(this.timers);
     this.link = new VerifoneLink({
@@ -111,6 +132,8 @@ export class PinPadDriver implements PinPad, DriverLifecycle {
       linkFailures: this.linkFailures,
       badPackets: this.badPackets,
       duplicatesDropped: this.duplicates,
+      lateAnswersDropped: this.lateAnswers,
+      strayReplies: this.link.strayReplies,
       droppedBytes: this.link.droppedBytes,
       busy: this.pending !== undefined,
     });
@@ -162,16 +185,20 @@ export class PinPadDriver implements PinPad, DriverLifecycle {
       // Encoder messages never contain the account (verifone-packet checkAccount).
       return { kind: 'failed', reason: err instanceof Error ? err.message : 'cannot encode PIN request' };
     }
+    const pending: Pending = {
+      resolve: () => undefined,
+      badPacketsAtStart: this.badPackets,
+      timer: this.timers.setTimeout(() => this.onPinTimeout(), request.timeoutMs),
+      acked: false,
+    };
     const result = new Promise<PinResult>((resolve) => {
-      this.pending = {
-        resolve,
-        badPacketsAtStart: this.badPackets,
-        timer: this.timers.setTimeout(() => this.onPinTimeout(), request.timeoutMs),
-      };
+      pending.resolve = resolve;
     });
-    const pendingRef = this.pending;
-    const sent = await this.link.send(frame);
-    if (!sent.ok && this.pending === pendingRef) {
+    this.pending = pending;
+    const sent = await this.link.send(frame, () => {
+      pending.acked = true;
+    });
+    if (!sent.ok && this.pending === pending) {
       this.linkFailures += 1;
       this.tracker.error(LINK_FAILURE_TEXT[sent.reason]);
       this.settle({ kind: 'failed', reason: LINK_FAILURE_TEXT[sent.reason] });
@@ -198,9 +225,9 @@ export class PinPadDriver implements PinPad, DriverLifecycle {
     await this.stream.close();
   }
 
-  private async sendMessage(message: VerifoneMessage): Promise<SendResult> {
+  private async sendMessage(message: VerifoneMessage, onAck?: () => void): Promise<SendResult> {
     if (!this.tracker.isOpen) return { ok: false, reason: 'closed', tries: 0 };
-    const result = await this.link.send(encodeMessage(message, { sevenBit: this.opts.sevenBit }));
+    const result = await this.link.send(encodeMessage(message, { sevenBit: this.opts.sevenBit }), onAck);
     if (!result.ok) {
       this.linkFailures += 1;
       this.tracker.error(LINK_FAILURE_TEXT[result.reason]);
@@ -218,17 +245,24 @@ export class PinPadDriver implements PinPad, DriverLifecycle {
   private onMessage(message: ReturnType<typeof parseMessage>): void {
     // A pad resends its 73 when our ACK reaches it late (§4.2): the link ACKs every copy, so the copies
     // are recognised by their KSN, which DUKPT never repeats (X9.24-1), and dropped here.
-    if (message.type === '73' && this.deliveredKsns.includes(message.ksn)) {
-      this.duplicates += 1;
-      return;
+    if (message.type === '73') {
+      if (this.spentKsns.includes(message.ksn)) {
+        this.duplicates += 1;
+        return;
+      }
+      this.spentKsns.push(message.ksn);
+      if (this.spentKsns.length > 32) this.spentKsns.shift();
     }
     const p = this.pending;
-    // A response with no request waiting is a late answer to a cancelled or timed-out request.
-    if (!p) return;
+    // No request waiting, or the pad has not yet taken the one that is: the answer to an earlier request
+    // (cancelled, timed out), however late. Never the PIN of the customer now at the pad.
+    if (!p || !p.acked) {
+      if (message.type === '73' || message.type === '71' || message.type === '71-error')
+        this.lateAnswers += 1;
+      return;
+    }
     switch (message.type) {
       case '73':
-        this.deliveredKsns.push(message.ksn);
-        if (this.deliveredKsns.length > 32) this.deliveredKsns.shift();
         this.settle({ kind: 'pin', ksn: message.ksn, pinBlock: message.pinBlock });
         this.showIdle();
         return;
@@ -243,15 +277,18 @@ export class PinPadDriver implements PinPad, DriverLifecycle {
     }
   }
 
-  /** EOT while a PIN is awaited: the cardholder pressed Cancel, or the pad timed out (§4.3 flow). */
+  /**
+   * An EOT ends the session of the last request the pad had ACKed before it: our 72's (the cancelled
+   * session is over), else the pending request's (the cardholder pressed Cancel, or the pad timed out:
+   * §4.3 flow). One read before the pad ACKed what we sent last ends something earlier, and is no answer.
+   */
   private onPadEot(): void {
     if (this.sessionEnding) {
-      this.sessionEnding.finish();
+      if (this.sessionEnding.acked) this.sessionEnding.finish();
       return;
     }
     const p = this.pending;
-    // While our request still waits for its ACK, the link itself turns this EOT into a send failure.
-    if (!p || this.link.busy) return;
+    if (!p || !p.acked) return;
     if (this.badPackets > p.badPacketsAtStart) {
       // §4.2: the pad sent its answer 3 times with a bad LRC, we NAKed each, it gave up with EOT.
       this.linkFailures += 1;
@@ -266,21 +303,27 @@ export class PinPadDriver implements PinPad, DriverLifecycle {
     this.sendCancel().catch(() => undefined);
   }
 
-  /** Sends 72 and expects the pad's closing EOT for a while (one ACK wait), so it is not misread. */
+  /**
+   * Sends 72 and holds the next request until the pad's EOT for it has ended the session (or, a pad that
+   * never sends one, `sessionEndWaitMs`): sent earlier, the next request would be ACKed and that late EOT
+   * then read as the next customer pressing Cancel.
+   */
   private async sendCancel(): Promise<void> {
     this.sessionEnding?.finish();
-    let finish: () => void = () => undefined;
-    const done = new Promise<void>((resolve) => {
-      const timer = this.timers.setTimeout(() => finish(), this.opts.ackTimeoutMs);
-      finish = () => {
+    const ending: SessionEnding = { done: Promise.resolve(), finish: () => undefined, acked: false };
+    ending.done = new Promise<void>((resolve) => {
+      const timer = this.timers.setTimeout(() => ending.finish(), this.opts.sessionEndWaitMs);
+      ending.finish = () => {
         this.timers.clearTimeout(timer);
-        if (this.sessionEnding?.done === done) this.sessionEnding = undefined;
+        if (this.sessionEnding === ending) this.sessionEnding = undefined;
         resolve();
       };
     });
-    this.sessionEnding = { done, finish };
-    const sent = await this.sendMessage({ type: '72' });
-    if (!sent.ok) finish();
+    this.sessionEnding = ending;
+    const sent = await this.sendMessage({ type: '72' }, () => {
+      ending.acked = true;
+    });
+    if (!sent.ok) ending.finish();
   }
 
   private showIdle(): void {

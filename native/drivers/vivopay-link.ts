@@ -68,6 +68,10 @@ export class VivopayLink {
           resolve(undefined);
         }, timeoutMs),
       };
+      // With nothing asked, a frame half read is line noise (or a cut-off late answer): the answer to this
+      // command can only start after it, and a decoder still waiting for that frame's bytes would take
+      // the answer's bytes for them.
+      if (this.waiters.length === 0) this.decoder.reset();
       this.waiters.push(waiter);
       this.stream.write(frame).catch((err: unknown) => {
         this.tracker.error(`write failed: ${err instanceof Error ? err.message : String(err)}`);

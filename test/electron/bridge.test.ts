@@ -1,7 +1,8 @@
 import { get as httpGet } from 'node:http';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import WebSocket from 'ws';
-import { BRIDGE_META_NAME, type ServerMessage } from '../../electron/bridge/contract';
+import type { BridgeConnection } from '../../electron/bridge/connection';
+import { BRIDGE_META_NAME, type EventName, type ServerMessage } from '../../electron/bridge/contract';
 import { connectBridge } from '../../electron/bridge/ws-client';
 import { startBridgeServer, type BridgeServer } from '../../electron/bridge/ws-server';
 import { startLane, value, type Lane } from './helpers';
@@ -134,6 +135,64 @@ describe('browser-mode bridge over a loopback WebSocket', () => {
     expect((await raw.send('sale.open', 5)).error?.code).toBe('invalid');
     await a.close();
     await b.close();
+  });
+});
+
+describe('one client’s defect ends its own socket, never the process', () => {
+  // A core whose connections misbehave on purpose: a dispatch that throws or rejects, an event that
+  // cannot be put in a frame. Each must close the socket it happened on, and the next client is served.
+  const secret = 'test-secret-0123456789abcdefghijklmnopqrstuv';
+  let server: BridgeServer;
+  const broken = (): BridgeConnection => {
+    let relay: ((event: EventName, payload: unknown) => void) | undefined;
+    return {
+      id: 'broken',
+      dispatch(command) {
+        if (command === 'throws') throw new Error('a handler bug');
+        if (command === 'rejects') return Promise.reject(new Error('a dispatch bug'));
+        // An event nobody can serialise (a BigInt), raised by the call.
+        if (command === 'bad-event') relay?.('sale.updated', { total: 1n });
+        return Promise.resolve({ ok: true, value: command });
+      },
+      onAny(listener) {
+        relay = listener;
+        return () => (relay = undefined);
+      },
+      send: () => Promise.resolve({ ok: false, error: { code: 'internal', message: 'unused' } }),
+      on: () => () => undefined,
+      close: () => undefined,
+    };
+  };
+  beforeAll(async () => {
+    server = await startBridgeServer({ connect: broken, secret, port: 0 });
+  });
+  afterAll(async () => {
+    await server.close();
+  });
+
+  const session = async (): Promise<{ ws: WebSocket; frames: ServerMessage[]; closed: Promise<void> }> => {
+    const ws = new WebSocket(server.wsUrl, { headers: { origin: server.url } });
+    const frames: ServerMessage[] = [];
+    ws.on('message', (d: Buffer) => frames.push(JSON.parse(d.toString()) as ServerMessage));
+    const closed = new Promise<void>((resolve) => ws.on('close', () => resolve()));
+    await new Promise((resolve) => ws.once('open', resolve));
+    ws.send(JSON.stringify({ type: 'hello', secret, contractVersion: 1 }));
+    return { ws, frames, closed };
+  };
+
+  it.each([
+    ['throws', 'a dispatch that throws'],
+    ['rejects', 'a dispatch that rejects'],
+    ['bad-event', 'an event that cannot be sent'],
+  ])('%s: %s closes that socket only', async (command) => {
+    const bystander = await session();
+    const victim = await session();
+    victim.ws.send(JSON.stringify({ type: 'call', id: 1, command, payload: {} }));
+    await victim.closed;
+    expect(victim.frames.map((f) => f.type)).toEqual(['welcome']);
+    bystander.ws.send(JSON.stringify({ type: 'call', id: 2, command: 'fine', payload: {} }));
+    await vi.waitFor(() => expect(bystander.frames.map((f) => f.type)).toEqual(['welcome', 'result']));
+    bystander.ws.close();
   });
 });
 

@@ -52,6 +52,22 @@ describe('bridge payloads are checked against their schemas at dispatch', () => 
     expect(device.code).toBe('forbidden');
   });
 
+  it('the role comes before the payload’s shape: a wrong-role call is forbidden whatever it carries', async () => {
+    const { bridge } = lane;
+    // A manager is not a tech; `[]`, `null` and a string are not even objects — still `forbidden`.
+    for (const payload of [[], null, 'x', 7, { role: 'toaster' }, {}]) {
+      expect(errorOf(await bridge.dispatch('devices.reconnect', payload)).code).toBe('forbidden');
+    }
+    const stranger = lane.core.connect();
+    // Nobody signed in: `unauthorized` first, whatever the payload.
+    for (const payload of [[], null, 'x', {}]) {
+      expect(errorOf(await stranger.dispatch('sale.open', payload)).code).toBe('unauthorized');
+    }
+    stranger.close();
+    // The right role with a payload that is not an object: `invalid`, with the words.
+    expect(errorOf(await bridge.dispatch('sale.open', [])).message).toBe('The payload must be an object.');
+  });
+
   it('a setting of the wrong type is refused, no longer coerced (tipPrompt "yes" used to save as false)', async () => {
     const { bridge } = lane;
     const before = value(await bridge.send('business.get', {}));

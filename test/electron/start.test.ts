@@ -39,6 +39,27 @@ function launch(dataDir: string): {
   };
 }
 
+/** The gateway processes running on `folder` (their command line names it), with their parents. */
+function gatewaysOn(folder: string): { pid: number; ppid: number }[] {
+  const table = execFileSync('ps', ['-eo', 'pid=,ppid=,args='], { encoding: 'utf8' });
+  return table
+    .split('\n')
+    .filter((line) => line.includes('gateway/server.ts') && line.includes(`--data ${folder} `))
+    .map((line) => {
+      const [pid, ppid] = line.trim().split(/\s+/, 2).map(Number);
+      return { pid: pid ?? 0, ppid: ppid ?? 0 };
+    });
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 async function until(check: () => boolean, ms: number): Promise<void> {
   const deadline = Date.now() + ms;
   while (!check()) {
@@ -88,6 +109,64 @@ describe('npm start (browser mode)', () => {
       expect(await first.exit).toBe(0);
       const left = execFileSync('ps', ['-eo', 'args'], { encoding: 'utf8' });
       expect(left).not.toContain(join(dataDir, 'gateway'));
+    },
+  );
+
+  it(
+    'killed with SIGKILL, its gateway ends by itself; a relaunch on the folder runs exactly one gateway',
+    { timeout: 240_000 },
+    async () => {
+      const folder = mkdtempSync(join(tmpdir(), 'tillpoint-orphan-'));
+      const gatewayFolder = join(folder, 'gateway');
+      const launches: ReturnType<typeof launch>[] = [];
+      try {
+        const first = launch(folder);
+        launches.push(first);
+        await until(() => first.out().includes('terminal ready at'), 90_000);
+        const [orphan, ...others] = gatewaysOn(gatewayFolder);
+        expect(others).toEqual([]);
+        expect(orphan?.ppid).toBe(first.child.pid);
+
+        first.child.kill('SIGKILL');
+        await first.exit;
+        // Relaunched at once, as a kiosk's supervisor would: never two gateways on the folder at a time.
+        const second = launch(folder);
+        launches.push(second);
+        let most = 0;
+        const deadline = Date.now() + 120_000;
+        while (!second.out().includes('terminal ready at')) {
+          if (Date.now() > deadline) throw new Error(`the relaunch did not start: ${second.err()}`);
+          most = Math.max(most, gatewaysOn(gatewayFolder).length);
+          expect(second.child.exitCode, second.err()).toBeNull();
+          await new Promise((r) => setTimeout(r, 50));
+        }
+        expect(most).toBeLessThanOrEqual(1);
+        expect(alive(orphan?.pid ?? 0)).toBe(false);
+        const now = gatewaysOn(gatewayFolder);
+        expect(now.map((g) => g.ppid)).toEqual([second.child.pid]);
+
+        // The relaunched terminal sells through its gateway.
+        const { wsUrl, secret } = readBridgeFile(folder);
+        const bridge = await connectBridge(wsUrl, secret);
+        value(await bridge.send('session.signIn', { pin: '1111' }));
+        const t = value(await bridge.send('sale.open', { subtotalCents: 1500 }));
+        const pay = bridge.send('sale.pay', {
+          ticketId: t.ticketId,
+          tender: { kind: 'credit', entry: 'swipe' },
+        });
+        await new Promise((r) => setTimeout(r, 200));
+        value(await bridge.send('simulator.swipe', {}));
+        expect(value(await pay).tender.status).toBe('approved');
+        await bridge.close();
+
+        second.child.kill('SIGTERM');
+        expect(await second.exit).toBe(0);
+        expect(gatewaysOn(gatewayFolder)).toEqual([]);
+      } finally {
+        for (const l of launches) l.child.kill('SIGKILL');
+        for (const g of gatewaysOn(gatewayFolder)) process.kill(g.pid, 'SIGKILL');
+        rmSync(folder, { recursive: true, force: true });
+      }
     },
   );
 

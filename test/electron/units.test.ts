@@ -160,7 +160,7 @@ describe('receipts and signatures', () => {
         tenders: [{ tenderId: 'X', kind: 'credit', status: 'approved', requestedCents: 1080, approvedCents: 1080, tipCents: 0, cashBackCents: 0, at: 0, authCode: 'A1', card: { maskedPan: '411111******1111', last4: '1111', cardType: 'Visa', entry: 'chip' }, signature: { required: true, captured: true } }],
       }, // prettier-ignore
       'merchant',
-      { merchantName: 'SHOP', laneId: 'L1', mid: 1001 },
+      { merchantName: 'SHOP', laneId: 'L1', mid: 1001, timeZone: 'UTC' },
       0,
     );
     expect(r.text).toContain('411111******1111');
@@ -176,7 +176,7 @@ describe('receipts and signatures', () => {
         { tenderId: 'B', kind: 'gift', status: 'approved', requestedCents: 1000, approvedCents: 1000, tipCents: 0, cashBackCents: 0, at: 0, card: { maskedPan: '603571******0018', last4: '0018', cardType: 'Gift', entry: 'keyed' } },
       ],
     }; // prettier-ignore
-    const header = { merchantName: 'SHOP', laneId: 'L1', mid: 1001 };
+    const header = { merchantName: 'SHOP', laneId: 'L1', mid: 1001, timeZone: 'UTC' };
     const customer = buildReceipt(ticket, 'customer', header, 0);
     expect(customer.text).toContain('Mastercard ****4444');
     expect(customer.text).toContain('Gift ****0018');

@@ -135,6 +135,15 @@ export const commandPayloads = {
   'receipt.get': Type.Object({ ticketId: TicketIdSchema, copy: Copy }),
   'receipt.print': Type.Object({ ticketId: TicketIdSchema, copy: Copy }),
   'receipt.reprintLast': Empty,
+  /** The receipt of a refund or a void (a journal row outside a ticket), by its UserTransactionNumber. */
+  'receipt.transaction.get': Type.Object({
+    userTransactionNumber: Text(64, 'userTransactionNumber'),
+    copy: Copy,
+  }),
+  'receipt.transaction.print': Type.Object({
+    userTransactionNumber: Text(64, 'userTransactionNumber'),
+    copy: Copy,
+  }),
 
   // --- lane transactions, refunds, voids
   'transactions.list': TransactionQuerySchema,
@@ -268,6 +277,8 @@ export type CommandValues = {
   'receipt.get': ReceiptView;
   'receipt.print': ReceiptPrintResult;
   'receipt.reprintLast': ReceiptPrintResult;
+  'receipt.transaction.get': ReceiptView;
+  'receipt.transaction.print': ReceiptPrintResult;
   'transactions.list': TransactionView[];
   'transactions.refund': RefundOutcome;
   'transactions.void': RefundOutcome;

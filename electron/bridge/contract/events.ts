@@ -17,7 +17,8 @@ export type Events = {
   'reversals.updated': ReversalQueueView;
   'saf.updated': SafView;
   'simulator.changed': SimulatorStateView;
-  'receipt.printed': { ticketId: string; printed: boolean; reason?: string };
+  /** A ticket's receipt, or (`ticketId` '' and `userTransactionNumber`) a refund's or a void's. */
+  'receipt.printed': { ticketId: string; printed: boolean; reason?: string; userTransactionNumber?: string };
   /** Every scan of the lane's scanner, refused ones included (`validated: false`). */
   'scanner.scanned': ScanView;
   /** The emailed-receipt queue changed (queued, sent, retried, given up); addresses masked. */

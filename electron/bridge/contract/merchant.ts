@@ -59,6 +59,11 @@ export type BusinessSettingsView = {
    * ChipFallbackSwipe); until then the swipe is refused with "insert the card". Default 1.
    */
   chipFallbackAfterFailures?: number;
+  /**
+   * The sale screen asks the cashier to confirm an amount above this before any tender starts (a scan or
+   * a slip of the finger is not a sale). Default 1,000.00.
+   */
+  confirmAboveCents?: number;
 };
 
 export const BusinessSettingsUpdateSchema = Type.Object({
@@ -86,6 +91,12 @@ export const BusinessSettingsUpdateSchema = Type.Object({
       minimum: 1,
       maximum: 3,
       problem: 'Chip fallback is allowed after 1 to 3 failed chip reads.',
+    }),
+  ),
+  confirmAboveCents: Type.Optional(
+    Cents({
+      minimum: 100,
+      problem: 'Confirm amounts above 1.00 or more.',
     }),
   ),
 });

@@ -80,10 +80,15 @@ export const TenderRequestSchema = Type.Union(
       kind: Type.Literal('token'),
       token: Type.String({ minLength: 1, maxLength: 128, problem: 'Choose a card on file.' }),
     }),
-    /** Cash is recorded locally (no gateway); `tenderedCents` >= amount gives change. */
+    /**
+     * Cash is recorded locally (no gateway); `tenderedCents` >= amount gives change. Change of more than
+     * the largest bill over the amount due (common/cash-change.ts) is refused unless `confirmLargeChange`:
+     * the cashier confirmed the cash handed over.
+     */
     Type.Object({
       kind: Type.Literal('cash'),
       tenderedCents: Cents({ exclusiveMinimum: 0, problem: 'Enter the cash the customer handed over.' }),
+      confirmLargeChange: Type.Optional(Type.Boolean()),
     }),
     /** Pre-authorization (hold); completed later with `preauth.complete`. */
     Type.Object({

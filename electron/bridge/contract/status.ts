@@ -16,6 +16,11 @@ export type TerminalStatusView = {
   devices: DeviceStatusView[];
   /** The last ticket still open on this lane (e.g. after a restart). */
   openTicketId?: string;
+  /**
+   * The store's IANA time zone: the merchant's as the gateway keeps it, else the machine's. Every time a
+   * person reads is shown in it (common/store-time.ts).
+   */
+  timeZone?: string;
 };
 
 export type AuditEntryView = {

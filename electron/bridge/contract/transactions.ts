@@ -36,9 +36,18 @@ export type TransactionView = {
   ticketId?: string;
   operation: JournalOperation;
   state: JournalState;
+  /** What was asked (the tip apart, in `tipCents`). */
   amountCents: number;
   tipCents: number;
+  /** PIN debit: the cash paid out with the purchase; the card is charged both. */
   cashBackCents: number;
+  /**
+   * What the gateway approved, tip included (a partial approval: less than asked; 0 when never approved).
+   * Every view states a payment by it: common/transaction-amounts.ts.
+   */
+  approvedCents?: number;
+  /** The payment was in a batch this lane has since closed: it can be refunded, no longer voided. */
+  settled?: boolean;
   last4?: string;
   cardType?: string;
   authCode?: string;

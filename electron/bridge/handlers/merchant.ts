@@ -1,6 +1,7 @@
 import type { BusinessSettingsView } from '../contract';
 import { isExactRate } from '../../../common/percent';
 import { fraudGet, fraudSet, linkCreate, linkDisable, linksList, reportView } from '../../merchant';
+import { laneTimeZone } from '../../store-time-zone';
 import { BridgeFailure } from '../failure';
 import { createApprovals } from './approvals';
 import type { CoreServices, HandlerSlice } from './services';
@@ -24,6 +25,7 @@ export function merchantHandlers(s: CoreServices) {
       tipPresetsPercent: sale.tipPresetsPercent,
       preauthTipMaxPercent: sale.preauthTipMaxPercent,
       chipFallbackAfterFailures: sale.chipFallbackAfterFailures,
+      confirmAboveCents: sale.confirmAboveCents,
     };
     if (!r.ok) throw engine.failureOf(r.failure);
     return {
@@ -40,10 +42,14 @@ export function merchantHandlers(s: CoreServices) {
     async 'reports.transactions'(p) {
       const r = await client.getReportByMerchant();
       if (!r.ok) throw engine.failureOf(r.failure);
-      return reportView(r.response.Transactions ?? [], {
-        ...(p.from !== undefined ? { from: p.from } : {}),
-        ...(p.to !== undefined ? { to: p.to } : {}),
-      });
+      return reportView(
+        r.response.Transactions ?? [],
+        {
+          ...(p.from !== undefined ? { from: p.from } : {}),
+          ...(p.to !== undefined ? { to: p.to } : {}),
+        },
+        laneTimeZone(settings.value),
+      );
     },
 
     async 'reports.figures'(p) {
@@ -75,11 +81,12 @@ export function merchantHandlers(s: CoreServices) {
       if (p.preauthTipMaxPercent !== undefined) sale.preauthTipMaxPercent = p.preauthTipMaxPercent;
       if (p.chipFallbackAfterFailures !== undefined)
         sale.chipFallbackAfterFailures = p.chipFallbackAfterFailures;
+      if (p.confirmAboveCents !== undefined) sale.confirmAboveCents = p.confirmAboveCents;
       await settings.set('sale', sale);
       await s.audit(
         who(ctx),
         'settings-changed',
-        `sale settings: tax ${sale.taxRatePercent}%, tip prompt ${String(sale.tipPrompt)}, pre-auth tip up to ${sale.preauthTipMaxPercent}% without a manager, chip fallback after ${sale.chipFallbackAfterFailures} failed read(s)`,
+        `sale settings: tax ${sale.taxRatePercent}%, tip prompt ${String(sale.tipPrompt)}, pre-auth tip up to ${sale.preauthTipMaxPercent}% without a manager, chip fallback after ${sale.chipFallbackAfterFailures} failed read(s), confirm amounts above ${sale.confirmAboveCents} cents`,
       );
       return businessGet();
     },

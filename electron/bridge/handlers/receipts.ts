@@ -7,5 +7,9 @@ export function receiptHandlers(s: CoreServices) {
     'receipt.get': (p) => engine.receipt(p.ticketId, p.copy ?? 'customer'),
     'receipt.print': (p) => engine.printById(p.ticketId, p.copy ?? 'customer'),
     'receipt.reprintLast': () => engine.reprintLast(),
+    'receipt.transaction.get': (p) =>
+      engine.transactionReceipt(p.userTransactionNumber, p.copy ?? 'customer'),
+    'receipt.transaction.print': (p) =>
+      engine.printTransaction(p.userTransactionNumber, p.copy ?? 'customer'),
   } satisfies HandlerSlice<'receipt'>;
 }

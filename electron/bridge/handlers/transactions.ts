@@ -1,26 +1,25 @@
+import { startOfStoreDayAt } from '../../../common/store-time';
 import { toTransactionView } from '../../sale/transaction-view';
+import { laneTimeZone } from '../../store-time-zone';
+import { BridgeFailure } from '../failure';
 import { createApprovals } from './approvals';
 import type { CoreServices, HandlerSlice } from './services';
 
-function startOfToday(now: number): number {
-  const d = new Date(now);
-  d.setHours(0, 0, 0, 0);
-  return d.getTime();
-}
-
 /** The lane's transactions: today's list, refunds and voids (a manager approves). */
 export function transactionHandlers(s: CoreServices) {
-  const { engine, journal } = s;
+  const { engine, journal, batchClose, settings } = s;
   const { who, manager, approvedBy } = createApprovals(s);
   return {
     async 'transactions.list'(p) {
+      // "Today" is the store's day (its time zone), as the list's times read.
       const rows = await journal.list({
-        since: p.since ?? startOfToday(s.clock.now()),
+        since: p.since ?? startOfStoreDayAt(s.clock.now(), laneTimeZone(settings.value)),
         ...(p.last4 !== undefined ? { last4: p.last4 } : {}),
         ...(p.amountCents !== undefined ? { amountCents: p.amountCents } : {}),
         limit: Math.min(p.limit ?? 500, 5000),
       });
-      return rows.map(toTransactionView);
+      const settledBefore = await batchClose.lastCloseSeen();
+      return rows.map((r) => toTransactionView(r, settledBefore));
     },
     async 'transactions.refund'(p, ctx) {
       const approver = await manager(ctx, p.approval, 'transactions.refund');
@@ -35,8 +34,15 @@ export function transactionHandlers(s: CoreServices) {
       return r;
     },
     async 'transactions.void'(p, ctx) {
-      const approver = await manager(ctx, p.approval, 'transactions.void');
       const srn = p.serviceReferenceNumber;
+      // Refused before the manager is asked: a PIN typed for a void that cannot happen is wasted.
+      const original = await journal.bySrn(srn);
+      if (original && original.createdAt < (await batchClose.lastCloseSeen()))
+        throw new BridgeFailure(
+          'conflict',
+          'This payment is settled (its batch is closed): refund it instead of voiding it.',
+        );
+      const approver = await manager(ctx, p.approval, 'transactions.void');
       const r = await engine.void(srn);
       await s.audit(
         who(ctx),

@@ -1,8 +1,12 @@
+import { changeDueCents } from '../../../common/cash-change';
 import { BridgeFailure } from '../../bridge/failure';
 import { isCents } from '../../util/money';
 import type { TenderFlow, TenderOf } from './tender';
 
-/** Cash is recorded locally (no gateway): the journal row is approved as it is written; change is given. */
+/**
+ * Cash is recorded locally (no gateway): the journal row is approved as it is written; change is given
+ * (common/cash-change.ts, the rule the cash form previews; a change beyond its bound was confirmed).
+ */
 export const cashTender: TenderFlow<TenderOf<'cash'>> = async (tender, ctx) => {
   const { deps, view } = ctx;
   if (!isCents(tender.tenderedCents) || tender.tenderedCents <= 0)
@@ -17,6 +21,6 @@ export const cashTender: TenderFlow<TenderOf<'cash'>> = async (tender, ctx) => {
   view.userTransactionNumber = row.utn;
   view.approvedCents = take;
   view.requestedCents = take;
-  view.changeCents = Math.max(0, tender.tenderedCents - take);
+  view.changeCents = changeDueCents(take, tender.tenderedCents);
   view.status = 'approved';
 };

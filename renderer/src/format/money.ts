@@ -1,4 +1,5 @@
 import { isExactRate, percentOfCents, taxCents } from '../../../common/percent';
+import { formatStoreDateTime, formatStoreStamp, formatStoreTime } from '../../../common/store-time';
 
 /**
  * Money is integer cents everywhere in the terminal (bridge contract); it becomes text only here, at
@@ -14,6 +15,14 @@ export function formatCents(cents: number): string {
 
 /** The cashier's keypad: digits shift in from the right, so "1", "2", "5", "0" reads 12.50. */
 export const MAX_KEYPAD_DIGITS = 8;
+
+/**
+ * True when `digit` would not fit: the amount already has its eight digits. Nobody types a ninth digit
+ * for an amount; a barcode scanner does (a UPC-A is twelve digits and Enter).
+ */
+export function keypadOverflows(cents: number, digit: string): boolean {
+  return /^\d{1,2}$/.test(digit) && cents > 0 && String(cents).length + digit.length > MAX_KEYPAD_DIGITS;
+}
 
 export function pushDigit(cents: number, digit: string): number {
   if (!/^\d{1,2}$/.test(digit)) return cents;
@@ -64,15 +73,25 @@ export function cardLabel(card: { cardType?: string; last4?: string } | undefine
   return parts.join(' ');
 }
 
-export function formatTime(at: number): string {
-  return new Date(at).toLocaleTimeString('en-US', { hour: '2-digit', minute: '2-digit' });
+/**
+ * Times on screen are the store's (`zone`: the terminal's status, state/context.tsx's useStoreZone), by
+ * the rule the receipts print with (common/store-time.ts).
+ */
+export function formatTime(at: number, zone: string): string {
+  return formatStoreTime(at, zone);
 }
 
-export function formatDateTime(at: number): string {
-  return new Date(at).toLocaleString('en-US', {
-    month: 'short',
-    day: 'numeric',
-    hour: '2-digit',
-    minute: '2-digit',
-  });
+export function formatDateTime(at: number, zone: string): string {
+  return formatStoreDateTime(at, zone);
+}
+
+/** To the second (the audit log). */
+export function formatStamp(at: number, zone: string): string {
+  return formatStoreStamp(at, zone);
+}
+
+/** A gateway's ISO date-time (reports, settlements) as the store reads it; the text itself if unreadable. */
+export function formatIsoDateTime(iso: string, zone: string): string {
+  const at = Date.parse(iso);
+  return Number.isFinite(at) ? formatStoreDateTime(at, zone) : iso;
 }

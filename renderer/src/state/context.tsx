@@ -66,6 +66,15 @@ export function useSimStore(): SimulatorStore {
   return useStores().sim;
 }
 
+/**
+ * The store's time zone (the terminal's status: the merchant's, else the machine's): every time on screen
+ * is read in it. Until the status arrives, the machine's.
+ */
+export function useStoreZone(): string {
+  const zone = useApp((s) => s.status?.timeZone);
+  return zone ?? Intl.DateTimeFormat().resolvedOptions().timeZone;
+}
+
 /** A ticking clock for countdowns; re-renders only the component that asks. */
 export function useNow(intervalMs = 1000): number {
   const [now, setNow] = useState(() => Date.now());

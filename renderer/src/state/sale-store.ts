@@ -12,7 +12,8 @@ import type {
   TicketView,
   TransactionView,
 } from '../../../electron/bridge/contract';
-import { popDigit, pushDigit } from '../format/money';
+import { amountNeedsConfirmation, DEFAULT_CONFIRM_ABOVE_CENTS } from '../../../common/amount-ceiling';
+import { keypadOverflows, popDigit, pushDigit, taxOf } from '../format/money';
 import { describeError } from './app-store';
 
 /** Tenders that need more input from the cashier before the device or gateway is asked. */
@@ -29,7 +30,13 @@ export type TenderForm = 'cash' | 'keyed' | 'gift' | 'check' | 'debit' | 'ebt';
  */
 export type SalePhase = 'entry' | 'form' | 'paying' | 'result' | 'signature' | 'done';
 
-export type SaleSettings = Pick<BusinessSettingsView, 'taxRatePercent' | 'tipPrompt' | 'tipPresetsPercent'>;
+export type SaleSettings = Pick<
+  BusinessSettingsView,
+  'taxRatePercent' | 'tipPrompt' | 'tipPresetsPercent' | 'confirmAboveCents'
+>;
+
+/** The tender a cashier chose, held while a large amount is confirmed. */
+export type PendingTender = 'credit' | 'preauth' | TenderForm;
 
 export type ReversalWatch = { utn: string; state: 'reversing' | 'reversed' | 'failed'; message?: string };
 
@@ -50,6 +57,17 @@ export type SaleState = {
   payStartedAt: number | null;
   /** The tender request of the last attempt, for "Charge again" after a duplicate refusal. */
   lastTender: TenderRequest | null;
+  /**
+   * The keypad overflowed (a ninth digit: a barcode scanner, not a hand): every key is swallowed until
+   * Enter, Esc, Backspace or Delete ends the burst, so the scan's last digits and its Enter start nothing.
+   */
+  scanGuard: boolean;
+  /** A tender chosen for an amount above the lane's ceiling, waiting for the cashier's confirmation. */
+  confirming: PendingTender | null;
+  /** The subtotal the cashier confirmed above the ceiling (a changed amount asks again). */
+  confirmedCents: number | null;
+  /** The ticket is being opened with the amount typed: keys typed meanwhile must not change it. */
+  opening: boolean;
 
   init(): () => void;
   loadSettings(): Promise<void>;
@@ -59,6 +77,19 @@ export type SaleState = {
   clearAmount(): void;
   setSubtotal(cents: number): void;
   setTip(cents: number): void;
+  /** Ends a swallowed scanner burst (Enter, Esc, Backspace, Delete). */
+  endScan(): void;
+  /** What the customer would pay for the amount typed (tax and tip by the core's rules), or the ticket's. */
+  toPayCents(): number;
+  /**
+   * True (and the confirmation asked) when `tender` may not start yet: the amount is above the lane's
+   * ceiling and the cashier has not confirmed it.
+   */
+  holdForConfirmation(tender: PendingTender): boolean;
+  /** The cashier confirmed the large amount: answers the tender that waited for it. */
+  confirmAmount(): PendingTender | null;
+  /** The cashier went back to the amount. */
+  cancelConfirmation(): void;
   /** Opens the ticket (if not yet) so the form shows the core's own total, then shows the form. */
   chooseForm(form: TenderForm): Promise<void>;
   /** Back to the keypad with the same amount: an empty ticket is given up (nothing was taken on it). */
@@ -74,6 +105,9 @@ export type SaleState = {
   reprintLast(): Promise<void>;
   /** Prints an earlier ticket's receipt (from today's transactions); shown on screen when it cannot print. */
   printFor(ticketId: string): Promise<void>;
+  /** A refund's or a void's receipt, printed (or shown when it cannot print) or shown. */
+  printTransactionReceipt(userTransactionNumber: string): Promise<void>;
+  showTransactionReceipt(userTransactionNumber: string): Promise<void>;
   hideReceipt(): void;
   newSale(): void;
 };
@@ -94,6 +128,10 @@ const fresh = {
   reversal: null,
   payStartedAt: null,
   lastTender: null,
+  scanGuard: false,
+  confirming: null,
+  confirmedCents: null,
+  opening: false,
 };
 
 /** How long the screen follows an unknown outcome's reversal before leaving it to the queue view. */
@@ -137,20 +175,22 @@ export function createSaleStore(bridge: Bridge, now: () => number = () => perfor
     const ensureTicket = async (): Promise<TicketView | null> => {
       const s = get();
       if (s.ticket) return s.ticket;
+      if (s.opening) return null; // a second key while the first opens the ticket
       if (s.subtotalCents <= 0) {
         set({ error: 'Enter the amount first.' });
         return null;
       }
       // Tax is left to the core (the merchant's rate, its rounding): the screen then shows the ticket's.
+      set({ opening: true });
       const opened = await bridge.send('sale.open', {
         subtotalCents: s.subtotalCents,
         ...(s.tipCents > 0 ? { tipCents: s.tipCents } : {}),
       });
       if (!opened.ok) {
-        set({ error: describeError(opened.error) });
+        set({ opening: false, error: describeError(opened.error) });
         return null;
       }
-      set({ ticket: opened.value });
+      set({ ticket: opened.value, opening: false });
       return opened.value;
     };
 
@@ -207,6 +247,9 @@ export function createSaleStore(bridge: Bridge, now: () => number = () => perfor
               taxRatePercent: r.value.taxRatePercent,
               tipPrompt: r.value.tipPrompt,
               tipPresetsPercent: r.value.tipPresetsPercent,
+              ...(r.value.confirmAboveCents !== undefined
+                ? { confirmAboveCents: r.value.confirmAboveCents }
+                : {}),
             },
           });
       },
@@ -229,16 +272,54 @@ export function createSaleStore(bridge: Bridge, now: () => number = () => perfor
       },
 
       digit(d) {
-        if (get().phase !== 'entry' || get().ticket) return;
-        set({ subtotalCents: pushDigit(get().subtotalCents, d), error: null });
+        const s = get();
+        if (s.phase !== 'entry' || s.ticket || s.opening || s.scanGuard) return;
+        if (keypadOverflows(s.subtotalCents, d)) {
+          // A ninth digit is a scanner's, not a hand's: the amount it made is no amount at all.
+          set({
+            subtotalCents: 0,
+            tipCents: 0,
+            confirmedCents: null,
+            scanGuard: true,
+            error:
+              'That looks like a barcode scan, not an amount (more than eight digits): the amount is cleared. Type the amount.',
+          });
+          return;
+        }
+        set({ subtotalCents: pushDigit(s.subtotalCents, d), error: null });
       },
       backspace() {
-        if (get().phase !== 'entry' || get().ticket) return;
+        if (get().phase !== 'entry' || get().ticket || get().opening) return;
+        if (get().scanGuard) return get().endScan();
         set({ subtotalCents: popDigit(get().subtotalCents) });
       },
       clearAmount() {
-        if (get().phase !== 'entry' || get().ticket) return;
-        set({ subtotalCents: 0, tipCents: 0, error: null });
+        if (get().phase !== 'entry' || get().ticket || get().opening) return;
+        set({ subtotalCents: 0, tipCents: 0, error: null, scanGuard: false });
+      },
+      endScan() {
+        set({ scanGuard: false });
+      },
+      toPayCents() {
+        const s = get();
+        if (s.ticket) return s.ticket.remainingCents;
+        return s.subtotalCents + taxOf(s.subtotalCents, s.settings?.taxRatePercent ?? 0) + s.tipCents;
+      },
+      holdForConfirmation(tender) {
+        const s = get();
+        if (s.ticket || s.confirmedCents === s.subtotalCents) return false;
+        const ceiling = s.settings?.confirmAboveCents ?? DEFAULT_CONFIRM_ABOVE_CENTS;
+        if (!amountNeedsConfirmation(s.toPayCents(), ceiling)) return false;
+        set({ confirming: tender });
+        return true;
+      },
+      confirmAmount() {
+        const pending = get().confirming;
+        set({ confirming: null, confirmedCents: get().subtotalCents });
+        return pending;
+      },
+      cancelConfirmation() {
+        set({ confirming: null });
       },
       setSubtotal(cents) {
         if (get().ticket) return;
@@ -385,6 +466,23 @@ export function createSaleStore(bridge: Bridge, now: () => number = () => perfor
             receiptNote: `Not printed: ${r.value.reason}. Showing it on screen.`,
             receipt: r.value.receipt,
           });
+      },
+
+      async printTransactionReceipt(userTransactionNumber) {
+        const r = await bridge.send('receipt.transaction.print', { userTransactionNumber, copy: 'customer' });
+        if (!r.ok) set({ receiptNote: `Could not print: ${describeError(r.error)}` });
+        else if (r.value.printed) set({ receiptNote: 'Receipt printed.' });
+        else
+          set({
+            receiptNote: `Not printed: ${r.value.reason}. Showing it on screen.`,
+            receipt: r.value.receipt,
+          });
+      },
+
+      async showTransactionReceipt(userTransactionNumber) {
+        const r = await bridge.send('receipt.transaction.get', { userTransactionNumber, copy: 'customer' });
+        if (r.ok) set({ receipt: r.value });
+        else set({ receiptNote: `Could not show the receipt: ${describeError(r.error)}` });
       },
 
       hideReceipt() {

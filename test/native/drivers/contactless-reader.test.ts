@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ContactlessReaderDriver } from '../../../native/drivers/contactless-reader';
 import { decodeTlvHex, findTlv } from '../../../native/protocols/ber-tlv';
+import { VIVO2_HEADER } from '../../../native/protocols/vivotech2';
 import {
   ContactlessSimulator,
   type ContactlessSimulatorOptions,
@@ -61,6 +62,21 @@ describe('ContactlessReaderDriver against the ViVOpay simulator over a socat pty
     expect(findTlv(decodeTlvHex(assertKind(r, 'emv').emvTlvHex), '9F02')?.value).toEqual(
       Uint8Array.of(0, 0, 0, 0, 0x07, 0x00),
     );
+  });
+
+  it('a frame cut short by line noise before a command does not swallow that command’s answer', async () => {
+    const driver = await setup({ card: visa, tapDelayMs: 20 });
+    // A header, a command byte, a status and a length of 64, then the line goes quiet: a host decoder
+    // still waiting for those 64 bytes would take the next answer's bytes for them.
+    const cut = Uint8Array.of(...VIVO2_HEADER, 0x02, 0x00, 0x00, 0x40, 0x9f, 0x39);
+    let heard = 0;
+    pty!.host.onData((c) => (heard += c.length));
+    await pty!.device.write(cut);
+    await until(() => heard === cut.length, 2000, 'the noise at the host');
+    expect(await driver.activateTransaction({ amountCents: 500, timeoutMs: 5000 })).toMatchObject({
+      kind: 'emv',
+      maskedPan: '411111******1111',
+    });
   });
 
   it('reports the reader’s own timeout (status 08) as timeout', async () => {

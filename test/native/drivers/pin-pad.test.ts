@@ -8,7 +8,16 @@ import {
   type PinPadSimulatorOptions,
 } from '../../../native/simulators/pinpad-simulator';
 import { SANDBOX_PIN, TEST_CARDS } from '../../../native/simulators/test-cards';
-import { openPtyStreams, until, type PtyStreams } from '../support/pty-streams';
+import {
+  ACK,
+  EOT,
+  NAK,
+  PacketDecoder,
+  bodyText,
+  encodeMessage,
+} from '../../../native/protocols/verifone-packet';
+import type { ByteStream } from '../../../native/transports/byte-stream';
+import { openPtyStreams, sleep, until, type PtyStreams } from '../support/pty-streams';
 
 const pan = TEST_CARDS[0]!.pan;
 const ACK_MS = 250;
@@ -148,5 +157,123 @@ describe('PinPadDriver against the PIN pad simulator over a socat pty', () => {
     const driver = await setup({ faults: { nakStorm: true } });
     const r = await driver.requestPin({ pan, amountCents: 500, timeoutMs: 5000 });
     expect(JSON.stringify([r, driver.health()])).not.toContain(pan);
+  });
+});
+
+/**
+ * A pad whose every byte the test writes, over a real socat pty: what it says goes out in order, as from
+ * a pad that does one thing at a time. It hears packets through the same decoder the driver uses.
+ */
+class ScriptedPad {
+  private readonly decoder = new PacketDecoder();
+  private chain: Promise<void> = Promise.resolve();
+  private readonly handlers: ((id: string) => void)[] = [];
+  readonly heard: string[] = [];
+
+  constructor(private readonly stream: ByteStream) {
+    stream.onData((chunk) =>
+      this.decoder.push(chunk, (e) => {
+        if (e.type !== 'packet') return;
+        const text = bodyText(e.body);
+        this.heard.push(text);
+        // The idle text after a PIN is ACKed like any display: not what these scripts are about.
+        if (text.startsWith('Z2')) this.say([ACK]);
+        for (const h of this.handlers) h(text);
+      }),
+    );
+  }
+
+  /** Writes `bytes` `afterMs` after everything said before it. */
+  say(bytes: readonly number[] | Uint8Array, afterMs = 0): void {
+    const copy = Uint8Array.from(bytes);
+    this.chain = this.chain.then(async () => {
+      if (afterMs > 0) await sleep(afterMs);
+      await this.stream.write(copy);
+    });
+  }
+
+  /** Runs `script` for each packet heard whose text starts with `prefix` (`Z62.`, `72`). */
+  on(prefix: string, script: (nth: number) => void): void {
+    let n = 0;
+    this.handlers.push((text) => {
+      if (text.startsWith(prefix)) script((n += 1));
+    });
+  }
+}
+
+const answer73 = (ksn: string): Uint8Array =>
+  encodeMessage({ type: '73', ksn, pinBlock: '0123456789ABCDEF' });
+
+describe('PinPadDriver: an answer counts only for the request it belongs to (scripted pad, socat pty)', () => {
+  let pty: PtyStreams | undefined;
+  afterEach(async () => {
+    await pty?.close();
+    pty = undefined;
+  });
+
+  async function setup(): Promise<{ pad: ScriptedPad; driver: PinPadDriver }> {
+    pty = await openPtyStreams();
+    return { pad: new ScriptedPad(pty.device), driver: new PinPadDriver(pty.host, { ackTimeoutMs: ACK_MS }) };
+  }
+
+  it('one stray ACK byte: the cancel’s late EOT does not turn the next customer’s PIN entry into “cancelled”', async () => {
+    const { pad, driver } = await setup();
+    pad.on('Z62.', (nth) => {
+      // First customer: an ACK byte from nowhere reaches the host before the pad's NAK of a request that
+      // arrived damaged, so the pad never asks for a PIN. Second customer: a normal PIN entry.
+      if (nth === 1) pad.say([ACK, NAK]);
+      else pad.say([ACK, ...answer73('FFFF9876543210E00002')]);
+    });
+    // The pad takes its time to close the session the host cancels: longer than one ACK wait.
+    pad.on('72', () => {
+      pad.say([ACK]);
+      pad.say([EOT], 3 * ACK_MS);
+    });
+    expect(await driver.requestPin({ pan, amountCents: 500, timeoutMs: 400 })).toEqual({ kind: 'timeout' });
+    const next = await driver.requestPin({ pan, amountCents: 700, timeoutMs: 5000 });
+    expect(next).toMatchObject({ kind: 'pin', ksn: 'FFFF9876543210E00002' });
+    expect(pad.heard.filter((t) => t.startsWith('Z62.'))).toHaveLength(2);
+  });
+
+  it('a PIN block answering an earlier request never answers a later one', async () => {
+    const { pad, driver } = await setup();
+    pad.on('Z62.', (nth) => {
+      if (nth === 1) pad.say([ACK]);
+      // The first customer's answer, late (the pad resends what it thinks the host missed), crosses the
+      // second request on the line, ahead of the pad's ACK of it; then that copy again, then the answer.
+      else
+        pad.say([
+          ...answer73('FFFF9876543210E00001'),
+          ACK,
+          ...answer73('FFFF9876543210E00001'),
+          ...answer73('FFFF9876543210E00002'),
+        ]);
+    });
+    pad.on('72', () => pad.say([ACK, EOT]));
+    expect(await driver.requestPin({ pan, amountCents: 500, timeoutMs: 300 })).toEqual({ kind: 'timeout' });
+    const next = await driver.requestPin({ pan, amountCents: 700, timeoutMs: 5000 });
+    expect(next).toMatchObject({ kind: 'pin', ksn: 'FFFF9876543210E00002' });
+    expect(driver.health().detail).toMatchObject({ lateAnswersDropped: 1, duplicatesDropped: 1 });
+  });
+
+  it('the cardholder’s Cancel crossing the host’s cancel: both EOTs end the old session, the next PIN is read', async () => {
+    const { pad, driver } = await setup();
+    pad.on('Z62.', (nth) => {
+      if (nth === 1) pad.say([ACK]);
+      else pad.say([ACK, ...answer73('FFFF9876543210E00001')], 50);
+    });
+    // The cardholder pressed Cancel (EOT) just as the host's 72 arrived; the pad then takes the 72 and
+    // ends that session too, a moment later.
+    pad.on('72', () => {
+      pad.say([EOT, ACK]);
+      pad.say([EOT], 100);
+    });
+    const first = driver.requestPin({ pan, amountCents: 500, timeoutMs: 5000 });
+    await until(() => pad.heard.length === 1, 2000, 'the request on the line');
+    await sleep(50);
+    await driver.cancel();
+    expect(await first).toEqual({ kind: 'cancelled' });
+    const next = await driver.requestPin({ pan, amountCents: 700, timeoutMs: 5000 });
+    expect(next).toMatchObject({ kind: 'pin', ksn: 'FFFF9876543210E00001' });
   });
 });

@@ -104,12 +104,82 @@ describe('VerifoneLink sender (devices-reference §4.2)', () => {
     h.link.receive(Uint8Array.of(ACK));
     await expect(b).resolves.toMatchObject({ ok: true });
   });
-  it('an EOT while waiting fails the send with eot and is reported', async () => {
+  it('an EOT while a packet waits is reported, and the packet still waits for its own ACK', async () => {
+    // An EOT is never the answer to a packet (the pad ends a session with it): one that crosses ours on
+    // the wire belongs to what the pad was doing before it read our packet.
     const h = harness();
-    const result = h.link.send(Z2);
+    let settled = false;
+    const result = h.link.send(Z2).then((r) => {
+      settled = true;
+      return r;
+    });
     h.link.receive(Uint8Array.of(EOT));
-    await expect(result).resolves.toMatchObject({ ok: false, reason: 'eot' });
     expect(h.eots()).toBe(1);
+    await Promise.resolve();
+    expect(settled).toBe(false);
+    h.link.receive(Uint8Array.of(ACK));
+    await expect(result).resolves.toEqual({ ok: true, tries: 1 });
+  });
+  it('an ACK counts only while a packet awaits one: a late reply to an earlier copy is not the next packet’s', async () => {
+    const h = harness();
+    const first = h.link.send(Z2);
+    h.timers.advance(2000);
+    // The pad was slow: we sent the packet again, and now its ACK of the first copy arrives…
+    expect(h.wire).toEqual([[...Z2], [...Z2]]);
+    h.link.receive(Uint8Array.of(ACK));
+    await expect(first).resolves.toEqual({ ok: true, tries: 2 });
+    const cancel = encodeMessage({ type: '72' });
+    let acked = false;
+    const second = h.link.send(cancel).then((r) => {
+      acked = true;
+      return r;
+    });
+    // …and its ACK of the second copy is still on its way: the next packet waits for it.
+    expect(h.wire).toHaveLength(2);
+    h.link.receive(Uint8Array.of(ACK));
+    await Promise.resolve();
+    expect(acked).toBe(false);
+    expect(h.wire.at(-1)).toEqual([...cancel]);
+    expect(h.link.strayReplies).toBe(0);
+    h.link.receive(Uint8Array.of(ACK));
+    await expect(second).resolves.toEqual({ ok: true, tries: 1 });
+  });
+  it('a reply owed by an earlier copy that never comes holds the next packet one ACK wait, no longer', async () => {
+    const h = harness();
+    const first = h.link.send(Z2);
+    h.timers.advance(2000);
+    h.link.receive(Uint8Array.of(ACK));
+    await first;
+    const second = h.link.send(Z2);
+    h.timers.advance(1999);
+    expect(h.wire).toHaveLength(2);
+    h.timers.advance(1);
+    expect(h.wire).toHaveLength(3);
+    // The owed reply arriving now is too late to be anything but stray… and is indistinguishable from
+    // this copy's ACK: the protocol has no sequence numbers, so a wait of one ACK period is the bound.
+    h.link.receive(Uint8Array.of(ACK));
+    await expect(second).resolves.toEqual({ ok: true, tries: 1 });
+  });
+  it('an ACK or NAK with nothing waiting is stray: counted, and it acknowledges nothing later', async () => {
+    const h = harness();
+    h.link.receive(Uint8Array.of(ACK, NAK, ACK));
+    expect(h.link.strayReplies).toBe(3);
+    const result = h.link.send(Z2);
+    expect(h.wire).toEqual([[...Z2]]);
+    h.link.receive(Uint8Array.of(ACK));
+    await expect(result).resolves.toEqual({ ok: true, tries: 1 });
+  });
+  it('tells the sender of its ACK before it reads the bytes that follow it', () => {
+    const h = harness();
+    const seen: string[] = [];
+    const link = new VerifoneLink({
+      write: () => undefined,
+      onPacket: (p) => seen.push(bodyText(p.body)),
+      timers: h.timers,
+    });
+    void link.send(Z2, () => seen.push('acked'));
+    link.receive(Uint8Array.of(ACK, ...encodeTransactionPacket('73.0000')));
+    expect(seen).toEqual(['acked', '73.0000']);
   });
   it('close() fails pending sends and stops timers', async () => {
     const h = harness();

@@ -1,6 +1,8 @@
 import { useEffect } from 'react';
 import type { SaleOutcome, TenderView } from '../../../../electron/bridge/contract';
+import { tenderChargedCents } from '../../../../common/transaction-amounts';
 import { cardLabel, formatCents } from '../../format/money';
+import { figureFontSize } from '../../ui/figure';
 import { nextStepFor, unknownHeadlineFor } from '../../format/outcome';
 import { useSale, useSaleStore } from '../../state/context';
 import type { ReversalWatch } from '../../state/sale-store';
@@ -49,6 +51,20 @@ const entryWords: Record<string, string> = {
   present: 'Card present',
 };
 
+/**
+ * Cash the cashier hands over — change, or a debit's cash back — is the largest figure on the screen:
+ * it is what the cashier must count out next.
+ */
+function CashOut({ label, cents, testId }: { label: string; cents: number; testId: string }) {
+  const text = formatCents(cents);
+  return (
+    <p className="figure-hero" data-testid={testId}>
+      <span className="figure-label">{label}</span>
+      <strong style={{ fontSize: figureFontSize(text, 3.5) }}>{text}</strong>
+    </p>
+  );
+}
+
 function ReversalLine({ watch }: { watch: ReversalWatch | null }) {
   if (!watch) return null;
   return (
@@ -75,6 +91,10 @@ export function OutcomePanel({ outcome }: { outcome: SaleOutcome }) {
   const title = t.kind === 'preauth' && t.status === 'approved' ? 'Pre-authorized (held)' : head.title;
   const next = nextStepFor(t);
   const isCard = t.kind !== 'cash' && t.kind !== 'check';
+  const taken = t.status === 'approved' || t.status === 'stored' || t.status === 'partial';
+  // A debit with cash back charges the card the purchase and the cash back: both are stated, and the sum.
+  const cashBack = t.cashBackCents > 0 && taken;
+  const change = t.changeCents !== undefined && t.changeCents > 0 ? t.changeCents : 0;
   // The e2e run reads this mark against `tillpoint:card` (the simulated swipe) for its swipe-to-approved
   // figure; the frame callback places it after the outcome is on screen, not merely committed.
   useEffect(() => {
@@ -91,6 +111,10 @@ export function OutcomePanel({ outcome }: { outcome: SaleOutcome }) {
       role={tone === 'ok' ? 'status' : 'alert'}
     >
       <h2 id="outcome-title">{title}</h2>
+      {change > 0 ? <CashOut label="Change due" cents={change} testId="outcome-change" /> : null}
+      {cashBack ? (
+        <CashOut label="Give cash back" cents={t.cashBackCents} testId="outcome-cash-back" />
+      ) : null}
       <dl className="facts">
         {t.status === 'partial' ? (
           <>
@@ -98,6 +122,11 @@ export function OutcomePanel({ outcome }: { outcome: SaleOutcome }) {
             <dd>
               {formatCents(t.approvedCents)} of {formatCents(t.requestedCents)}
             </dd>
+          </>
+        ) : cashBack ? (
+          <>
+            <dt>Purchase</dt>
+            <dd>{formatCents(t.approvedCents)}</dd>
           </>
         ) : (
           <>
@@ -130,10 +159,10 @@ export function OutcomePanel({ outcome }: { outcome: SaleOutcome }) {
             <dd>{formatCents(t.cashBackCents)}</dd>
           </>
         ) : null}
-        {t.changeCents !== undefined && t.changeCents > 0 ? (
+        {cashBack ? (
           <>
-            <dt>Change due</dt>
-            <dd data-testid="outcome-change">{formatCents(t.changeCents)}</dd>
+            <dt>Card charged</dt>
+            <dd data-testid="outcome-charged">{formatCents(tenderChargedCents(t))}</dd>
           </>
         ) : null}
         {t.balanceCents !== undefined ? (

@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react';
 import type { TransactionView } from '../../../../electron/bridge/contract';
 import { cardLabel, formatCents, formatDateTime, parseMoney, tipOf } from '../../format/money';
 import { describeError } from '../../state/app-store';
-import { useAppStore, useBridge, useSale } from '../../state/context';
+import { useAppStore, useBridge, useSale, useStoreZone } from '../../state/context';
 import { useCommand } from '../../state/use-command';
 import { Dialog } from '../../ui/Dialog';
 import { ErrorAlert, InputField } from '../../ui/fields';
@@ -44,6 +44,7 @@ export function openHolds(rows: readonly TransactionView[]): TransactionView[] {
 }
 
 function CompleteDialog({ hold, onDone }: { hold: TransactionView; onDone: (message?: string) => void }) {
+  const zone = useStoreZone();
   const bridge = useBridge();
   const app = useAppStore();
   const presets = useSale((s) => s.settings?.tipPresetsPercent) ?? [15, 18, 20];
@@ -96,7 +97,7 @@ function CompleteDialog({ hold, onDone }: { hold: TransactionView; onDone: (mess
     <Dialog title="Complete pre-authorization" onClose={() => onDone()} initialFocus="preauth-amount">
       <form onSubmit={(e) => void submit(e)} className="stack">
         <p>
-          {cardLabel(hold)} · held {formatCents(hold.amountCents)} at {formatDateTime(hold.createdAt)}
+          {cardLabel(hold)} · held {formatCents(hold.amountCents)} at {formatDateTime(hold.createdAt, zone)}
           {hold.authCode ? ` · auth ${hold.authCode}` : ''}
         </p>
         <InputField
@@ -157,6 +158,7 @@ function CompleteDialog({ hold, onDone }: { hold: TransactionView; onDone: (mess
 
 /** Holds taken with the Pre-auth tender, and their completion with the final amount and the tip. */
 export function PreauthScreen() {
+  const zone = useStoreZone();
   // Read once per visit: the week's start does not need to move while the screen is open.
   const [since] = useState(() => Date.now() - LOOK_BACK_MS);
   const list = useCommand('transactions.list', { since, limit: 1000 });
@@ -186,7 +188,7 @@ export function PreauthScreen() {
         <tbody>
           {holds.map((t) => (
             <tr key={t.userTransactionNumber} data-utn={t.userTransactionNumber}>
-              <td>{formatDateTime(t.createdAt)}</td>
+              <td>{formatDateTime(t.createdAt, zone)}</td>
               <td>{t.last4 ? cardLabel(t) : '—'}</td>
               <td className="num">{formatCents(t.amountCents)}</td>
               <td>{t.authCode ?? ''}</td>

@@ -1,6 +1,9 @@
 import { useEffect } from 'react';
+import { DEFAULT_CONFIRM_ABOVE_CENTS } from '../../../../common/amount-ceiling';
 import { formatCents, taxOf, tipOf } from '../../format/money';
 import { useApp, useAppStore, useSale, useSaleStore } from '../../state/context';
+import { Dialog } from '../../ui/Dialog';
+import { figureFontSize } from '../../ui/figure';
 import { Keypad } from '../../ui/Keypad';
 import { OutcomePanel } from './OutcomePanel';
 import { PromptPanel } from './PromptPanel';
@@ -44,6 +47,12 @@ function useSaleKeys() {
       }
       if (editable) return;
       if (s.phase === 'entry' && !s.ticket) {
+        // A scanner's burst after the keypad overflowed: its last digits and its Enter start nothing.
+        if (s.scanGuard) {
+          e.preventDefault();
+          if (['Enter', 'Escape', 'Backspace', 'Delete'].includes(e.key)) s.endScan();
+          return;
+        }
         if (/^\d$/.test(e.key)) {
           e.preventDefault();
           s.digit(e.key);
@@ -91,21 +100,26 @@ function useSaleKeys() {
   }, [sale, app, start]);
 }
 
+/**
+ * The ticket's figures. The one the customer pays — the total, tax and tip in, or what remains once part
+ * is paid — is the largest figure on the screen (`pay`); the typed amount is pre-tax and smaller.
+ */
 function Totals() {
   const ticket = useSale((s) => s.ticket);
   const subtotal = useSale((s) => s.subtotalCents);
   const tip = useSale((s) => s.tipCents);
   const rate = useSale((s) => s.settings?.taxRatePercent ?? 0);
+  const partPaid = ticket !== null && ticket.paidCents > 0 && ticket.status === 'open';
   const rows: [string, number, string?][] = ticket
     ? [
         ['Subtotal', ticket.subtotalCents],
         ['Tax', ticket.taxCents],
         ['Tip', ticket.tipCents],
-        ['Total', ticket.totalCents, 'total'],
+        ['Total', ticket.totalCents, partPaid ? 'total' : 'total pay'],
         ...(ticket.paidCents > 0
           ? ([
               ['Paid', ticket.paidCents],
-              ['Remaining', ticket.remainingCents, 'total'],
+              ['Remaining', ticket.remainingCents, partPaid ? 'total pay' : undefined],
             ] as [string, number, string?][])
           : []),
       ]
@@ -113,17 +127,26 @@ function Totals() {
         ['Subtotal', subtotal],
         [`Tax (${rate}%)`, taxOf(subtotal, rate)],
         ['Tip', tip],
-        ['Total', subtotal + taxOf(subtotal, rate) + tip, 'total'],
+        ['Total', subtotal + taxOf(subtotal, rate) + tip, 'total pay'],
       ];
   return (
     <table className="totals" aria-label="Ticket totals">
       <tbody>
-        {rows.map(([label, cents, cls]) => (
-          <tr key={label} className={cls}>
-            <th scope="row">{label}</th>
-            <td data-testid={`total-${label.split(' ')[0]?.toLowerCase() ?? ''}`}>{formatCents(cents)}</td>
-          </tr>
-        ))}
+        {rows.map(([label, cents, cls]) => {
+          const text = formatCents(cents);
+          const pay = cls?.includes('pay') === true;
+          return (
+            <tr key={label} className={cls}>
+              <th scope="row">{pay && ticket?.status !== 'paid' ? `${label} to pay` : label}</th>
+              <td
+                data-testid={`total-${label.split(' ')[0]?.toLowerCase() ?? ''}`}
+                style={pay ? { fontSize: figureFontSize(text, 2.6) } : undefined}
+              >
+                {text}
+              </td>
+            </tr>
+          );
+        })}
       </tbody>
     </table>
   );
@@ -169,6 +192,7 @@ function AmountPanel() {
       s.ticket !== null &&
       s.ticket.tenders.every((t) => t.status === 'declined' || t.status === 'cancelled'),
   );
+  const amountText = formatCents(ticket ? ticket.subtotalCents : subtotal);
   return (
     <section aria-labelledby="amount-label" className="stack">
       <label id="amount-label" htmlFor="sale-amount">
@@ -179,7 +203,8 @@ function AmountPanel() {
         className="amount"
         readOnly
         inputMode="none"
-        value={formatCents(ticket ? ticket.subtotalCents : subtotal)}
+        style={{ fontSize: figureFontSize(amountText, 2) }}
+        value={amountText}
         aria-describedby="amount-hint"
         data-autofocus={!locked || undefined}
       />
@@ -199,6 +224,53 @@ function AmountPanel() {
       ) : null}
       <Totals />
     </section>
+  );
+}
+
+/**
+ * An amount above the lane's ceiling waits for the cashier before any card wait or form: a barcode scanned
+ * into the amount or a slip of the finger is not a sale. The safe answer has the focus, so a second Enter
+ * (a scanner's, or a hasty cashier's) goes back to the amount.
+ */
+function ConfirmAmount() {
+  const sale = useSaleStore();
+  const start = useStartTender();
+  const confirming = useSale((s) => s.confirming);
+  const toPay = useSale((s) => s.toPayCents());
+  const ceiling = useSale((s) => s.settings?.confirmAboveCents ?? DEFAULT_CONFIRM_ABOVE_CENTS);
+  if (!confirming) return null;
+  const amount = formatCents(toPay);
+  return (
+    <Dialog
+      title="Confirm a large amount"
+      onClose={() => sale.getState().cancelConfirmation()}
+      initialFocus="confirm-amount-back"
+    >
+      <p className="dialog-reason">
+        {amount} is more than {formatCents(ceiling)}. Is this the amount the customer pays?
+      </p>
+      <p className="hint">A barcode scanned into the amount, or a key held down, looks like this.</p>
+      <div className="row">
+        <button
+          id="confirm-amount-back"
+          type="button"
+          className="btn btn-primary"
+          onClick={() => sale.getState().cancelConfirmation()}
+        >
+          Change the amount
+        </button>
+        <button
+          type="button"
+          className="btn btn-danger"
+          onClick={() => {
+            const pending = sale.getState().confirmAmount();
+            if (pending) start(pending, true);
+          }}
+        >
+          Charge {amount}
+        </button>
+      </div>
+    </Dialog>
   );
 }
 
@@ -320,6 +392,7 @@ export function SaleScreen() {
         </div>
       </div>
       <ReceiptDialog />
+      <ConfirmAmount />
     </div>
   );
 }

@@ -22,12 +22,14 @@ export const tenderOptions: readonly TenderOption[] = [
 
 /**
  * Starts the chosen tender: credit and pre-authorization go straight to the devices (a hold is read like a
- * credit card), the others ask for their details.
+ * credit card), the others ask for their details. An amount above the lane's ceiling waits for the
+ * cashier's confirmation first (`confirmed`: it was given).
  */
-export function useStartTender(): (id: TenderOption['id']) => void {
+export function useStartTender(): (id: TenderOption['id'], confirmed?: boolean) => void {
   const sale = useSaleStore();
-  return (id) => {
+  return (id, confirmed = false) => {
     const s = sale.getState();
+    if (!confirmed && s.holdForConfirmation(id)) return;
     if (id === 'credit') void s.pay({ kind: 'credit', entry: 'present' });
     else if (id === 'preauth') void s.pay({ kind: 'preauth', entry: 'present' });
     else void s.chooseForm(id);

@@ -1,9 +1,12 @@
 import { useState, type FormEvent } from 'react';
 import type { TenderRequest } from '../../../../electron/bridge/contract';
+import { changeDueCents, changeNeedsConfirmation, LARGEST_BILL_CENTS } from '../../../../common/cash-change';
 import { formatCents, popDigit, pushDigit } from '../../format/money';
 import { useSale, useSaleStore } from '../../state/context';
 import type { TenderForm } from '../../state/sale-store';
+import { Dialog } from '../../ui/Dialog';
 import { DigitsField, ErrorAlert, InputField, SelectField, type SelectOption } from '../../ui/fields';
+import { figureFontSize } from '../../ui/figure';
 import { Keypad } from '../../ui/Keypad';
 
 function usePay() {
@@ -43,62 +46,115 @@ function FormShell({
   );
 }
 
+/**
+ * The cash handed over. It starts at the amount due (Enter takes exact cash), and the first digit typed
+ * replaces it: "5000" for a $50 bill reads $50.00, not $30.00 with digits pushed in behind. Change of
+ * more than the largest bill over the amount due is confirmed first (common/cash-change.ts, the rule the
+ * core records the change by).
+ */
 function CashForm({ dueCents }: { dueCents: number }) {
   const pay = usePay();
-  const [cents, setCents] = useState(dueCents);
+  const [cash, setCash] = useState({ cents: dueCents, prefilled: true });
+  const [confirm, setConfirm] = useState(false);
+  const cents = cash.cents;
+  const type = (d: string) =>
+    setCash((c) => ({ cents: pushDigit(c.prefilled ? 0 : c.cents, d), prefilled: false }));
+  const erase = () => setCash((c) => ({ cents: c.prefilled ? 0 : popDigit(c.cents), prefilled: false }));
+  const take = (tendered: number, confirmed = false) => {
+    if (tendered <= 0) return;
+    if (!confirmed && changeNeedsConfirmation(dueCents, tendered)) return setConfirm(true);
+    pay({ kind: 'cash', tenderedCents: tendered, ...(confirmed ? { confirmLargeChange: true } : {}) });
+  };
   const roundUps = [500, 1000, 2000, 5000, 10000]
     .map((step) => Math.ceil(dueCents / step) * step)
     .filter((v, i, all) => v > dueCents && all.indexOf(v) === i)
     .slice(0, 4);
+  const change = changeDueCents(dueCents, cents);
+  const changeText = formatCents(change);
   return (
-    <FormShell
-      title={`Cash — due ${formatCents(dueCents)}`}
-      onSubmit={() => cents > 0 && pay({ kind: 'cash', tenderedCents: cents })}
-    >
+    <FormShell title={`Cash — due ${formatCents(dueCents)}`} onSubmit={() => take(cents)}>
       <label htmlFor="cash-tendered">Cash handed over</label>
       <input
         id="cash-tendered"
-        className="amount"
+        className={`amount${cash.prefilled ? ' prefilled' : ''}`}
         inputMode="decimal"
         autoComplete="off"
         autoFocus
+        style={{ fontSize: figureFontSize(formatCents(cents), 2) }}
         value={formatCents(cents)}
         onChange={() => undefined}
         onKeyDown={(e) => {
-          if (/^\d$/.test(e.key)) setCents((c) => pushDigit(c, e.key));
-          else if (e.key === 'Backspace') setCents((c) => popDigit(c));
+          if (/^\d$/.test(e.key)) type(e.key);
+          else if (e.key === 'Backspace') erase();
           else return;
           e.preventDefault();
           e.stopPropagation();
         }}
-        aria-describedby="cash-change"
+        aria-describedby="cash-hint cash-change"
       />
-      <p id="cash-change" aria-live="polite">
-        {cents >= dueCents
-          ? `Change due: ${formatCents(cents - dueCents)}`
-          : `Short by ${formatCents(dueCents - cents)}: the rest needs another tender`}
+      <p id="cash-hint" className="hint">
+        {cash.prefilled
+          ? `The amount due. Type what the customer hands over: the first digit replaces ${formatCents(dueCents)}.`
+          : 'Backspace deletes the last digit.'}
       </p>
+      <div id="cash-change" aria-live="polite">
+        {cents >= dueCents ? (
+          change > 0 ? (
+            <p className="figure-hero">
+              <span className="figure-label">Change due</span>
+              <strong style={{ fontSize: figureFontSize(changeText, 3.5) }}>{changeText}</strong>
+            </p>
+          ) : (
+            <p>Exact cash: no change due.</p>
+          )
+        ) : (
+          <p>Short by {formatCents(dueCents - cents)}: the rest needs another tender.</p>
+        )}
+      </div>
       {/* One touch for the common case: the bill the customer handed over takes the tender at once. */}
       <div className="row" role="group" aria-label="Take cash now">
-        <button type="button" className="btn" onClick={() => pay({ kind: 'cash', tenderedCents: dueCents })}>
+        <button type="button" className="btn" onClick={() => take(dueCents)}>
           Exact {formatCents(dueCents)}
         </button>
         {roundUps.map((v) => (
-          <button
-            key={v}
-            type="button"
-            className="btn"
-            onClick={() => pay({ kind: 'cash', tenderedCents: v })}
-          >
+          <button key={v} type="button" className="btn" onClick={() => take(v)}>
             {formatCents(v)}
           </button>
         ))}
       </div>
-      <Keypad
-        label="Cash keypad"
-        onDigit={(d) => setCents((c) => pushDigit(c, d))}
-        onBackspace={() => setCents((c) => popDigit(c))}
-      />
+      <Keypad label="Cash keypad" onDigit={type} onBackspace={erase} />
+      {confirm ? (
+        <Dialog
+          title="Check the cash handed over"
+          onClose={() => setConfirm(false)}
+          initialFocus="cash-confirm-back"
+        >
+          <p className="dialog-reason">
+            {formatCents(cents)} handed over for {formatCents(dueCents)} due is {changeText} in change: more
+            than a {formatCents(LARGEST_BILL_CENTS)} bill over what is due.
+          </p>
+          <div className="row">
+            <button
+              id="cash-confirm-back"
+              type="button"
+              className="btn btn-primary"
+              onClick={() => setConfirm(false)}
+            >
+              Change the cash amount
+            </button>
+            <button
+              type="button"
+              className="btn btn-danger"
+              onClick={() => {
+                setConfirm(false);
+                take(cents, true);
+              }}
+            >
+              Give {changeText} change
+            </button>
+          </div>
+        </Dialog>
+      ) : null}
     </FormShell>
   );
 }

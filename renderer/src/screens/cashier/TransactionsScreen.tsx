@@ -1,8 +1,23 @@
-import { useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
 import type { JournalState, TransactionQuery, TransactionView } from '../../../../electron/bridge/contract';
+import {
+  askedCents,
+  cardChargedCents,
+  refundableCents,
+  shownCents,
+  takenCents,
+} from '../../../../common/transaction-amounts';
 import { cardLabel, formatCents, formatTime, parseMoney } from '../../format/money';
+import {
+  groupBySale,
+  groupTitle,
+  isPayment,
+  isTicket,
+  operationWords,
+  statusWord,
+} from '../../format/transaction-groups';
 import { describeError } from '../../state/app-store';
-import { useAppStore, useBridge, useSale, useSaleStore } from '../../state/context';
+import { useAppStore, useBridge, useSale, useSaleStore, useStoreZone } from '../../state/context';
 import { useCommand } from '../../state/use-command';
 import { Dialog } from '../../ui/Dialog';
 import { DigitsField, ErrorAlert, InputField } from '../../ui/fields';
@@ -22,21 +37,17 @@ const stateTone: Partial<Record<JournalState, string>> = {
   stored: 'badge-warn',
 };
 
-const operationWords: Record<TransactionView['operation'], string> = {
-  sale: 'Credit sale',
-  preauth: 'Pre-authorization',
-  'preauth-complete': 'Completion',
-  debit: 'Debit sale',
-  'ebt-food': 'EBT food',
-  'ebt-cash': 'EBT cash',
-  'gift-sale': 'Gift sale',
-  'gift-reload': 'Gift reload',
-  check: 'Check',
-  'token-sale': 'Card on file',
-  cash: 'Cash',
-  refund: 'Refund',
-  void: 'Void',
-};
+/** States whose journal message explains something; an approved or settled row's message is stale. */
+const explained: ReadonlySet<JournalState> = new Set([
+  'sending',
+  'declined',
+  'unknown',
+  'awaiting-card',
+  'reversing',
+  'reversed',
+  'stored',
+  'failed',
+]);
 
 /**
  * The tenders whose money goes back to the card through the gateway's DoRefund. A hold charged nothing
@@ -55,23 +66,33 @@ function refundable(t: TransactionView): boolean {
   return (
     (t.state === 'approved' || t.state === 'partial') &&
     t.serviceReferenceNumber !== undefined &&
-    t.operation !== 'refund' &&
-    t.operation !== 'void' &&
+    isPayment(t) &&
     t.operation !== 'cash' &&
-    t.amountCents + t.tipCents - t.refundedCents > 0
+    refundableCents(t) > 0
   );
 }
 
 type Action = { kind: 'refund' | 'void'; tx: TransactionView };
 
-function RefundDialog({ action, onDone }: { action: Action; onDone: (message?: string) => void }) {
+/** The refund or void just done: what it gave back, and its receipt (printed by itself, or offered). */
+type Done = { kind: 'refund' | 'void'; tx: TransactionView; card: string };
+
+function RefundDialog({
+  action,
+  onDone,
+}: {
+  action: Action;
+  onDone: (message?: string, done?: Done) => void;
+}) {
   const bridge = useBridge();
   const app = useAppStore();
-  const max = action.tx.amountCents + action.tx.tipCents - action.tx.refundedCents;
+  const zone = useStoreZone();
+  const max = refundableCents(action.tx);
   const [amount, setAmount] = useState((max / 100).toFixed(2));
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const isVoid = action.kind === 'void';
+  const card = cardLabel(action.tx);
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     const cents = isVoid ? max : parseMoney(amount);
@@ -82,8 +103,8 @@ function RefundDialog({ action, onDone }: { action: Action; onDone: (message?: s
     const srn = action.tx.serviceReferenceNumber ?? '';
     setBusy(true);
     const reason = isVoid
-      ? `Void the ${formatCents(max)} ${cardLabel(action.tx)} payment.`
-      : `Refund ${formatCents(cents)} to ${cardLabel(action.tx)}.`;
+      ? `Void the ${formatCents(takenCents(action.tx))} ${card} payment.`
+      : `Refund ${formatCents(cents)} to ${card}.`;
     const r = await app.getState().withManager(reason, (approval) =>
       isVoid
         ? bridge.send('transactions.void', { serviceReferenceNumber: srn, ...(approval ? { approval } : {}) })
@@ -99,10 +120,14 @@ function RefundDialog({ action, onDone }: { action: Action; onDone: (message?: s
       setError(describeError(r.error));
       return;
     }
-    const state = r.value.transaction.state;
-    if (state === 'approved' || state === 'refunded' || state === 'voided')
-      onDone(isVoid ? 'Payment voided.' : `Refunded ${formatCents(r.value.transaction.amountCents)}.`);
-    else setError(r.value.transaction.message ?? `The ${action.kind} ended ${state}.`);
+    const tx = r.value.transaction;
+    if (tx.state === 'approved' || tx.state === 'refunded' || tx.state === 'voided')
+      onDone(isVoid ? 'Payment voided.' : `Refunded ${formatCents(shownCents(tx))}.`, {
+        kind: action.kind,
+        tx,
+        card,
+      });
+    else setError(tx.message ?? `The ${action.kind} ended ${tx.state}.`);
   };
   return (
     <Dialog
@@ -112,8 +137,9 @@ function RefundDialog({ action, onDone }: { action: Action; onDone: (message?: s
     >
       <form onSubmit={(e) => void submit(e)} className="stack">
         <p>
-          {operationWords[action.tx.operation]} · {cardLabel(action.tx)} ·{' '}
-          {formatCents(action.tx.amountCents + action.tx.tipCents)} at {formatTime(action.tx.createdAt)}
+          {operationWords[action.tx.operation]} · {card} · {formatCents(shownCents(action.tx))} at{' '}
+          {formatTime(action.tx.createdAt, zone)}
+          {action.tx.cashBackCents > 0 ? ` (cash back ${formatCents(action.tx.cashBackCents)} apart)` : ''}
         </p>
         {isVoid ? (
           <p>The whole payment is cancelled before settlement.</p>
@@ -142,16 +168,79 @@ function RefundDialog({ action, onDone }: { action: Action; onDone: (message?: s
   );
 }
 
-/** Today's transactions on this lane, searchable by last four or amount, with refund and void. */
+/** The refund or void just done, with its receipt: printed by itself where a printer is, offered always. */
+function DonePanel({ done, onClose }: { done: Done; onClose: () => void }) {
+  const bridge = useBridge();
+  const sale = useSaleStore();
+  const [note, setNote] = useState<string | null>(null);
+  const utn = done.tx.userTransactionNumber;
+  useEffect(
+    () =>
+      bridge.on('receipt.printed', (r) => {
+        if (r.userTransactionNumber === utn)
+          setNote(
+            r.printed ? 'Receipt printed.' : `Receipt not printed: ${r.reason ?? 'printer unavailable'}.`,
+          );
+      }),
+    [bridge, utn],
+  );
+  const what = done.kind === 'void' ? 'Voided' : 'Refunded';
+  return (
+    <section aria-labelledby="tx-done-title" className="card">
+      <h2 id="tx-done-title">
+        {what} {formatCents(shownCents(done.tx))} {done.kind === 'void' ? 'on' : 'to'} {done.card}
+      </h2>
+      <p role="status">{note ?? ''}</p>
+      <div className="row">
+        <button
+          type="button"
+          className="btn"
+          onClick={() => void sale.getState().printTransactionReceipt(utn)}
+        >
+          Print receipt
+        </button>
+        <button
+          type="button"
+          className="btn"
+          onClick={() => void sale.getState().showTransactionReceipt(utn)}
+        >
+          Show receipt
+        </button>
+        <button type="button" className="btn" onClick={onClose}>
+          Done
+        </button>
+      </div>
+    </section>
+  );
+}
+
+function AmountCell({ t }: { t: TransactionView }) {
+  return (
+    <td className="num">
+      <span data-testid="tx-amount">{formatCents(shownCents(t))}</span>
+      {t.state === 'partial' ? <div className="hint">{formatCents(askedCents(t))} asked</div> : null}
+      {t.cashBackCents > 0 && takenCents(t) > 0 ? (
+        <div className="hint">
+          + cash back {formatCents(t.cashBackCents)} · card charged {formatCents(cardChargedCents(t))}
+        </div>
+      ) : null}
+      {t.refundedCents > 0 ? <div className="hint">refunded {formatCents(t.refundedCents)}</div> : null}
+    </td>
+  );
+}
+
+/** Today's transactions on this lane, grouped by sale, searchable by last four or amount, with refund and void. */
 export function TransactionsScreen() {
   const [last4, setLast4] = useState('');
   const [amount, setAmount] = useState('');
   const [query, setQuery] = useState<TransactionQuery>({});
   const [formError, setFormError] = useState<string | null>(null);
   const [action, setAction] = useState<Action | null>(null);
+  const [done, setDone] = useState<Done | null>(null);
   const list = useCommand('transactions.list', query, JSON.stringify(query));
   const app = useAppStore();
   const sale = useSaleStore();
+  const zone = useStoreZone();
   const receiptNote = useSale((s) => s.receiptNote);
 
   const search = (e: FormEvent) => {
@@ -171,6 +260,7 @@ export function TransactionsScreen() {
   };
 
   const rows = list.data ?? [];
+  const groups = groupBySale(rows);
   return (
     <div>
       <h1 tabIndex={-1}>Today’s transactions</h1>
@@ -194,6 +284,7 @@ export function TransactionsScreen() {
             setLast4('');
             setAmount('');
             setQuery({});
+            void list.reload();
           }}
         >
           Show all
@@ -202,6 +293,9 @@ export function TransactionsScreen() {
           Reprint last receipt
         </button>
       </form>
+      {done ? (
+        <DonePanel key={done.tx.userTransactionNumber} done={done} onClose={() => setDone(null)} />
+      ) : null}
       {receiptNote ? <p role="status">{receiptNote}</p> : null}
       <ErrorAlert message={formError} />
       <ErrorAlert message={list.error} />
@@ -213,71 +307,85 @@ export function TransactionsScreen() {
           columns={['Time', 'Type', 'Card', 'Amount', 'Status', 'Auth', 'Number', 'Actions']}
           numeric={['Amount']}
         />
-        <tbody>
-          {rows.map((t) => (
-            <tr key={t.userTransactionNumber} data-utn={t.userTransactionNumber} data-state={t.state}>
-              <td>{formatTime(t.createdAt)}</td>
-              <td>{operationWords[t.operation]}</td>
-              <td>{t.last4 ? cardLabel(t) : '—'}</td>
-              <td className="num">
-                {formatCents(t.amountCents + t.tipCents)}
-                {t.refundedCents > 0 ? (
-                  <div className="hint">refunded {formatCents(t.refundedCents)}</div>
-                ) : null}
-              </td>
-              <td>
-                <span className={`badge ${stateTone[t.state] ?? 'badge-muted'}`}>{t.state}</span>
-                {t.message && t.state !== 'approved' ? <div className="hint">{t.message}</div> : null}
-              </td>
-              <td>{t.authCode ?? ''}</td>
-              <td>{t.userTransactionNumber}</td>
-              <td>
-                <div className="row">
-                  {t.ticketId ? (
-                    <button
-                      type="button"
-                      className="btn btn-small"
-                      onClick={() => void sale.getState().printFor(t.ticketId ?? '')}
-                      aria-label={`Receipt for ${t.userTransactionNumber}`}
-                    >
-                      Receipt
-                    </button>
-                  ) : null}
-                  {refundable(t) ? (
-                    <>
-                      {cardRefundOperations.has(t.operation) ? (
+        {groups.map((g) => {
+          const title = groupTitle(g, zone);
+          return (
+            <tbody key={g.key} aria-label={title} className="tx-group">
+              {/* A ticket's tenders under one heading; a payment outside a ticket is its own row. */}
+              {isTicket(g) ? (
+                <tr className="tx-group-head">
+                  <th scope="rowgroup" colSpan={8}>
+                    {title}
+                  </th>
+                </tr>
+              ) : null}
+              {g.rows.map((t) => (
+                <tr key={t.userTransactionNumber} data-utn={t.userTransactionNumber} data-state={t.state}>
+                  <td>{formatTime(t.createdAt, zone)}</td>
+                  <td>{operationWords[t.operation]}</td>
+                  <td>{t.last4 ? cardLabel(t) : '—'}</td>
+                  <AmountCell t={t} />
+                  <td>
+                    <span className={`badge ${stateTone[t.state] ?? 'badge-muted'}`}>{statusWord(t)}</span>
+                    {t.message && explained.has(t.state) ? <div className="hint">{t.message}</div> : null}
+                  </td>
+                  <td>{t.authCode ?? ''}</td>
+                  <td>{t.userTransactionNumber}</td>
+                  <td>
+                    <div className="row">
+                      {t.ticketId || !isPayment(t) ? (
                         <button
                           type="button"
                           className="btn btn-small"
-                          onClick={() => setAction({ kind: 'refund', tx: t })}
-                          aria-label={`Refund ${formatCents(t.amountCents + t.tipCents)} ${cardLabel(t)}`}
+                          onClick={() =>
+                            void (t.ticketId
+                              ? sale.getState().printFor(t.ticketId)
+                              : sale.getState().printTransactionReceipt(t.userTransactionNumber))
+                          }
+                          aria-label={`Receipt for ${t.userTransactionNumber}`}
                         >
-                          Refund
+                          Receipt
                         </button>
                       ) : null}
-                      {t.refundedCents === 0 ? (
-                        <button
-                          type="button"
-                          className="btn btn-small"
-                          onClick={() => setAction({ kind: 'void', tx: t })}
-                          aria-label={`Void ${formatCents(t.amountCents + t.tipCents)} ${cardLabel(t)}`}
-                        >
-                          Void
-                        </button>
+                      {refundable(t) ? (
+                        <>
+                          {cardRefundOperations.has(t.operation) ? (
+                            <button
+                              type="button"
+                              className="btn btn-small"
+                              onClick={() => setAction({ kind: 'refund', tx: t })}
+                              aria-label={`Refund ${formatCents(refundableCents(t))} ${cardLabel(t)}`}
+                            >
+                              Refund
+                            </button>
+                          ) : null}
+                          {/* A settled payment can only be refunded: the gateway refuses its void. */}
+                          {t.refundedCents === 0 && t.settled !== true ? (
+                            <button
+                              type="button"
+                              className="btn btn-small"
+                              onClick={() => setAction({ kind: 'void', tx: t })}
+                              aria-label={`Void ${formatCents(takenCents(t))} ${cardLabel(t)}`}
+                            >
+                              Void
+                            </button>
+                          ) : null}
+                        </>
                       ) : null}
-                    </>
-                  ) : null}
-                </div>
-              </td>
-            </tr>
-          ))}
-        </tbody>
+                    </div>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          );
+        })}
       </table>
       {action ? (
         <RefundDialog
           action={action}
-          onDone={(message) => {
+          onDone={(message, finished) => {
             setAction(null);
+            if (finished) setDone(finished);
             if (message) {
               app.getState().notify('success', message);
               void list.reload();

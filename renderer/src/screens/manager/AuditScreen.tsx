@@ -1,5 +1,7 @@
 import { useState } from 'react';
 import type { AuditEntryView } from '../../../../electron/bridge/contract';
+import { formatStamp } from '../../format/money';
+import { useStoreZone } from '../../state/context';
 import { useCommand } from '../../state/use-command';
 import { ErrorAlert, SelectField, type SelectOption } from '../../ui/fields';
 import { TableHead } from '../../ui/TableHead';
@@ -45,17 +47,6 @@ function actionText(action: string): string {
   return actionWords[action] ?? action;
 }
 
-/** Date and time to the second: two entries a minute apart must not read the same. */
-function stamp(at: number): string {
-  return new Date(at).toLocaleString('en-US', {
-    month: 'short',
-    day: 'numeric',
-    hour: '2-digit',
-    minute: '2-digit',
-    second: '2-digit',
-  });
-}
-
 const limits: readonly SelectOption<number>[] = [
   [50, 'Last 50'],
   [200, 'Last 200'],
@@ -67,6 +58,7 @@ const limits: readonly SelectOption<number>[] = [
  * batch changes. The core writes the details without card data; the screen shows them as they are.
  */
 export function AuditScreen() {
+  const zone = useStoreZone();
   const [limit, setLimit] = useState(50);
   const [action, setAction] = useState('');
   const log = useCommand('audit.list', { limit }, String(limit));
@@ -109,7 +101,7 @@ export function AuditScreen() {
             // Entries carry no id; time, action and position keep the keys stable between reads.
             <tr key={`${e.at}-${e.action}-${i}`} data-action={e.action}>
               <td>
-                <time dateTime={new Date(e.at).toISOString()}>{stamp(e.at)}</time>
+                <time dateTime={new Date(e.at).toISOString()}>{formatStamp(e.at, zone)}</time>
               </td>
               <td>{roleWords[e.role]}</td>
               <td>{actionText(e.action)}</td>

@@ -1,9 +1,9 @@
 import { useState, type FormEvent } from 'react';
 import { FIGURE_LABELS } from '../../../../common/money-figures';
 import type { ReconciliationRow, SettlementView } from '../../../../electron/bridge/contract';
-import { formatCents } from '../../format/money';
+import { formatCents, formatDateTime, formatIsoDateTime } from '../../format/money';
 import { describeError } from '../../state/app-store';
-import { useAppStore, useBridge } from '../../state/context';
+import { useAppStore, useBridge, useStoreZone } from '../../state/context';
 import { useCommand } from '../../state/use-command';
 import { Dialog } from '../../ui/Dialog';
 import { ErrorAlert, InputField } from '../../ui/fields';
@@ -202,6 +202,7 @@ function AutoClose() {
 
 /** Open batch totals, reconciliation, settle now, automatic close and the last settlements. */
 export function BatchScreen() {
+  const zone = useStoreZone();
   const [version, setVersion] = useState(0);
   const totals = useCommand('batch.totals', {}, String(version));
   const last = useCommand('batch.lastSettlements', {}, String(version));
@@ -240,7 +241,7 @@ export function BatchScreen() {
           <h2 id="open-title">Open batch (this lane)</h2>
           <p className="hint" data-testid="batch-since">
             {t.since > 0
-              ? `Since the last close, ${new Date(t.since).toLocaleString()}.`
+              ? `Since the last close, ${formatDateTime(t.since, zone)}.`
               : 'Since this lane began: no close yet.'}{' '}
             {t.gateway
               ? `The gateway’s open batch holds ${t.gateway.laneCount} of this lane’s card payments (${t.gateway.allLanesCount} from every lane).`
@@ -278,7 +279,7 @@ export function BatchScreen() {
           <div role="status" data-testid="settle-result">
             <table className="data">
               <caption>
-                Settlement{result.completedAt ? ` at ${new Date(result.completedAt).toLocaleString()}` : ''}
+                Settlement{result.completedAt ? ` at ${formatIsoDateTime(result.completedAt, zone)}` : ''}
               </caption>
               <tbody>
                 <tr>
@@ -321,7 +322,9 @@ export function BatchScreen() {
             ) : (
               (last.data ?? []).map((s, i) => (
                 <tr key={`${s.completedOn}-${i}`}>
-                  <td>{new Date(s.completedOn).toLocaleString()}</td>
+                  <td>
+                    <time dateTime={s.completedOn}>{formatIsoDateTime(s.completedOn, zone)}</time>
+                  </td>
                   <td className="num">{formatCents(s.amountSettledCents)}</td>
                   <td>{s.batches.join(', ')}</td>
                 </tr>

@@ -1,6 +1,8 @@
 import { useState, type FormEvent } from 'react';
 import type { ReportQuery } from '../../../../electron/bridge/contract';
-import { formatCents } from '../../format/money';
+import { endOfStoreDay, startOfStoreDay, storeDay } from '../../../../common/store-time';
+import { formatCents, formatIsoDateTime } from '../../format/money';
+import { useStoreZone } from '../../state/context';
 import { useCommand } from '../../state/use-command';
 import { BarChart, ShareBar } from '../../ui/charts';
 import { ErrorAlert, InputField } from '../../ui/fields';
@@ -9,18 +11,13 @@ import { Stat } from '../../ui/Stat';
 import { TableHead } from '../../ui/TableHead';
 
 /**
- * The core reads `from`/`to` as instants (Date.parse), so a day picked here becomes the local day's first
- * and last millisecond: "to 2026-11-22" must include that whole afternoon.
+ * The core reads `from`/`to` as instants (Date.parse), so a day picked here becomes the store day's first
+ * and last millisecond (the store's time zone): "to 2026-11-22" must include that whole afternoon.
  */
-export function dayRange(from: string, to: string): ReportQuery {
-  const start = (day: string) => new Date(`${day}T00:00:00`).toISOString();
-  const end = (day: string) => new Date(`${day}T23:59:59.999`).toISOString();
+export function dayRange(from: string, to: string, zone: string): ReportQuery {
+  const start = (day: string) => new Date(startOfStoreDay(day, zone)).toISOString();
+  const end = (day: string) => new Date(endOfStoreDay(day, zone)).toISOString();
   return { ...(from ? { from: start(from) } : {}), ...(to ? { to: end(to) } : {}) };
-}
-
-function isoDay(d: Date): string {
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
 }
 
 /** Saves text as a file through a temporary object URL (works in Electron and in a browser alike). */
@@ -38,15 +35,16 @@ export function download(fileName: string, text: string, type: string): void {
 
 /** Sales by hour, card mix and refunds for a date range, with the rows and a CSV export. */
 export function ReportsScreen() {
-  const today = isoDay(new Date());
+  const zone = useStoreZone();
+  const today = storeDay(Date.now(), zone);
   const [from, setFrom] = useState(today);
   const [to, setTo] = useState(today);
-  const [query, setQuery] = useState<ReportQuery>(() => dayRange(today, today));
+  const [query, setQuery] = useState<ReportQuery>(() => dayRange(today, today, zone));
   const report = useCommand('reports.transactions', query, JSON.stringify(query));
   const figures = useCommand('reports.figures', query, JSON.stringify(query));
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    setQuery(dayRange(from, to));
+    setQuery(dayRange(from, to, zone));
   };
   const r = report.data;
   const hours = r
@@ -135,7 +133,9 @@ export function ReportsScreen() {
             <tbody>
               {r.rows.map((row) => (
                 <tr key={row.serviceReferenceNumber}>
-                  <td>{new Date(row.madeOn).toLocaleString()}</td>
+                  <td>
+                    <time dateTime={row.madeOn}>{formatIsoDateTime(row.madeOn, zone)}</time>
+                  </td>
                   <td>{row.type}</td>
                   <td>{row.status}</td>
                   <td>

@@ -2,7 +2,7 @@ import { useEffect, useState, type FormEvent } from 'react';
 import type { SafView } from '../../../../electron/bridge/contract';
 import { formatCents, formatDateTime, parseMoney } from '../../format/money';
 import { describeError } from '../../state/app-store';
-import { useApp, useAppStore, useBridge } from '../../state/context';
+import { useApp, useAppStore, useBridge, useStoreZone } from '../../state/context';
 import { useCommand } from '../../state/use-command';
 import { ErrorAlert, InputField } from '../../ui/fields';
 import { TableHead } from '../../ui/TableHead';
@@ -109,6 +109,7 @@ function Policy({ saf, onSaved }: { saf: SafView; onSaved: (v: SafView) => void 
 }
 
 function Reversals() {
+  const zone = useStoreZone();
   const loaded = useCommand('reversals.get', {});
   const live = useApp((s) => s.reversals);
   const bridge = useBridge();
@@ -136,7 +137,7 @@ function Reversals() {
               <tr key={r.userTransactionNumber}>
                 <td>{r.userTransactionNumber}</td>
                 <td className="num">{formatCents(r.amountCents)}</td>
-                <td>{formatDateTime(r.since)}</td>
+                <td>{formatDateTime(r.since, zone)}</td>
                 <td className="num">{r.attempts}</td>
                 <td>{r.lastError ?? ''}</td>
               </tr>
@@ -163,6 +164,7 @@ function Reversals() {
 
 /** Store-and-forward policy, its queue with the live exposure meter, and the reversal queue. */
 export function SafScreen() {
+  const zone = useStoreZone();
   const loaded = useCommand('saf.get', {});
   const live = useApp((s) => s.saf);
   const app = useAppStore();
@@ -195,7 +197,7 @@ export function SafScreen() {
                         {i.cardType ?? 'Card'} •••• {i.last4}
                       </td>
                       <td className="num">{formatCents(i.amountCents)}</td>
-                      <td>{formatDateTime(i.storedAt)}</td>
+                      <td>{formatDateTime(i.storedAt, zone)}</td>
                       <td>
                         {i.state}
                         {i.message ? <div className="hint">{i.message}</div> : null}

@@ -1,6 +1,8 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { ROLES, type FraudCheck, type Role } from '../../../../electron/bridge/contract';
+import { DEFAULT_CONFIRM_ABOVE_CENTS } from '../../../../common/amount-ceiling';
 import { isExactRate } from '../../../../common/percent';
+import { parseMoney } from '../../format/money';
 import { describeError } from '../../state/app-store';
 import { useAppStore, useBridge, useSaleStore } from '../../state/context';
 import { useCommand } from '../../state/use-command';
@@ -29,6 +31,7 @@ function SaleSettings() {
   const [tipPrompt, setTipPrompt] = useState(false);
   const [presets, setPresets] = useState('');
   const [fallbackAfter, setFallbackAfter] = useState(1);
+  const [confirmAbove, setConfirmAbove] = useState('');
   const [error, setError] = useState<string | null>(null);
   const b = business.data;
   useEffect(() => {
@@ -37,6 +40,7 @@ function SaleSettings() {
     setTipPrompt(b.tipPrompt);
     setPresets(b.tipPresetsPercent.join(', '));
     setFallbackAfter(b.chipFallbackAfterFailures ?? 1);
+    setConfirmAbove(((b.confirmAboveCents ?? DEFAULT_CONFIRM_ABOVE_CENTS) / 100).toFixed(2));
   }, [b]);
   const save = async (e: FormEvent) => {
     e.preventDefault();
@@ -50,11 +54,15 @@ function SaleSettings() {
       return setError('The tax rate is 0 to 30 %, with at most four decimals.');
     if (list.some((n) => !Number.isFinite(n) || n < 0 || n > 100) || list.length > 6)
       return setError('Tip presets are up to six percentages, separated by commas.');
+    const ceiling = parseMoney(confirmAbove);
+    if (ceiling === undefined || ceiling < 100)
+      return setError('Confirm amounts above 1.00 or more, typed like 1000.00.');
     const r = await bridge.send('business.update', {
       taxRatePercent: rate,
       tipPrompt,
       tipPresetsPercent: list,
       chipFallbackAfterFailures: fallbackAfter,
+      confirmAboveCents: ceiling,
     });
     if (!r.ok) return setError(describeError(r.error));
     setError(null);
@@ -106,6 +114,20 @@ function SaleSettings() {
             <input type="checkbox" checked={tipPrompt} onChange={(e) => setTipPrompt(e.target.checked)} />
             Offer a tip on each sale
           </label>
+          <InputField
+            id="set-confirm-above"
+            label="Confirm amounts above ($)"
+            inputMode="decimal"
+            autoComplete="off"
+            value={confirmAbove}
+            onChange={(e) => setConfirmAbove(e.target.value)}
+            aria-describedby="confirm-above-hint"
+          >
+            <span id="confirm-above-hint" className="hint">
+              The cashier confirms a larger amount before any tender starts: a barcode scanned into the amount
+              is not a sale.
+            </span>
+          </InputField>
           <SelectField
             id="set-chip-fallback"
             label="Take a chip card’s swipe (chip fallback)"

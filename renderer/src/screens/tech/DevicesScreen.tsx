@@ -8,8 +8,8 @@ import type {
   DiscoveredDeviceView,
   DiscoveryView,
 } from '../../../../electron/bridge/contract';
-import { formatDateTime } from '../../format/money';
-import { useApp, useAppStore } from '../../state/context';
+import { formatDateTime, formatStamp } from '../../format/money';
+import { useApp, useAppStore, useStoreZone } from '../../state/context';
 import { useAction, useCommand } from '../../state/use-command';
 import { ErrorAlert, InputField, SelectField, type SelectOption } from '../../ui/fields';
 import { TableHead } from '../../ui/TableHead';
@@ -55,6 +55,7 @@ function Health() {
   const loaded = useCommand('devices.list', {});
   const live = useApp((s) => s.status?.devices);
   const app = useAppStore();
+  const zone = useStoreZone();
   const { run, error } = useAction();
   const devices = live && live.length > 0 ? live : (loaded.data ?? []);
   return (
@@ -79,7 +80,7 @@ function Health() {
                   </div>
                 ) : null}
               </td>
-              <td>{d.lastSeenAt ? formatDateTime(d.lastSeenAt) : '—'}</td>
+              <td>{d.lastSeenAt ? formatDateTime(d.lastSeenAt, zone) : '—'}</td>
               <td>{d.lastError ?? ''}</td>
               <td>
                 <button
@@ -441,6 +442,7 @@ function Tests() {
 }
 
 function Recorder() {
+  const zone = useStoreZone();
   const frames = useCommand('devices.recorder.get', { limit: 100 });
   const { run, error } = useAction();
   const v = frames.data;
@@ -482,7 +484,7 @@ function Recorder() {
               .reverse()
               .map((f, i) => (
                 <tr key={`${f.at}-${i}`}>
-                  <td>{new Date(f.at).toLocaleTimeString('en-US')}</td>
+                  <td>{formatStamp(f.at, zone)}</td>
                   <td>{roleWords[f.role]}</td>
                   <td>{f.direction === 'in' ? 'from device' : 'to device'}</td>
                   <td className="num">{f.length}</td>

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import type { ScanView } from '../../../../electron/bridge/contract';
 import { formatCents, formatTime } from '../../format/money';
-import { useBridge } from '../../state/context';
+import { useBridge, useStoreZone } from '../../state/context';
 import { useAction } from '../../state/use-command';
 import { useWedgeScan } from '../../state/use-wedge-scan';
 import { ErrorAlert, InputField } from '../../ui/fields';
@@ -26,6 +26,7 @@ function verdict(s: ScanView): string {
 /** The last scans of the lane's scanner, as they arrive, and a field to test a keyboard-wedge scanner. */
 function ScannerTest() {
   const bridge = useBridge();
+  const zone = useStoreZone();
   const [scans, setScans] = useState<ScanView[]>([]);
   const [error, setError] = useState<string | null>(null);
   useEffect(() => bridge.on('scanner.scanned', (s) => setScans((all) => [s, ...all].slice(0, 10))), [bridge]);
@@ -72,7 +73,7 @@ function ScannerTest() {
           ) : (
             scans.map((x) => (
               <tr key={`${x.at}-${x.data}`} data-scan={x.validated ? 'valid' : 'refused'}>
-                <td style={{ whiteSpace: 'nowrap' }}>{formatTime(x.at)}</td>
+                <td style={{ whiteSpace: 'nowrap' }}>{formatTime(x.at, zone)}</td>
                 <td>{sourceWords[x.source]}</td>
                 <td>{x.symbology === 'unknown' ? 'not identified' : x.symbology.toUpperCase()}</td>
                 <td
