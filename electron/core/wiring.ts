@@ -152,11 +152,9 @@ export async function createTerminalCore(config: TerminalCoreConfig): Promise<Te
     sealer,
     terminalKey,
     settings: emailSettings,
-    tickets: engine,
+    receipts: engine,
     storeName: () => config.merchantName ?? 'TILLPOINT STORE',
     laneId: () => settings.value.laneId,
-    // The store's zone is the machine's: a lane's terminal stands in its store.
-    timeZone: () => Intl.DateTimeFormat().resolvedOptions().timeZone,
     clock,
     timers,
     log,

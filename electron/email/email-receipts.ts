@@ -57,15 +57,17 @@ export type EmailReceiptsOptions = {
   /** The data folder's key: the address key (a keyed hash of an address) is derived from it. */
   terminalKey: Buffer;
   settings: EmailSettings;
-  /** The paid ticket and its customer copy, from the sale engine (the receipt the printer prints). */
-  tickets: {
+  /**
+   * The receipts the printer prints, from the sale engine: a paid ticket's customer copy, or a refund's or
+   * a void's. Their lines carry the store's time (sale/receipt.ts), so the email does too.
+   */
+  receipts: {
     get(ticketId: string): Promise<TicketView>;
     receipt(ticketId: string, copy: 'customer'): Promise<ReceiptView>;
+    transactionReceipt(userTransactionNumber: string, copy: 'customer'): Promise<ReceiptView>;
   };
   storeName: () => string;
   laneId: () => string;
-  /** The store's IANA time zone, for the email's date line. */
-  timeZone: () => string;
   clock: Clock;
   timers: Timers;
   log: Logger;
@@ -110,7 +112,10 @@ export const emailBackoff: BackoffPolicy = {
 const DAY = 86_400_000;
 
 /** What a queue row holds to render its email (the customer copy as it was when asked for). */
-type QueuedContent = { receipt: ReceiptView; storeName: string; at: number; label: string };
+type QueuedContent = { receipt: ReceiptView; storeName: string };
+
+/** A queue row's receipt: `ticket:<id>` (a sale), `refund:<utn>` or `void:<utn>`. */
+type ReceiptKind = 'ticket' | 'refund' | 'void';
 
 /** Every string the cashier and the manager read from here, in one place. */
 const WORDS = {
@@ -118,6 +123,7 @@ const WORDS = {
   chooseReceipt: 'Choose the receipt to email.',
   notPaid: 'The sale is not finished: its receipt can be emailed once it is paid.',
   noReceipt: 'This transaction has no receipt of its own to email.',
+  notDone: 'Only a refund or a void that went through has a receipt to email.',
   queued: (to: string) => `Receipt queued for ${to}.`,
   alreadyQueued: (to: string) => `This receipt is already queued for ${to}.`,
   alreadySent: (to: string) => `This receipt was already sent to ${to}.`,
@@ -130,7 +136,7 @@ const WORDS = {
     `This is a test from lane ${lane} of ${store}. Receipts can be emailed from this terminal.\n`,
   testSent: (to: string) => `Test email sent to ${to}. Check that it arrived.`,
   testFailed: (reason: string) => `The test email was not sent. ${reason}`,
-  ticket: (id: string) => `Ticket ${id}`,
+  receipt: { ticket: 'Ticket', refund: 'Refund', void: 'Void' } satisfies Record<ReceiptKind, string>,
 } as const;
 
 function duration(ms: number): string {
@@ -180,37 +186,43 @@ export function createEmailReceipts(o: EmailReceiptsOptions): EmailReceipts {
     return `<receipt.${randomUUID()}@${domain}>`;
   }
 
+  async function ticketReceipt(ticketId: string): Promise<{ receiptKey: string; receipt: ReceiptView }> {
+    const ticket = await o.receipts.get(ticketId);
+    if (ticket.status !== 'paid') throw new BridgeFailure('conflict', WORDS.notPaid);
+    return { receiptKey: `ticket:${ticketId}`, receipt: await o.receipts.receipt(ticketId, 'customer') };
+  }
+
   async function resolveReceipt(
     request: EmailReceiptRequest,
-  ): Promise<{ receiptKey: string; content: QueuedContent }> {
-    let ticketId = request.ticketId;
-    if (ticketId === undefined && request.userTransactionNumber !== undefined) {
-      const row = await journal.get(request.userTransactionNumber);
-      if (!row) throw new BridgeFailure('not-found', 'No such transaction.');
-      // A sale's tender carries its ticket; a refund or a void made outside a ticket has no receipt here.
-      if (!row.ticketId) throw new BridgeFailure('unavailable', WORDS.noReceipt);
-      ticketId = row.ticketId;
+  ): Promise<{ receiptKey: string; receipt: ReceiptView }> {
+    if (request.ticketId !== undefined) return ticketReceipt(request.ticketId);
+    const utn = request.userTransactionNumber;
+    if (utn === undefined) throw new BridgeFailure('invalid', WORDS.chooseReceipt);
+    const row = await journal.get(utn);
+    if (!row) throw new BridgeFailure('not-found', 'No such transaction.');
+    if (row.operation === 'refund' || row.operation === 'void') {
+      if (row.state !== 'approved') throw new BridgeFailure('conflict', WORDS.notDone);
+      return {
+        receiptKey: `${row.operation}:${utn}`,
+        receipt: await o.receipts.transactionReceipt(utn, 'customer'),
+      };
     }
-    if (ticketId === undefined) throw new BridgeFailure('invalid', WORDS.chooseReceipt);
-    const ticket = await o.tickets.get(ticketId);
-    if (ticket.status !== 'paid') throw new BridgeFailure('conflict', WORDS.notPaid);
-    const receipt = await o.tickets.receipt(ticketId, 'customer');
-    return {
-      receiptKey: `ticket:${ticketId}`,
-      content: {
-        receipt,
-        storeName: o.storeName(),
-        at: ticket.closedAt ?? ticket.openedAt,
-        label: WORDS.ticket(ticketId),
-      },
-    };
+    // A sale's tender: its ticket's receipt. Anything else made outside a ticket has none of its own.
+    if (row.ticketId) return ticketReceipt(row.ticketId);
+    throw new BridgeFailure('unavailable', WORDS.noReceipt);
+  }
+
+  function receiptLabel(receiptKey: string): string {
+    const at = receiptKey.indexOf(':');
+    const kind = receiptKey.slice(0, at) as ReceiptKind;
+    return `${WORDS.receipt[kind] ?? kind} ${receiptKey.slice(at + 1)}`;
   }
 
   function itemView(r: EmailReceiptRow): EmailQueueItemView {
     const waiting = r.state === 'queued' || r.state === 'sending';
     return {
       id: r.id,
-      receipt: r.receiptKey.startsWith('ticket:') ? WORDS.ticket(r.receiptKey.slice(7)) : r.receiptKey,
+      receipt: receiptLabel(r.receiptKey),
       to: r.addressMasked,
       state: r.state,
       attempts: r.attempts,
@@ -248,12 +260,7 @@ export function createEmailReceipts(o: EmailReceiptsOptions): EmailReceipts {
     if (!settings.configured()) {
       result = { ok: false, permanent: false, aborted: false, reason: WORDS.notSetUp };
     } else {
-      const email = renderReceiptEmail({
-        receipt: content.receipt,
-        storeName: content.storeName,
-        at: content.at,
-        timeZone: o.timeZone(),
-      });
+      const email = renderReceiptEmail(content);
       inFlight = new AbortController();
       result = await sendSmtp(
         settings.value,
@@ -365,7 +372,8 @@ export function createEmailReceipts(o: EmailReceiptsOptions): EmailReceipts {
       const problem = emailAddressProblem(request.to);
       if (problem) throw new BridgeFailure('invalid', problem);
       const address = normalizeEmailAddress(request.to);
-      const { receiptKey, content } = await resolveReceipt(request);
+      const { receiptKey, receipt } = await resolveReceipt(request);
+      const content: QueuedContent = { receipt, storeName: o.storeName() };
       const key = addressKey(address);
       const now = clock.now();
       const { row, outcome } = await journal.emailEnqueue({
@@ -381,7 +389,7 @@ export function createEmailReceipts(o: EmailReceiptsOptions): EmailReceipts {
       log.log(
         'info',
         'email',
-        `receipt email ${row.id} for ${content.label} to ${row.addressMasked}: ${outcome}`,
+        `receipt email ${row.id} for ${receiptLabel(receiptKey)} to ${row.addressMasked}: ${outcome}`,
       );
       if (outcome === 'queued' || outcome === 'requeued') {
         kick();

@@ -4,18 +4,12 @@ import type { ReceiptLineView, ReceiptView } from '../bridge/contract';
  * A receipt as an email: the customer copy the printer prints (sale/receipt.ts builds both, so what the
  * receipt shows — items, times, card lines — is the same on paper and in the inbox), as a plain-text part
  * (the printer's own text) and a simple HTML part (the same lines in a table, inline styles only: mail
- * programs drop style sheets). The customer copy carries the card's last four only (sale/receipt.ts); this
- * file adds no card data and shows the time in the store's time zone.
+ * programs drop style sheets). The customer copy carries the card's last four only and its time in the
+ * store's time zone (sale/receipt.ts, common/store-time.ts); this file adds neither card data nor a time
+ * of its own.
  */
 
-export type ReceiptEmailInput = {
-  receipt: ReceiptView;
-  storeName: string;
-  /** When the sale closed (epoch ms). */
-  at: number;
-  /** The store's IANA time zone. */
-  timeZone: string;
-};
+export type ReceiptEmailInput = { receipt: ReceiptView; storeName: string };
 
 export type ReceiptEmail = { subject: string; text: string; html: string };
 
@@ -25,25 +19,6 @@ export const RECEIPT_EMAIL_WORDS = {
   thanks: (store: string) => `Thank you for shopping at ${store}.`,
   footer: 'You received this email because you asked for your receipt at our counter.',
 } as const;
-
-/**
- * "November 24, 2026 at 9:05 AM CST": the store's wall-clock time with its zone's short name, so a
- * customer reading the email elsewhere is not misled. ICU puts a narrow no-break space before AM/PM;
- * some mail programs show it as a box.
- */
-export function storeDateTime(at: number, timeZone: string): string {
-  return new Intl.DateTimeFormat('en-US', {
-    timeZone,
-    year: 'numeric',
-    month: 'long',
-    day: 'numeric',
-    hour: 'numeric',
-    minute: '2-digit',
-    timeZoneName: 'short',
-  })
-    .format(at)
-    .replace(/[\u202f\u00a0]/g, ' ');
-}
 
 const escapes: Readonly<Record<string, string>> = {
   '&': '&amp;',
@@ -86,8 +61,7 @@ export function renderReceiptEmail(input: ReceiptEmailInput): ReceiptEmail {
   const { receipt, storeName } = input;
   const subject = RECEIPT_EMAIL_WORDS.subject(storeName);
   const thanks = RECEIPT_EMAIL_WORDS.thanks(storeName);
-  const when = storeDateTime(input.at, input.timeZone);
-  const text = [thanks, when, '', receipt.text, '', RECEIPT_EMAIL_WORDS.footer, ''].join('\n');
+  const text = [thanks, '', receipt.text, '', RECEIPT_EMAIL_WORDS.footer, ''].join('\n');
   const html = [
     '<!doctype html>',
     '<html lang="en"><head><meta charset="utf-8">',
@@ -95,8 +69,7 @@ export function renderReceiptEmail(input: ReceiptEmailInput): ReceiptEmail {
     `<title>${esc(subject)}</title></head>`,
     '<body style="margin:0;padding:16px;background:#f3f3f3;color:#111;font-family:Arial,Helvetica,sans-serif;">',
     '<div style="max-width:440px;margin:0 auto;background:#ffffff;border:1px solid #dddddd;padding:20px;">',
-    `<p style="margin:0 0 4px 0;font-size:16px;">${esc(thanks)}</p>`,
-    `<p style="margin:0 0 16px 0;color:#444;">${esc(when)}</p>`,
+    `<p style="margin:0 0 16px 0;font-size:16px;">${esc(thanks)}</p>`,
     '<table role="presentation" style="width:100%;border-collapse:collapse;font-family:Menlo,Consolas,\'Courier New\',monospace;font-size:14px;">',
     ...receipt.lines.map(htmlLine).filter((l) => l.length > 0),
     '</table>',

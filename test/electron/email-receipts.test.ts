@@ -16,12 +16,13 @@ import { eventually, startLane, value, type Lane } from './helpers';
 
 /**
  * Emailed receipts end to end in the core: a real SMTP server on loopback (smtp-server) receives what the
- * terminal's sender (nodemailer) delivers, and mailparser reads it. The store is in Chicago: the machine's
- * zone is the store's, and this process's is set so (the sandbox gateway is a separate process).
+ * terminal's sender (nodemailer) delivers, and mailparser reads it. The store's time zone is the
+ * merchant's at the gateway (the sandbox's merchant 1001 is in New York); this machine says Chicago, which
+ * must not show.
  */
 process.env.TZ = 'America/Chicago';
 
-/** 2026-11-24 15:05 UTC is 9:05 AM in Chicago (CST, UTC-6). */
+/** 2026-11-24 15:05 UTC is 10:05 AM in New York (EST), 9:05 AM in Chicago. */
 const SALE_INSTANT = Date.UTC(2026, 10, 24, 15, 5, 0);
 const started = Date.now();
 const clock = { now: () => SALE_INSTANT + (Date.now() - started) };
@@ -63,6 +64,13 @@ async function configure(bridge: Bridge, port: number, extra: EmailSettingsUpdat
       senderName: 'Corner Shop',
       ...extra,
     }),
+  );
+}
+
+/** The lane has learned the merchant's zone from the gateway (it asks when it starts). */
+async function storeZoneLearned(bridge: Bridge): Promise<void> {
+  await eventually(
+    async () => value(await bridge.send('terminal.status', {})).timeZone === 'America/New_York',
   );
 }
 
@@ -109,6 +117,7 @@ describe('emailed receipts through the store’s mail server', () => {
     const l = await lane();
     try {
       await configure(l.bridge, sink.port);
+      await storeZoneLearned(l.bridge);
       const ticketId = await swipeSale(l.bridge, 2345, '5555555555554444');
       const queued = value(await l.bridge.send('email.receipt', { ticketId, to: ' Ana.Lopez@Example.COM ' }));
       expect(queued.message).toBe('Receipt queued for Ana.Lopez@example.com.');
@@ -129,10 +138,9 @@ describe('emailed receipts through the store’s mail server', () => {
         expect(part).toContain('23.45');
         expect(part).toContain('****4444');
         expect(part).toContain('CUSTOMER COPY');
-        // The store's wall clock with its zone, not UTC's 3:05 PM.
-        expect(part).toContain('November 24, 2026');
-        expect(part).toMatch(/9:05 AM CST/);
-        expect(part).not.toMatch(/3:05 PM/);
+        // The receipt's date line on the store's clock with its zone: not UTC's 3:05 PM, not the machine's.
+        expect(part).toMatch(/11\/24\/2026 10:05 AM EST/);
+        expect(part).not.toMatch(/3:05 PM|9:05 AM|UTC|CST/);
       }
       // No card data beyond the last four anywhere in what left the terminal: not the PAN, not the first six.
       expect(mail?.raw).not.toContain('5555555555554444');
@@ -143,6 +151,47 @@ describe('emailed receipts through the store’s mail server', () => {
       await eventually(async () => (await queueItem(l.bridge, queued.id)).state === 'sent');
       const item = await queueItem(l.bridge, queued.id);
       expect(item).toMatchObject({ to: 'A***@example.com', attempts: 1, retryable: false });
+    } finally {
+      await l.close();
+      await sink.close();
+    }
+  });
+
+  it('a refund’s receipt (by its transaction number) arrives too: REFUND, the last four only', async () => {
+    const sink = await startSmtpSink();
+    const l = await lane();
+    try {
+      await configure(l.bridge, sink.port);
+      const t = value(await l.bridge.send('sale.open', { subtotalCents: 3100 }));
+      const paid = value(
+        await l.bridge.send('sale.pay', {
+          ticketId: t.ticketId,
+          tender: {
+            kind: 'credit',
+            entry: 'keyed',
+            keyed: { cardNumber: '4111111111111111', expiry: '1230' },
+          },
+        }),
+      );
+      const refund = value(
+        await l.bridge.send('transactions.refund', {
+          serviceReferenceNumber: paid.tender.serviceReferenceNumber ?? '',
+          amountCents: 1000,
+        }),
+      );
+      const utn = refund.transaction.userTransactionNumber;
+      const q = value(
+        await l.bridge.send('email.receipt', { userTransactionNumber: utn, to: 'refund@example.com' }),
+      );
+      expect(q.state).toBe('queued');
+      const [mail] = await sink.waitFor(1);
+      const text = mail?.parsed.text ?? '';
+      expect(text).toContain('REFUND');
+      expect(text).toContain('10.00');
+      expect(text).toContain('****1111');
+      expect(mail?.raw).not.toMatch(/411111/);
+      await eventually(async () => (await queueItem(l.bridge, q.id)).state === 'sent');
+      expect((await queueItem(l.bridge, q.id)).receipt).toBe(`Refund ${utn}`);
     } finally {
       await l.close();
       await sink.close();
@@ -168,6 +217,30 @@ describe('emailed receipts through the store’s mail server', () => {
       expect(other.id).not.toBe(first.id);
       await sink.waitFor(2);
       expect(sink.messages.map((m) => m.to[0])).toEqual(['bo@example.com', 'cy@example.com']);
+    } finally {
+      await l.close();
+      await sink.close();
+    }
+  });
+
+  it('an answer lost after the server took the email: the retry sends the same Message-ID and Date, once more', async () => {
+    // The server keeps the first copy but answers after the client stopped waiting (socket timeout 2 s).
+    const sink = await startSmtpSink({ holdFirstAnswerMs: 3_000 });
+    const l = await lane();
+    try {
+      await configure(l.bridge, sink.port);
+      const ticketId = await cashSale(l.bridge, 1250);
+      const q = value(await l.bridge.send('email.receipt', { ticketId, to: 'dup@example.com' }));
+      const [first, second] = await sink.waitFor(2);
+      await eventually(async () => (await queueItem(l.bridge, q.id)).state === 'sent');
+      expect((await queueItem(l.bridge, q.id)).attempts).toBe(2);
+      // The one duplicate the lane can cause carries what mail systems fold duplicates by.
+      expect(second?.parsed.messageId).toBe(first?.parsed.messageId);
+      expect(second?.parsed.date?.getTime()).toBe(first?.parsed.date?.getTime());
+      expect(second?.parsed.text).toBe(first?.parsed.text);
+      // Asking again queues nothing: the lane's side stays once per receipt and address.
+      const again = value(await l.bridge.send('email.receipt', { ticketId, to: 'dup@example.com' }));
+      expect(again).toMatchObject({ id: q.id, duplicate: true });
     } finally {
       await l.close();
       await sink.close();

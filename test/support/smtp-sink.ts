@@ -31,6 +31,11 @@ export type SmtpSinkOptions = {
   auth?: { user: string; pass: string };
   /** An SMTP reply code to refuse a recipient with (e.g. 550), by address. */
   refuseRecipient?: (address: string) => number | undefined;
+  /**
+   * Keep the first message (it counts as received) but hold its "250 OK" this long: a client whose wait
+   * is shorter never hears that it was taken — an answer lost after the final ".".
+   */
+  holdFirstAnswerMs?: number;
 };
 
 export type SmtpSink = {
@@ -43,6 +48,7 @@ export type SmtpSink = {
 
 export async function startSmtpSink(options: SmtpSinkOptions = {}): Promise<SmtpSink> {
   const messages: ReceivedEmail[] = [];
+  const held: NodeJS.Timeout[] = [];
   const server = new SMTPServer({
     secure: options.implicitTls === true,
     ...(options.tls ? { key: options.tls.key, cert: options.tls.cert } : { disabledCommands: ['STARTTLS'] }),
@@ -76,7 +82,9 @@ export async function startSmtpSink(options: SmtpSinkOptions = {}): Promise<Smtp
               raw,
               parsed,
             });
-            callback();
+            if (messages.length === 1 && options.holdFirstAnswerMs !== undefined)
+              held.push(setTimeout(() => callback(), options.holdFirstAnswerMs));
+            else callback();
           },
           (error: Error) => callback(error),
         );
@@ -101,7 +109,11 @@ export async function startSmtpSink(options: SmtpSinkOptions = {}): Promise<Smtp
       }
       return messages;
     },
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const t of held) clearTimeout(t);
+        server.close(() => resolve());
+      }),
   };
 }
 
