@@ -7,6 +7,7 @@ import { describeError } from '../../state/app-store';
 import { useAppStore, useBridge, useSaleStore } from '../../state/context';
 import { useCommand } from '../../state/use-command';
 import { DigitsField, ErrorAlert, InputField, SelectField, type SelectOption } from '../../ui/fields';
+import { EmailSettings } from './EmailSettings';
 
 const fraudWords: Record<FraudCheck, string> = {
   address: 'Deny when the street address does not match (AVS)',
@@ -254,6 +255,7 @@ export function SettingsScreen() {
       <SaleSettings />
       <FraudOptions />
       <Pins />
+      <EmailSettings />
     </div>
   );
 }
