@@ -47,7 +47,11 @@ const a11y = new Map<string, AxeViolation[]>();
 async function atBothSizes(p: Page, name: string, at?: string): Promise<void> {
   for (const size of SIZES) {
     await p.setViewportSize(size);
-    if (at) await p.locator(at).first().evaluate((el) => el.scrollIntoView({ block: 'start' }));
+    if (at)
+      await p
+        .locator(at)
+        .first()
+        .evaluate((el) => el.scrollIntoView({ block: 'start' }));
     mkdirSync(artifacts, { recursive: true });
     await p.screenshot({ path: join(artifacts, `email-${name}-${size.width}x${size.height}.png`) });
     await screenshot(p, `email-${name}-${size.width}x${size.height}-page`);
