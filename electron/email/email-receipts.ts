@@ -111,6 +111,9 @@ export const emailBackoff: BackoffPolicy = {
 
 const DAY = 86_400_000;
 
+/** A receipt goes to at most this many addresses: the terminal is no mailing list. */
+export const MAX_ADDRESSES_PER_RECEIPT = 5;
+
 /** What a queue row holds to render its email (the customer copy as it was when asked for). */
 type QueuedContent = { receipt: ReceiptView; storeName: string };
 
@@ -124,6 +127,7 @@ const WORDS = {
   notPaid: 'The sale is not finished: its receipt can be emailed once it is paid.',
   noReceipt: 'This transaction has no receipt of its own to email.',
   notDone: 'Only a refund or a void that went through has a receipt to email.',
+  tooMany: (n: number) => `This receipt was already emailed to ${n} addresses; it goes to no more.`,
   queued: (to: string) => `Receipt queued for ${to}.`,
   alreadyQueued: (to: string) => `This receipt is already queued for ${to}.`,
   alreadySent: (to: string) => `This receipt was already sent to ${to}.`,
@@ -376,7 +380,7 @@ export function createEmailReceipts(o: EmailReceiptsOptions): EmailReceipts {
       const content: QueuedContent = { receipt, storeName: o.storeName() };
       const key = addressKey(address);
       const now = clock.now();
-      const { row, outcome } = await journal.emailEnqueue({
+      const queued = await journal.emailEnqueue({
         receiptKey,
         addressKey: key,
         addressMasked: maskEmailAddress(address),
@@ -385,7 +389,11 @@ export function createEmailReceipts(o: EmailReceiptsOptions): EmailReceipts {
         content: JSON.stringify(content),
         now,
         giveUpAt: now + giveUpAfterMs,
+        maxAddresses: MAX_ADDRESSES_PER_RECEIPT,
       });
+      if (queued.outcome === 'too-many')
+        throw new BridgeFailure('conflict', WORDS.tooMany(MAX_ADDRESSES_PER_RECEIPT));
+      const { row, outcome } = queued;
       log.log(
         'info',
         'email',

@@ -55,6 +55,8 @@ const WORDS = {
   senderName: 'The sender name is one line of text.',
   certificate:
     'The certificate is not a PEM certificate (-----BEGIN CERTIFICATE----- … -----END CERTIFICATE-----).',
+  privateKey:
+    'That text holds a private key: paste only the certificate, and keep the key on the mail server.',
   plainPassword:
     'A password is sent only encrypted: choose STARTTLS or TLS (without encryption only for a mail server on this machine).',
 } as const;
@@ -73,6 +75,21 @@ function certificateOf(pem: string): X509Certificate | undefined {
   } catch {
     return undefined;
   }
+}
+
+const PEM_CERTIFICATE = /-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g;
+
+/**
+ * The certificates of pasted PEM text, written back by Node (a chain or a CA bundle keeps every one), or
+ * why not. Only certificates are kept: anything else pasted with them is dropped, and a private key is
+ * refused outright (it has no business on a till).
+ */
+function trustedPem(text: string): { pem: string } | { problem: string } {
+  if (/PRIVATE KEY-----/.test(text)) return { problem: WORDS.privateKey };
+  const certificates = (text.match(PEM_CERTIFICATE) ?? []).map(certificateOf);
+  if (certificates.length === 0 || certificates.some((c) => c === undefined))
+    return { problem: WORDS.certificate };
+  return { pem: certificates.map((c) => (c as X509Certificate).toString().trim()).join('\n') };
 }
 
 const PASSWORD_CONTEXT = 'smtp-password';
@@ -167,10 +184,11 @@ export async function loadEmailSettings(
         next.senderName = patch.senderName.trim();
       }
       if (patch.trustedCertificatePem !== undefined) {
-        const pem = patch.trustedCertificatePem.trim();
-        if (pem === '') delete next.trustedCertificatePem;
-        else if (!certificateOf(pem)) problems.push(WORDS.certificate);
-        else next.trustedCertificatePem = pem;
+        const text = patch.trustedCertificatePem.trim();
+        const trusted = text === '' ? undefined : trustedPem(text);
+        if (trusted === undefined) delete next.trustedCertificatePem;
+        else if ('problem' in trusted) problems.push(trusted.problem);
+        else next.trustedCertificatePem = trusted.pem;
       }
       let passwordWillBeSet = settings.password().length > 0;
       if (patch.password !== undefined) passwordWillBeSet = patch.password.length > 0;

@@ -53,6 +53,8 @@ export type NewEmailReceipt = {
   content: string;
   now: number;
   giveUpAt: number;
+  /** How many addresses one receipt may go to: a receipt is the customer's, not a mailing list. */
+  maxAddresses: number;
 };
 
 /**
@@ -62,6 +64,10 @@ export type NewEmailReceipt = {
  * - `already-queued` / `already-sent`: nothing new; the lane sends a receipt to an address once.
  */
 export type EmailEnqueueOutcome = 'queued' | 'requeued' | 'already-queued' | 'already-sent';
+
+/** `too-many`: the receipt already went to `maxAddresses` addresses; nothing was queued. */
+export type EmailEnqueueResult =
+  { row: EmailReceiptRow; outcome: EmailEnqueueOutcome } | { row?: undefined; outcome: 'too-many' };
 
 type SqlRow = {
   id: number;
@@ -111,6 +117,9 @@ export class EmailReceiptStore {
   constructor(db: Database.Database) {
     this.stmt = {
       byId: db.prepare<[number], SqlRow>(`SELECT ${ROW} FROM email_receipts WHERE id = ?`),
+      addresses: db.prepare<[string], { n: number }>(
+        'SELECT count(*) AS n FROM email_receipts WHERE receipt_key = ?',
+      ),
       once: db.prepare<[string, string], SqlRow>(
         `SELECT ${ROW} FROM email_receipts WHERE receipt_key = ? AND address_key = ?`,
       ),
@@ -186,13 +195,15 @@ export class EmailReceiptStore {
   }
 
   /** Queues the receipt for the address, once: see EmailEnqueueOutcome. One transaction (the worker's). */
-  enqueue(e: NewEmailReceipt): { row: EmailReceiptRow; outcome: EmailEnqueueOutcome } {
+  enqueue(e: NewEmailReceipt): EmailEnqueueResult {
     const sealed = {
       ciphertext: Buffer.from(e.sealedAddress.ciphertext),
       iv: Buffer.from(e.sealedAddress.iv),
       tag: Buffer.from(e.sealedAddress.tag),
     };
     const existing = this.stmt.once.get(e.receiptKey, e.addressKey);
+    if (!existing && (this.stmt.addresses.get(e.receiptKey)?.n ?? 0) >= e.maxAddresses)
+      return { outcome: 'too-many' };
     if (!existing) {
       const r = this.stmt.insert.run({
         receiptKey: e.receiptKey,

@@ -3,7 +3,7 @@ import Database from 'better-sqlite3';
 import type { JournalOperation, JournalState } from '../bridge/contract';
 import {
   EmailReceiptStore,
-  type EmailEnqueueOutcome,
+  type EmailEnqueueResult,
   type EmailReceiptRow,
   type EmailReceiptWork,
   type NewEmailReceipt,
@@ -818,7 +818,7 @@ export class JournalStore {
 
   // --- emailed receipts (email-receipt-store.ts)
 
-  emailEnqueue(e: NewEmailReceipt): { row: EmailReceiptRow; outcome: EmailEnqueueOutcome } {
+  emailEnqueue(e: NewEmailReceipt): EmailEnqueueResult {
     return this.emails.enqueue(e);
   }
 

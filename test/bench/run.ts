@@ -14,6 +14,7 @@ const benches = [
   'devices.bench.ts',
   'terminal.bench.ts',
   'journal.bench.ts',
+  'email-receipts.bench.ts',
   ...onDemand,
 ].filter(
   (f) =>

@@ -34,8 +34,16 @@ function entry(over: Partial<NewEmailReceipt> = {}): NewEmailReceipt {
     content: '{"receipt":"CUSTOMER COPY ****4444"}',
     now: 1_000,
     giveUpAt: 1_000 + 86_400_000,
+    maxAddresses: 5,
     ...over,
   };
+}
+
+/** The row queued (or found): a refusal for too many addresses fails the test here. */
+function enqueue(s: JournalStore, e: NewEmailReceipt) {
+  const r = s.emailEnqueue(e);
+  if (!r.row) throw new Error(`not queued: ${r.outcome}`);
+  return { row: r.row, outcome: r.outcome };
 }
 
 describe('migration 009: the emailed-receipt queue', () => {
@@ -62,7 +70,7 @@ describe('migration 009: the emailed-receipt queue', () => {
     const s = new JournalStore(db);
     expect(s.get('L1-abc-7')?.approvedCents).toBe(500);
     expect(s.getTicket('T1')?.status).toBe('paid');
-    const { row, outcome } = s.emailEnqueue(entry());
+    const { row, outcome } = enqueue(s, entry());
     expect(outcome).toBe('queued');
     expect(row).toMatchObject({ receiptKey: 'ticket:T1', state: 'queued', attempts: 0, hasAddress: true });
     db.close();
@@ -71,7 +79,7 @@ describe('migration 009: the emailed-receipt queue', () => {
   it('a sent row cannot keep the address, and a waiting row must have it (CHECK)', () => {
     const db = openJournalDatabase(tempDb());
     const s = new JournalStore(db);
-    const { row } = s.emailEnqueue(entry());
+    const { row } = enqueue(s, entry());
     expect(() => db.prepare("UPDATE email_receipts SET state = 'sent' WHERE id = ?").run(row.id)).toThrow(
       /CHECK constraint failed/,
     );
@@ -90,20 +98,20 @@ describe('the emailed-receipt queue', () => {
   it('once per receipt and address: a second request is the same row, whatever its state', () => {
     const db = openJournalDatabase(tempDb());
     const s = new JournalStore(db);
-    const first = s.emailEnqueue(entry());
-    const again = s.emailEnqueue(entry({ messageId: '<m2@example.com>', now: 2_000 }));
+    const first = enqueue(s, entry());
+    const again = enqueue(s, entry({ messageId: '<m2@example.com>', now: 2_000 }));
     expect(again.outcome).toBe('already-queued');
     expect(again.row.id).toBe(first.row.id);
     expect(again.row.messageId).toBe('<m1@example.com>');
     // Another address for the same receipt, and the same address for another receipt, are new rows.
-    expect(s.emailEnqueue(entry({ addressKey: 'k-bob', messageId: '<m3@x>' })).outcome).toBe('queued');
-    expect(s.emailEnqueue(entry({ receiptKey: 'ticket:T2', messageId: '<m4@x>' })).outcome).toBe('queued');
+    expect(enqueue(s, entry({ addressKey: 'k-bob', messageId: '<m3@x>' })).outcome).toBe('queued');
+    expect(enqueue(s, entry({ receiptKey: 'ticket:T2', messageId: '<m4@x>' })).outcome).toBe('queued');
 
     expect(s.emailSending(first.row.id)).toBe(true);
     expect(s.emailSending(first.row.id)).toBe(false);
     const sent = s.emailSent(first.row.id, 3_000);
     expect(sent).toMatchObject({ state: 'sent', attempts: 1, finishedAt: 3_000, hasAddress: false });
-    const after = s.emailEnqueue(entry({ messageId: '<m5@x>', now: 4_000 }));
+    const after = enqueue(s, entry({ messageId: '<m5@x>', now: 4_000 }));
     expect(after.outcome).toBe('already-sent');
     expect(after.row.id).toBe(first.row.id);
     db.close();
@@ -113,7 +121,7 @@ describe('the emailed-receipt queue', () => {
     const path = tempDb();
     const db = openJournalDatabase(path);
     const s = new JournalStore(db);
-    const { row } = s.emailEnqueue(entry());
+    const { row } = enqueue(s, entry());
     s.emailSending(row.id);
     s.emailSent(row.id, 2_000);
     db.pragma('wal_checkpoint(TRUNCATE)');
@@ -127,8 +135,8 @@ describe('the emailed-receipt queue', () => {
   it('due rows in order of their next attempt; retry later with backoff; recover a lost attempt', () => {
     const db = openJournalDatabase(tempDb());
     const s = new JournalStore(db);
-    const a = s.emailEnqueue(entry()).row;
-    const b = s.emailEnqueue(entry({ receiptKey: 'ticket:T2', messageId: '<b@x>', now: 1_500 })).row;
+    const a = enqueue(s, entry()).row;
+    const b = enqueue(s, entry({ receiptKey: 'ticket:T2', messageId: '<b@x>', now: 1_500 })).row;
     expect(s.emailDue(1_200, 10).map((r) => r.id)).toEqual([a.id]);
     const due = s.emailDue(2_000, 10);
     expect(due.map((r) => r.id)).toEqual([a.id, b.id]);
@@ -163,7 +171,7 @@ describe('the emailed-receipt queue', () => {
   it('failed: kept for a retry until the purge erases the address; Retry and a new request queue it again', () => {
     const db = openJournalDatabase(tempDb());
     const s = new JournalStore(db);
-    const { row } = s.emailEnqueue(entry());
+    const { row } = enqueue(s, entry());
     s.emailSending(row.id);
     const failed = s.emailFailed(row.id, 10_000, 'The mail server refused the address (550).');
     expect(failed).toMatchObject({ state: 'failed', finishedAt: 10_000, hasAddress: true });
@@ -181,7 +189,7 @@ describe('the emailed-receipt queue', () => {
     expect(purged).toMatchObject({ state: 'failed', hasAddress: false, addressMasked: 'a***@example.com' });
     // Its address is gone: Retry cannot send it; the cashier asks the customer again (a new request).
     expect(s.emailRetry(row.id, 40_000, 99_000)?.state).toBe('failed');
-    const again = s.emailEnqueue(entry({ messageId: '<new@x>', now: 50_000, giveUpAt: 150_000 }));
+    const again = enqueue(s, entry({ messageId: '<new@x>', now: 50_000, giveUpAt: 150_000 }));
     expect(again.outcome).toBe('requeued');
     expect(again.row).toMatchObject({
       id: row.id,
@@ -190,6 +198,25 @@ describe('the emailed-receipt queue', () => {
       messageId: '<m1@example.com>',
     });
     expect(s.emailRetry(12345, 1, 2)).toBeUndefined();
+    db.close();
+  });
+
+  it('a receipt goes to at most maxAddresses addresses; asking again for one of them is still answered', () => {
+    const db = openJournalDatabase(tempDb());
+    const s = new JournalStore(db);
+    for (let i = 0; i < 3; i += 1)
+      enqueue(s, entry({ addressKey: `k${i}`, messageId: `<${i}@x>`, maxAddresses: 3 }));
+    expect(s.emailEnqueue(entry({ addressKey: 'k3', messageId: '<3@x>', maxAddresses: 3 }))).toEqual({
+      outcome: 'too-many',
+    });
+    expect(s.emailEnqueue(entry({ addressKey: 'k1', messageId: '<4@x>', maxAddresses: 3 })).outcome).toBe(
+      'already-queued',
+    );
+    // Another receipt is not counted against this one.
+    expect(
+      enqueue(s, entry({ receiptKey: 'ticket:T9', addressKey: 'k3', messageId: '<5@x>', maxAddresses: 3 }))
+        .outcome,
+    ).toBe('queued');
     db.close();
   });
 

@@ -531,6 +531,10 @@ describe('the mail settings and the receipt request: checked, secret, audited', 
       [{ senderAddress: 'receipts' }, /sender is an email address/],
       [{ senderName: 'Shop\r\nBcc: x@example.com' }, /one line/],
       [{ trustedCertificatePem: 'not a certificate' }, /PEM certificate/],
+      [
+        { trustedCertificatePem: '-----BEGIN PRIVATE KEY-----\nMIGH\n-----END PRIVATE KEY-----' },
+        /holds a private key/,
+      ],
       [{ host: 'mail.example.com', security: 'none', password: 'pw' }, /only encrypted/],
       [{ port: 0 }, /port is a number from 1 to 65535/],
       [{ security: 'ssl' as 'tls' }, /none, starttls or tls/],
@@ -582,6 +586,18 @@ describe('the mail settings and the receipt request: checked, secret, audited', 
     );
     expect(byUtn.state).toBe('queued');
     await eventually(() => sink.messages.some((m) => m.to[0] === 'utn@example.com'));
+    // A receipt is the customer's, not a mailing list: five addresses at most (utn@ was the first).
+    for (const n of [1, 2, 3, 4])
+      value(await l.bridge.send('email.receipt', { ticketId, to: `copy${n}@example.com` }));
+    const sixth = await l.bridge.send('email.receipt', { ticketId, to: 'copy5@example.com' });
+    expect(sixth.ok ? {} : sixth.error).toEqual({
+      code: 'conflict',
+      message: 'This receipt was already emailed to 5 addresses; it goes to no more.',
+    });
+    // One of the five again is still answered as what it is.
+    expect(value(await l.bridge.send('email.receipt', { ticketId, to: 'copy2@example.com' })).duplicate).toBe(
+      true,
+    );
   });
 
   it('a cashier may email a receipt; only a manager sees or changes the mail server and the queue', async () => {
