@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { mkdirSync } from 'node:fs';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import formbody from '@fastify/formbody';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
@@ -14,10 +14,11 @@ import { createSandboxIssuers } from './sandbox/sandbox-issuers';
 import { createSandboxProcessor } from './sandbox/sandbox-processor';
 import type { Processor } from './domain/processor-port';
 import { withProcessorLedger } from './sandbox/processor-ledger';
-import { isEmpty, seedSandbox } from './sandbox/seed';
+import { addDemoMerchant, isEmpty, seedSandbox } from './sandbox/seed';
+import { tryItDocs, tryItUiConfig } from './sandbox/try-it-docs';
 import { openStorage, type DatabaseConfig } from './storage/open-storage';
 import type { Storage } from './storage/queryable';
-import { registerErrorHandlers } from './http/errors';
+import { clientErrorHandler, frameworkErrors, registerErrorHandlers } from './http/errors';
 import { registerJsonParsers, testingRewrite } from './http/wire';
 import type { GatewayConfig, GatewayServices } from './http/services';
 import { interfaceGroups } from './routes/groups';
@@ -111,7 +112,10 @@ export async function buildGateway(options: GatewayOptions): Promise<Gateway> {
       : simulated;
   };
   const processor = options.processor ?? sandboxProcessor();
-  if (options.sandbox && (await isEmpty(storage))) await seedSandbox(storage, processor.name, clock.now());
+  if (options.sandbox) {
+    if (await isEmpty(storage)) await seedSandbox(storage, processor.name, clock.now());
+    else await addDemoMerchant(storage, processor.name, clock.now());
+  }
   const processorTimeoutMs = options.processorTimeoutMs ?? 30_000;
   // SQLite has one process: every pending payment at start is a crash's. On PostgreSQL other live
   // processes may have payments at the processor right now (domain/recovery.ts).
@@ -163,6 +167,9 @@ export async function buildGateway(options: GatewayOptions): Promise<Gateway> {
     ...(rewrite ? { rewriteUrl: (req: { url?: string }) => rewrite(req.url ?? '/') } : {}),
     // Our own onRequest hook answers 503 while closing, in the interface's shape.
     return503OnClosing: false,
+    // Faults before routing and HTTP the parser refuses answer in the interface's shape too (http/errors.ts).
+    frameworkErrors,
+    clientErrorHandler,
     logger:
       options.logger === undefined || options.logger === false
         ? false
@@ -230,9 +237,32 @@ export async function buildGateway(options: GatewayOptions): Promise<Gateway> {
         description:
           'The merchant payment-gateway interface, as implemented by Tillpoint. Outcomes travel in ResponseCode.',
       },
+      components: {
+        securitySchemes: {
+          // The Reporting group's `Authorization: Bearer <Token>`, the Token /api/Auth answers.
+          bearer: { type: 'http', scheme: 'bearer', description: 'the Token POST /api/Auth answers' },
+        },
+      },
     },
   });
-  await app.register(swaggerUi, { routePrefix: '/docs' });
+  // In the sandbox every operation of the page carries an example that works there (sandbox/try-it-docs.ts).
+  const tryIt = config.sandbox ? tryItDocs(app, config.basePath, () => clock.now()) : undefined;
+  await app.register(swaggerUi, {
+    routePrefix: '/docs',
+    ...(tryIt
+      ? {
+          uiHooks: {
+            preHandler: (request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void) => {
+              void tryIt.prepare(request).then(() => done(), done);
+            },
+          },
+          transformSpecification: (document, request) => tryIt.transform(document, request),
+          uiConfig: tryItUiConfig,
+        }
+      : {}),
+  });
+  // A newcomer who opens the gateway's address lands on the page, not on a JSON 404.
+  app.get('/', { schema: { hide: true } }, (_request, reply) => reply.redirect('/docs'));
   app.get('/openapi.json', { schema: { hide: true } }, () => app.swagger());
   app.get('/health', { schema: { hide: true } }, () => ({ status: 'ok' }));
 

@@ -231,7 +231,8 @@ async function serve(s: Settings): Promise<void> {
     process.send?.({ type: 'listening', address } satisfies WorkerMessage);
     return;
   }
-  if (s.sandbox) process.stderr.write('sandbox mode: demo merchants 1001 and 1002, simulated processor\n');
+  if (s.sandbox)
+    process.stderr.write('sandbox mode: demo merchants 1001, 1002 and 76074, simulated processor\n');
   process.stdout.write(`gateway listening on ${address}\n`);
 }
 
@@ -258,7 +259,7 @@ function supervise(s: Settings): Promise<void> {
         if (!ready && listening.size === s.workers) {
           ready = true;
           if (s.sandbox)
-            process.stderr.write('sandbox mode: demo merchants 1001 and 1002, simulated processor\n');
+            process.stderr.write('sandbox mode: demo merchants 1001, 1002 and 76074, simulated processor\n');
           process.stdout.write(`gateway listening on ${m.address}\n`);
         }
       });

@@ -24,6 +24,7 @@ export const commandAccess: Record<CommandName, Access> = {
   'sale.pay': 'sell',
   'sale.cancel': 'sell',
   'sale.abandon': 'sell',
+  'sale.live': 'sell',
   'sale.signature': 'sell',
   'gift.balance': 'sell',
   'gift.reload': 'sell',

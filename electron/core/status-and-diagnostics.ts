@@ -76,6 +76,8 @@ export function createStatusViews(deps: {
       devices: devices.list(),
       ...(openTicketId ? { openTicketId } : {}),
       timeZone: laneTimeZone(settings.value),
+      ...(engine.live() ? { paymentRunning: true } : {}),
+      ...(engine.recoveredTicketId() ? { recoveredTicketId: engine.recoveredTicketId() } : {}),
     };
   };
 

@@ -12,6 +12,7 @@ import { GatewayClient } from '../gateway-client/client';
 import { openJournal, type Journal } from '../journal/journal';
 import { createReversalWorker, type ReversalWorker } from '../journal/reversal-worker';
 import { createRoles } from '../roles/roles';
+import { inquireAfterCrash } from '../sale/crash-inquiry';
 import { SaleEngine } from '../sale/sale-engine';
 import { loadSettings } from '../settings';
 import { createStoreAndForward, type StoreAndForward } from '../store-forward/saf';
@@ -146,6 +147,10 @@ export async function createTerminalCore(config: TerminalCoreConfig): Promise<Te
     merchantName: () => config.merchantName ?? 'TILLPOINT STORE',
   });
 
+  devices.onStatus((s) => {
+    if (s.role === 'signaturePad' && s.state === 'connected') engine.resumeSignatureCapture();
+  });
+
   const emailSettings = await loadEmailSettings(journal, sealer, () => clock.now());
   const emailReceipts = createEmailReceipts({
     journal,
@@ -225,7 +230,9 @@ export async function createTerminalCore(config: TerminalCoreConfig): Promise<Te
     async start() {
       if (running) return;
       running = true;
-      // Entries left `sending` by a crash are unknown: they join the reversal queue before anything else.
+      // Entries left `sending` by a crash: what the gateway can say about them is asked first (kept if it
+      // approved them); the rest are unknown and join the reversal queue before anything else.
+      await inquireAfterCrash({ journal, gateway, clock, log });
       const recovered = await journal.recoverInFlight(clock.now());
       if (recovered.length > 0)
         log.log('warn', 'journal', `${recovered.length} entr(ies) had no recorded answer; reversing them`);

@@ -90,7 +90,16 @@ export function toScanView(s: BarcodeScan): ScanView {
   return view;
 }
 
+/** What keeps a configured device from its job: its link, or what it reports itself. */
+function problemOf(s: DeviceStatus): string | undefined {
+  if (s.kind === 'none') return undefined;
+  if (s.health.state === 'missing' || s.health.state === 'reconnecting') return 'not connected';
+  if (s.health.state === 'error') return 'not answering';
+  return s.health.problem;
+}
+
 export function toStatusView(s: DeviceStatus): DeviceStatusView {
+  const problem = problemOf(s);
   return {
     role: s.role,
     kind: s.kind,
@@ -101,6 +110,7 @@ export function toStatusView(s: DeviceStatus): DeviceStatusView {
     attempts: s.attempts,
     ...(s.nextAttemptAt !== undefined ? { nextAttemptAt: s.nextAttemptAt } : {}),
     ...(s.health.detail ? { detail: { ...s.health.detail } } : {}),
+    ...(problem ? { problem } : {}),
   };
 }
 
@@ -138,6 +148,7 @@ function chipNote(c: TestCard): string {
     return `chip · ${cvm}: the card declines after the approval (AAC): reversed`;
   // The gateway's sandbox issuer sends scripts 71/72 for this card (gateway/sandbox/test-cards.ts).
   if (c.pan === '4000000000000424') return `chip · ${cvm}: approval with issuer scripts (results kept)`;
+  if (c.pan === '5100000000000024') return `chip · ${cvm}: approval changes its offline PIN (result kept)`;
   return `chip · ${cvm}: approves (TC)`;
 }
 

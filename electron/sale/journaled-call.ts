@@ -27,6 +27,8 @@ export type JournaledOptions<R> = {
   offline?: (row: JournalRow) => Promise<boolean>;
   /** What the gateway recorded for this number, when the answer was lost (see `inquireSale`). */
   inquire?: (utn: string) => Promise<GatewayResult<R> | undefined>;
+  /** Told when the answer was lost and the inquiry starts (the cashier's screen says what it waits for). */
+  onInquiry?: () => void;
 };
 
 export type JournaledOutcome<R> = {
@@ -65,6 +67,7 @@ export async function journaledCall<R>(
   // inquiry-then-reverse order). The row stays `sending` meanwhile, so a crash now recovers it as
   // unknown and reverses it, exactly as before; an answer the inquiry cannot give leaves today's path.
   if (!result.ok && result.failure.kind === 'unknown-outcome' && reversible && options.inquire) {
+    options.onInquiry?.();
     const known = await options.inquire(row.utn).catch(() => undefined);
     if (known) {
       deps.log.log(

@@ -1,8 +1,10 @@
 import type {
   BalanceView,
   EbtProgram,
+  LiveTenderView,
   PreauthCompleteRequest,
   ReceiptPrintResult,
+  SaleProgress,
   ReceiptView,
   RefundOutcome,
   SaleOpenRequest,
@@ -39,6 +41,8 @@ type Active = {
   abort: AbortController;
   /** A chip card in its transaction on the reader, until it is told the issuer's answer. */
   chip?: ChipSale;
+  /** The last prompt of this tender and when it was given (a window that attaches later shows it). */
+  prompt?: { progress: SaleProgress; at: number };
 };
 
 /**
@@ -52,6 +56,8 @@ export class SaleEngine {
   private readonly tickets = new Map<string, TicketView>();
   private active: Active | undefined;
   private lastReceiptTicket: string | undefined;
+  /** A ticket the restart closed as paid (an approval confirmed after the stop): the screen shows it. */
+  private recoveredTicket: string | undefined;
   private readonly journaled: JournaledSend;
 
   constructor(private readonly deps: SaleEngineDeps) {
@@ -63,14 +69,33 @@ export class SaleEngine {
     for (const t of await this.deps.journal.openTickets()) {
       try {
         const view = JSON.parse(t.data) as TicketView;
+        let restored = false;
         for (const tender of view.tenders)
-          if (tender.status === 'in-progress')
+          if (tender.status === 'in-progress') {
             restoreTender(tender, await this.deps.journal.byTender(tender.tenderId));
+            restored = true;
+          }
         this.tickets.set(view.ticketId, recompute(view));
+        // A tender the journal kept (an approval confirmed after the stop) may have paid the ticket.
+        if (restored) {
+          await this.maybeFinish(view);
+          if (view.status === 'paid') this.recoveredTicket = view.ticketId;
+        }
       } catch {
         this.deps.log.log('warn', 'sale', `ticket ${t.ticketId} could not be restored`);
       }
     }
+  }
+
+  /**
+   * The signature pad (re)connected — at start after a restart, or plugged back in: a signature still owed
+   * on an open ticket is captured on it again (the pad forgets a capture when it loses power or the link).
+   */
+  resumeSignatureCapture(): void {
+    const owed = [...this.tickets.values()].some(
+      (t) => t.status === 'open' && t.tenders.some((x) => x.signature?.required && !x.signature.captured),
+    );
+    if (owed && this.deps.connected('signaturePad')) this.deps.devices()?.signaturePad.startCapture();
   }
 
   get busy(): boolean {
@@ -81,6 +106,7 @@ export class SaleEngine {
   // Tickets
 
   async open(req: SaleOpenRequest): Promise<TicketView> {
+    this.recoveredTicket = undefined;
     const ticket = newTicket(req, this.deps.settings().sale.taxRatePercent, this.deps.clock.now());
     this.tickets.set(ticket.ticketId, ticket);
     await this.persist(ticket);
@@ -96,6 +122,11 @@ export class SaleEngine {
 
   openTicketId(): string | undefined {
     return this.current()?.ticketId;
+  }
+
+  /** The ticket the last restart closed as paid, until the lane opens the next one. */
+  recoveredTicketId(): string | undefined {
+    return this.recoveredTicket;
   }
 
   async get(ticketId: string): Promise<TicketView> {
@@ -178,13 +209,34 @@ export class SaleEngine {
     prompt: string,
     timeoutSeconds?: number,
   ): void {
-    this.deps.emit('sale.progress', {
+    const progress: SaleProgress = {
       ticketId,
       tenderId,
       step,
       prompt,
       ...(timeoutSeconds ? { timeoutSeconds } : {}),
-    });
+    };
+    if (this.active && this.active.tenderId === tenderId)
+      this.active.prompt = { progress, at: this.deps.clock.now() };
+    this.deps.emit('sale.progress', progress);
+  }
+
+  /**
+   * The tender running on the lane, with its prompt as it stands now: the countdown is what is left of the
+   * wait, so a window that reloads (or opens beside the first) shows the same wait the customer sees.
+   */
+  live(): LiveTenderView | null {
+    const a = this.active;
+    const ticket = a && a.ticketId !== '' ? this.tickets.get(a.ticketId) : undefined;
+    if (!a || !ticket) return null;
+    let progress = a.prompt?.progress ?? null;
+    if (a.prompt && progress?.timeoutSeconds) {
+      const elapsed = this.deps.clock.now() - a.prompt.at;
+      const left = Math.max(0, Math.ceil((progress.timeoutSeconds * 1000 - elapsed) / 1000));
+      const { timeoutSeconds: _was, ...rest } = progress;
+      progress = left > 0 ? { ...rest, timeoutSeconds: left } : rest;
+    }
+    return { ticket, tenderId: a.tenderId, progress };
   }
 
   async pay(req: SalePayRequest): Promise<SaleOutcome> {
@@ -315,9 +367,14 @@ export class SaleEngine {
     if (!tender.signature?.required) throw new BridgeFailure('conflict', 'This tender needs no signature.');
     let svg: string | undefined;
     if (input.source === 'pad') {
-      const sig = await this.deps.devices()?.signaturePad.finishCapture();
-      if (!sig)
+      const pad = this.deps.devices()?.signaturePad;
+      const sig = await pad?.finishCapture();
+      if (!sig) {
+        // Confirmed before the customer signed: the pad goes on capturing, so the signature the customer
+        // now writes on it is the one the next confirmation takes (a stopped pad would ignore the pen).
+        if (this.deps.connected('signaturePad')) pad?.startCapture();
         throw new BridgeFailure('device', 'Nothing was signed on the pad: ask the customer to sign again.');
+      }
       svg = sig.svg;
     } else if (input.source === 'screen') {
       svg = signatureSvg(input);

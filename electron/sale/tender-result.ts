@@ -79,6 +79,18 @@ export async function applyResult<R extends { Msg: string[] }>(
   );
 }
 
+/**
+ * What an approved sale took: a partial approval (210) says it in its amounts, anything else approved what
+ * was asked (`askedCents`: base + tax + tip, cash back apart).
+ */
+export function approvedCentsOf(code: number, r: SaleResponse, askedCents: number): number {
+  const approved =
+    code === ResponseCode.PartialApproval
+      ? fromWire(r.Amount) + fromWire(r.TaxAmount) + fromWire(r.TipAmount)
+      : askedCents;
+  return Math.min(askedCents, approved);
+}
+
 /** A sale response onto the tender and the journal row (`patch`: what the chip card said, if any). */
 export function applySale(
   deps: TenderResultDeps,
@@ -90,11 +102,8 @@ export function applySale(
   const { result } = outcome;
   return applyResult(deps, view, outcome, patch, (r) => {
     const asked = split.baseCents + split.taxCents + split.tipCents;
-    // A partial approval (210) says what was approved; anything else approved what was asked.
-    const partial = result.ok && result.code === ResponseCode.PartialApproval;
-    const approved = partial ? fromWire(r.Amount) + fromWire(r.TaxAmount) + fromWire(r.TipAmount) : asked;
     return {
-      approvedCents: Math.min(asked, approved),
+      approvedCents: result.ok ? approvedCentsOf(result.code, r, asked) : 0,
       authCode: r.AuthorizationNumber,
       srn: r.ServiceReferenceNumber,
       cardType: r.CardType,

@@ -1,6 +1,14 @@
-import type { TenderView } from '../bridge/contract';
+import type { CardEntry, TenderView } from '../bridge/contract';
 import { UNKNOWN_MESSAGE, UNKNOWN_UNREVERSED_MESSAGE } from '../gateway-client/bridge-failure';
 import type { JournalRow } from '../journal/journal-store';
+
+function isEntry(e: string | null): e is CardEntry {
+  return e === 'swipe' || e === 'chip' || e === 'contactless' || e === 'keyed' || e === 'present';
+}
+
+/** What the cashier reads on a tender the restart found approved at the gateway (crash-inquiry.ts). */
+export const RECOVERED_APPROVAL =
+  'The terminal restarted before the answer arrived; the gateway confirmed this payment. Do not charge again.';
 
 /**
  * A tender in progress when the terminal stopped takes its outcome from the journal, which is the truth:
@@ -14,11 +22,19 @@ export function restoreTender(tender: TenderView, row: JournalRow | undefined): 
     return;
   }
   tender.userTransactionNumber = row.utn;
+  // The ticket was saved before the card was read: the journal row knows the card (last four only).
+  if (!tender.card && row.last4)
+    tender.card = {
+      last4: row.last4,
+      ...(row.cardType ? { cardType: row.cardType } : {}),
+      ...(isEntry(row.entryMode) ? { entry: row.entryMode } : {}),
+    };
   if (row.state === 'approved' || row.state === 'partial' || row.state === 'stored') {
     tender.status = row.state;
     tender.approvedCents = row.approvedCents;
     if (row.authCode) tender.authCode = row.authCode;
     if (row.srn) tender.serviceReferenceNumber = row.srn;
+    if (row.message?.includes('confirmed by GetTransaction')) tender.message = RECOVERED_APPROVAL;
   } else if (row.state === 'declined' || row.state === 'failed') {
     tender.status = 'declined';
     tender.message = row.message ?? 'Declined.';

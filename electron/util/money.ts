@@ -25,6 +25,13 @@ export function formatCents(cents: number): string {
   return `${sign}${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, '0')}`;
 }
 
+/** `$1,234.56` for words people read (the audit log): the screens' own format, not a count of cents. */
+export function dollars(cents: number): string {
+  const sign = cents < 0 ? '-' : '';
+  const [whole = '0', frac = '00'] = formatCents(Math.abs(cents)).split('.');
+  return `${sign}$${whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',')}.${frac}`;
+}
+
 /**
  * An amount the gateway sends as en-US text (gift and EBT `Balance`: `"1,234.56"`) to cents, from its
  * digits (never through a float). Thousands separators must be in their places; at most two decimals.

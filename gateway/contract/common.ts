@@ -95,7 +95,7 @@ export const baseResponseProperties = {
   DeclineCode: Type.Optional(
     Int32({
       description:
-        'declines only (ResponseCode 3, verbiage DECLINED): the reason, see the DeclineCode table of the catalog',
+        "declines only (ResponseCode 3, the reason's verbiage): the reason, see the DeclineCode table of the catalog",
     }),
   ),
 } satisfies TProperties;

@@ -20,7 +20,7 @@ const coreCodes = {
   // The real service's catalog.
   AuthenticationFailed: 1,
   InvalidHostCredentials: 2,
-  /** Any processor decline: verbiage DECLINED, the reason in DeclineCode. */
+  /** Any processor decline: the reason's verbiage (decline-codes.ts), the reason in DeclineCode. */
   Declined: 3,
   /** The interface fixes 3 for SaleWithToken's missing Token too: both are "transaction error". */
   MissingToken: 3,
@@ -87,6 +87,9 @@ export type ResponseCodeValue = (typeof ResponseCode)[ResponseCodeName];
 
 export type CatalogEntry = { meaning: string; verbiage: string };
 
+/** GetTokenForCard's verbiage for an Account failing the Luhn check digit (ResponseCode 25). */
+export const LUHN_FAILED_VERBIAGE = 'LUHN/MOD10 CHECK ON ACCOUNT NUMBER FAILED';
+
 /** What each code means, for the documentation page and for `displayMessage` defaults. */
 const coreCatalog: Record<(typeof coreCodes)[keyof typeof coreCodes], CatalogEntry> = {
   200: { verbiage: 'APPROVED', meaning: 'Success: the operation was carried out (a payment was approved).' },
@@ -112,8 +115,8 @@ const coreCatalog: Record<(typeof coreCodes)[keyof typeof coreCodes], CatalogEnt
   3: {
     verbiage: 'TRANSACTION ERROR',
     meaning:
-      'Transaction error. A processor decline (Declined): verbiage DECLINED, Msg gives the reason and ' +
-      'DeclineCode the machine-readable reason (table below). SaleWithToken without Token (MissingToken, ' +
+      "Transaction error. A processor decline (Declined): verbiage is the reason's (EXPIRED CARD, DO NOT " +
+      'HONOR…), Msg says it in words and DeclineCode is the machine-readable reason (table below). SaleWithToken without Token (MissingToken, ' +
       'fixed by the interface): Token is required.',
   },
   4: {
@@ -149,7 +152,9 @@ const coreCatalog: Record<(typeof coreCodes)[keyof typeof coreCodes], CatalogEnt
   25: {
     verbiage: 'TOKEN NOT GENERATED',
     meaning:
-      'GetTokenForCard stored no token: Account is missing or not a valid card number, or expDate is not MMYY.',
+      'GetTokenForCard stored no token: Account is missing or not a valid card number, or expDate is not ' +
+      `MMYY. An Account that fails the check digit answers verbiage ${LUHN_FAILED_VERBIAGE}, the real ` +
+      "service's wording, which its PHP integration maps to its invalid-card error.",
   },
   26: {
     verbiage: 'PRE-AUTHORIZATION IMPOSSIBLE',
@@ -227,7 +232,12 @@ const coreCatalog: Record<(typeof coreCodes)[keyof typeof coreCodes], CatalogEnt
   115: { verbiage: 'INVALID WALLET TOKEN', meaning: 'The device-wallet token cannot be decoded.' },
   400: {
     verbiage: 'INVALID REQUEST',
-    meaning: 'The request does not match the operation schema; Msg lists every problem.',
+    meaning:
+      'The request does not match the operation schema; Msg lists every problem. Also, with its HTTP status: ' +
+      'a body that is not JSON or a form, a field name with a __proto__, constructor or prototype segment ' +
+      '(400); a path with a malformed percent-escape or HTTP the parser refuses — a body shorter than its ' +
+      'Content-Length, a NUL in a header, an unknown method, bad chunking (400); a path segment over the ' +
+      'length limit (414); a request that did not arrive in time (408).',
   },
   403: {
     verbiage: 'ACCESS DENIED',
@@ -235,7 +245,10 @@ const coreCatalog: Record<(typeof coreCodes)[keyof typeof coreCodes], CatalogEnt
       'A field names another merchant (PaymentLink.MerchantId, MerchantId, MerchantNumber): records ' +
       'belong to the authenticated merchant.',
   },
-  413: { verbiage: 'REQUEST TOO LARGE', meaning: 'The body exceeds the size limit (HTTP 413).' },
+  413: {
+    verbiage: 'REQUEST TOO LARGE',
+    meaning: 'The body exceeds the size limit (HTTP 413), or the headers do (HTTP 431).',
+  },
   405: {
     verbiage: 'METHOD NOT ALLOWED',
     meaning: 'The path exists but not with this HTTP method (HTTP 405).',

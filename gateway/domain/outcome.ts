@@ -1,4 +1,4 @@
-import { isDeclineCode } from '../contract/decline-codes';
+import { declineCatalog, isDeclineCode } from '../contract/decline-codes';
 import { ResponseCode, responseCatalog } from '../contract/response-codes';
 
 export type BaseOutcome = {
@@ -17,8 +17,8 @@ function catalogEntry(code: number) {
 /**
  * The four fields every answer carries, for a code and its messages. Inside the gateway a decline is
  * known by its reason (a DeclineCode, as the processor and the payments table say it); on the wire it is
- * the real catalog's ResponseCode 3 with verbiage DECLINED — never a word containing APPROV, which a
- * published client reads as approval — and the reason in DeclineCode.
+ * the real catalog's ResponseCode 3 with the reason's verbiage (`EXPIRED CARD`; never a word containing
+ * APPROV, which a published client reads as approval) and the reason in DeclineCode.
  */
 export function outcome(code: number, messages: string[] = [], display?: string): BaseOutcome {
   if (isDeclineCode(code)) {
@@ -26,7 +26,7 @@ export function outcome(code: number, messages: string[] = [], display?: string)
       Msg: messages.length > 0 ? messages : ['Declined'],
       ResponseCode: ResponseCode.Declined,
       displayMessage: display ?? messages[0] ?? 'Declined',
-      verbiage: 'DECLINED',
+      verbiage: declineCatalog[code].verbiage,
       DeclineCode: code,
     };
   }

@@ -1,15 +1,19 @@
 import { ResponseCode } from '../contract/response-codes';
 import { FIXED_CODE_PRIORITY } from './rules/sale-with-token-checks';
 
-export type Problem = { code: number; field: string | null; message: string };
+/**
+ * One problem of a request. `verbiage`, where a problem has its own, replaces the code's catalog verbiage
+ * in the answer when it is the answer's first problem (GetTokenForCard's Luhn failure: clients map it).
+ */
+export type Problem = { code: number; field: string | null; message: string; verbiage?: string };
 
 /** Collects every problem of a request, so Msg lists them all rather than only the first. */
 export class Problems {
   private readonly list: Problem[] = [];
 
-  add(code: number, message: string, field: string | null = null): void {
+  add(code: number, message: string, field: string | null = null, verbiage?: string): void {
     if (field !== null && this.list.some((p) => p.field === field && p.message === message)) return;
-    this.list.push({ code, field, message });
+    this.list.push({ code, field, message, ...(verbiage ? { verbiage } : {}) });
   }
 
   /** Gives a field's problems an operation's own code (GetTokenForCard's card data: 25). */
@@ -44,5 +48,10 @@ export class Problems {
 
   messages(): string[] {
     return this.sorted().map((p) => p.message);
+  }
+
+  /** The first problem's own verbiage, when it has one (else the answer's code gives it). */
+  verbiage(): string | undefined {
+    return this.sorted()[0]?.verbiage;
   }
 }

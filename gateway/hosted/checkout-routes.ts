@@ -3,13 +3,14 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { PaymentScheduleValues, type PaymentSchedule } from '../contract/payment-links';
 import { ResponseCode } from '../contract/response-codes';
 import { resolveCard } from '../domain/card-input';
+import { cardFingerprint } from '../security/vault-cipher';
 import { payLink, refusalOf, type CheckoutOutcome } from '../domain/link-checkout';
 import { formatCents } from '../domain/money';
 import { DomainError, outcome } from '../domain/outcome';
 import { findLink, parseLinkAmount } from '../domain/payment-links';
 import { Problems } from '../domain/problems';
 import type { GatewayServices } from '../http/services';
-import { CheckoutThrottle } from './checkout-throttle';
+import { CheckoutThrottle, type CheckoutScope } from './checkout-throttle';
 import { checkoutPage, noticePage } from './checkout-page';
 import { securityHeaders } from './html';
 
@@ -117,19 +118,39 @@ export function registerCheckoutRoutes(app: FastifyInstance, services: GatewaySe
   app.post<{ Params: Params }>('/pay/:id', { schema: { hide: true } }, async (request, reply) => {
     const body = isObject(request.body) ? request.body : {};
     const now = services.clock.now().getTime();
-    const key = `${request.params.id}|${request.ip}`;
+    const linkId = request.params.id;
+    // The link from this address, and the link from every address (checkout-throttle.ts's scopes).
+    const pair = `${linkId}|${request.ip}`;
+    const scopes: { scope: CheckoutScope; key: string }[] = [
+      { scope: 'pair', key: pair },
+      { scope: 'link', key: linkId },
+    ];
+    const tooMany = (message: string): PageAnswer => ({
+      ...outcome(ResponseCode.TooManyAttempts, [message]),
+      Approved: false,
+    });
     let answer: PageAnswer;
-    if (!(await throttle.allowed(key, now))) {
-      answer = {
-        ...outcome(ResponseCode.TooManyAttempts, [
-          'Too many declined attempts; wait a few minutes and try again',
-        ]),
-        Approved: false,
-      };
+    let card: string | null = null;
+    if (!(await throttle.allowed('pair', pair, now)) || !(await throttle.allowed('link', linkId, now))) {
+      answer = tooMany('Too many declined attempts; wait a few minutes and try again');
     } else {
-      answer = await pay(services, request.params.id, body);
-      // A made-up link charges nothing: counting it would let anyone fill the table with junk keys.
-      if (!answer.Approved && answer.ResponseCode !== ResponseCode.NotFound) await throttle.failed(key, now);
+      answer = await pay(services, linkId, body, async (fingerprint) => {
+        card = fingerprint;
+        return throttle.allowed('card', fingerprint, now);
+      });
+      // A made-up link charges nothing: counting it would let anyone fill the table with junk keys. A card
+      // counts only what the issuer said of it (a decline), not a paid or disabled link, a bad amount.
+      if (
+        !answer.Approved &&
+        answer.ResponseCode !== ResponseCode.NotFound &&
+        answer.ResponseCode !== ResponseCode.TooManyAttempts
+      )
+        await throttle.failed(
+          card !== null && answer.ResponseCode === ResponseCode.Declined
+            ? [...scopes, { scope: 'card', key: card }]
+            : scopes,
+          now,
+        );
     }
     if (!wantsHtml(request)) return reply.header('cache-control', 'no-store').send(answer);
     const nonce = randomBytes(16).toString('base64');
@@ -157,6 +178,7 @@ async function pay(
   services: GatewayServices,
   linkId: string,
   body: Record<string, unknown>,
+  cardAllowed: (fingerprint: string) => Promise<boolean>,
 ): Promise<PageAnswer> {
   const problems = new Problems();
   const amountText = textOf(body, 'Amount');
@@ -186,6 +208,13 @@ async function pay(
     { allowSlashExpiry: true },
   );
   if (!card || !problems.empty) return { ...outcome(problems.code(), problems.messages()), Approved: false };
+  if (!(await cardAllowed(cardFingerprint(services.keys.fingerprintKey, card.pan))))
+    return {
+      ...outcome(ResponseCode.TooManyAttempts, [
+        'This card was declined too many times; try another card or try again tomorrow',
+      ]),
+      Approved: false,
+    };
   try {
     const r = await payLink(services, {
       linkId,

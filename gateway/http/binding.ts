@@ -14,7 +14,11 @@ import { sharedSchemas } from '../contract/common';
  *   the fields an operation's contract says must be JSON numbers (SaleWithToken's Amount, SurchargeAmount
  *   and TransactionType: 506/501); a declared string is accepted from a JSON integer (`"mid"` the other
  *   way round: a Gson `long` UserTransactionNumber);
- * - an empty string for an optional field means the field is absent (`"TrackData": ""`, `"SURI": ""`).
+ * - an empty string for an optional field means the field is absent (`"TrackData": ""`, `"SURI": ""`);
+ * - Payment Links GET's `request.`-prefixed query names are bound from bare names too (`AppKey`,
+ *   `paymentLink.id`), in any case; the prefixed spelling wins when both come;
+ * - a name with a `__proto__`, `constructor` or `prototype` segment refuses the whole request (400), and
+ *   what the binder builds has no prototype, so nothing a request sends reaches or reads Object.prototype.
  *
  * Text is converted only when it is exactly a number of the plain form `-12.34` (or an integer, or
  * true/false): no exponent, sign `+`, spaces or thousands separators, so `"1e3"` or `" 10"` stay text
@@ -79,8 +83,44 @@ function flat(schema: JsonSchemaNode): JsonSchemaNode {
  */
 export function declaredSchemaAt(schema: TSchema, path: readonly string[]): { type?: unknown } | undefined {
   let node: JsonSchemaNode | undefined = schema;
-  for (const p of path) node = node ? flat(node).properties?.[p] : undefined;
+  for (const p of path) node = node ? ownProperty(flat(node).properties, p) : undefined;
   return node ? flat(node) : undefined;
+}
+
+/** A declared property by name, never one inherited from Object.prototype (`constructor`, `toString`). */
+function ownProperty(
+  properties: Record<string, JsonSchemaNode> | undefined,
+  name: string,
+): JsonSchemaNode | undefined {
+  return properties && Object.hasOwn(properties, name) ? properties[name] : undefined;
+}
+
+/**
+ * Names no request may use at any depth, in any case: through them a binder that builds nested objects
+ * from `a.b` names reaches Object.prototype, and one anonymous request changes every later answer of every
+ * merchant (issue 21). The interface declares none of them, so the request is refused whole (400) rather
+ * than bound without them: such a name is an attack, not a client's spelling.
+ */
+const RESERVED_NAMES: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
+
+export function isReservedName(name: string): boolean {
+  return RESERVED_NAMES.has(name.toLowerCase());
+}
+
+/** The binder's refusal of a reserved name: the error handler answers it 400 in the interface's shape. */
+export class ReservedNameError extends Error {
+  readonly statusCode = 400;
+  readonly code = 'TILLPOINT_RESERVED_FIELD_NAME';
+  constructor() {
+    // The name itself is not repeated: nothing a request sends is echoed back.
+    super('A field name is reserved (__proto__, constructor, prototype): the request is refused');
+    this.name = 'ReservedNameError';
+  }
+}
+
+/** An object with no prototype: a request's fields never inherit anything, and never reach a prototype. */
+function record(): Record<string, unknown> {
+  return Object.create(null) as Record<string, unknown>;
 }
 
 /**
@@ -176,10 +216,19 @@ function declaredName(
   for (const declared of Object.keys(properties)) {
     if (declared.toLowerCase() === lower) return { name: declared, rank: 1 };
   }
-  const alias = fieldAliases[lower];
+  const alias = Object.hasOwn(fieldAliases, lower) ? fieldAliases[lower] : undefined;
   if (alias && Object.hasOwn(properties, alias)) return { name: alias, rank: 2 };
+  // Payment Links GET declares its query names with the `request.` prefix (`request.appKey`,
+  // `request.paymentLink.id`); clients also send them bare (`AppKey`, `paymentLink.id`). A bare name binds
+  // to its prefixed declaration, ranked after every spelling of the prefixed name itself, which wins.
+  if (!lower.startsWith(QUERY_PREFIX)) {
+    const prefixed = declaredName(properties, QUERY_PREFIX + key);
+    if (prefixed) return { name: prefixed.name, rank: prefixed.rank + 3 };
+  }
   return undefined;
 }
+
+const QUERY_PREFIX = 'request.';
 
 function bindObject(
   source: Record<string, unknown>,
@@ -190,9 +239,10 @@ function bindObject(
   const { properties = {}, required: requiredNames = [] } = flat(node);
   const required = new Set(requiredNames);
   const strict = new Set(options.jsonNumbers ?? []);
-  const out: Record<string, unknown> = {};
+  const out = record();
   const rankOf = new Map<string, number>();
   for (const [key, value] of Object.entries(source)) {
+    if (isReservedName(key)) throw new ReservedNameError();
     const found = declaredName(properties, key);
     if (!found) {
       if (!Object.hasOwn(out, key)) out[key] = value;
@@ -201,7 +251,7 @@ function bindObject(
     const { name, rank } = found;
     const previous = rankOf.get(name);
     if (previous !== undefined && previous < rank) continue;
-    const child = properties[name] ?? {};
+    const child = ownProperty(properties, name) ?? {};
     const bound = bindValue(value, child, !required.has(name), strict.has(name), depth);
     // An empty optional field is no value at all: another spelling of it (`track2: ""` beside
     // `TrackData`) may still give one.
@@ -212,13 +262,41 @@ function bindObject(
   return out;
 }
 
-/** Binds a parsed JSON body (an object) to the operation's schema. */
+/**
+ * A parsed JSON value rebuilt with no prototype at any depth, refused when any key, declared or not, is a
+ * reserved name. Iterative: a body of 64 KiB can nest thousands deep, and recursion would overflow the
+ * stack on it.
+ */
+function prototypeLess(root: unknown): unknown {
+  const shell = (v: unknown): unknown =>
+    Array.isArray(v) ? new Array<unknown>(v.length) : typeof v === 'object' && v !== null ? record() : v;
+  const out = shell(root);
+  const pending: [unknown, unknown][] = out === root ? [] : [[root, out]];
+  for (let next = pending.pop(); next; next = pending.pop()) {
+    const [source, target] = next;
+    const entries = Array.isArray(source)
+      ? source.map((v, i): [string, unknown] => [String(i), v])
+      : Object.entries(source as Record<string, unknown>);
+    for (const [key, value] of entries) {
+      if (!Array.isArray(source) && isReservedName(key)) throw new ReservedNameError();
+      const copy = shell(value);
+      (target as Record<string, unknown>)[key] = copy;
+      if (copy !== value) pending.push([value, copy]);
+    }
+  }
+  return out;
+}
+
+/**
+ * Binds a parsed JSON body (an object) to the operation's schema. A reserved name anywhere in it refuses it
+ * whole, bound or not (one of two spellings, an unknown property), as a form's or a query's would be.
+ */
 export function bindJson(
   body: Record<string, unknown>,
   schema: TSchema,
   options: BindOptions = {},
 ): Record<string, unknown> {
-  return bindObject(body, schema, options, 0);
+  return bindObject(prototypeLess(body) as Record<string, unknown>, schema, options, 0);
 }
 
 /** Splits `PaymentLink.Amount` and `PaymentLink[Amount]` into their path. */
@@ -236,8 +314,11 @@ function pathOf(key: string): string[] {
  */
 export function bindFields(fields: Record<string, unknown>, schema: TSchema): Record<string, unknown> {
   const root = flat(schema);
-  const nested: Record<string, unknown> = {};
+  const nested = record();
   for (const [key, value] of Object.entries(fields)) {
+    const path = pathOf(key);
+    // Refused before anything is bound, whatever the value: `__proto__.X` must never be walked.
+    if (isReservedName(key) || path.some(isReservedName)) throw new ReservedNameError();
     const raw: unknown = Array.isArray(value) ? value[value.length - 1] : value;
     if (typeof raw !== 'string') continue;
     // A declared name may itself hold dots (`request.appKey` of Payment Links GET): it wins over nesting.
@@ -247,7 +328,6 @@ export function bindFields(fields: Record<string, unknown>, schema: TSchema): Re
     }
     // Each segment takes its declared spelling, so `PaymentLink.Amount` and `paymentlink.description`
     // fill one object.
-    const path = pathOf(key);
     let target = nested;
     let node: JsonSchemaNode | undefined = root;
     for (const [i, segment] of path.entries()) {
@@ -259,12 +339,13 @@ export function bindFields(fields: Record<string, unknown>, schema: TSchema): Re
         target[name] = raw;
         break;
       }
-      const existing = target[name];
+      const existing = Object.hasOwn(target, name) ? target[name] : undefined;
       const next: Record<string, unknown> =
-        typeof existing === 'object' && existing !== null ? (existing as Record<string, unknown>) : {};
+        typeof existing === 'object' && existing !== null ? (existing as Record<string, unknown>) : record();
       target[name] = next;
       target = next;
-      node = found && node?.properties ? objectSchemaOf(node.properties[found.name] ?? {}) : undefined;
+      const child: JsonSchemaNode | undefined = found ? ownProperty(node?.properties, found.name) : undefined;
+      node = child ? objectSchemaOf(child) : undefined;
     }
   }
   return bindObject(nested, root, {}, 0);

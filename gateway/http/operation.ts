@@ -128,7 +128,8 @@ function credentialsFrom(source: Loose, problems: Problems): Credentials | null 
 function envelopeFromQuery(query: Loose): Loose {
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(query)) {
-    const name = credentialQueryNames[k.toLowerCase()];
+    const lower = k.toLowerCase();
+    const name = Object.hasOwn(credentialQueryNames, lower) ? credentialQueryNames[lower] : undefined;
     if (name) out[name] = v;
   }
   return out;
@@ -237,6 +238,7 @@ function registerRoute<E extends EndpointSpec, C>(
       response: { 200: spec.response },
       tags: [spec.group],
       summary: spec.summary,
+      ...(spec.auth === 'bearer' ? { security: [{ bearer: [] }] } : {}),
       ...(operationDescription(spec, aliases, isAlias)
         ? { description: operationDescription(spec, aliases, isAlias) }
         : {}),
@@ -245,13 +247,19 @@ function registerRoute<E extends EndpointSpec, C>(
     },
     // One tolerant binder for JSON, forms and query strings (http/binding.ts) before the schema sees it.
     preValidation: (request, _reply, done) => {
-      if (spec.body && isObject(request.body)) {
-        request.body = isFormRequest(request.headers['content-type'])
-          ? bindFields(request.body, spec.body)
-          : bindJson(request.body, spec.body, spec.jsonNumbers ? { jsonNumbers: spec.jsonNumbers } : {});
+      try {
+        if (spec.body && isObject(request.body)) {
+          request.body = isFormRequest(request.headers['content-type'])
+            ? bindFields(request.body, spec.body)
+            : bindJson(request.body, spec.body, spec.jsonNumbers ? { jsonNumbers: spec.jsonNumbers } : {});
+        }
+        if (spec.querystring && isObject(request.query))
+          request.query = bindFields(request.query, spec.querystring);
+      } catch (error) {
+        // A reserved field name (binding.ts): the error handler answers 400 before anyone is authenticated.
+        done(error as Error);
+        return;
       }
-      if (spec.querystring && isObject(request.query))
-        request.query = bindFields(request.query, spec.querystring);
       done();
     },
     handler: async (request, reply) => {
@@ -294,7 +302,10 @@ function registerRoute<E extends EndpointSpec, C>(
       const command = operation.check ? operation.check(input, problems, ctx) : (undefined as C);
       if (!problems.empty) {
         const refused = operation.reservesNumber ? await replayRefusal() : null;
-        return refused ?? outcome(problems.code(), problems.messages());
+        if (refused) return refused;
+        const answer = outcome(problems.code(), problems.messages());
+        const verbiage = problems.verbiage();
+        return verbiage ? { ...answer, verbiage } : answer;
       }
       try {
         return await operation.handle(command as C, ctx);

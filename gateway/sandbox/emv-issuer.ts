@@ -1,13 +1,15 @@
 /**
- * The sandbox issuer's chip checks (EMV 4.4 Book 2 §8.1-8.2, Book 4 §6.3.8): from the EmvData of a
- * contact chip read it recomputes the card's ARQC — ICC master key from the issuer master key of the
- * card's scheme and its PAN/PSN, session key and MAC by the card's cryptogram version, over the CDOL1
- * data in the card's order — and answers with 8A and 91 (the ARPC) and, for the script trigger card,
- * issuer scripts 71/72 with their secure-messaging MACs. Pure: the ATC register and the decision to
+ * The sandbox issuer's chip checks (EMV 4.4 Book 2 §8.1-8.2, Book 4 §6.3.8): from the EmvData of a chip
+ * read or a tap it recomputes the card's ARQC — ICC master key from the issuer master key of the card's
+ * scheme and its PAN/PSN, session key and MAC by the card's cryptogram version, over the CDOL1 data in the
+ * card's order — and answers a contact read with 8A and 91 (the ARPC) and, for the script trigger cards,
+ * issuer scripts 71/72 with their secure-messaging MACs (a PIN change's PIN block enciphered too). Pure: the ATC register and the decision to
  * approve live in sandbox-processor.ts. Imports only native/protocols (the gateway's layering rule).
  *
- * Which EmvData is checked: a contact chip read (9F39 = 05). Contactless reads (9F39 = 07) and EmvData
- * without 9F39 carry no verifiable cryptogram from the simulators and are authorised as before.
+ * Which EmvData is checked: all of it. A contactless read (9F39 07) or EmvData without 9F39 carries the
+ * card's ARQC as a contact read does (a contactless kernel runs the same 1st GENERATE AC), so it is
+ * checked the same way — skipping it let any made-up contactless EmvData be approved, and a tap be
+ * replayed. Only the answer differs: a tapped card has left the field, so nothing is sent back for it.
  *
  * Nothing here logs, and nothing it computes is stored: cryptograms and keys live only in this call.
  */
@@ -21,6 +23,7 @@ import {
   cryptogramVersion,
   deriveIccMasterKeys,
   issuerAuthenticationData,
+  pinChangeCommand,
   scriptCommandMac,
 } from '../../native/protocols/emv-cryptogram-versions';
 import { buildIssuerScript } from '../../native/protocols/emv-issuer-script';
@@ -48,7 +51,7 @@ export const SANDBOX_ISSUER_KEYS: Readonly<Record<ChipScheme, MasterKeys>> = {
   },
 };
 
-/** Why a contact chip read did not verify; each maps to its own ResponseCode in sandbox-processor.ts. */
+/** Why a chip read or a tap did not verify; each maps to its own ResponseCode in sandbox-processor.ts. */
 export type ChipRefusal =
   'cryptogram-missing' | 'cryptogram-version-unsupported' | 'cryptogram-invalid' | 'amount-mismatch';
 
@@ -62,13 +65,18 @@ export type VerifiedArqc = {
   /** 9F02 and 9F03 as the card signed them. */
   amountCents: number;
   otherAmountCents: number;
-  answer(arc: string, options?: { scripts?: boolean }): string;
+  /**
+   * 8A and 91, and with an approval the scripts asked for: `scripts`, the PUT DATA (71) and PIN UNBLOCK
+   * (72) pair; `pinChange`, a PIN CHANGE/UNBLOCK (72) that sets the card's offline PIN to this one, the
+   * PIN block enciphered under the SM confidentiality key and the command MACed under the integrity key.
+   */
+  answer(arc: string, options?: { scripts?: boolean; pinChange?: string }): string;
 };
 
+/** `contact`: a contact chip read (9F39 05), whose card waits for the issuer's answer. */
 export type ChipCheck =
-  | { kind: 'not-contact' }
-  | { kind: 'refused'; reason: ChipRefusal }
-  | { kind: 'verified'; arqc: VerifiedArqc };
+  | { kind: 'refused'; reason: ChipRefusal; contact: boolean }
+  | { kind: 'verified'; arqc: VerifiedArqc; contact: boolean };
 
 const TABLE_26 = ['9F02', '9F03', '9F1A', '95', '5F2A', '9A', '9C', '9F37', '82', '9F36'] as const;
 const LENGTHS: Readonly<Record<(typeof TABLE_26)[number], number>> = {
@@ -105,7 +113,7 @@ function cvnOf(scheme: ChipScheme, iad: Uint8Array): number | undefined {
 }
 
 /**
- * Checks the ARQC of a contact chip read. `pan` is the PAN the gateway resolved from the same EmvData;
+ * Checks the ARQC of a chip read or a tap. `pan` is the PAN the gateway resolved from the same EmvData;
  * `amounts` what the request charges (9F02 must equal the total, 9F03 the cash back).
  */
 export function checkChipCryptogram(
@@ -118,12 +126,17 @@ export function checkChipCryptogram(
   try {
     nodes = flattenTlv(decodeTlvHex(emvHex));
   } catch (e) {
-    if (e instanceof TlvError) return { kind: 'not-contact' };
+    // The gateway refuses EmvData that does not parse before it gets here; nothing in it can be checked.
+    if (e instanceof TlvError) return { kind: 'refused', reason: 'cryptogram-missing', contact: false };
     throw e;
   }
   const tag = (t: string): Uint8Array | undefined => findTlv(nodes, t)?.value;
   const entry = tag('9F39');
-  if (entry?.length !== 1 || entry[0] !== 0x05) return { kind: 'not-contact' };
+  const contact = entry?.length === 1 && entry[0] === 0x05;
+  const refused = (reason: ChipRefusal): ChipCheck => ({ kind: 'refused', reason, contact });
+  // A scheme the issuer holds no keys for: nothing in the EmvData could be verified, whatever it holds.
+  const scheme = schemeOf(pan);
+  if (!scheme) return refused('cryptogram-version-unsupported');
 
   const arqc = tag('9F26');
   const cid = tag('9F27');
@@ -136,14 +149,13 @@ export function checkChipCryptogram(
   const complete = TABLE_26.every((t) => values[t] !== undefined);
   // 9F27 bits 8-7 = 10: the card asked to go online (Book 3 Table 14).
   if (!arqc || arqc.length !== 8 || cid?.length !== 1 || ((cid[0] ?? 0) & 0xc0) !== 0x80 || !iad || !complete)
-    return { kind: 'refused', reason: 'cryptogram-missing' };
-  const scheme = schemeOf(pan);
-  const cvn = scheme ? cvnOf(scheme, iad) : undefined;
-  const version = scheme && cvn !== undefined ? cryptogramVersion(scheme, cvn) : undefined;
-  if (!scheme || !version) return { kind: 'refused', reason: 'cryptogram-version-unsupported' };
+    return refused('cryptogram-missing');
+  const cvn = cvnOf(scheme, iad);
+  const version = cvn !== undefined ? cryptogramVersion(scheme, cvn) : undefined;
+  if (!version) return refused('cryptogram-version-unsupported');
   const psnTag = tag('5F34');
   const psn = psnTag?.length === 1 ? fromBcd(psnTag) : '00';
-  if (!/^\d{2}$/.test(psn)) return { kind: 'refused', reason: 'cryptogram-missing' };
+  if (!/^\d{2}$/.test(psn)) return refused('cryptogram-missing');
 
   const acTags = values as AcTransactionData;
   const icc = deriveIccMasterKeys(version, keys[scheme], pan, psn);
@@ -152,25 +164,24 @@ export function checkChipCryptogram(
     expected = applicationCryptogram(version, icc.ac, acTags, acDataTailFromIad(version, iad));
   } catch {
     // A 9F10 too short for the CVN's CVR/counters: the card could not have signed it.
-    return { kind: 'refused', reason: 'cryptogram-invalid' };
+    return refused('cryptogram-invalid');
   }
-  if (!Buffer.from(expected).equals(Buffer.from(arqc)))
-    return { kind: 'refused', reason: 'cryptogram-invalid' };
+  if (!Buffer.from(expected).equals(Buffer.from(arqc))) return refused('cryptogram-invalid');
 
   const amount = fromBcd(acTags['9F02']);
   const other = fromBcd(acTags['9F03']);
-  if (!/^\d{12}$/.test(amount) || !/^\d{12}$/.test(other))
-    return { kind: 'refused', reason: 'cryptogram-invalid' };
+  if (!/^\d{12}$/.test(amount) || !/^\d{12}$/.test(other)) return refused('cryptogram-invalid');
   const amountCents = Number(amount);
   const otherAmountCents = Number(other);
   // The ARQC is genuine but signs another sale than the one charged: altered request data.
   if (amountCents !== amounts.totalCents || otherAmountCents !== amounts.cashbackCents)
-    return { kind: 'refused', reason: 'amount-mismatch' };
+    return refused('amount-mismatch');
 
   const atcBytes = acTags['9F36'];
   const un = acTags['9F37'];
   return {
     kind: 'verified',
+    contact,
     arqc: {
       version,
       scheme,
@@ -209,6 +220,14 @@ export function checkChipCryptogram(
               scriptId: Uint8Array.of(0, 0, 0, 2),
               commands: [concat(unblockHeader, unblockMac)],
             }),
+          );
+        }
+        if (options.pinChange !== undefined && approve) {
+          // 72 (after the 2nd GENERATE AC): the card's offline PIN becomes the issuer's; Visa profiles
+          // write a VIS PIN block, Mastercard ones ISO 9564-1 format 2 (emv-cryptogram-versions.ts).
+          const command = pinChangeCommand(version, icc, { pin: options.pinChange, atc: atcBytes, arqc });
+          scripts.push(
+            buildIssuerScript({ template: '72', scriptId: Uint8Array.of(0, 0, 0, 3), commands: [command] }),
           );
         }
         return encodeIssuerResponse({ arc, issuerAuthData: auth, scripts });

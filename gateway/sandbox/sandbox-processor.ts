@@ -17,7 +17,7 @@ import {
   SANDBOX_BDK,
   SANDBOX_PIN,
   sandboxBehaviour,
-  sendsIssuerScripts,
+  issuerScriptsOf,
 } from './test-cards';
 
 export type SandboxProcessorOptions = {
@@ -76,6 +76,14 @@ const REFUSAL: Readonly<Record<ChipRefusal, { code: number; message: string }>> 
   },
 };
 
+/** The scripts an approval carries for the card (test-cards.ts): the pair, or a PIN change to the sandbox PIN. */
+function scriptsFor(pan: string): { scripts?: boolean; pinChange?: string } {
+  const scripts = issuerScriptsOf(pan);
+  if (scripts === 'put-data-and-unblock') return { scripts: true };
+  if (scripts === 'pin-change') return { pinChange: SANDBOX_PIN };
+  return {};
+}
+
 /** 8A for a decline (ISO 8583 field 39 values the card understands: Book 4 Annex A6). */
 function declineArc(code: number): string {
   if (code === DeclineCode.InsufficientFunds) return '51';
@@ -103,7 +111,7 @@ export function createSandboxProcessor(
       const avs = avsOf(req);
       const cvn: CvnResult = req.card.cvn === undefined ? 'P' : behaviour.kind === 'cvn-fail' ? 'N' : 'M';
       let chip: VerifiedArqc | undefined;
-      // A contact chip read gets the issuer's answer for its card; contactless reads are answered as before.
+      // A contact chip read gets the issuer's answer for its card; a tapped card has left the field.
       let contactChip = false;
       const decline = (code: number, message: string): AuthorizationResult => {
         const out: AuthorizationResult = { approved: false, code, message, avs, cvn };
@@ -124,26 +132,25 @@ export function createSandboxProcessor(
         return down;
       }
       if (req.emv) {
-        // docs/chip.md: only a contact chip read (9F39 05) carries a cryptogram the sandbox can check.
+        // docs/chip.md: every EmvData — a contact read, a tap, or one without 9F39 — carries the card's
+        // ARQC, checked the same way.
         const check = checkChipCryptogram(req.emv.tlvHex, req.card.pan, {
           totalCents: req.totalCents,
           cashbackCents: req.cashbackCents,
         });
-        contactChip = check.kind !== 'not-contact';
+        contactChip = check.contact;
         if (check.kind === 'refused')
           return decline(REFUSAL[check.reason].code, REFUSAL[check.reason].message);
-        if (check.kind === 'verified') {
-          const fresh = await atcRegister.advance(
-            { pan: check.arqc.pan, panSequenceNumber: check.arqc.panSequenceNumber },
-            check.arqc.atc,
+        const fresh = await atcRegister.advance(
+          { pan: check.arqc.pan, panSequenceNumber: check.arqc.panSequenceNumber },
+          check.arqc.atc,
+        );
+        if (!fresh)
+          return decline(
+            DeclineCode.EmvTransactionCounterReplayed,
+            'The chip transaction counter was already used: a replayed or stale cryptogram',
           );
-          if (!fresh)
-            return decline(
-              DeclineCode.EmvTransactionCounterReplayed,
-              'The chip transaction counter was already used: a replayed or stale cryptogram',
-            );
-          chip = check.arqc;
-        }
+        chip = check.arqc;
       }
       if (req.pin) {
         let pin: string;
@@ -176,7 +183,7 @@ export function createSandboxProcessor(
           balanceCents: 0,
         };
         // ARC 10: partial approval (ISO 8583), an approval to the card.
-        if (chip) partial.issuerEmvData = chip.answer('10');
+        if (chip && contactChip) partial.issuerEmvData = chip.answer('10');
         return partial;
       }
       const approved: AuthorizationResult = {
@@ -187,7 +194,7 @@ export function createSandboxProcessor(
         cvn,
         message: 'Approved',
       };
-      if (chip) approved.issuerEmvData = chip.answer('00', { scripts: sendsIssuerScripts(req.card.pan) });
+      if (chip && contactChip) approved.issuerEmvData = chip.answer('00', scriptsFor(req.card.pan));
       return approved;
     },
     reverse() {

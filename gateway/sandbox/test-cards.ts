@@ -17,8 +17,17 @@ export type SandboxCard = {
   brand: string;
   behaviour: SandboxCardBehaviour;
   note: string;
-  /** A contact chip card (docs/chip.md): its ARQC is checked when read by the chip (9F39 05). */
-  chip?: { cvn: string; cvm: 'online PIN' | 'signature'; issuerScripts?: true; trigger?: string };
+  /** A contact chip card (docs/chip.md): its ARQC is checked when read by the chip (9F39 05) or tapped. */
+  chip?: {
+    cvn: string;
+    cvm: 'online PIN' | 'signature';
+    /**
+     * What the approval carries: `put-data-and-unblock`, scripts 71 (PUT DATA) and 72 (PIN UNBLOCK);
+     * `pin-change`, script 72 setting the card's offline PIN to the sandbox PIN (PIN CHANGE/UNBLOCK).
+     */
+    issuerScripts?: 'put-data-and-unblock' | 'pin-change';
+    trigger?: string;
+  };
 };
 
 export const sandboxCards: readonly SandboxCard[] = [
@@ -83,8 +92,15 @@ export const sandboxCards: readonly SandboxCard[] = [
   chipCard('4000000000000424', 'Visa', {
     cvn: 'Visa CVN 18',
     cvm: 'signature',
-    issuerScripts: true,
+    issuerScripts: 'put-data-and-unblock',
     trigger: 'the approval carries issuer scripts 71 and 72 (PUT DATA, PIN UNBLOCK) with their MACs',
+  }),
+  chipCard('5100000000000024', 'Mastercard', {
+    cvn: 'Mastercard CVN 16',
+    cvm: 'signature',
+    issuerScripts: 'pin-change',
+    trigger:
+      "the approval carries a PIN change script (72: the card's offline PIN becomes 1234, enciphered and MACed); the card reports it in 9F5B",
   }),
   chipCard('4000000000000432', 'Visa', {
     cvn: 'Visa CVN 18',
@@ -113,7 +129,7 @@ export function sandboxBehaviour(pan: string): SandboxCardBehaviour {
   return byPan.get(pan)?.behaviour ?? { kind: 'approve' };
 }
 
-/** Whether the sandbox issuer sends scripts to this chip card with its approval. */
-export function sendsIssuerScripts(pan: string): boolean {
-  return byPan.get(pan)?.chip?.issuerScripts === true;
+/** Which scripts the sandbox issuer sends to this chip card with its approval, if any. */
+export function issuerScriptsOf(pan: string): NonNullable<SandboxCard['chip']>['issuerScripts'] {
+  return byPan.get(pan)?.chip?.issuerScripts;
 }

@@ -39,7 +39,7 @@ export type AuthenticatorOptions = {
  * Checks every envelope: known AppKey/AppType, user exists and is enabled, password matches its scrypt
  * hash, the user belongs to mid, cid is an enabled cashier of mid. A verified credential is cached under a
  * keyed hash for a short time, so a sale pays no key stretching; failures are throttled per (user, address)
- * and per address, in the database (login-throttle.ts).
+ * and per address, and lock the user ID after 10 from any addresses, in the database (login-throttle.ts).
  */
 export class Authenticator {
   private readonly cache = new Map<string, CachedPrincipal>();
@@ -79,10 +79,16 @@ export class Authenticator {
   private async attempt(c: Credentials, address: string, key: string, now: Date): Promise<AuthOutcome> {
     const gate = await this.throttle.begin(c.UserName, address, key, now);
     if (!gate.allowed) {
+      const seconds = Math.ceil(gate.retryAfterMs / 1000);
       return {
         ok: false,
         code: ResponseCode.TooManyAttempts,
-        messages: [`Too many failed logins; retry in ${Math.ceil(gate.retryAfterMs / 1000)} s`],
+        messages: [
+          gate.userLocked
+            ? // The same answer for a user name that does not exist: a lockout tells nobody which names do.
+              `Too many failed logins for this user; it is locked: retry in ${seconds} s or ask an administrator to unlock it`
+            : `Too many failed logins; retry in ${seconds} s`,
+        ],
         retryAfterMs: gate.retryAfterMs,
       };
     }

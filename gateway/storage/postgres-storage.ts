@@ -6,7 +6,8 @@ import type { LockRequest, Queryable, RunResult, Storage } from './queryable';
 import { migrate } from './migrate';
 import { multiplexer } from './postgres-multiplexer';
 import { withSessionLock } from './postgres-session-lock';
-import { unitRoutineRunner } from './postgres-unit-routine';
+import { otherSchemaCreators } from './postgres-schema-check';
+import { unitRoutineRunner, type Warn } from './postgres-unit-routine';
 import { bindable, sqlState, translate } from './postgres-wire';
 
 /** A Kysely that only builds and compiles PostgreSQL SQL; execution goes through node-postgres directly. */
@@ -169,6 +170,15 @@ export type PostgresStorageOptions = {
   /** Runs of a unit of work that keeps hitting a deadlock or serialization failure (5 by default). */
   maxAttempts?: number;
   applicationName?: string;
+  /**
+   * Where a risk the database set-up leaves open is reported (other roles can create objects in the
+   * schema; a unit routine that is not the gateway's). One line each, no values; stderr by default.
+   */
+  warn?: Warn;
+};
+
+const toStderr: Warn = (message) => {
+  process.stderr.write(`gateway: ${message}\n`);
 };
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -198,6 +208,7 @@ export async function openPostgresStorage(options: PostgresStorageOptions): Prom
   const poolSize = options.poolSize ?? DEFAULT_POOL_SIZE;
   const lanes = Math.max(0, Math.min(options.lanes ?? DEFAULT_LANES, poolSize - 1));
   const atStart = (options.connections ?? 'at-start') === 'at-start';
+  const warn = options.warn ?? toStderr;
   const pool = new pg.Pool({
     connectionString: options.url,
     max: poolSize,
@@ -233,6 +244,13 @@ export async function openPostgresStorage(options: PostgresStorageOptions): Prom
           },
         ),
       );
+      const { schema, others } = await otherSchemaCreators(client);
+      if (others.length > 0)
+        warn(
+          `PostgreSQL schema ${schema}: ${others.join(', ')} can create objects in it besides the gateway's role; ` +
+            'give the gateway a schema of its own with CREATE revoked from PUBLIC (docs/postgres.md, ' +
+            '"A schema of its own").',
+        );
     } finally {
       client.release();
     }
@@ -319,7 +337,12 @@ export async function openPostgresStorage(options: PostgresStorageOptions): Prom
     }
   }
 
-  const callRoutine = unitRoutineRunner(pool, qb, (call) => (lanes > 0 ? mux.query(call) : pool.query(call)));
+  const callRoutine = unitRoutineRunner(
+    pool,
+    qb,
+    (call) => (lanes > 0 ? mux.query(call) : pool.query(call)),
+    warn,
+  );
 
   async function retried<T>(run: () => Promise<T>): Promise<T> {
     if (closed) throw new Error('storage is closed');

@@ -21,9 +21,26 @@ import type { Database } from './schema';
  * queries' SQL as Kysely compiled it, its argument types are what the server inferred for their
  * parameters (PREPARE, then pg_prepared_statements), and its name is a digest of its source. A build
  * whose statements change makes a new function; a function is never replaced under a running process.
+ *
+ * Where another role can create objects in the schema, a function is trusted by more than its name: an
+ * existing one is called only when it is the gateway role's own, with exactly the expected body, language,
+ * result and settings (else the batch runs as the pipelined transaction and the refusal is reported); the
+ * call names the schema and casts every argument to the routine's own types, so an overload planted beside
+ * it (an all-`text` one would win an untyped call) is never chosen; and the routine runs with
+ * `search_path = pg_catalog, <schema>, pg_temp`, so what its body names cannot be shadowed from the
+ * caller's path. docs/postgres.md ("A schema of its own") says how to keep other roles out altogether.
  */
 
-export type UnitRoutine = { readonly name: string; readonly source: string };
+export type UnitRoutine = {
+  readonly name: string;
+  /** The schema it lives in, as an identifier (quoted where it must be). */
+  readonly schema: string;
+  /** Its argument types, schema-qualified (`pg_catalog.int8`), as the call casts them. */
+  readonly argumentTypes: readonly string[];
+  /** What pg_proc.prosrc holds for it. */
+  readonly body: string;
+  readonly source: string;
+};
 
 /** Every `$n` outside a quoted literal or identifier is a placeholder, unless a dollar quote is about. */
 const QUOTED = /'(?:[^']|'')*'|"(?:[^"]|"")*"/g;
@@ -49,12 +66,20 @@ function renumbered(text: string, offset: number, count: number): string | null 
   return highest === count ? body : null;
 }
 
-/** The lock loop's argument names cannot clash with a column: every other name in the body is the queries'. */
+/** The settings every routine runs with; `<schema>` is the routine's own (not part of its name's digest). */
+const SETTINGS = 'set search_path = pg_catalog, <schema>, pg_temp';
+
+/**
+ * The routine of `queries` in `schema` (an identifier as written in SQL). `types` are each query's
+ * parameter types, schema-qualified. The lock loop's argument names cannot clash with a column: every
+ * other name in the body is the queries'.
+ */
 export function unitRoutineSource(
   queries: readonly Compiled[],
   types: readonly string[][],
+  schema: string,
 ): UnitRoutine | null {
-  const args = ['text[]', 'boolean[]'];
+  const args = ['pg_catalog._text', 'pg_catalog._bool'];
   const loops: string[] = [];
   const declared: string[] = [];
   for (const [i, q] of queries.entries()) {
@@ -78,13 +103,30 @@ export function unitRoutineSource(
     `return json_build_array(${answer});`,
     'end',
   ].join('\n');
-  const signature = `(${args.join(', ')}) returns json language plpgsql volatile`;
-  const digest = createHash('sha256').update(signature).update(body).digest('hex').slice(0, 16);
+  const signature = `(${args.join(', ')}) returns pg_catalog.json language plpgsql volatile`;
+  // The schema stays out of the digest: one build's routine has one name in every schema.
+  const digest = createHash('sha256')
+    .update(signature)
+    .update(SETTINGS)
+    .update(body)
+    .digest('hex')
+    .slice(0, 16);
   const name = `tp_unit_${digest}`;
-  return { name, source: `create function ${name}${signature} as $tp_unit$\n${body}\n$tp_unit$` };
+  const settings = SETTINGS.replace('<schema>', schema);
+  return {
+    name,
+    schema,
+    argumentTypes: args,
+    body: `\n${body}\n`,
+    source: `create function ${schema}.${name}${signature} ${settings} as $tp_unit$\n${body}\n$tp_unit$`,
+  };
 }
 
-/** The types the server infers for each query's parameters, as it does when it prepares them to run. */
+/**
+ * The types the server infers for each query's parameters, as it does when it prepares them to run,
+ * schema-qualified (`pg_catalog.int8`, `pg_catalog._text`): a type of the same name planted in another
+ * schema cannot stand in for them in the routine's signature or the call's casts.
+ */
 export async function inferredParameterTypes(client: pg.PoolClient, queries: readonly Compiled[]) {
   const types: string[][] = [];
   for (const [i, q] of queries.entries()) {
@@ -92,7 +134,13 @@ export async function inferredParameterTypes(client: pg.PoolClient, queries: rea
     await client.query(`prepare ${name} as ${q.sql}`);
     try {
       const r = await client.query<{ types: string[] }>(
-        'select parameter_types::text[] as types from pg_prepared_statements where name = $1',
+        `select array(
+           select pg_catalog.format('%I.%I', n.nspname, t.typname)
+             from pg_catalog.unnest(s.parameter_types::pg_catalog.oid[]) with ordinality as p(type, i)
+             join pg_catalog.pg_type t on t.oid = p.type
+             join pg_catalog.pg_namespace n on n.oid = t.typnamespace
+            order by p.i) as types
+           from pg_catalog.pg_prepared_statements s where s.name = $1`,
         [name],
       );
       types.push(r.rows[0]?.types ?? []);
@@ -104,36 +152,90 @@ export async function inferredParameterTypes(client: pg.PoolClient, queries: rea
 }
 
 /**
+ * Whether the function of `routine`'s exact signature exists (null: it does not), and if so whether it is
+ * the gateway's: owned by the connection's role, PL/pgSQL, not SECURITY DEFINER, volatile, answering
+ * json, with the expected body and settings. Run with `search_path = pg_catalog`.
+ */
+async function trusted(client: pg.PoolClient, routine: UnitRoutine): Promise<boolean | null> {
+  const r = await client.query<{ trusted: boolean }>(
+    `select p.proowner = (select oid from pg_roles where rolname = current_user)
+            and p.prolang = (select oid from pg_language where lanname = 'plpgsql')
+            and p.prokind = 'f' and not p.prosecdef and p.provolatile = 'v' and not p.proretset
+            and p.prorettype = 'pg_catalog.json'::regtype
+            and p.prosrc = $2
+            and p.proconfig = array[$3]
+            as trusted
+       from pg_proc p where p.oid = to_regprocedure($1)`,
+    [
+      `${routine.schema}.${routine.name}(${routine.argumentTypes.join(', ')})`,
+      routine.body,
+      // As the server keeps a SET clause: `name=value`, identifiers quoted as quote_ident quotes them.
+      `search_path=pg_catalog, ${routine.schema}, pg_temp`,
+    ],
+  );
+  const row = r.rows[0];
+  return row ? row.trusted === true : null;
+}
+
+/** Reports a refusal or a risk; never a value of any row. */
+export type Warn = (message: string) => void;
+
+/**
  * Creates the routine for `queries` in the connection's schema unless it exists, under a session lock so
- * two processes starting on one database create it once. Null: these queries cannot be one routine.
+ * two processes starting on one database create it once. Null: these queries cannot be one routine, or
+ * the function of its name and signature is not the gateway's (reported through `warn`; it is left alone,
+ * never called).
  */
 export async function installUnitRoutine(
   client: pg.PoolClient,
   queries: readonly Compiled[],
+  warn: Warn,
 ): Promise<UnitRoutine | null> {
   if (!queries.every((q) => renumbered(q.sql, 0, q.parameters.length) !== null)) return null;
-  const routine = unitRoutineSource(queries, await inferredParameterTypes(client, queries));
+  const schema = (
+    await client.query<{ s: string | null }>(
+      'select pg_catalog.quote_ident(pg_catalog.current_schema()) as s',
+    )
+  ).rows[0]?.s;
+  if (!schema) return null;
+  const routine = unitRoutineSource(queries, await inferredParameterTypes(client, queries), schema);
   if (!routine) return null;
-  await withSessionLock(client, `tillpoint:unit-routine:${routine.name}`, async () => {
-    const exists = await client.query(
-      `select 1 from pg_proc where proname = $1 and pronamespace = current_schema()::regnamespace`,
-      [routine.name],
-    );
-    if (exists.rowCount === 0) await client.query(routine.source);
+  const verdict = await withSessionLock(client, `tillpoint:unit-routine:${routine.name}`, async () => {
+    // Only the catalogs are read and the DDL names its schema: nothing planted on the path takes part.
+    await client.query('begin');
+    try {
+      await client.query('set local search_path = pg_catalog');
+      let ok = await trusted(client, routine);
+      if (ok === null) {
+        await client.query(routine.source);
+        ok = await trusted(client, routine);
+      }
+      await client.query('commit');
+      return ok === true;
+    } catch (error) {
+      await client.query('rollback');
+      throw error;
+    }
   });
-  return routine;
+  if (verdict) return routine;
+  warn(
+    `PostgreSQL: function ${routine.schema}.${routine.name} is not the gateway's (another owner, body or ` +
+      'settings): it is not called, and batches of its shape run as transactions. Drop it (docs/postgres.md, ' +
+      '"A schema of its own").',
+  );
+  return null;
 }
 
-/** The call of a routine: the locks as two arrays, then every query's parameters in order. */
+/** The call of a routine: schema-qualified, every argument cast to the routine's own type. */
 export function unitRoutineCall(
   routine: UnitRoutine,
   locks: readonly { key: string; mode?: 'exclusive' | 'shared' }[],
   parameters: readonly unknown[],
 ): pg.QueryConfig {
-  const placeholders = Array.from({ length: parameters.length + 2 }, (_, i) => `$${i + 1}`).join(', ');
+  const placeholders = routine.argumentTypes.map((type, i) => `$${i + 1}::${type}`).join(', ');
   return {
     name: routine.name,
-    text: `select ${routine.name}(${placeholders}) as rows`,
+    text: `select ${routine.schema}.${routine.name}(${placeholders}) as rows`,
     values: [locks.map((l) => l.key), locks.map((l) => l.mode === 'shared'), ...parameters],
   };
 }
@@ -151,6 +253,7 @@ export function unitRoutineRunner(
   pool: pg.Pool,
   qb: Kysely<Database>,
   send: (call: pg.QueryConfig) => Promise<pg.QueryResult>,
+  warn: Warn,
 ): (locks: readonly LockRequest[], queries: readonly Query<unknown>[]) => Promise<unknown[][] | null> {
   const routines = new Map<string, Promise<UnitRoutine | null>>();
   const installFailures = new Map<string, number>();
@@ -163,7 +266,7 @@ export function unitRoutineRunner(
       routine = (async () => {
         const client = await pool.connect();
         try {
-          return await installUnitRoutine(client, compiled);
+          return await installUnitRoutine(client, compiled, warn);
         } finally {
           client.release();
         }

@@ -1,7 +1,9 @@
 /**
  * Failed-login state, one row per throttle scope (migration 005): `pair:<user>|<address>` for one user
- * name from one address, `addr:<address>` for one address across user names. In the database, not in a
- * process's memory, so every gateway process on one PostgreSQL database throttles the same guesses.
+ * name from one address, `addr:<address>` for one address across user names, `user:<user>` for one user
+ * ID from any address (its lockout: `next_allowed_at` is the end of the lockout, `trusted_key` the
+ * credential that last verified for it). In the database, not in a process's memory, so every gateway
+ * process on one PostgreSQL database throttles the same guesses.
  */
 export type LoginThrottleTable = {
   scope_key: string;

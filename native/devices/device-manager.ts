@@ -215,6 +215,7 @@ export function createDeviceManager(options: DeviceManagerOptions = {}): DeviceM
     const seen = Math.max(s.lastSeenAt ?? 0, d?.lastSeenAt ?? 0);
     if (seen > 0) h.lastSeenAt = seen;
     if (d?.detail) h.detail = d.detail;
+    if (d?.problem !== undefined && state === 'connected') h.problem = d.problem;
     if (s.connection.kind === 'none') h.detail = { configured: false };
     return h;
   }
@@ -234,8 +235,8 @@ export function createDeviceManager(options: DeviceManagerOptions = {}): DeviceM
 
   function publish(s: Slot): void {
     const st = statusOf(s.role);
-    // Only state and error changes are news; lastSeenAt moves with every byte.
-    const key = `${st.health.state}|${st.health.lastError ?? ''}|${st.attempts}`;
+    // Only state, error and problem changes are news; lastSeenAt moves with every byte.
+    const key = `${st.health.state}|${st.health.lastError ?? ''}|${st.attempts}|${st.health.problem ?? ''}`;
     if (key === s.lastEmitted) return;
     s.lastEmitted = key;
     statusListeners.emit(st);
@@ -349,7 +350,7 @@ export function createDeviceManager(options: DeviceManagerOptions = {}): DeviceM
       if (s.state !== 'connected' || s.lastError !== undefined) {
         s.lastError = undefined;
         setState(s, 'connected');
-      }
+      } else publish(s); // the heartbeat may have learnt of a problem (a printer's paper ran out)
       scheduleHeartbeat(s);
       return true;
     } catch (err) {

@@ -2,6 +2,12 @@ import type { BarcodeScan, CardReaderEvent, DeviceRole, RoleApi } from '../drive
 import type { Timers } from '../drivers/timers';
 
 /** What a tech's "test" button does per role (the tech screen and `npm run tool`). */
+
+/** A track's YYMM expiry as the card shows it: MM/YY (ISO/IEC 7813 stores year first). */
+export function expiryWords(yymm: string): string {
+  return /^\d{4}$/.test(yymm) ? `${yymm.slice(2, 4)}/${yymm.slice(0, 2)}` : yymm;
+}
+
 export type DeviceTest =
   | { role: 'cardReader'; action: 'read-card'; timeoutMs?: number }
   | { role: 'pinPad'; action: 'display-text'; text?: string }
@@ -86,7 +92,7 @@ export async function runDeviceTest(deps: DeviceTestDeps, test: DeviceTest): Pro
         const event = await nextCard(deps, timeoutMs);
         if (!event) return { ok: false, error: 'no card swiped' };
         return event.kind === 'swipe'
-          ? { ok: true, detail: `${event.brand} ${event.maskedPan} exp ${event.expiry}` }
+          ? { ok: true, detail: `${event.brand} ${event.maskedPan} exp ${expiryWords(event.expiry)}` }
           : { ok: false, error: event.message };
       }
       case 'read-barcode': {

@@ -214,6 +214,8 @@ export function createSimulatedDevices(options: SimulatedDevicesOptions = {}): S
             card: defaultCard,
             autoTap: options.autoTap ?? false,
             faults: { ...faults.contactless },
+            // One counter per card across both interfaces, as a dual-interface card keeps one ATC.
+            atcStore,
           },
           chip: {
             card: defaultChipCard,

@@ -100,11 +100,22 @@ export class ReceiptPrinterDriver implements ReceiptPrinter, DriverLifecycle {
 
   health(): DeviceHealth {
     const s = this.lastStatus;
-    return this.tracker.snapshot(
+    const h = this.tracker.snapshot(
       s
         ? { paper: s.paper, coverOpen: s.coverOpen, online: s.online, drawerOpen: s.drawerOpen }
         : { paper: 'unknown' },
     );
+    // The same conditions that refuse a receipt (refusalFor), from the last DLE EOT status.
+    const problem = !s
+      ? undefined
+      : s.paper === 'out'
+        ? 'out of paper'
+        : s.coverOpen
+          ? 'cover open'
+          : !s.online
+            ? 'offline'
+            : undefined;
+    return problem ? { ...h, problem } : h;
   }
 
   onDisconnect(listener: (reason: Error | undefined) => void): Unsubscribe {

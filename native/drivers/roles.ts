@@ -30,6 +30,11 @@ export type DeviceHealth = {
   lastSeenAt?: number;
   /** Protocol-specific facts worth showing (paper state, link retries, …). */
   detail?: Readonly<Record<string, string | number | boolean>>;
+  /**
+   * Connected but unable to do its job, in a person's words ("out of paper", "cover open"): the cashier's
+   * status bar and the tech's Devices screen show it, so nobody learns of it from a failed receipt.
+   */
+  problem?: string;
 };
 
 export type Unsubscribe = () => void;

@@ -427,7 +427,14 @@ function cvnChain(scheme: CryptogramVersion['scheme']): Algorithm {
       }
       const pin = r.optDigits('pin', 4, 12);
       if (pin !== undefined) {
-        out.pinChangeCommand = hex(pinChangeCommand(v, icc, { pin, atc, arqc }));
+        const command = pinChangeCommand(v, icc, { pin, atc, arqc });
+        out.pinChangeCommand = hex(command);
+        // The command as the issuer sends it: template 72 (after the 2nd GENERATE AC), script id zero.
+        out.issuerScriptTemplate72PinChange = hex(
+          encodeTlv([
+            buildIssuerScript({ template: '72', scriptId: new Uint8Array(4), commands: [command] }),
+          ]),
+        );
         const currentPin = r.optDigits('currentPin', 4, 12);
         if (currentPin !== undefined && v.currentPinChange)
           out.pinChangeCommandWithCurrentPin = hex(pinChangeCommand(v, icc, { pin, currentPin, atc, arqc }));

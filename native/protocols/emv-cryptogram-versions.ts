@@ -10,8 +10,11 @@ import {
 } from './emv-keys';
 import {
   type CommandEncryption,
+  decryptCommandData,
   encryptCommandData,
   pinBlockIso9564Format2,
+  readPinBlockIso9564Format2,
+  readVisPinBlock,
   secureMessagingMac,
   visPinBlock,
 } from './emv-secure-messaging';
@@ -388,6 +391,59 @@ export function pinChangeCommand(
     enciphered.length + 8,
   );
   return concat(header, enciphered, scriptCommandMac(v, icc.smi, header, a.atc, a.arqc, enciphered));
+}
+
+/** What a card makes of a PIN CHANGE/UNBLOCK command with data (`readPinChangeCommand`). */
+export type PinChangeReading =
+  | { ok: true; pin: string }
+  /**
+   * `not-pin-change`: not 84 24 00 01/02 with a consistent Lc, data and an 8-byte MAC; `mac`: the MAC does
+   * not verify (another transaction, another card, an altered command); `pin-block`: the MAC verifies but
+   * the deciphered data is not the PIN block the version expects (or the current PIN does not unmask it).
+   */
+  | { ok: false; reason: 'not-pin-change' | 'mac' | 'pin-block' };
+
+/**
+ * The card's side of `pinChangeCommand` (Book 2 §9.2-9.3; Book 3 §10.10): the command's MAC is checked
+ * under the SM integrity session key of this transaction (its ATC and ARQC), first, before anything is
+ * deciphered; then the PIN block is deciphered under the confidentiality session key and read as the
+ * version writes it (VIS, or ISO 9564-1 format 2). P2 = 01 says the new PIN is masked with the current
+ * one, which the card passes as `currentPin`. The PIN never leaves in an error.
+ */
+export function readPinChangeCommand(
+  v: CryptogramVersion,
+  icc: MasterKeys,
+  a: { command: Uint8Array; atc: Uint8Array; arqc: Uint8Array; currentPin?: string },
+): PinChangeReading {
+  const c = a.command;
+  const p2 = c[3];
+  if (
+    c.length < 5 + 8 + 8 ||
+    c[0] !== 0x84 ||
+    c[1] !== 0x24 ||
+    c[2] !== 0x00 ||
+    (p2 !== 0x01 && p2 !== 0x02) ||
+    c[4] !== c.length - 5
+  )
+    return { ok: false, reason: 'not-pin-change' };
+  const header = c.subarray(0, 5);
+  const enciphered = c.subarray(5, c.length - 8);
+  const mac = scriptCommandMac(v, icc.smi, header, a.atc, a.arqc, enciphered);
+  if (!Buffer.from(mac).equals(Buffer.from(c.subarray(c.length - 8)))) return { ok: false, reason: 'mac' };
+  const smc = secureMessagingSessionKey(v, icc.smc, a.atc, a.arqc);
+  // A PIN block is one 8-byte block, whatever padding the variant added around it.
+  const block = decryptCommandData(smc, enciphered, v.encryption);
+  let pin: string | null = null;
+  if (block?.length === 8) {
+    if (p2 === 0x01)
+      pin =
+        v.currentPinChange && a.currentPin !== undefined
+          ? readVisPinBlock(icc.ac, block, a.currentPin)
+          : null;
+    else
+      pin = v.pinChangeBlock === 'vis' ? readVisPinBlock(icc.ac, block) : readPinBlockIso9564Format2(block);
+  }
+  return pin === null ? { ok: false, reason: 'pin-block' } : { ok: true, pin };
 }
 
 function concat(...parts: Uint8Array[]): Uint8Array {

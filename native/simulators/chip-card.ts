@@ -5,8 +5,13 @@
  * by its cryptogram version (Visa CVN 18, Mastercard CVN 16), ARPC and script MACs checked the way the
  * sandbox issuer makes them. No I/O: the chip simulator drives it.
  *
+ * The card keeps an offline PIN that an issuer PIN change script (84 24 00 01/02) replaces once its MAC
+ * verifies and its PIN block deciphers (emv-cryptogram-versions.ts `readPinChangeCommand`).
+ *
  * Not modelled: offline data authentication (no certificates, so SDA/DDA/CDA are off in the AIP),
- * offline PIN, the card's own risk management (every transaction goes online), application blocking.
+ * offline PIN verification (the sandbox's CVMs are online PIN and signature; the PIN try counter a PIN
+ * UNBLOCK resets is not kept), the card's own risk management (every transaction goes online),
+ * application blocking.
  */
 import { type TlvNode } from '../protocols/ber-tlv';
 import { arpcMethod1, arpcMethod2 } from '../protocols/emv-arpc';
@@ -19,13 +24,14 @@ import {
   applicationCryptogram,
   arpcKeyFor,
   deriveIccMasterKeys,
+  readPinChangeCommand,
   scriptCommandMac,
 } from '../protocols/emv-cryptogram-versions';
 import { CVM_CODE, CVM_CONDITION, encodeCvmList } from '../protocols/emv-cvm';
 import { type ScriptResult, parseIssuerScript } from '../protocols/emv-issuer-script';
 import { hexToBytes } from '../protocols/hex';
 import { toBcd } from '../protocols/vivotech2';
-import { type ChipProfile, SANDBOX_ISSUER_MASTER_KEYS, type TestCard } from './test-cards';
+import { type ChipProfile, SANDBOX_ISSUER_MASTER_KEYS, SANDBOX_PIN, type TestCard } from './test-cards';
 
 /** The terminal's CDOL1 values (Book 2 Table 26 order without the card's 82 and 9F36). */
 export type TerminalAcData = Readonly<
@@ -56,6 +62,11 @@ export type SimulatedChipCardOptions = {
   nextAtc: () => number;
   /** Issuer master keys of the card's scheme. Default: the sandbox issuer's. */
   issuerKeys?: MasterKeys;
+  /**
+   * Where the card keeps its offline PIN between insertions (the simulator's memory): `current` is what
+   * it holds, `change` what a PIN change script sets. Default: the profile's PIN, kept by this object.
+   */
+  offlinePin?: { current(): string; change(pin: string): void };
 };
 
 type Transaction = {
@@ -89,6 +100,7 @@ export class SimulatedChipCard {
   readonly version: CryptogramVersion;
   private readonly keys: MasterKeys;
   private readonly nextAtc: () => number;
+  private readonly pin: { current(): string; change(pin: string): void };
   private tx: Transaction | undefined;
 
   constructor(card: TestCard, opts: SimulatedChipCardOptions) {
@@ -104,6 +116,13 @@ export class SimulatedChipCard {
       card.chip.panSequenceNumber,
     );
     this.nextAtc = opts.nextAtc;
+    let own = card.chip.offlinePin ?? SANDBOX_PIN;
+    this.pin = opts.offlinePin ?? {
+      current: () => own,
+      change: (pin) => {
+        own = pin;
+      },
+    };
   }
 
   /** AIP (82): cardholder verification, terminal risk management and issuer authentication supported; no ODA. */
@@ -200,7 +219,9 @@ export class SimulatedChipCard {
   /**
    * One issuer script (Book 3 §10.10): each command's MAC is checked under the SM integrity session key;
    * the first bad command stops the script and is reported by its sequence number (Book 4 Annex A5).
-   * Commands this card knows: APPLICATION UNBLOCK (84 18), PIN CHANGE/UNBLOCK (84 24), PUT DATA (04 DA).
+   * Commands this card knows: APPLICATION UNBLOCK (84 18), PIN UNBLOCK (84 24 00 00), PIN CHANGE/UNBLOCK
+   * with a new PIN (84 24 00 01/02: MAC, then the PIN block deciphered and read; the PIN changes only when
+   * all of that holds), PUT DATA (04 DA).
    */
   runScript(node: TlvNode): ScriptResult {
     const tx = this.current();
@@ -213,32 +234,48 @@ export class SimulatedChipCard {
     let n = 0;
     for (const command of parsed.script.commands) {
       n += 1;
-      const header = command.subarray(0, 5);
-      const known =
-        (header[0] === 0x84 && (header[1] === 0x18 || header[1] === 0x24)) ||
-        (header[0] === 0x04 && header[1] === 0xda);
-      const body = command.subarray(5);
-      const mac = body.subarray(body.length - 8);
-      const ok =
-        known &&
-        body.length >= 8 &&
-        Buffer.from(
-          scriptCommandMac(
-            this.version,
-            this.keys.smi,
-            header,
-            tx.atc,
-            tx.arqc,
-            body.subarray(0, body.length - 8),
-          ),
-        ).equals(Buffer.from(mac));
-      if (!ok) {
+      if (!this.runCommand(tx, command)) {
         tx.scriptFailed = true;
         return { outcome: 'failed', failedCommand: Math.min(15, n), scriptId };
       }
       tx.scriptCommands += 1;
     }
     return { outcome: 'successful', failedCommand: 0, scriptId };
+  }
+
+  private runCommand(tx: Transaction, command: Uint8Array): boolean {
+    const header = command.subarray(0, 5);
+    if (header[0] === 0x84 && header[1] === 0x24 && (header[3] === 0x01 || header[3] === 0x02)) {
+      // P2 01: the new PIN is masked with the current one (Visa), which only the card and issuer know.
+      const read = readPinChangeCommand(this.version, this.keys, {
+        command,
+        atc: tx.atc,
+        arqc: tx.arqc,
+        currentPin: this.pin.current(),
+      });
+      if (!read.ok) return false;
+      this.pin.change(read.pin);
+      return true;
+    }
+    const known =
+      (header[0] === 0x84 && (header[1] === 0x18 || header[1] === 0x24)) ||
+      (header[0] === 0x04 && header[1] === 0xda);
+    const body = command.subarray(5);
+    const mac = body.subarray(body.length - 8);
+    return (
+      known &&
+      body.length >= 8 &&
+      Buffer.from(
+        scriptCommandMac(
+          this.version,
+          this.keys.smi,
+          header,
+          tx.atc,
+          tx.arqc,
+          body.subarray(0, body.length - 8),
+        ),
+      ).equals(Buffer.from(mac))
+    );
   }
 
   /**

@@ -35,7 +35,7 @@ import { type Vivo2Frame, toBcd } from '../protocols/vivotech2';
 import type { ByteStream } from '../transports/byte-stream';
 import { type ChipAtcStore, memoryAtcStore } from './chip-atc';
 import { CID, SimulatedChipCard, type TerminalAcData } from './chip-card';
-import { DEFAULT_CHIP_TEST_CARD, type TestCard } from './test-cards';
+import { DEFAULT_CHIP_TEST_CARD, SANDBOX_PIN, type TestCard } from './test-cards';
 import { type VivopayLinkFaults, VivopayLinkSimulator } from './vivopay-link-simulator';
 
 /** The link's faults (bad CRC, NAK storm, slow answers) and this reader's own. */
@@ -171,6 +171,8 @@ export class ChipSimulator {
   private readonly link: VivopayLinkSimulator;
   private readonly listeners = new Set<(e: ChipEvent) => void>();
   private readonly atc: ChipAtcStore;
+  /** The cards' offline PINs as issuer scripts changed them, by PAN and PSN; in memory only. */
+  private readonly offlinePins = new Map<string, string>();
   private faults: ChipFaults;
   private pending: Pending | undefined;
   private session: Session | undefined;
@@ -259,8 +261,15 @@ export class ChipSimulator {
       this.emit({ type: 'fallback', last4 });
       return true;
     }
+    const pinKey = `${card.pan}|${card.chip.panSequenceNumber}`;
     const chip = new SimulatedChipCard(card, {
       nextAtc: () => this.atc.next(card.pan, card.chip?.panSequenceNumber ?? '00'),
+      offlinePin: {
+        current: () => this.offlinePinOf(card),
+        change: (pin) => {
+          this.offlinePins.set(pinKey, pin);
+        },
+      },
     });
     const values = new Map<string, Uint8Array>();
     for (const [tag, hex] of Object.entries(TERMINAL)) values.set(tag, Buffer.from(hex, 'hex'));
@@ -293,6 +302,15 @@ export class ChipSimulator {
       Math.max(1, session.req.authenticateTimeoutSeconds || 60) * 1000,
     );
     return true;
+  }
+
+  /**
+   * The offline PIN `card` holds now: as personalised, or as an issuer PIN change script set it in this
+   * simulator. A sandbox test card's PIN, for tests and the panel; never logged.
+   */
+  offlinePinOf(card: TestCard): string {
+    const psn = card.chip?.panSequenceNumber ?? '00';
+    return this.offlinePins.get(`${card.pan}|${psn}`) ?? card.chip?.offlinePin ?? SANDBOX_PIN;
   }
 
   /** The cardholder pulls the card out. True when a card was in a transaction. */

@@ -4,8 +4,11 @@
  * built from a test card once a card is tapped) and cancel. A frame with a bad CRC is answered with
  * status 04; a frame that stalls longer than the 200 ms inter-byte limit with status 08 (timeout).
  *
- * The cryptogram (9F26) is a deterministic stand-in, not an ARQC under an issuer key: the sandbox
- * processor does not verify cryptograms.
+ * A tapped card answers with a real ARQC (9F26) under the sandbox issuer keys of its scheme, as its chip
+ * would at the 1st GENERATE AC (chip-card.ts; the profile from test-cards.ts `tapProfile`), with the data
+ * it covers (Book 2 Table 26, 9F10) and its own transaction counter (per card, shared with the contact
+ * slot when the store is): the sandbox issuer checks contactless EmvData as it checks a chip read. A card
+ * of a scheme the sandbox holds no keys for (Amex, Discover) carries a stand-in the issuer cannot verify.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { type TlvNode, encodeTlv } from '../protocols/ber-tlv';
@@ -19,7 +22,9 @@ import {
   toBcd,
 } from '../protocols/vivotech2';
 import type { ByteStream } from '../transports/byte-stream';
-import { DEFAULT_TEST_CARD, type TestCard } from './test-cards';
+import { type ChipAtcStore, memoryAtcStore } from './chip-atc';
+import { SimulatedChipCard, type TerminalAcData } from './chip-card';
+import { DEFAULT_TEST_CARD, type TestCard, tapProfile } from './test-cards';
 import { type VivopayLinkFaults, VivopayLinkSimulator } from './vivopay-link-simulator';
 
 /** The link's faults (bad CRC, NAK storm, slow answers) and this reader's own. */
@@ -40,7 +45,12 @@ export type ContactlessSimulatorOptions = {
   timers?: LinkTimers;
   /** Clock for 9A when the host sends no date. */
   now?: () => Date;
+  /** The cards' ATCs (the chip slot's store, on a reader with both). Default: in memory, from 1. */
+  atcStore?: ChipAtcStore;
 };
+
+/** A transaction a tap answers: the activation's, or a combined start's with its cash back (9F03). */
+export type TapRequest = ActivateTransactionRequest & { otherAmountCents?: number };
 
 export type ContactlessEvent =
   | { type: 'activated'; amountCents: number }
@@ -92,7 +102,9 @@ export class ContactlessSimulator {
   private readonly listeners = new Set<(e: ContactlessEvent) => void>();
   private faults: ContactlessFaults;
   private pending: Pending | undefined;
-  private atc = 0;
+  private readonly atc: ChipAtcStore;
+  /** Counter of the stand-in cryptograms of cards the sandbox holds no keys for. */
+  private standIns = 0;
   card: TestCard;
   /** LED state for the UI: index -> [red, green]. */
   readonly leds = new Map<number, { red: boolean; green: boolean }>();
@@ -102,6 +114,7 @@ export class ContactlessSimulator {
     this.opts = opts;
     this.timers = opts.timers ?? realTimers;
     this.card = opts.card ?? DEFAULT_TEST_CARD;
+    this.atc = opts.atcStore ?? memoryAtcStore();
     this.faults = { ...opts.faults };
     this.link = new VivopayLinkSimulator(stream, {
       timers: this.timers,
@@ -133,7 +146,6 @@ export class ContactlessSimulator {
     const p = this.pending;
     if (!p) return false;
     this.finishPending();
-    this.atc += 1;
     this.respond(
       VIVO2_COMMANDS.activateTransaction.cmd,
       VIVO2_STATUS.ok,
@@ -147,8 +159,7 @@ export class ContactlessSimulator {
    * The record `card` produces when tapped for a transaction the reader runs on another command (an NGA
    * reader's 02-40 with contact + contactless): the same kernel output as a tap on 02-01, its ATC counted.
    */
-  tapRecord(card: TestCard, req: ActivateTransactionRequest): TlvNode[] {
-    this.atc += 1;
+  tapRecord(card: TestCard, req: TapRequest): TlvNode[] {
     const nodes = this.emvData(card, req);
     this.emit({ type: 'tapped', last4: card.pan.slice(-4) });
     return nodes;
@@ -259,34 +270,67 @@ export class ContactlessSimulator {
     this.pending = undefined;
   }
 
-  /** The EMV data a contactless card and kernel produce for this request (EMV Book 3 tags). */
-  private emvData(card: TestCard, req: ActivateTransactionRequest): TlvNode[] {
-    const date = req.date ?? yymmdd(this.opts.now?.() ?? new Date());
-    const un = randomBytes(4);
-    const atc = Uint8Array.of((this.atc >> 8) & 0xff, this.atc & 0xff);
-    const cryptogram = createHash('sha256')
-      .update(`${card.pan}|${req.amountCents}|${this.atc}|${Buffer.from(un).toString('hex')}`)
+  /**
+   * The card's 1st GENERATE AC for a tap: its chip's ARQC under the sandbox issuer keys, counted on its
+   * own ATC; or, for a scheme the sandbox holds no keys for, a stand-in of the same shape.
+   */
+  private firstGenerateAc(
+    card: TestCard,
+    terminal: TerminalAcData,
+  ): { ac: Uint8Array; atc: Uint8Array; iad?: Uint8Array; psn?: string } {
+    const profile = tapProfile(card);
+    if (profile) {
+      const chip = new SimulatedChipCard(
+        { ...card, chip: profile },
+        { nextAtc: () => this.atc.next(card.pan, profile.panSequenceNumber) },
+      );
+      const ac = chip.firstGenerateAc(terminal);
+      chip.endTransaction();
+      return { ac: ac.ac, atc: ac.atc, iad: ac.iad, psn: profile.panSequenceNumber };
+    }
+    this.standIns += 1;
+    const atc = Uint8Array.of((this.standIns >> 8) & 0xff, this.standIns & 0xff);
+    const ac = createHash('sha256')
+      .update(`${card.pan}|${Buffer.from(terminal['9F02']).toString('hex')}|${this.standIns}`)
+      .update(terminal['9F37'])
       .digest()
       .subarray(0, 8);
-    const track2 = `${card.pan}D${card.expiryYYMM}${card.serviceCode}0000000000000`.slice(0, 37);
+    return { ac: Uint8Array.from(ac), atc };
+  }
+
+  /** The EMV data a contactless card and kernel produce for this request (EMV Book 3 tags). */
+  private emvData(card: TestCard, req: TapRequest): TlvNode[] {
+    const date = req.date ?? yymmdd(this.opts.now?.() ?? new Date());
+    // Book 2 Table 26's terminal half, as the kernel fills the card's CDOL1 (no TVR bit set: no ODA).
+    const terminal: TerminalAcData = {
+      '9F02': toBcd(req.amountCents, 6),
+      '9F03': toBcd(req.otherAmountCents ?? 0, 6),
+      '9F1A': Uint8Array.of(0x08, 0x40),
+      '95': new Uint8Array(5),
+      '5F2A': toBcd(req.currencyCode ?? 840, 2),
+      '9A': toBcd(date, 3),
+      '9C': toBcd(req.transactionType ?? 0, 1),
+      '9F37': Uint8Array.from(randomBytes(4)),
+    };
+    const chip = this.firstGenerateAc(card, terminal);
     const nodes: TlvNode[] = [
-      { tag: '9F02', value: toBcd(req.amountCents, 6) },
-      { tag: '5F2A', value: toBcd(req.currencyCode ?? 840, 2) },
-      { tag: '9A', value: toBcd(date, 3) },
-      { tag: '9C', value: toBcd(req.transactionType ?? 0, 1) },
-      { tag: '9F26', value: Uint8Array.from(cryptogram) },
+      ...Object.entries(terminal).map(([tag, value]) => ({ tag, value })),
+      { tag: '9F26', value: chip.ac },
       // 0x80: ARQC, the card asks to go online.
       { tag: '9F27', value: Uint8Array.of(0x80) },
-      { tag: '82', value: Uint8Array.of(0x20, 0x00) },
-      { tag: '95', value: new Uint8Array(5) },
-      { tag: '9F36', value: atc },
-      { tag: '9F37', value: Uint8Array.from(un) },
+      { tag: '82', value: SimulatedChipCard.AIP },
+      { tag: '9F36', value: chip.atc },
+      ...(chip.iad ? [{ tag: '9F10', value: chip.iad }] : []),
+      ...(chip.psn ? [{ tag: '5F34', value: toBcd(chip.psn, 1) }] : []),
       // POS entry mode 07: contactless EMV (idtech-emv.md §5); a contact chip read says 05.
       { tag: '9F39', value: Uint8Array.of(0x07) },
+    ];
+    const track2 = `${card.pan}D${card.expiryYYMM}${card.serviceCode}0000000000000`.slice(0, 37);
+    nodes.push(
       { tag: '57', value: cnBytes(track2) },
       { tag: '5A', value: cnBytes(card.pan) },
       { tag: '5F24', value: toBcd(`${card.expiryYYMM}${lastDayOfMonth(card.expiryYYMM)}`, 3) },
-    ];
+    );
     const aid = AID_BY_BRAND[card.brand];
     if (aid) nodes.push({ tag: '84', value: Uint8Array.from(Buffer.from(aid, 'hex')) });
     return nodes;

@@ -78,6 +78,7 @@ export class NgaReaderSimulator {
     if (this.chip.waitingForTap && amounts) {
       const record = this.contactless.tapRecord(card, {
         amountCents: amounts.amountCents,
+        ...(amounts.otherAmountCents !== undefined ? { otherAmountCents: amounts.otherAmountCents } : {}),
         ...(amounts.transactionType !== undefined ? { transactionType: amounts.transactionType } : {}),
         ...(amounts.currencyCode !== undefined ? { currencyCode: amounts.currencyCode } : {}),
       });

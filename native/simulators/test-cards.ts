@@ -42,6 +42,11 @@ export type ChipProfile = {
    * approval; `unreadable`: the chip never answers reset, so the reader falls back to the stripe.
    */
   behaviour?: 'declines-after-approval' | 'unreadable';
+  /**
+   * The offline PIN the card is personalised with (SANDBOX_PIN unless said): what an issuer PIN change
+   * script replaces. The sandbox never asks for it (its CVMs are online PIN and signature).
+   */
+  offlinePin?: string;
 };
 
 export type TestCard = {
@@ -128,7 +133,7 @@ const mastercardChip = (cvm: ChipCvm): ChipProfile => ({
 
 /**
  * The sandbox's contact chip cards (README "Sandbox test cards"): service code 201, a chip with Visa CVN
- * 18 or Mastercard CVN 16 keys, an online-PIN (debit) or signature CVM, and three triggers. They are
+ * 18 or Mastercard CVN 16 keys, an online-PIN (debit) or signature CVM, and four triggers. They are
  * separate numbers from the stripe cards above, whose swipes stay service code 101.
  */
 export const CHIP_TEST_CARDS: readonly TestCard[] = [
@@ -139,7 +144,24 @@ export const CHIP_TEST_CARDS: readonly TestCard[] = [
   chipCard('4000000000000416', 'CHIP/DECLINES', visaChip('signature', 'declines-after-approval')),
   chipCard('4000000000000424', 'CHIP/SCRIPT', visaChip('signature')),
   chipCard('4000000000000432', 'CHIP/UNREADABLE', visaChip('signature', 'unreadable')),
+  // The issuer's approval carries a PIN change script (72) that sets the card's offline PIN to the
+  // sandbox PIN; the card starts with another one, so the change shows.
+  chipCard('5100000000000024', 'CHIP/PINCHANGE', { ...mastercardChip('signature'), offlinePin: '4321' }),
 ];
+
+/**
+ * The chip a tapped card answers with (its contactless application): a chip card's own; for a stripe
+ * test card of a scheme the sandbox issuer holds keys for, that scheme's profile (Visa CVN 18, Mastercard
+ * CVN 16) with PAN sequence number 00. Other brands (Amex, Discover, the gift and EBT cards): none — their
+ * taps carry no cryptogram the sandbox issuer can verify.
+ */
+export function tapProfile(card: TestCard): ChipProfile | undefined {
+  if (card.chip) return card.chip;
+  if (card.outcome === 'gift' || card.outcome === 'ebt') return undefined;
+  if (card.brand === 'Visa') return { ...visaChip('signature'), panSequenceNumber: '00' };
+  if (card.brand === 'Mastercard') return { ...mastercardChip('signature'), panSequenceNumber: '00' };
+  return undefined;
+}
 
 /** The card an insert presents when none is named: the Visa chip card. */
 export const DEFAULT_CHIP_TEST_CARD: TestCard = CHIP_TEST_CARDS[0] as TestCard;

@@ -1,6 +1,6 @@
 import { useEffect, useRef } from 'react';
 import { ManagerPinDialog } from './ui/ManagerPinDialog';
-import { useApp, useAppStore } from './state/context';
+import { useApp, useAppStore, useSale } from './state/context';
 import { viewsFor, viewTitles, type View } from './state/views';
 import { SignIn } from './screens/SignIn';
 import { SaleScreen } from './screens/cashier/SaleScreen';
@@ -17,6 +17,7 @@ import { DevicesScreen } from './screens/tech/DevicesScreen';
 import { GatewayScreen } from './screens/tech/GatewayScreen';
 import { DiagnosticsScreen } from './screens/tech/DiagnosticsScreen';
 import { SimulatorPanel } from './screens/SimulatorPanel';
+import { deviceTrouble } from './format/devices';
 import { formatCents } from './format/money';
 
 const screens: Record<View, () => React.JSX.Element> = {
@@ -50,6 +51,9 @@ function TopBar() {
   const gateway = useApp((s) => s.gateway);
   const reversals = useApp((s) => s.reversals?.pending ?? s.status?.reversals.pending ?? 0);
   const saf = useApp((s) => s.saf);
+  const view = useApp((s) => s.view);
+  const trouble = deviceTrouble(status?.devices ?? []);
+  const paying = useSale((s) => s.phase === 'paying' || s.phase === 'signature');
   const app = useAppStore();
   const online = gateway?.online ?? true;
   const exposure = saf?.exposureCents ?? status?.saf.exposureCents ?? 0;
@@ -71,6 +75,24 @@ function TopBar() {
         </span>
       ) : null}
       {exposure > 0 ? <span className="chip chip-warn">Offline exposure {formatCents(exposure)}</span> : null}
+      {/* Device trouble where the cashier looks, before a sale needs the device. */}
+      <span className="trouble" role="status" aria-label="Device problems">
+        {trouble.map((t) => (
+          <span key={t.role} className="chip chip-bad">
+            {t.text}
+          </span>
+        ))}
+      </span>
+      {session && paying && view !== 'sale' ? (
+        // A payment runs while this window shows another screen: one touch back to it.
+        <button
+          type="button"
+          className="btn btn-small chip-action"
+          onClick={() => app.getState().navigate('sale')}
+        >
+          Payment in progress — show it
+        </button>
+      ) : null}
       {session ? (
         <>
           <span>Signed in: {session.name}</span>

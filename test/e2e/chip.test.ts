@@ -30,6 +30,7 @@ const VISA_DEBIT_CHIP = '4000000000000408'; // online PIN
 const VISA_CHIP = '4012888888881881'; // signature
 const DECLINES_AFTER_APPROVAL = '4000000000000416';
 const UNREADABLE_CHIP = '4000000000000432';
+const PIN_CHANGE_CHIP = '5100000000000024'; // signature; the approval carries a PIN change script
 const VISA_STRIPE = '4111111111111111';
 
 const sandboxEnvelope = {
@@ -155,6 +156,38 @@ describe('chip cards in Chromium (browser mode, sandbox issuer, simulated NGA re
     const row = lastJournalRow();
     expect(row).toMatchObject({ state: 'approved', card_decision: 'TC', operation: 'sale' });
     expect(gatewayEntryMode(row.utn)).toBe('Chip');
+    await newSale(page);
+  }, 60_000);
+
+  it('the PIN change card: the simulator says what it does; approved with TC, the script’s 9F5B kept', async () => {
+    await chooseCard(page, PIN_CHANGE_CHIP);
+    const chosen = await page.$eval('#sim-card', (el) => {
+      const select = el as HTMLSelectElement;
+      return select.options[select.selectedIndex]?.text ?? '';
+    });
+    expect(chosen).toContain('approval changes its offline PIN');
+    await typeAmount(page, '1999');
+    await page.keyboard.press('c');
+    await page.waitForSelector('[data-step="waiting-for-card"]');
+    await screenshot(page, 'chip-07-pin-change-card-1366');
+    await page.setViewportSize({ width: 1024, height: 768 });
+    await screenshot(page, 'chip-07-pin-change-card-1024');
+    await page.setViewportSize({ width: 1366, height: 900 });
+    await page.click('[data-sim="insert"]:enabled');
+    await page.waitForSelector('#sign-title');
+    await page.click('[data-sim="sign"]');
+    await page.getByRole('button', { name: 'Customer has signed on the pad' }).click();
+    await page.waitForSelector('#receipt-title');
+    const row = lastJournalRow();
+    expect(row).toMatchObject({ state: 'approved', card_decision: 'TC', operation: 'sale' });
+    const db = new Database(join(terminal.dataDir, 'journal.sqlite'), { readonly: true });
+    try {
+      expect(db.prepare('SELECT script_results FROM journal WHERE utn = ?').get(row.utn)).toEqual({
+        script_results: '2000000003',
+      });
+    } finally {
+      db.close();
+    }
     await newSale(page);
   }, 60_000);
 

@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { expect } from 'vitest';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { chromiumArgs, chromiumExecutable } from '../../build/chromium';
+import { connectBridge, readBridgeFile, type RemoteBridge } from '../../electron/bridge/ws-client';
 
 export const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const artifacts = join(repoRoot, 'test-artifacts', 'e2e');
@@ -83,10 +84,15 @@ export type Terminal = {
 
 /**
  * Starts the real terminal as `npm start` does (electron/start.ts in browser mode: no Electron binary
- * here) on a free port and a fresh data folder, and waits for its one ready line.
+ * here) on a free port and a fresh data folder — or `options.dataDir`, which it then leaves in place (a
+ * restart on the same folder) — and waits for its one ready line.
  */
-export function startTerminal(extraArgs: string[] = [], timeoutMs = 60_000): Promise<Terminal> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'tillpoint-e2e-'));
+export function startTerminal(
+  extraArgs: string[] = [],
+  timeoutMs = 60_000,
+  options: { dataDir?: string } = {},
+): Promise<Terminal> {
+  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'tillpoint-e2e-'));
   const child = spawn(
     process.execPath,
     ['--import', 'tsx', 'electron/start.ts', '--port', '0', '--data', dataDir, ...extraArgs],
@@ -112,7 +118,7 @@ export function startTerminal(extraArgs: string[] = [], timeoutMs = 60_000): Pro
       await exited;
       clearTimeout(timer);
     }
-    rmSync(dataDir, { recursive: true, force: true });
+    if (!options.dataDir) rmSync(dataDir, { recursive: true, force: true });
   };
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
@@ -268,4 +274,37 @@ export function pageText(p: Page): Promise<string> {
     }
     return parts.join('\n');
   });
+}
+
+/** A tool's connection to a running terminal (docs/bridge.md "Automation"), signed in with `pin`. */
+export async function toolBridge(dataDir: string, pin: string): Promise<RemoteBridge> {
+  const b = readBridgeFile(dataDir);
+  const bridge = await connectBridge(b.wsUrl, b.secret);
+  const signedIn = await bridge.send('session.signIn', { pin });
+  if (!signedIn.ok) {
+    await bridge.close();
+    throw new Error(signedIn.error.message);
+  }
+  return bridge;
+}
+
+/**
+ * Leaves the lane with no open ticket, whatever a test before left behind: the manager cancels a running
+ * tender and gives up the open tickets, as a store would. Then the window reloads and the cashier signs in.
+ */
+export async function freshLane(t: Terminal, p: Page): Promise<void> {
+  const manager = await toolBridge(t.dataDir, '9999');
+  try {
+    for (let i = 0; i < 50; i++) {
+      const open = await manager.send('sale.current', {});
+      if (!open.ok || !open.value) break;
+      await manager.send('sale.cancel', { ticketId: open.value.ticketId });
+      await manager.send('sale.abandon', { ticketId: open.value.ticketId });
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  } finally {
+    await manager.close();
+  }
+  await p.reload();
+  await signIn(p, '1111');
 }

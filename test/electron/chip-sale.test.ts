@@ -27,6 +27,7 @@ const VISA_DEBIT_CHIP = '4000000000000408'; // online PIN CVM
 const MC_CHIP = '5100000000000016'; // signature CVM
 const DECLINES_AFTER_APPROVAL = '4000000000000416';
 const SCRIPT_CARD = '4000000000000424';
+const PIN_CHANGE_CARD = '5100000000000024';
 const UNREADABLE_CHIP = '4000000000000432';
 
 /** What the gateway stored for a payment (its own SQLite file, read-only). */
@@ -240,6 +241,20 @@ describe('chip sales through the real core, the simulated NGA reader and the san
       expect(bytes.includes(Buffer.from(tc.value))).toBe(false);
       expect(bytes.toString('latin1')).not.toContain(bytesToHex(tc.value));
     }
+  });
+
+  it('a PIN change script: the card applies it, and its result (9F5B, successful) is kept with the transaction', async () => {
+    const { outcome } = await pay(2700, { kind: 'credit', entry: 'chip' });
+    await waitFor('chip');
+    expect(sim().insert(PIN_CHANGE_CARD)).toBe(true);
+    const out = value(await outcome);
+    expect(out.tender.status).toBe('approved');
+    const answer = told[0]?.answer;
+    if (!answer || answer === 'unable-to-go-online') throw new Error('no issuer answer');
+    // One script, 72, carrying the PIN CHANGE/UNBLOCK command (84 24 00 02).
+    expect(answer.scripts).toMatch(/^72[0-9A-F]{2}9F18040000000386[0-9A-F]{2}8424000210/);
+    const row = await lane.core.journal.get(out.tender.userTransactionNumber as string);
+    expect(row).toMatchObject({ state: 'approved', cardDecision: 'TC', scriptResults: '2000000003' });
   });
 
   it('fallback: a chip card is refused at the swipe until its chip failed; then the swipe goes as ChipFallbackSwipe', async () => {

@@ -65,7 +65,7 @@ describe('gift card reloads need a payment or a manager', () => {
     const audit = value(await (await manager()).send('audit.list', { limit: 20 }));
     const entry = audit.find((a) => a.action === 'gift-reload');
     expect(entry).toMatchObject({ role: 'cashier', approvedBy: 'manager' });
-    expect(entry?.detail).toContain('1500');
+    expect(entry?.detail).toContain('$15.00');
     expect(entry?.detail).toMatch(/no payment/);
     expect(JSON.stringify(audit)).not.toContain(CARD);
   });

@@ -118,7 +118,7 @@ describe('payloadProblems', () => {
     ).toEqual(['The action is keep or reverse.']);
     expect(payloadProblems('gateway.update', { mid: -1, timeouts: { otherMs: 10 } })).toEqual([
       'mid, cid and appType are whole numbers.',
-      'Timeouts are 500 to 120000 ms.',
+      'Timeouts are 0.5 to 120 seconds.',
     ]);
   });
 

@@ -60,7 +60,7 @@ describe('pre-authorization completion tips', () => {
     const entry = audit.find((a) => a.action === 'preauth-complete');
     expect(entry).toMatchObject({ role: 'cashier' });
     expect(entry?.detail).toContain(`${done.userTransactionNumber} completion of hold ${utn}`);
-    expect(entry?.detail).toContain('tip 400');
+    expect(entry?.detail).toContain('tip $4.00');
     expect(entry?.approvedBy).toBeUndefined();
   });
 

@@ -107,9 +107,12 @@ describe('unknown outcomes, restarts, store-and-forward, reconciliation', () => 
 
   it("an open ticket whose tender was in flight when the terminal stopped comes back with the journal's outcome", async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'tillpoint-ticket-'));
+    // The request never reaches a gateway: the next start's inquiry finds nothing, so it stays unknown
+    // (an approval the gateway holds is kept instead: crash-inquiry.test.ts).
+    const hole = await blackHole();
     try {
       const first = await startLane({
-        gateway: gw,
+        gateway: { ...gw, baseUrl: hole.url },
         dataDir,
         core: { timeouts: { saleMs: 5_000, otherMs: 2_000 } },
       });
@@ -130,6 +133,7 @@ describe('unknown outcomes, restarts, store-and-forward, reconciliation', () => 
       expect(await second.core.reversalsDrained(10_000)).toBe(true);
       await second.core.stop();
     } finally {
+      await hole.close();
       rmSync(dataDir, { recursive: true, force: true });
     }
   });

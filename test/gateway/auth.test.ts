@@ -83,6 +83,8 @@ describe('login throttling', () => {
         baseDelayMs: 60_000,
         maxDelayMs: 60_000,
         windowMs: 60_000,
+        maxPerUserId: 10,
+        lockoutMs: 30 * 60_000,
       },
     });
   });

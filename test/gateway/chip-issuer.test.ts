@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DeclineCode } from '../../gateway/contract/decline-codes';
 import { ResponseCode } from '../../gateway/contract/response-codes';
 import { readIssuerResponse } from '../../native/protocols/emv-issuer-response';
-import { chipTerminal, tagOf, withTag } from '../support/chip-terminal';
+import { chipTerminal, contactlessCard, tagOf, withTag, withoutTag } from '../support/chip-terminal';
 import {
   type Json,
   type TestGateway,
@@ -99,6 +99,31 @@ describe('the sandbox issuer checks the chip (EmvData of a contact read, 9F39 05
     }
   });
 
+  it('the PIN change card: the approval carries script 72 (PIN CHANGE/UNBLOCK), the card applies it and reports 9F5B', async () => {
+    const t = chipTerminal('5100000000000024');
+    try {
+      expect(t.sim.offlinePinOf(t.card)).toBe('4321');
+      const read = await t.read(1999);
+      const res = await gw.post('/api/Transactions/Sale', chipSale(read.emvTlvHex, 19.99));
+      expect(res.body.ResponseCode).toBe(ResponseCode.Success);
+      const answer = readIssuerResponse(String(res.body.EmvData));
+      // One script, 72, id 3: 84 24 00 02, Lc 16 = the enciphered format 2 PIN block (8) and the MAC (8).
+      expect(answer?.scripts).toMatch(/^721E9F18040000000386158424000210[0-9A-F]{32}$/);
+      // The PIN is enciphered: its format 2 block is nowhere in the clear.
+      expect(String(res.body.EmvData)).not.toContain('241234FFFFFFFFFF');
+      if (!answer) return;
+      expect(await t.complete(answer)).toMatchObject({
+        kind: 'completed',
+        decision: 'TC',
+        scriptResults: '2000000003',
+      });
+      // The card's offline PIN is now the sandbox PIN, the one the issuer holds.
+      expect(t.sim.offlinePinOf(t.card)).toBe('1234');
+    } finally {
+      await t.close();
+    }
+  });
+
   it('a wrong cryptogram, or EmvData altered after the card signed it, is declined (EmvCryptogramInvalid)', async () => {
     const t = chipTerminal('4012888888881881');
     try {
@@ -158,7 +183,7 @@ describe('the sandbox issuer checks the chip (EmvData of a contact read, 9F39 05
     }
   });
 
-  it('a contact read without its cryptogram is declined (EmvCryptogramMissing); contactless EmvData still approves', async () => {
+  it('a contact read without its cryptogram is declined (EmvCryptogramMissing); relabelled contactless, still checked', async () => {
     const t = chipTerminal('4012888888881881');
     try {
       const read = await t.read(300);
@@ -166,14 +191,13 @@ describe('the sandbox issuer checks the chip (EmvData of a contact read, 9F39 05
       expect((await gw.post('/api/Transactions/Sale', chipSale(stripped, 3))).body).toMatchObject(
         declined(DeclineCode.EmvCryptogramMissing),
       );
-      // The same card's data as a contactless read (9F39 07): no verifiable cryptogram, authorised as before.
+      // The same card's data passed off as a contactless read (9F39 07) with a made-up cryptogram.
       const contactless = withTag(withTag(read.emvTlvHex, '9F39', '07'), '9F26', '0000000000000000');
-      const ok = await gw.post(
+      const forged = await gw.post(
         '/api/Transactions/Sale',
         chipSale(contactless, 3, { PosEntryMode: 'Contactless' }),
       );
-      expect(ok.body.ResponseCode).toBe(ResponseCode.Success);
-      expect(ok.body.EmvData).toBeUndefined();
+      expect(forged.body).toMatchObject(declined(DeclineCode.EmvCryptogramInvalid));
     } finally {
       await t.close();
     }
@@ -216,6 +240,106 @@ describe('the sandbox issuer checks the chip (EmvData of a contact read, 9F39 05
       expect(rev.body.ResponseCode).toBe(ResponseCode.Success);
     } finally {
       await t.close();
+    }
+  });
+});
+
+/**
+ * Contactless EmvData (9F39 07, or no 9F39 at all) is checked as a chip read is: its ARQC recomputed, its
+ * counter checked, its amounts compared. The sandbox skipped all of it, so any made-up contactless EmvData
+ * was approved, and the same tap could be replayed. The simulated reader's taps carry real ARQCs under the
+ * sandbox issuer keys (a stripe test card tapped answers with its scheme's profile: Visa CVN 18,
+ * Mastercard CVN 16, PAN sequence 00).
+ */
+describe('the sandbox issuer checks contactless EmvData too', () => {
+  let gw: TestGateway;
+  beforeAll(async () => {
+    gw = await startGateway();
+  });
+  afterAll(async () => {
+    await gw.close();
+  });
+  const tapSale = (emv: string, amount: number, overrides: Json = {}) =>
+    gw.post('/api/Transactions/Sale', chipSale(emv, amount, { PosEntryMode: 'Contactless', ...overrides }));
+
+  it('a tap approves; the answer carries no issuer EmvData (the card has left the field)', async () => {
+    for (const pan of ['4111111111111111', '5555555555554444', '4012888888881881']) {
+      const card = contactlessCard(pan);
+      try {
+        const emv = card.tap(1234);
+        expect(tagOf(emv, '9F39')).toBe('07');
+        const res = await tapSale(emv, 12.34);
+        expect(res.body).toMatchObject({ ResponseCode: ResponseCode.Success, LastFour: pan.slice(-4) });
+        expect(res.body.EmvData).toBeUndefined();
+      } finally {
+        card.close();
+      }
+    }
+  });
+
+  it('a made-up or altered cryptogram is declined (EmvCryptogramInvalid), with 9F39 07 or without 9F39', async () => {
+    const card = contactlessCard('4242424242424242');
+    try {
+      const emv = card.tap(500);
+      const arqc = tagOf(emv, '9F26') ?? '';
+      const flipped = `${arqc.slice(0, -1)}${arqc.endsWith('0') ? '1' : '0'}`;
+      expect((await tapSale(withTag(emv, '9F26', flipped), 5)).body).toMatchObject(
+        declined(DeclineCode.EmvCryptogramInvalid),
+      );
+      // The amount raised in 9F02 and in the request alike: the ARQC no longer covers it.
+      expect((await tapSale(withTag(emv, '9F02', '000000050000'), 500)).body).toMatchObject(
+        declined(DeclineCode.EmvCryptogramInvalid),
+      );
+      const noEntryMode = withoutTag(card.tap(500), '9F39');
+      expect((await tapSale(withTag(noEntryMode, '9F26', '0123456789ABCDEF'), 5)).body).toMatchObject(
+        declined(DeclineCode.EmvCryptogramInvalid),
+      );
+      // Genuine without 9F39: verified as any other.
+      expect((await tapSale(withoutTag(card.tap(500), '9F39'), 5)).body.ResponseCode).toBe(
+        ResponseCode.Success,
+      );
+    } finally {
+      card.close();
+    }
+  });
+
+  it('a replayed tap and a stale one are declined (EmvTransactionCounterReplayed)', async () => {
+    const card = contactlessCard('2223003122003222');
+    try {
+      const first = card.tap(700);
+      const second = card.tap(700);
+      expect((await tapSale(second, 7)).body.ResponseCode).toBe(ResponseCode.Success);
+      expect((await tapSale(second, 7)).body).toMatchObject(
+        declined(DeclineCode.EmvTransactionCounterReplayed),
+      );
+      expect((await tapSale(first, 7)).body).toMatchObject(
+        declined(DeclineCode.EmvTransactionCounterReplayed),
+      );
+    } finally {
+      card.close();
+    }
+  });
+
+  it('a genuine tap over another amount is declined (EmvAmountMismatch); one without its ARQC (EmvCryptogramMissing)', async () => {
+    const card = contactlessCard('5555555555554444');
+    try {
+      expect((await tapSale(card.tap(900), 99)).body).toMatchObject(declined(DeclineCode.EmvAmountMismatch));
+      expect((await tapSale(withoutTag(card.tap(900), '9F26'), 9)).body).toMatchObject(
+        declined(DeclineCode.EmvCryptogramMissing),
+      );
+    } finally {
+      card.close();
+    }
+  });
+
+  it('a tap of a card whose scheme the sandbox issuer has no keys for is declined (EmvCryptogramVersionUnsupported)', async () => {
+    const card = contactlessCard('378282246310005');
+    try {
+      expect((await tapSale(card.tap(300), 3)).body).toMatchObject(
+        declined(DeclineCode.EmvCryptogramVersionUnsupported),
+      );
+    } finally {
+      card.close();
     }
   });
 });

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DeclineCode, declineCatalog } from '../../gateway/contract/decline-codes';
 import { renderResponseCodes } from '../../gateway/docs/response-codes-doc';
 import { repoRoot } from '../support/spawn-gateway';
 import { startGateway, type TestGateway } from '../support/gateway-harness';
@@ -9,6 +10,20 @@ import { startGateway, type TestGateway } from '../support/gateway-harness';
 describe('documentation generated from the code', () => {
   it('docs/response-codes.md matches the catalog (run npm run docs:codes)', () => {
     expect(readFileSync(join(repoRoot, 'docs/response-codes.md'), 'utf8')).toBe(renderResponseCodes());
+  });
+
+  it("lists every decline reason's verbiage, none containing APPROV (a client reads that as approval)", () => {
+    const page = readFileSync(join(repoRoot, 'docs/response-codes.md'), 'utf8');
+    const reasons = Object.values(DeclineCode);
+    expect(reasons.length).toBeGreaterThan(10);
+    for (const code of reasons) {
+      const { verbiage } = declineCatalog[code];
+      expect(verbiage, String(code)).toMatch(/^[A-Z0-9 /-]+$/);
+      expect(verbiage, String(code)).not.toMatch(/APPROV/);
+      expect(verbiage, String(code)).not.toBe('DECLINED');
+      expect(page, String(code)).toContain(`| ${code} |`);
+      expect(page, String(code)).toContain(`| ${verbiage} |`);
+    }
   });
 });
 

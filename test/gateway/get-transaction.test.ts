@@ -73,7 +73,7 @@ describe('POST /api/Transactions/GetTransaction', () => {
     });
   });
 
-  it('answers a decline as 3 DECLINED with its reason, never as an approval', async () => {
+  it("answers a decline as 3 with its reason's verbiage and DeclineCode, never as an approval", async () => {
     const number = utn('gt-d');
     await gw.post(
       '/api/Transactions/Sale',
@@ -82,7 +82,7 @@ describe('POST /api/Transactions/GetTransaction', () => {
     const found = await lookup(number);
     expect(found.body).toMatchObject({
       ResponseCode: ResponseCode.Declined,
-      verbiage: 'DECLINED',
+      verbiage: 'INSUFFICIENT FUNDS',
       DeclineCode: DeclineCode.InsufficientFunds,
       TransactionStatus: 'Declined',
       RemainingRefundableAmount: 0,

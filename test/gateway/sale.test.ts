@@ -56,9 +56,10 @@ describe('credit sale', () => {
       CardNumber: undefined,
       ExpDate: undefined,
       CVN: undefined,
-      EmvData: emvData('6011111111111117', 1000),
+      // A tap's EmvData: its ARQC is checked (the sandbox issuer holds Visa and Mastercard keys only).
+      EmvData: emvData('4242424242424242', 1000),
     });
-    expect(chip.body).toMatchObject({ ResponseCode: 200, CardType: 'Discover', LastFour: '1117' });
+    expect(chip.body).toMatchObject({ ResponseCode: 200, CardType: 'Visa', LastFour: '4242' });
 
     const report = await gw.post('/api/Report/GetReportByMerchant', merchant1);
     const rows = report.body.Transactions as Record<string, unknown>[];
@@ -72,18 +73,18 @@ describe('credit sale', () => {
     expect(bySrn.get(chip.body.ServiceReferenceNumber)).toMatchObject({ CardWasSwiped: 1 });
   });
 
-  it('answers each sandbox decline card with 3, verbiage DECLINED and its reason in DeclineCode', async () => {
-    const cases: [string, number][] = [
-      ['4000000000000002', DeclineCode.Declined],
-      ['4000000000009995', DeclineCode.InsufficientFunds],
-      ['4000000000000069', DeclineCode.ExpiredCard],
-      ['4000000000000127', DeclineCode.CvnMismatch],
+  it("answers each sandbox decline card with 3, its reason's verbiage and its reason in DeclineCode", async () => {
+    const cases: [string, number, string][] = [
+      ['4000000000000002', DeclineCode.Declined, 'DO NOT HONOR'],
+      ['4000000000009995', DeclineCode.InsufficientFunds, 'INSUFFICIENT FUNDS'],
+      ['4000000000000069', DeclineCode.ExpiredCard, 'EXPIRED CARD'],
+      ['4000000000000127', DeclineCode.CvnMismatch, 'CVV2 MISMATCH'],
     ];
-    for (const [pan, reason] of cases) {
+    for (const [pan, reason, verbiage] of cases) {
       const r = await sale({ CardNumber: pan });
       expect(r.body, pan).toMatchObject({
         ResponseCode: ResponseCode.Declined,
-        verbiage: 'DECLINED',
+        verbiage,
         DeclineCode: reason,
         LastFour: pan.slice(-4),
       });

@@ -109,7 +109,7 @@ describe('device wallet sales', () => {
     expect((await post(b64(walletB()))).body.ResponseCode).toBe(200);
     expect((await post(walletB('4000000000000002'))).body).toMatchObject({
       ResponseCode: ResponseCode.Declined,
-      verbiage: 'DECLINED',
+      verbiage: 'DO NOT HONOR',
       DeclineCode: DeclineCode.Declined,
     });
     // A missing token is 3 too (the interface fixes it), but no decline: no DeclineCode.

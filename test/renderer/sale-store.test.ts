@@ -322,4 +322,56 @@ describe('sale store: the cashier’s sale as a state machine over the bridge', 
     expect(store.getState().ticket).toBeNull();
     expect(store.getState().subtotalCents).toBe(2500);
   });
+  it('follows a tender another window started: the live prompt, then the outcome from sale.updated', async () => {
+    const { bridge, store } = setup(() => outcome(tender(), ticket()));
+    const running = ticket({ tenders: [tender({ status: 'in-progress', approvedCents: 0 })] });
+    bridge.answer('sale.live', {
+      ticket: running,
+      tenderId: 'TD1',
+      progress: {
+        ticketId: 'TK1',
+        tenderId: 'TD1',
+        step: 'waiting-for-card',
+        prompt: 'Insert, tap or swipe',
+        timeoutSeconds: 41,
+      },
+    });
+    bridge.emit('sale.progress', {
+      ticketId: 'TK1',
+      tenderId: 'TD1',
+      step: 'waiting-for-card',
+      prompt: 'Insert, tap or swipe',
+    });
+    await store.getState().attach();
+    expect(store.getState().phase).toBe('paying');
+    expect(store.getState().progress?.timeoutSeconds).toBe(41);
+    // The ticket saved with nothing left to pay is not yet where the screen lands: the paid one is.
+    const approved = tender();
+    bridge.emit('sale.updated', ticket({ paidCents: 2500, remainingCents: 0, tenders: [approved] }));
+    expect(store.getState().phase).toBe('paying');
+    bridge.emit(
+      'sale.updated',
+      ticket({ status: 'paid', paidCents: 2500, remainingCents: 0, tenders: [approved] }),
+    );
+    expect(store.getState().phase).toBe('done');
+    expect(store.getState().outcome?.tender.authCode).toBe('A1B2C3');
+  });
+
+  it('after a reload with nothing running, the ticket this window showed comes back with its outcome', async () => {
+    let remembered: string | null = 'TK1';
+    const bridge = new FakeBridge()
+      .answer('sale.live', null)
+      .answer(
+        'sale.get',
+        ticket({ status: 'paid', paidCents: 2500, remainingCents: 0, tenders: [tender()] }),
+      );
+    const store = createSaleStore(bridge, () => 0, {
+      get: () => remembered,
+      set: (id) => (remembered = id),
+    });
+    await store.getState().attach();
+    expect(store.getState().phase).toBe('done');
+    store.getState().newSale();
+    expect(remembered).toBeNull();
+  });
 });

@@ -1,5 +1,8 @@
 import { encodeTlvHex } from '../../native/protocols/ber-tlv';
-import { hexToBytes } from '../../native/protocols/hex';
+import { memoryAtcStore } from '../../native/simulators/chip-atc';
+import { ContactlessSimulator } from '../../native/simulators/contactless-simulator';
+import { findTestCard } from '../../native/simulators/test-cards';
+import { createMemoryPair } from '../../native/transports/byte-stream';
 import { encryptTdesDukptPinBlock } from '../../native/protocols/dukpt-tdes';
 import { SANDBOX_BDK } from '../../gateway/sandbox/test-cards';
 
@@ -12,21 +15,21 @@ export function swipe(pan: string, name = 'DOE/JOHN', yymm = '3012'): string {
   return `%B${pan}^${name}^${yymm}1010000000000000000?;${pan}=${yymm}1010000000000000?`;
 }
 
-/** A chip read: PAN (5A), expiry (5F24), amount (9F02), an ARQC cryptogram (9F26) and friends. */
-export function emvData(pan: string, amountCents: number, yymmdd = '301231'): string {
-  const node = (tag: string, hex: string) => ({ tag, value: hexToBytes(hex) });
-  const panHex = pan.length % 2 === 0 ? pan : pan + 'F';
-  return encodeTlvHex([
-    node('5A', panHex),
-    node('5F24', yymmdd),
-    node('9F02', String(amountCents).padStart(12, '0')),
-    node('5F2A', '0840'),
-    node('9F26', 'D737017E33C78692'),
-    node('9F27', '80'),
-    node('9F36', '00E0'),
-    node('95', '0000008000'),
-  ]);
+/**
+ * A tap of a sandbox test card, as the simulated contactless reader sends it: PAN (5A), track 2 (57),
+ * expiry (5F24), the amounts, the card's real ARQC (9F26) under the sandbox issuer keys with the data it
+ * covers, and 9F39 07. One ATC counter per PAN for the whole test process, so every tap is fresh.
+ */
+export function emvData(pan: string, amountCents: number): string {
+  const card = findTestCard(pan);
+  if (!card) throw new Error(`${pan.slice(-4)} is not a sandbox test card`);
+  reader ??= new ContactlessSimulator(createMemoryPair('terminal', 'test-taps')[1], {
+    autoTap: false,
+    atcStore: memoryAtcStore(),
+  });
+  return encodeTlvHex(reader.tapRecord(card, { amountCents }));
 }
+let reader: ContactlessSimulator | undefined;
 
 let ksnCounter = 0;
 /** KSN + PIN block as the sandbox PIN pad would send them (TDES DUKPT, sandbox BDK, ISO 9564 format 0). */

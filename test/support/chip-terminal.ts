@@ -4,7 +4,8 @@ import { type TlvNode, decodeTlvHex, encodeTlvHex } from '../../native/protocols
 import { hexToBytes } from '../../native/protocols/hex';
 import { memoryAtcStore } from '../../native/simulators/chip-atc';
 import { ChipSimulator, type ChipFaults } from '../../native/simulators/chip-simulator';
-import { CHIP_TEST_CARDS, type TestCard } from '../../native/simulators/test-cards';
+import { ContactlessSimulator } from '../../native/simulators/contactless-simulator';
+import { CHIP_TEST_CARDS, findTestCard, type TestCard } from '../../native/simulators/test-cards';
 import { createMemoryPair } from '../../native/transports/byte-stream';
 
 export type ChipRead = Extract<ChipStartResult, { kind: 'online' }>;
@@ -38,6 +39,31 @@ export function chipTerminal(pan: string, faults: ChipFaults = {}) {
       await driver.close();
     },
   };
+}
+
+/**
+ * Taps of one sandbox test card on the simulated contactless reader: `tap` gives the record the reader
+ * sends the terminal (the EmvData of a Contactless sale: 9F39 07 and the card's ARQC). One ATC counter
+ * per helper, from 1 (a fresh gateway).
+ */
+export function contactlessCard(pan: string) {
+  const card = findTestCard(pan);
+  if (!card) throw new Error(`${pan.slice(-4)} is not a sandbox test card`);
+  const [, device] = createMemoryPair('terminal', 'contactless-reader');
+  const sim = new ContactlessSimulator(device, { card, autoTap: false, atcStore: memoryAtcStore() });
+  return {
+    tap(amountCents: number, otherAmountCents = 0): string {
+      return encodeTlvHex(sim.tapRecord(card, { amountCents, otherAmountCents }));
+    },
+    close(): void {
+      sim.stop();
+    },
+  };
+}
+
+/** The same EmvData without one tag (a record that lost an element, or a reader that never sent it). */
+export function withoutTag(emvHex: string, tag: string): string {
+  return encodeTlvHex(decodeTlvHex(emvHex).filter((n) => n.tag !== tag));
 }
 
 /** The same EmvData with one tag's value replaced (an attacker's or a bug's edit after the card signed). */

@@ -175,9 +175,32 @@ export function postFrom(
 }
 
 /**
- * What a decline looks like on the wire (the real service's catalog): ResponseCode 3, verbiage DECLINED,
- * the reason in DeclineCode. For `expect(body).toMatchObject(declined(DeclineCode.X))`.
+ * The verbiage each decline reason answers, as the clients that map verbiage expect it (docs/response-codes.md
+ * lists them): written out here, not read from the catalog, so a changed word fails a test.
+ */
+const declineVerbiage: Record<DeclineCodeValue, string> = {
+  100: 'DO NOT HONOR',
+  101: 'INSUFFICIENT FUNDS',
+  102: 'EXPIRED CARD',
+  103: 'CVV2 MISMATCH',
+  105: 'INCORRECT PIN',
+  109: 'CARD TYPE NOT SUPPORTED',
+  110: 'AVS STREET MISMATCH',
+  111: 'AVS ZIP MISMATCH',
+  112: 'CVV2 MISMATCH',
+  113: 'ACCOUNT BLOCKED',
+  114: 'CARD NOT ACTIVE',
+  720: 'CRYPTOGRAM MISSING',
+  721: 'CRYPTOGRAM INVALID',
+  722: 'CRYPTOGRAM REPLAYED',
+  723: 'CRYPTOGRAM AMOUNT MISMATCH',
+  724: 'CRYPTOGRAM VERSION NOT SUPPORTED',
+};
+
+/**
+ * What a decline looks like on the wire (the real service's catalog): ResponseCode 3, the reason's
+ * verbiage, the reason in DeclineCode. For `expect(body).toMatchObject(declined(DeclineCode.X))`.
  */
 export function declined(reason: DeclineCodeValue): Json {
-  return { ResponseCode: ResponseCode.Declined, verbiage: 'DECLINED', DeclineCode: reason };
+  return { ResponseCode: ResponseCode.Declined, verbiage: declineVerbiage[reason], DeclineCode: reason };
 }

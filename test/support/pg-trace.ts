@@ -67,7 +67,8 @@ function kindOf(sql: string): { kind: StatementKind; lockShared: boolean } {
   if (s.includes('pg_advisory_xact_lock_shared')) return { kind: 'lock-shared', lockShared: true };
   if (s.includes('pg_advisory_xact_lock')) return { kind: 'lock', lockShared: false };
   if (/^select \* from tillpoint_/.test(s)) return { kind: 'call', lockShared: false };
-  if (/^select tp_unit_/.test(s)) return { kind: 'unit', lockShared: false };
+  // Called schema-qualified: `select "schema".tp_unit_…(…)`.
+  if (/^select (?:"?[\w$]+"?\.)?tp_unit_/.test(s)) return { kind: 'unit', lockShared: false };
   for (const k of ['select', 'insert', 'update', 'delete'] as const) {
     if (s.startsWith(k) || (s.startsWith('with') && s.includes(` ${k} `)))
       return { kind: k, lockShared: false };
@@ -120,7 +121,7 @@ export function tracePg(): Trace {
     const unit =
       kind === 'unit' && Array.isArray(firstParam) && Array.isArray(params?.[1])
         ? {
-            routine: /^select (tp_unit_[0-9a-f]+)/i.exec(text)?.[1] ?? '?',
+            routine: /^select (?:"?[\w$]+"?\.)?(tp_unit_[0-9a-f]+)/i.exec(text)?.[1] ?? '?',
             unitLocks: firstParam.map((key, i) => ({
               kind: keyKind(key),
               shared: (params[1] as unknown[])[i] === true,

@@ -42,7 +42,7 @@ import {
 } from './merchant';
 import type { ReceiptPrintResult, ReceiptView } from './receipts';
 import type { ReversalQueueView } from './reversals';
-import type { SaleOutcome, TenderView, TicketView } from './sale';
+import type { LiveTenderView, SaleOutcome, TenderView, TicketView } from './sale';
 import {
   EbtProgramSchema,
   GiftEntrySchema,
@@ -115,6 +115,8 @@ export const commandPayloads = {
   'sale.cancel': Type.Object({ ticketId: TicketIdSchema }),
   /** Gives up an unfinished ticket; approved tenders are reversed (manager approval needed if any). */
   'sale.abandon': Type.Object({ ticketId: TicketIdSchema, approval: OptionalApproval }),
+  /** The tender running on the lane now (any window's), or null: a new or reloaded window re-attaches to it. */
+  'sale.live': Empty,
   /** Captures the signature required by the last tender. */
   'sale.signature': Type.Object({
     ticketId: TicketIdSchema,
@@ -269,6 +271,7 @@ export type CommandValues = {
   'sale.pay': SaleOutcome;
   'sale.cancel': TicketView;
   'sale.abandon': TicketView;
+  'sale.live': LiveTenderView | null;
   'sale.signature': TenderView;
   'gift.balance': BalanceView;
   'gift.reload': TransactionView;

@@ -57,6 +57,11 @@ export type DeviceStatusView = {
   attempts: number;
   nextAttemptAt?: number;
   detail?: Record<string, string | number | boolean>;
+  /**
+   * What keeps the device from its job, in a person's words: "not connected" (configured, but the link is
+   * down), or what a connected device reports ("out of paper", "cover open"). Absent when it can work.
+   */
+  problem?: string;
 };
 
 export type DiscoveredDeviceView = {

@@ -21,7 +21,11 @@ export type GatewaySettingsView = {
   embeddedSandbox: boolean;
 };
 
-const timeout = Type.Integer({ minimum: 500, maximum: 120_000, problem: 'Timeouts are 500 to 120000 ms.' });
+const timeout = Type.Integer({
+  minimum: 500,
+  maximum: 120_000,
+  problem: 'Timeouts are 0.5 to 120 seconds.',
+});
 const wholeNumber = Type.Integer({ minimum: 0, problem: 'mid, cid and appType are whole numbers.' });
 
 export const GatewaySettingsUpdateSchema = Type.Object({

@@ -274,6 +274,17 @@ export type SaleProgress = {
   timeoutSeconds?: number;
 };
 
+/**
+ * The tender the lane is running now (`sale.live`), for a window that opens or reloads while it runs: it
+ * shows the prompt, the countdown and Cancel, then takes the outcome from `sale.updated`.
+ */
+export type LiveTenderView = {
+  ticket: TicketView;
+  tenderId: string;
+  /** The current prompt; its `timeoutSeconds` is what is left of the wait now, not when it began. */
+  progress: SaleProgress | null;
+};
+
 export const SignatureInputSchema = Type.Union(
   [
     /** Captured on the terminal's screen (no signature pad): strokes in CSS pixels of a box. */

@@ -21,6 +21,14 @@ export type TerminalStatusView = {
    * person reads is shown in it (common/store-time.ts).
    */
   timeZone?: string;
+  /**
+   * A ticket the last restart found paid (its tender's answer was lost in the stop and the gateway
+   * confirmed the approval): the sale screen shows its outcome, so nobody charges the customer again.
+   * Reported until the lane opens its next ticket.
+   */
+  recoveredTicketId?: string;
+  /** A tender is running on this lane (a device wait or an authorization): the sign-in screen says so. */
+  paymentRunning?: boolean;
 };
 
 export type AuditEntryView = {

@@ -1,5 +1,5 @@
 import { getAutoClose, removeAutoClose, setAutoClose } from '../../merchant';
-import { fromWire } from '../../util/money';
+import { dollars, fromWire } from '../../util/money';
 import { createApprovals } from './approvals';
 import type { CoreServices, HandlerSlice } from './services';
 
@@ -26,7 +26,7 @@ export function batchHandlers(s: CoreServices) {
       await s.audit(
         who(ctx),
         'batch-close',
-        `settled ${result.amountSettledCents} cents in ${result.batches.length} batch(es)`,
+        `settled ${dollars(result.amountSettledCents)} in ${result.batches.length} batch(es)`,
         approvedBy(ctx, approver),
       );
       return result;

@@ -2,6 +2,7 @@ import { withinPercent } from '../../../common/percent';
 import { BridgeFailure } from '../failure';
 import { createApprovals } from './approvals';
 import type { CoreServices, HandlerSlice } from './services';
+import { dollars } from '../../util/money';
 
 /** Card operations outside a ticket: gift balance and reload, EBT balance, pre-authorization completion. */
 export function cardServiceHandlers(s: CoreServices) {
@@ -20,7 +21,7 @@ export function cardServiceHandlers(s: CoreServices) {
         await s.audit(
           who(ctx),
           'gift-reload',
-          `gift reload ${t.userTransactionNumber} of ${t.amountCents} cents on card ending ${t.last4 ?? '?'}, ${basis}`,
+          `gift reload ${t.userTransactionNumber} of ${dollars(t.amountCents)} on card ending ${t.last4 ?? '?'}, ${basis}`,
           approver && approvedBy(ctx, approver),
         );
         return t;
@@ -29,7 +30,7 @@ export function cardServiceHandlers(s: CoreServices) {
           await s.audit(
             who(ctx),
             'gift-reload-failed',
-            `gift reload of ${String(p.amountCents)} cents, ${basis}: ${error.message}`,
+            `gift reload of ${dollars(p.amountCents)}, ${basis}: ${error.message}`,
             approver && approvedBy(ctx, approver),
           );
         throw error;
@@ -48,7 +49,7 @@ export function cardServiceHandlers(s: CoreServices) {
       const approver = needsManager ? await manager(ctx, p.approval, 'preauth.complete') : undefined;
       // Named by the hold's UserTransactionNumber: a gateway id is all digits, which the audit's card-data
       // mask would hide.
-      const detail = `completion of hold ${held?.utn ?? 'not on this lane'}: ${String(p.amountCents)} cents, tip ${tip} cents (hold ${hold ?? 'unknown'} cents)`;
+      const detail = `completion of hold ${held?.utn ?? 'not on this lane'}: ${dollars(p.amountCents)}, tip ${dollars(tip)} (hold ${hold === undefined ? 'unknown' : dollars(hold)})`;
       try {
         const t = await engine.preauthComplete({ ...p, serviceReferenceNumber: srn, tipCents: tip });
         await s.audit(

@@ -28,6 +28,7 @@ export function saleHandlers(s: CoreServices) {
         );
       return t;
     },
+    'sale.live': () => Promise.resolve(engine.live()),
     'sale.signature': (p) => engine.signature(p.ticketId, p.tenderId, p.signature),
   } satisfies HandlerSlice<'sale'>;
 }

@@ -2,6 +2,7 @@ import type { SafPolicy } from '../contract';
 import { BridgeFailure } from '../failure';
 import { createApprovals } from './approvals';
 import type { CoreServices, HandlerSlice } from './services';
+import { dollars } from '../../util/money';
 
 /** Store-and-forward: its queue and policy (a manager sets it). */
 export function storeAndForwardHandlers(s: CoreServices) {
@@ -28,7 +29,7 @@ export function storeAndForwardHandlers(s: CoreServices) {
       await s.audit(
         who(ctx),
         'saf-policy',
-        `store-and-forward ${policy.enabled ? 'on' : 'off'}; per sale ${policy.perTransactionLimitCents}, total ${policy.totalLimitCents} cents, ${policy.maxAgeHours} h`,
+        `store-and-forward ${policy.enabled ? 'on' : 'off'}; per sale ${dollars(policy.perTransactionLimitCents)}, total ${dollars(policy.totalLimitCents)}, ${policy.maxAgeHours} h`,
         approvedBy(ctx, approver),
       );
       const view = await s.saf.view(policy);

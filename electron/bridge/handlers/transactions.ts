@@ -1,9 +1,21 @@
 import { startOfStoreDayAt } from '../../../common/store-time';
+import type { JournalRow } from '../../journal/journal-store';
 import { toTransactionView } from '../../sale/transaction-view';
 import { laneTimeZone } from '../../store-time-zone';
+import { dollars } from '../../util/money';
 import { BridgeFailure } from '../failure';
 import { createApprovals } from './approvals';
 import type { CoreServices, HandlerSlice } from './services';
+
+/**
+ * The sale a refund or void is of, as a manager reads it in the audit log: its own number and card, not
+ * the gateway's all-digit id (which the card-data mask would show as a masked card number).
+ */
+function saleWords(original: JournalRow | undefined): string {
+  if (!original) return 'a sale not on this lane';
+  const card = original.last4 ? ` (${original.cardType ?? 'card'} ending ${original.last4})` : '';
+  return `sale ${original.utn}${card}`;
+}
 
 /** The lane's transactions: today's list, refunds and voids (a manager approves). */
 export function transactionHandlers(s: CoreServices) {
@@ -28,7 +40,7 @@ export function transactionHandlers(s: CoreServices) {
       await s.audit(
         who(ctx),
         'refund',
-        `refund ${r.transaction.userTransactionNumber} of ${srn}: ${r.transaction.amountCents} cents`,
+        `refund ${r.transaction.userTransactionNumber}: ${dollars(r.transaction.amountCents)} of ${saleWords(await journal.bySrn(srn))}`,
         approvedBy(ctx, approver),
       );
       return r;
@@ -47,7 +59,7 @@ export function transactionHandlers(s: CoreServices) {
       await s.audit(
         who(ctx),
         'void',
-        `void ${r.transaction.userTransactionNumber} of ${srn}`,
+        `void ${r.transaction.userTransactionNumber} of ${saleWords(await journal.bySrn(srn))}`,
         approvedBy(ctx, approver),
       );
       return r;

@@ -7,6 +7,9 @@ import type { SaleEngineDeps } from '../sale-deps';
 import { splitTender, tenderEntry } from '../tender-amounts';
 import type { TenderContext } from './tender';
 
+/** What the cashier reads while the terminal asks the gateway about a sale whose answer was lost. */
+export const INQUIRY_PROMPT = 'No answer yet — asking the gateway whether the payment went through';
+
 /** What one tender's flow is handed: the lane's devices and settings, bound to this ticket and tender. */
 export function tenderContext(o: {
   deps: SaleEngineDeps;
@@ -19,8 +22,17 @@ export function tenderContext(o: {
   /** Keeps the chip conversation of the tender in progress (the engine releases the card if it stops). */
   holdChip: (chip: ChipSale) => void;
 }): TenderContext {
-  const { deps, ticket: t, view, signal, prompt } = o;
+  const { deps, ticket: t, view, signal } = o;
   const split = splitTender(t, view.requestedCents);
+  const seconds = (ms: number): number => Math.ceil(ms / 1000);
+  // An authorization waits at most the gateway's payment timeout: the cashier sees that wait count down,
+  // as a device wait does, instead of "Authorizing…" standing still.
+  const prompt: Prompt = (step, text, timeoutSeconds) =>
+    o.prompt(
+      step,
+      text,
+      timeoutSeconds ?? (step === 'authorizing' ? seconds(deps.gateway().timeouts.saleMs) : undefined),
+    );
   return {
     deps,
     ticket: t,
@@ -32,7 +44,12 @@ export function tenderContext(o: {
     prompt,
     entry: (operation, amountCents) =>
       tenderEntry(deps.settings().laneId, t, view, operation, amountCents, split),
-    journaled: o.journaled,
+    // The answer was lost: the inquiry (GetTransaction) runs before any reversal, and the screen says so.
+    journaled: (entry, send, options) =>
+      o.journaled(entry, send, {
+        ...options,
+        onInquiry: () => prompt('authorizing', INQUIRY_PROMPT, seconds(deps.gateway().timeouts.otherMs)),
+      }),
     acquire: (a) => {
       const sale = deps.settings().sale;
       return acquireCard({

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { detectBrand } from '../../../native/protocols/card-brand';
 import { isLuhnValid } from '../../../native/protocols/luhn';
 import { tokenEndpoints as ep } from '../../contract/core-endpoints';
-import { ResponseCode } from '../../contract/response-codes';
+import { LUHN_FAILED_VERBIAGE, ResponseCode } from '../../contract/response-codes';
 import type { TokenRecord } from '../../contract/tokens';
 import { parseExpDate } from '../../domain/card-input';
 import { outcome, success } from '../../domain/outcome';
@@ -85,8 +85,17 @@ export function registerTokenRoutes(app: FastifyInstance, services: GatewayServi
     // Card data that cannot be stored is the real catalog's "token not generated" (25), Msg says why.
     check(body, problems) {
       const account = requiredText(problems, body, 'Account', ResponseCode.TokenNotGenerated);
-      if (account && (!/^\d{12,19}$/.test(account) || !isLuhnValid(account))) {
+      if (account && !/^\d{12,19}$/.test(account)) {
         problems.add(ResponseCode.TokenNotGenerated, 'Account is not a valid card number', 'Account');
+      } else if (account && !isLuhnValid(account)) {
+        // The real service's wording of a check-digit failure, which its PHP integration maps to its own
+        // "invalid card number" error; the code stays 25.
+        problems.add(
+          ResponseCode.TokenNotGenerated,
+          'Account fails the card number check digit (Luhn)',
+          'Account',
+          LUHN_FAILED_VERBIAGE,
+        );
       }
       const exp = text(body, 'expDate');
       const expiry = exp ? parseExpDate(exp, false) : null;

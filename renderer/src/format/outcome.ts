@@ -53,6 +53,9 @@ export function nextStepFor(tender: TenderView): string {
 
 export const UNKNOWN_HEADLINE = 'Do not retry — the terminal is reversing this sale';
 
+/** A lost answer whose reversal the gateway acknowledged: the final state, and what to do now. */
+export const REVERSED_HEADLINE = 'Reversed: the customer is not charged — take payment again';
+
 /** The headline of a tender whose answer was lost: only card payments are reversed by the terminal. */
 export function unknownHeadlineFor(tender: TenderView): string {
   return tender.kind === 'check' ? 'Do not retry — no answer for this check' : UNKNOWN_HEADLINE;

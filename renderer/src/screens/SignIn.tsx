@@ -9,6 +9,7 @@ export function SignIn() {
   const busy = useApp((s) => s.signingIn);
   const connection = useApp((s) => s.connection);
   const sandbox = useApp((s) => s.status?.sandbox === true);
+  const paymentRunning = useApp((s) => s.status?.paymentRunning === true);
   const [pin, setPin] = useState('');
   const pinRef = useRef<HTMLInputElement>(null);
 
@@ -33,6 +34,11 @@ export function SignIn() {
       <h1 id="signin-title" tabIndex={-1}>
         Sign in
       </h1>
+      {paymentRunning ? (
+        <p className="outcome outcome-warn" role="status">
+          A payment is running on this lane. Sign in to see it and its outcome.
+        </p>
+      ) : null}
       <form onSubmit={submit} className="stack">
         <PinEntry
           id="pin"

@@ -63,9 +63,10 @@ export type AppStore = StoreApi<AppState>;
 
 let noticeId = 0;
 
+/** An error in plain words: its message, and each of its problems the message does not already say. */
 export function describeError(error: BridgeError): string {
-  if (error.problems && error.problems.length > 0) return `${error.message} ${error.problems.join(' ')}`;
-  return error.message;
+  const more = (error.problems ?? []).filter((p) => !error.message.includes(p));
+  return more.length > 0 ? `${error.message} ${more.join(' ')}` : error.message;
 }
 
 export function createAppStore(bridge: Bridge, connection: Connection = 'open'): AppStore {

@@ -2,18 +2,33 @@ import { createContext, useContext, useEffect, useState, type ReactNode } from '
 import { useStore } from 'zustand';
 import type { Bridge } from '../../../electron/bridge/contract';
 import { createAppStore, type AppState, type AppStore, type Connection } from './app-store';
-import { createSaleStore, type SaleState, type SaleStore } from './sale-store';
+import { createSaleStore, type SaleState, type SaleStore, type TicketMemory } from './sale-store';
 import { createSimulatorStore, type SimulatorState, type SimulatorStore } from './simulator-store';
 
 export type Stores = { bridge: Bridge; app: AppStore; sale: SaleStore; sim: SimulatorStore };
 
 const StoresContext = createContext<Stores | null>(null);
 
+/** The ticket a window shows, kept in its tab across a reload (nothing where the browser refuses storage). */
+function tabTicketMemory(): TicketMemory | undefined {
+  let storage: Storage;
+  try {
+    storage = window.sessionStorage;
+  } catch {
+    return undefined;
+  }
+  const key = 'tillpoint.saleTicket';
+  return {
+    get: () => storage.getItem(key),
+    set: (id) => (id ? storage.setItem(key, id) : storage.removeItem(key)),
+  };
+}
+
 export function createStores(bridge: Bridge, connection: Connection = 'open'): Stores {
   return {
     bridge,
     app: createAppStore(bridge, connection),
-    sale: createSaleStore(bridge),
+    sale: createSaleStore(bridge, undefined, typeof window === 'undefined' ? undefined : tabTicketMemory()),
     sim: createSimulatorStore(bridge),
   };
 }

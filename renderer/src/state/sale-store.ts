@@ -3,12 +3,14 @@ import type {
   Bridge,
   BridgeResult,
   BusinessSettingsView,
+  LiveTenderView,
   ManagerApproval,
   ReceiptView,
   SaleOutcome,
   SaleProgress,
   SignatureInput,
   TenderRequest,
+  TenderView,
   TicketView,
   TransactionView,
 } from '../../../electron/bridge/contract';
@@ -38,7 +40,14 @@ export type SaleSettings = Pick<
 /** The tender a cashier chose, held while a large amount is confirmed. */
 export type PendingTender = 'credit' | 'preauth' | TenderForm;
 
-export type ReversalWatch = { utn: string; state: 'reversing' | 'reversed' | 'failed'; message?: string };
+export type ReversalWatch = {
+  utn: string;
+  state: 'reversing' | 'reversed' | 'failed';
+  message?: string;
+  /** Attempts the reversal worker made so far, and why the last one did not go through. */
+  attempts?: number;
+  lastError?: string;
+};
 
 export type SaleState = {
   phase: SalePhase;
@@ -71,7 +80,13 @@ export type SaleState = {
 
   init(): () => void;
   loadSettings(): Promise<void>;
-  restore(ticketId: string): Promise<void>;
+  /**
+   * Shows what the lane is doing now: the tender the core is running (any window's), else the lane's open
+   * ticket, else the ticket this window showed before it reloaded (its outcome, if it finished meanwhile).
+   */
+  attach(openTicketId?: string, recoveredTicketId?: string): Promise<void>;
+  /** Shows a ticket where it stands; a closed one only when `finished` allows it (it was on screen). */
+  restore(ticketId: string, finished?: boolean): Promise<void>;
   digit(d: string): void;
   backspace(): void;
   clearAmount(): void;
@@ -114,6 +129,12 @@ export type SaleState = {
 
 export type SaleStore = StoreApi<SaleState>;
 
+/**
+ * Where a window keeps the ticket it shows, across a reload (the tab's sessionStorage): a tender that
+ * finished while the window reloaded, or while nobody was signed in, still shows its outcome.
+ */
+export type TicketMemory = { get(): string | null; set(ticketId: string | null): void };
+
 const fresh = {
   phase: 'entry' as SalePhase,
   form: null,
@@ -137,9 +158,52 @@ const fresh = {
 /** How long the screen follows an unknown outcome's reversal before leaving it to the queue view. */
 const REVERSAL_WATCH_MS = 120_000;
 
-export function createSaleStore(bridge: Bridge, now: () => number = () => performance.now()): SaleStore {
-  return createStore<SaleState>()((set, get) => {
+/** The outcome a window that did not start the tender reads from the ticket (`sale.updated`, a restore). */
+function outcomeOf(ticket: TicketView, tender: TenderView): SaleOutcome {
+  const signatureRequired = tender.signature?.required === true && !tender.signature.captured;
+  return {
+    ticket,
+    tender,
+    needsAnotherTender: ticket.status === 'open' && ticket.remainingCents > 0,
+    signatureRequired,
+  };
+}
+
+/**
+ * The ticket is saved once with the tender's outcome and once more when it closes as paid: the first,
+ * with nothing left to pay and no signature owed, is not yet where the screen should land.
+ */
+function aboutToClose(ticket: TicketView, tender: TenderView): boolean {
+  return (
+    ticket.status === 'open' &&
+    ticket.remainingCents === 0 &&
+    !(tender.signature?.required === true && !tender.signature.captured)
+  );
+}
+
+export function createSaleStore(
+  bridge: Bridge,
+  now: () => number = () => performance.now(),
+  memory?: TicketMemory,
+): SaleStore {
+  const store = createStore<SaleState>()((set, get) => {
     let reversalTimer: ReturnType<typeof setTimeout> | undefined;
+    /** This window's own calls in flight (pay, signature): their answers move the screen, not the events. */
+    let own = 0;
+    /** The tender this window follows without having started it (a reload, a second window). */
+    let followed: string | null = null;
+    /** A ticket whose tender runs elsewhere and is not a sale (a gift card load on its own screen). */
+    let notOurs: string | null = null;
+    let attaching: Promise<void> | undefined;
+
+    const mine = async <T>(call: () => Promise<T>): Promise<T> => {
+      own += 1;
+      try {
+        return await call();
+      } finally {
+        own -= 1;
+      }
+    };
 
     const checkReversal = async (): Promise<void> => {
       const watch = get().reversal;
@@ -194,6 +258,53 @@ export function createSaleStore(bridge: Bridge, now: () => number = () => perfor
       return opened.value;
     };
 
+    const follow = (live: LiveTenderView): void => {
+      const t = live.ticket;
+      if (followed === live.tenderId && get().phase === 'paying') {
+        if (live.progress) set({ progress: live.progress, ticket: t });
+        return;
+      }
+      if (reversalTimer) clearTimeout(reversalTimer);
+      reversalTimer = undefined;
+      followed = live.tenderId;
+      set({
+        ...fresh,
+        ticket: t,
+        subtotalCents: t.subtotalCents,
+        tipCents: t.tipCents,
+        phase: 'paying',
+        progress: live.progress,
+      });
+    };
+
+    /** A `sale.updated` of the ticket on screen that this window's own call did not cause. */
+    const followTicket = (t: TicketView): void => {
+      const s = get();
+      if (t.status === 'abandoned') {
+        // Given up in another window: this one starts over too.
+        get().newSale();
+        return;
+      }
+      if (s.phase === 'paying') {
+        const tender = t.tenders.find((x) => x.tenderId === followed);
+        if (!tender || tender.status === 'in-progress' || aboutToClose(t, tender)) return;
+        followed = null;
+        afterOutcome(outcomeOf(t, tender));
+        return;
+      }
+      if ((s.phase === 'signature' || s.phase === 'result') && s.outcome) {
+        const tender = t.tenders.find((x) => x.tenderId === s.outcome?.tender.tenderId);
+        if (!tender || aboutToClose(t, tender)) return;
+        const signed = s.phase === 'signature' && tender.signature?.captured === true;
+        if (signed || t.status === 'paid')
+          set({
+            outcome: { ...s.outcome, tender, ticket: t, signatureRequired: false },
+            phase: t.status === 'paid' ? 'done' : 'result',
+            error: null,
+          });
+      }
+    };
+
     const afterOutcome = (outcome: SaleOutcome): void => {
       const t = outcome.tender;
       const base = { outcome, ticket: outcome.ticket, progress: null, form: null, error: null };
@@ -212,13 +323,20 @@ export function createSaleStore(bridge: Bridge, now: () => number = () => perfor
       init() {
         const offs = [
           bridge.on('sale.progress', (p) => {
-            const ticket = get().ticket;
             // Progress without a ticket id belongs to balance checks outside a ticket.
-            if (get().phase !== 'paying' || (ticket && p.ticketId && p.ticketId !== ticket.ticketId)) return;
-            set({ progress: p });
+            if (p.ticketId === '' || p.ticketId === notOurs) return;
+            const { phase, ticket } = get();
+            if (phase === 'paying') {
+              if (!ticket || p.ticketId === ticket.ticketId) set({ progress: p });
+              return;
+            }
+            // A tender this window does not show (another window's, or from before a reload): follow it.
+            if (own === 0 && p.step !== 'done' && p.step !== 'signature') void get().attach();
           }),
           bridge.on('sale.updated', (t) => {
-            if (get().ticket?.ticketId === t.ticketId) set({ ticket: t });
+            if (get().ticket?.ticketId !== t.ticketId) return;
+            set({ ticket: t });
+            if (own === 0) followTicket(t);
           }),
           bridge.on('receipt.printed', (r) => {
             if (get().ticket?.ticketId !== r.ticketId) return;
@@ -228,7 +346,17 @@ export function createSaleStore(bridge: Bridge, now: () => number = () => perfor
                 : `Not printed: ${r.reason ?? 'printer unavailable'}.`,
             });
           }),
-          bridge.on('reversals.updated', () => {
+          bridge.on('reversals.updated', (queue) => {
+            const watch = get().reversal;
+            const item = queue.items.find((i) => i.userTransactionNumber === watch?.utn);
+            if (watch?.state === 'reversing' && item)
+              set({
+                reversal: {
+                  ...watch,
+                  attempts: item.attempts,
+                  ...(item.lastError ? { lastError: item.lastError } : {}),
+                },
+              });
             void checkReversal();
           }),
         ];
@@ -254,21 +382,44 @@ export function createSaleStore(bridge: Bridge, now: () => number = () => perfor
           });
       },
 
-      async restore(ticketId) {
+      attach(openTicketId, recoveredTicketId) {
+        if (attaching) return attaching;
+        attaching = (async () => {
+          if (own > 0) return;
+          const live = await bridge.send('sale.live', {});
+          if (!live.ok || own > 0) return;
+          if (live.value) {
+            if (live.value.ticket.purpose === 'gift-reload') notOurs = live.value.ticket.ticketId;
+            else return follow(live.value);
+          }
+          if (get().ticket) return;
+          // The restart closed the lane's sale (its approval confirmed after the stop), or this window
+          // showed a ticket before it reloaded: its outcome, so nobody charges the customer again. The
+          // status read at sign-in may still name as open a ticket that has just been paid.
+          const remembered = memory?.get() ?? null;
+          const id = openTicketId ?? recoveredTicketId ?? remembered;
+          if (id) await get().restore(id, id === remembered || id === recoveredTicketId);
+        })().finally(() => {
+          attaching = undefined;
+        });
+        return attaching;
+      },
+
+      async restore(ticketId, finished = false) {
         const r = await bridge.send('sale.get', { ticketId });
-        if (!r.ok || r.value.status !== 'open') return;
+        if (!r.ok) return;
         const ticket = r.value;
+        const shown = ticket.status === 'paid' && finished;
+        if (ticket.status !== 'open' && !shown) {
+          if (memory?.get() === ticketId) memory.set(null);
+          return;
+        }
         set({ ...fresh, ticket, subtotalCents: ticket.subtotalCents, tipCents: ticket.tipCents });
         // Pick up where the lane stopped: a signature still owed, or the last tender's outcome.
         const unsigned = ticket.tenders.find((t) => t.signature?.required && !t.signature.captured);
         const last = unsigned ?? ticket.tenders[ticket.tenders.length - 1];
         if (!last) return;
-        afterOutcome({
-          ticket,
-          tender: last,
-          needsAnotherTender: ticket.remainingCents > 0,
-          signatureRequired: unsigned !== undefined,
-        });
+        afterOutcome(outcomeOf(ticket, last));
       },
 
       digit(d) {
@@ -363,11 +514,14 @@ export function createSaleStore(bridge: Bridge, now: () => number = () => perfor
           payStartedAt: now(),
           reversal: null,
         });
-        const r = await bridge.send('sale.pay', {
-          ticketId: ticket.ticketId,
-          tender,
-          ...(options.allowDuplicate ? { allowDuplicate: true } : {}),
-        });
+        followed = null;
+        const r = await mine(() =>
+          bridge.send('sale.pay', {
+            ticketId: ticket.ticketId,
+            tender,
+            ...(options.allowDuplicate ? { allowDuplicate: true } : {}),
+          }),
+        );
         if (!r.ok) {
           // Refused before any tender ran (busy, device missing, invalid): back to the choice, with why.
           const back = get().outcome ? 'result' : 'entry';
@@ -390,11 +544,13 @@ export function createSaleStore(bridge: Bridge, now: () => number = () => perfor
       async signature(input) {
         const { ticket, outcome } = get();
         if (!ticket || !outcome) return false;
-        const r = await bridge.send('sale.signature', {
-          ticketId: ticket.ticketId,
-          tenderId: outcome.tender.tenderId,
-          signature: input,
-        });
+        const r = await mine(() =>
+          bridge.send('sale.signature', {
+            ticketId: ticket.ticketId,
+            tenderId: outcome.tender.tenderId,
+            signature: input,
+          }),
+        );
         if (!r.ok) {
           set({ error: describeError(r.error) });
           return false;
@@ -492,8 +648,15 @@ export function createSaleStore(bridge: Bridge, now: () => number = () => perfor
       newSale() {
         if (reversalTimer) clearTimeout(reversalTimer);
         reversalTimer = undefined;
+        // Signed out while a tender runs: its ticket stays remembered, so the next sign-in shows its end.
+        if (get().phase !== 'paying') memory?.set(null);
+        followed = null;
         set({ ...fresh });
       },
     };
   });
+  store.subscribe((s, before) => {
+    if (s.ticket && s.ticket.ticketId !== before.ticket?.ticketId) memory?.set(s.ticket.ticketId);
+  });
+  return store;
 }

@@ -348,8 +348,10 @@ describe('hosted checkout of payment links (over HTTP)', () => {
 
   it('turns a card tester away after repeated declines on one link', async () => {
     const link = await createLink(gw, { Amount: '1.00' });
+    // Ten declines from one address, over three cards (each card has a limit of its own: 5 a day).
+    const declining = ['4000000000000002', '4000000000009995', '4000000000000069'];
     for (let i = 0; i < 10; i += 1) {
-      const r = await payCheckout(gw, link, { ...sandboxCard, CardNumber: '4000000000000002' });
+      const r = await payCheckout(gw, link, { ...sandboxCard, CardNumber: declining[i % 3] });
       expect(r.body.ResponseCode).toBe(ResponseCode.Declined);
     }
     const blocked = await payCheckout(gw, link, sandboxCard);

@@ -1,4 +1,4 @@
-import { merchant1, type Json, type TestGateway } from '../../support/gateway-harness';
+import { merchant1, postFrom, type Json, type TestGateway } from '../../support/gateway-harness';
 
 type Credentials = {
   AppKey: string;
@@ -63,6 +63,16 @@ export async function payCheckout(
   });
   const text = await res.text();
   return { status: res.status, text, body: JSON.parse(text) as Json };
+}
+
+/** The same checkout post from a given loopback address (127.0.0.x): a payer, or a tester, elsewhere. */
+export async function payCheckoutFrom(
+  gw: TestGateway,
+  address: string,
+  link: Json,
+  body: Json,
+): Promise<{ status: number; body: Json }> {
+  return postFrom(gw.baseUrl, address, new URL(String(link.Link)).pathname, body);
 }
 
 export const sandboxCard = {

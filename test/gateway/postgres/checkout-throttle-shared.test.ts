@@ -27,11 +27,15 @@ describe('the checkout card-testing throttle is shared by every gateway process 
 
   it('declines spread over two gateways count together, and both turn the tester away', async () => {
     const link = await createLink(a, { Amount: '1.00' });
-    const declined = { ...sandboxCard, CardNumber: '4000000000000002' };
+    // Over three cards: each card has a limit of its own (5 declines a day).
+    const declining = ['4000000000000002', '4000000000009995', '4000000000000069'];
     const codes: unknown[] = [];
     // Ten declines (the limit), alternated between the two processes: five each.
     for (let i = 0; i < 10; i += 1)
-      codes.push((await payCheckout(i % 2 === 0 ? a : b, link, declined)).body.ResponseCode);
+      codes.push(
+        (await payCheckout(i % 2 === 0 ? a : b, link, { ...sandboxCard, CardNumber: declining[i % 3] })).body
+          .ResponseCode,
+      );
     expect(codes).toEqual(Array.from({ length: 10 }, () => ResponseCode.Declined));
     for (const at of [a, b]) {
       expect((await payCheckout(at, link, sandboxCard)).body.ResponseCode).toBe(ResponseCode.TooManyAttempts);

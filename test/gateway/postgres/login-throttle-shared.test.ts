@@ -4,7 +4,13 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ResponseCode } from '../../../gateway/contract/response-codes';
 import { defaultThrottle } from '../../../gateway/security/login-throttle';
-import { merchant2, postFrom, startGateway, type TestGateway } from '../../support/gateway-harness';
+import {
+  merchant1,
+  merchant2,
+  postFrom,
+  startGateway,
+  type TestGateway,
+} from '../../support/gateway-harness';
 
 /**
  * Two gateways on one PostgreSQL database (as `--workers N` or several hosts run it), sharing no memory:
@@ -45,6 +51,26 @@ describe('the login throttle is shared by every gateway process on one database'
         Password: 'x',
       });
       expect(r.body.ResponseCode).toBe(ResponseCode.TooManyAttempts);
+    }
+  });
+
+  it('a user ID locked by guesses from many addresses over two gateways is locked at both', async () => {
+    const codes: unknown[] = [];
+    // Three guesses from each of six addresses, alternating gateways: never the per-pair limit (5).
+    for (let i = 0; i < 18; i += 1) {
+      const at = i % 2 === 0 ? a : b;
+      const r = await postFrom(at.baseUrl, `127.0.2.${1 + (i % 6)}`, '/api/BusinessSettings', {
+        ...merchant1,
+        Password: `lock-${i}`,
+      });
+      codes.push(r.body.ResponseCode);
+    }
+    expect(codes.filter((c) => c === ResponseCode.AuthenticationFailed)).toHaveLength(10);
+    expect(codes.slice(10)).toEqual(Array.from({ length: 8 }, () => ResponseCode.TooManyAttempts));
+    for (const at of [a, b]) {
+      const r = await postFrom(at.baseUrl, '127.0.2.9', '/api/BusinessSettings', merchant1);
+      expect(r.body.ResponseCode).toBe(ResponseCode.TooManyAttempts);
+      expect(String((r.body.Msg as string[])[0])).toMatch(/locked/);
     }
   });
 });

@@ -129,7 +129,7 @@ describe(
       expect(moved.code).toBe(0);
       const result = JSON.parse(moved.stdout) as { verified: boolean; tables: Record<string, number> };
       expect(result.verified).toBe(true);
-      expect(result.tables).toMatchObject({ merchants: 2, settlements: 1, payments: 7, vault_tokens: 1 });
+      expect(result.tables).toMatchObject({ merchants: 3, settlements: 1, payments: 7, vault_tokens: 1 });
       expect(moved.stdout).not.toContain('5555555555554444');
 
       const after = await startGateway({ dataDir, database: { kind: 'postgres', url: target.url } });

@@ -207,7 +207,8 @@ describe('a batch as one routine call (PostgreSQL)', () => {
     );
     await new Promise((r) => setTimeout(r, 200));
     await adminQuery(
-      `select pg_terminate_backend(pid) from pg_stat_activity where query like 'select tp_unit_%' and state = 'active'`,
+      `select pg_terminate_backend(pid) from pg_stat_activity
+        where query like 'select %.tp_unit_%' and state = 'active' and pid <> pg_backend_pid()`,
     );
     expect(await inFlight).toBe('failed');
     const [rows] = await storage.batch([], [addMerchant({ mid: 2, name: 'b' })] as const);

@@ -68,15 +68,15 @@ describe('real client: Node e-commerce backend (form bodies, /testing/api in tes
     expect(approved(r.body)).toBe(true);
   });
 
-  it('never reads a decline as approval: 3, DECLINED, no authorization number', async () => {
-    for (const [card, amount] of [
-      ['4000000000000002', '12.00'],
-      ['4000000000009995', '12.01'],
-      ['4000000000000069', '12.02'],
+  it("never reads a decline as approval: 3, the reason's verbiage, no authorization number", async () => {
+    for (const [card, amount, verbiage] of [
+      ['4000000000000002', '12.00', 'DO NOT HONOR'],
+      ['4000000000009995', '12.01', 'INSUFFICIENT FUNDS'],
+      ['4000000000000069', '12.02', 'EXPIRED CARD'],
     ] as const) {
       const r = await charge('test', card, amount);
       expect(r.body.ResponseCode, card).toBe(ResponseCode.Declined);
-      expect(r.body.verbiage, card).toBe('DECLINED');
+      expect(r.body.verbiage, card).toBe(verbiage);
       expect(approved(r.body), card).toBe(false);
     }
   });
@@ -99,6 +99,58 @@ describe('real client: Node e-commerce backend (form bodies, /testing/api in tes
     });
     expect(wrong.body.ResponseCode).toBe(ResponseCode.AuthenticationFailed);
     expect(approved(wrong.body)).toBe(false);
+  });
+
+  it('looks its payment link up with GET /api/PaymentLinks and unprefixed query names (issue 21, item 10)', async () => {
+    // The backend's order page creates a link for the order, then confirms it by looking it up with the
+    // envelope's own names in the query — AppKey, mid, UserName — not the `request.`-prefixed ones.
+    const created = await gw.post('/testing/api/PaymentLinks', {
+      ...merchant1,
+      PaymentLink: { Amount: '31.40', InvoiceNumber: `order-${utn('n')}` },
+    });
+    expect(created.body.ResponseCode).toBe(ResponseCode.Success);
+    const link = created.body.PaymentLink as Json;
+    const unprefixed = new URLSearchParams({ ...credentials, 'paymentLink.id': String(link.Id) });
+    const found = await gw.get(`/testing/api/PaymentLinks?${unprefixed.toString()}`);
+    expect(found.body.ResponseCode).toBe(ResponseCode.Success);
+    expect((found.body.PaymentLinks as Json[]).map((l) => l.Id)).toEqual([link.Id]);
+    // In any case, as bodies are bound.
+    const lower = new URLSearchParams({
+      appkey: merchant1.AppKey,
+      APPTYPE: '1',
+      Mid: '1001',
+      cid: '1',
+      username: merchant1.UserName,
+      PASSWORD: merchant1.Password,
+      'PaymentLink.InvoiceNumber': String(link.InvoiceNumber),
+    });
+    const byInvoice = await gw.get(`/api/PaymentLinks?${lower.toString()}`);
+    expect((byInvoice.body.PaymentLinks as Json[]).map((l) => l.Id)).toEqual([link.Id]);
+    // Both spellings: the prefixed one wins, whichever comes first (here the unprefixed password is wrong).
+    for (const order of ['unprefixed first', 'prefixed first'] as const) {
+      const pairs: [string, string][] = [
+        ['Password', 'not-the-password'],
+        ['request.password', merchant1.Password],
+      ];
+      if (order === 'prefixed first') pairs.reverse();
+      const both = new URLSearchParams([
+        ...Object.entries(credentials).filter(([k]) => k !== 'Password'),
+        ...pairs,
+        ['paymentLink.id', String(link.Id)],
+      ]);
+      const r = await gw.get(`/api/PaymentLinks?${both.toString()}`);
+      expect(r.body.ResponseCode, order).toBe(ResponseCode.Success);
+      expect(
+        (r.body.PaymentLinks as Json[]).map((l) => l.Id),
+        order,
+      ).toEqual([link.Id]);
+    }
+    const wrongPrefixed = new URLSearchParams({
+      ...credentials,
+      'request.password': 'not-the-password',
+    });
+    const refused = await gw.get(`/api/PaymentLinks?${wrongPrefixed.toString()}`);
+    expect(refused.body.ResponseCode).toBe(ResponseCode.AuthenticationFailed);
   });
 
   it('looks a payment up with GetTransaction and reaches the same conclusion', async () => {

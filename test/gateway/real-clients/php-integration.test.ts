@@ -104,6 +104,72 @@ describe('real client: PHP integration (forms, Username, MonetraAdmin, refund-or
     expect(r.body.AmountSettled).toBe(26);
   });
 
+  /**
+   * The integration's error mapping, as it is written: it switches on verbiage, and takes a verbiage
+   * containing APPROV for success (the Node backend does too).
+   */
+  const errorOf = (answer: Json): string =>
+    typeof answer.verbiage === 'string' && answer.verbiage.includes('APPROV')
+      ? 'approved'
+      : ({
+          'LUHN/MOD10 CHECK ON ACCOUNT NUMBER FAILED': 'card_number_invalid',
+          'INVALID CARD NUMBER': 'card_number_invalid',
+          'EXPIRED CARD': 'card_expired',
+          'INSUFFICIENT FUNDS': 'insufficient_funds',
+          'CVV2 MISMATCH': 'cvv_mismatch',
+          'DO NOT HONOR': 'card_declined',
+        }[String(answer.verbiage)] ?? 'unknown');
+
+  it('reads a Luhn-invalid Account on GetTokenForCard by its verbiage (issue 21, item 11)', async () => {
+    const bad = await tokenize('4111111111111112');
+    expect(bad.body).toMatchObject({
+      ResponseCode: ResponseCode.TokenNotGenerated,
+      verbiage: 'LUHN/MOD10 CHECK ON ACCOUNT NUMBER FAILED',
+    });
+    expect(errorOf(bad.body)).toBe('card_number_invalid');
+    // Other reasons a card cannot be stored keep the code's own verbiage.
+    const noAccount = await post('/api/MonetraAdmin/GetTokenForCard', { expDate: '1230' });
+    expect(noAccount.body).toMatchObject({ ResponseCode: 25, verbiage: 'TOKEN NOT GENERATED' });
+  });
+
+  it('reads each decline by the reason in its verbiage, ResponseCode 3 and DeclineCode as before (item 11)', async () => {
+    const sale = (card: string, cvn = '123') =>
+      post('/api/Transactions/Sale', {
+        Amount: '21.00',
+        TransactionType: '1',
+        UserTransactionNumber: utn('php-d'),
+        CardNumber: card,
+        ExpDate: '1230',
+        CVN: cvn,
+        ForceDuplication: 'true',
+      });
+    const cases = [
+      ['4000000000000002', 100, 'DO NOT HONOR', 'card_declined'],
+      ['4000000000009995', 101, 'INSUFFICIENT FUNDS', 'insufficient_funds'],
+      ['4000000000000069', 102, 'EXPIRED CARD', 'card_expired'],
+      ['4000000000000127', 103, 'CVV2 MISMATCH', 'cvv_mismatch'],
+    ] as const;
+    for (const [card, declineCode, verbiage, error] of cases) {
+      const r = await sale(card);
+      expect(r.body, card).toMatchObject({
+        ResponseCode: ResponseCode.Declined,
+        DeclineCode: declineCode,
+        verbiage,
+      });
+      expect(errorOf(r.body), card).toBe(error);
+    }
+    // The same reasons through the integration's own path: a stored card charged with SaleWithToken.
+    const token = (await tokenize('4000000000009995')).body.Token as string;
+    const byToken = await charge(token, '22.00');
+    expect(byToken.body).toMatchObject({ ResponseCode: 3, DeclineCode: 101, verbiage: 'INSUFFICIENT FUNDS' });
+    const invalid = await sale('4111111111111112');
+    expect(invalid.body).toMatchObject({
+      ResponseCode: ResponseCode.InvalidCardNumber,
+      verbiage: 'INVALID CARD NUMBER',
+    });
+    expect(errorOf(invalid.body)).toBe('card_number_invalid');
+  });
+
   it('authenticates with Username and refuses a wrong password with 1', async () => {
     const r = await post('/api/Transactions/DoSettlement', {}, 'wrong');
     expect(r.body.ResponseCode).toBe(ResponseCode.AuthenticationFailed);

@@ -122,3 +122,62 @@ describe('real client: shopping-cart plugin (form checkout, quoted JSON refunds)
     expect(full.body).toMatchObject({ ResponseCode: ResponseCode.Success, RefundedAmount: 9 });
   });
 });
+
+/**
+ * The plugin's test mode (issue 21, item 12): it sends the real service's published demo credentials —
+ * AppKey 12345, AppType 1, mid 76074, cid 260, nicolas / password1 — unchanged, and must work against a
+ * Tillpoint sandbox as it does against the real one.
+ */
+describe('real client: shopping-cart plugin in test mode (published demo credentials)', () => {
+  let gw: TestGateway;
+  beforeAll(async () => {
+    gw = await startGateway();
+  });
+  afterAll(async () => {
+    await gw.close();
+  });
+
+  const demo = {
+    AppKey: '12345',
+    AppType: '1',
+    mid: '76074',
+    cid: '260',
+    UserName: 'nicolas',
+    Password: 'password1',
+  };
+  const form = (operation: string, fields: Record<string, string>) =>
+    gw.post(`/api/Transactions/${operation}`, null, {
+      contentType: 'application/x-www-form-urlencoded',
+      raw: new URLSearchParams({ ...demo, ...fields }).toString(),
+    });
+
+  it('checks out, charges the saved card and refunds, all as the demo merchant', async () => {
+    const checkout = await form('Sale', {
+      Amount: '19.99',
+      TransactionType: '1',
+      UserTransactionNumber: utn('cart-demo'),
+      CardNumber: '4111111111111111',
+      ExpDate: '1230',
+      CVN: '123',
+      NameOnCard: 'Test Mode',
+      SaveToken: 'True',
+    });
+    expect(checkout.body).toMatchObject({ ResponseCode: ResponseCode.Success, Amount: 19.99 });
+    const next = await form('SaleWithToken', {
+      Amount: '5.00',
+      TransactionType: '2',
+      UserTransactionNumber: utn('cart-demo-tok'),
+      Token: checkout.body.Token as string,
+    });
+    expect(next.body).toMatchObject({ ResponseCode: ResponseCode.Success, Amount: 5 });
+    const refund = await gw.post('/api/Transactions/DoRefund', {
+      ...demo,
+      TrackData: '',
+      SURI: '',
+      ServiceTransactionNumber: next.body.ServiceReferenceNumber,
+      Amount: '5.00',
+      UserTransactionNumber: utn('cart-demo-ref'),
+    });
+    expect(refund.body).toMatchObject({ ResponseCode: ResponseCode.Success, Amount: 5 });
+  });
+});

@@ -62,6 +62,22 @@ describe('ReceiptPrinterDriver against the ESC/POS simulator over a socat pty', 
     expect(sim.receipts).toHaveLength(1);
   });
 
+  it('its health says what keeps it from printing, from the last status it read', async () => {
+    const { sim, driver } = await setup();
+    await driver.status();
+    expect(driver.health().problem).toBeUndefined();
+    sim.setCondition({ paperEnd: true });
+    await driver.status();
+    expect(driver.health()).toMatchObject({ state: 'connected', problem: 'out of paper' });
+    sim.setCondition({ paperEnd: false, coverOpen: true });
+    await driver.status();
+    expect(driver.health().problem).toBe('cover open');
+    // Paper running low still prints: not a problem.
+    sim.setCondition({ coverOpen: false, paperNearEnd: true });
+    await driver.status();
+    expect(driver.health().problem).toBeUndefined();
+  });
+
   it('slow status answers within the wait still work; silence fails the heartbeat', async () => {
     const { sim, driver } = await setup();
     sim.setFaults({ slowMs: 100 });

@@ -16,7 +16,20 @@ import {
   ContactlessSimulator,
   type ContactlessSimulatorOptions,
 } from '../../../native/simulators/contactless-simulator';
-import { TEST_CARDS } from '../../../native/simulators/test-cards';
+import {
+  type AcTransactionData,
+  CRYPTOGRAM_VERSIONS,
+  acDataTailFromIad,
+  applicationCryptogram,
+  deriveIccMasterKeys,
+} from '../../../native/protocols/emv-cryptogram-versions';
+import { memoryAtcStore } from '../../../native/simulators/chip-atc';
+import {
+  CHIP_TEST_CARDS,
+  SANDBOX_ISSUER_MASTER_KEYS,
+  TEST_CARDS,
+} from '../../../native/simulators/test-cards';
+import { createMemoryPair } from '../../../native/transports/byte-stream';
 import { type Link, type Transport, openLink, waitFor } from './harness';
 import { vivo2Host as host } from './vivo2-host';
 
@@ -84,7 +97,7 @@ describe.each<Transport>(['memory', 'pty'])('contactless simulator over %s', (tr
     }
     expect(bytesToHex(findTlv(r.tlv, '9F02')?.value ?? new Uint8Array(0))).toBe('000000002599');
     expect(bytesToHex(findTlv(r.tlv, '9A')?.value ?? new Uint8Array(0))).toBe('260314');
-    // Contactless EMV, not contact: the sandbox issuer checks cryptograms of contact reads (05) only.
+    // Contactless EMV, not contact (05): the issuer answers a tap with nothing for the card.
     expect(bytesToHex(findTlv(r.tlv, '9F39')?.value ?? new Uint8Array(0))).toBe('07');
     const cardData = readEmvCardData(bytesToHex(r.raw));
     expect(cardData).toEqual({
@@ -163,5 +176,45 @@ describe.each<Transport>(['memory', 'pty'])('contactless simulator over %s', (tr
     if (transport === 'pty') await l.pty?.close();
     await waitFor(() => closed, 3000, 'host closed');
     expect(h.frames).toHaveLength(3);
+  });
+
+  it("a tap's 9F26 is the card's ARQC under the sandbox issuer keys, over the data the record carries", async () => {
+    const { h } = await setup({ card: TEST_CARDS[2], tapDelayMs: 0 });
+    await h.send(buildActivateTransaction({ amountCents: 4321 }));
+    const r = parseActivateTransactionResponse(await h.next(1));
+    if (!r.ok) throw new Error(r.reason);
+    const tag = (t: string) => findTlv(r.tlv, t)?.value ?? new Uint8Array(0);
+    // A Mastercard stripe card tapped answers as Mastercard CVN 16, PAN sequence number 00.
+    expect(bytesToHex(tag('5F34'))).toBe('00');
+    const v = CRYPTOGRAM_VERSIONS['mastercard-16'];
+    const icc = deriveIccMasterKeys(v, SANDBOX_ISSUER_MASTER_KEYS.mastercard, TEST_CARDS[2]!.pan, '00');
+    const tags = Object.fromEntries(
+      ['9F02', '9F03', '9F1A', '95', '5F2A', '9A', '9C', '9F37', '82', '9F36'].map((t) => [t, tag(t)]),
+    ) as AcTransactionData;
+    const expected = applicationCryptogram(v, icc.ac, tags, acDataTailFromIad(v, tag('9F10')));
+    expect(bytesToHex(tag('9F26'))).toBe(bytesToHex(expected));
+    expect(bytesToHex(tag('9F27'))).toBe('80');
+  });
+});
+
+describe('a card keeps one transaction counter across the chip slot and the contactless field', () => {
+  it('the ATC of a chip card goes on from inserts to taps when both interfaces share the store', () => {
+    const store = memoryAtcStore();
+    const card = CHIP_TEST_CARDS[0]!;
+    // The chip slot took two counters for this card already.
+    store.next(card.pan, card.chip!.panSequenceNumber);
+    store.next(card.pan, card.chip!.panSequenceNumber);
+    const sim = new ContactlessSimulator(createMemoryPair('host', 'reader')[1], {
+      atcStore: store,
+      autoTap: false,
+    });
+    try {
+      const record = sim.tapRecord(card, { amountCents: 100 });
+      expect(bytesToHex(findTlv(record, '9F36')?.value ?? new Uint8Array(0))).toBe('0003');
+      // The chip card's own profile: PAN sequence number 01.
+      expect(bytesToHex(findTlv(record, '5F34')?.value ?? new Uint8Array(0))).toBe('01');
+    } finally {
+      sim.stop();
+    }
   });
 });

@@ -38,6 +38,42 @@ describe('toolkit `emv ALGORITHM --json INPUTS`: the command for every published
     expect(checked).toBeGreaterThan(0);
   });
 
+  it('a Mastercard CVN with a `pin` prints the PIN change command and its template 72', () => {
+    // The reference implementation's worked example for CVN 17 (pyemv tests/test_cvn_hsm.py, values only).
+    const out = emv.run([
+      'cvn-mastercard',
+      '--json',
+      JSON.stringify({
+        cvn: 17,
+        issuerMasterKeyAc: '0123456789ABCDEFFEDCBA9876543210',
+        issuerMasterKeySmi: 'FEDCBA98765432100123456789ABCDEF',
+        issuerMasterKeySmc: '89ABCDEF0123456776543210FEDCBA98',
+        pan: '1234567890123456',
+        panSequenceNumber: '00',
+        tags: {
+          '9F02': '000000009999',
+          '9F03': '000000000000',
+          '9F1A': '0124',
+          '95': '8000000000',
+          '5F2A': '0124',
+          '9A': '209906',
+          '9C': '00',
+          '9F37': 'ABCDEF12',
+          '82': '1800',
+          '9F36': '001C',
+          '9F10': '0111A00003220000000000000000000322FF',
+        },
+        arc: '0010',
+        pin: '9999',
+      }),
+    ]) as Record<string, string>;
+    expect(out).toMatchObject({
+      arqc: 'EAE8A620A75648D8',
+      pinChangeCommand: '84240002108661C474E4940A4378390C64CB96756E',
+      issuerScriptTemplate72PinChange: '721E9F180400000000861584240002108661C474E4940A4378390C64CB96756E',
+    });
+  });
+
   it('a malformed input is a ToolError naming it, never a stack trace', () => {
     const err = (args: string[]): ToolError => {
       try {

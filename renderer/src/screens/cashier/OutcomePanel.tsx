@@ -3,7 +3,7 @@ import type { SaleOutcome, TenderView } from '../../../../electron/bridge/contra
 import { tenderChargedCents } from '../../../../common/transaction-amounts';
 import { cardLabel, formatCents } from '../../format/money';
 import { figureFontSize } from '../../ui/figure';
-import { nextStepFor, unknownHeadlineFor } from '../../format/outcome';
+import { nextStepFor, REVERSED_HEADLINE, unknownHeadlineFor } from '../../format/outcome';
 import { useSale, useSaleStore } from '../../state/context';
 import type { ReversalWatch } from '../../state/sale-store';
 
@@ -16,12 +16,16 @@ const cardRefusalTitle: Record<NonNullable<TenderView['cardRefusal']>, string> =
   'card-not-answering': 'The card did not answer — payment reversed',
 };
 
-function headline(t: TenderView): { tone: Tone; title: string } {
+function headline(t: TenderView, reversal: ReversalWatch | null): { tone: Tone; title: string } {
   if (t.status === 'reversed' && t.cardRefusal)
     return { tone: 'bad', title: cardRefusalTitle[t.cardRefusal] };
+  // The lost answer's reversal is done: the headline is where things stand, not the warning any more.
+  if (t.status === 'unknown' && reversal?.state === 'reversed')
+    return { tone: 'warn', title: REVERSED_HEADLINE };
   switch (t.status) {
     case 'approved':
-      return { tone: 'ok', title: 'Approved' };
+      // Nobody approves cash: the drawer took it.
+      return { tone: 'ok', title: t.kind === 'cash' ? 'Cash received' : 'Approved' };
     case 'stored':
       return { tone: 'ok', title: 'Approved offline' };
     case 'partial':
@@ -65,12 +69,18 @@ function CashOut({ label, cents, testId }: { label: string; cents: number; testI
   );
 }
 
+function reversingWords(watch: ReversalWatch): string {
+  if (!watch.attempts) return 'Reversing the payment at the gateway…';
+  const tried = `tried ${watch.attempts} time${watch.attempts === 1 ? '' : 's'}`;
+  return `Reversing the payment at the gateway — ${tried}${watch.lastError ? ` (${watch.lastError})` : ''}, trying again…`;
+}
+
 function ReversalLine({ watch }: { watch: ReversalWatch | null }) {
   if (!watch) return null;
   return (
     <p role="status" data-reversal={watch.state}>
       {watch.state === 'reversing'
-        ? 'Reversal in progress…'
+        ? reversingWords(watch)
         : watch.state === 'reversed'
           ? (watch.message ?? 'Reversed: the customer is not charged.')
           : `Reversal failed: ${watch.message ?? 'the manager sees it in the reconciliation view'}.`}
@@ -85,7 +95,8 @@ export function OutcomePanel({ outcome }: { outcome: SaleOutcome }) {
   const reversal = useSale((s) => s.reversal);
   const lastTender = useSale((s) => s.lastTender);
   const sale = useSaleStore();
-  const head = headline(t);
+  const head = headline(t, reversal);
+  const lostAndReversed = t.status === 'unknown' && reversal?.state === 'reversed';
   const tone = head.tone;
   // An approved hold has charged nothing yet: the cashier must not read it as a finished sale.
   const title = t.kind === 'preauth' && t.status === 'approved' ? 'Pre-authorized (held)' : head.title;
@@ -108,9 +119,12 @@ export function OutcomePanel({ outcome }: { outcome: SaleOutcome }) {
       className={`outcome outcome-${tone}`}
       aria-labelledby="outcome-title"
       data-outcome={t.status}
+      data-reversal={t.status === 'unknown' || t.cardRefusal ? reversal?.state : undefined}
       role={tone === 'ok' ? 'status' : 'alert'}
     >
-      <h2 id="outcome-title">{title}</h2>
+      <h2 id="outcome-title" tabIndex={-1}>
+        {title}
+      </h2>
       {change > 0 ? <CashOut label="Change due" cents={change} testId="outcome-change" /> : null}
       {cashBack ? (
         <CashOut label="Give cash back" cents={t.cashBackCents} testId="outcome-cash-back" />
@@ -178,7 +192,7 @@ export function OutcomePanel({ outcome }: { outcome: SaleOutcome }) {
           </>
         ) : null}
       </dl>
-      {t.message && t.status !== 'approved' && t.status !== 'partial' ? <p>{t.message}</p> : null}
+      {t.message && t.status !== 'partial' && !lostAndReversed ? <p>{t.message}</p> : null}
       {t.status === 'partial' ? (
         <p>
           <strong>Collect the remaining {formatCents(ticket.remainingCents)} with another tender.</strong>
@@ -189,8 +203,11 @@ export function OutcomePanel({ outcome }: { outcome: SaleOutcome }) {
           Nothing is charged yet. Complete it with the final amount and tip on the Pre-authorizations screen.
         </p>
       ) : null}
-      {next ? <p>{next}</p> : null}
-      {t.status === 'unknown' || t.cardRefusal ? <ReversalLine watch={reversal} /> : null}
+      {/* The core's words may already say what to do next: said once, not twice. */}
+      {next && !lostAndReversed && !(t.message ?? '').includes(next) ? <p>{next}</p> : null}
+      {(t.status === 'unknown' && !lostAndReversed) || t.cardRefusal ? (
+        <ReversalLine watch={reversal} />
+      ) : null}
       {t.status === 'declined' && t.gatewayCode === 410 && lastTender ? (
         <button
           type="button"

@@ -35,6 +35,9 @@ export function PromptPanel() {
         {prompt}
       </div>
       {left !== null && canCancel ? <p className="hint">Times out in {left} s</p> : null}
+      {left !== null && progress?.step === 'authorizing' ? (
+        <p className="hint">Answer due in {left} s</p>
+      ) : null}
       <button
         type="button"
         className="btn btn-danger"

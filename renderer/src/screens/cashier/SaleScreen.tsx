@@ -211,12 +211,14 @@ function AmountPanel() {
       <p id="amount-hint" className="hint">
         Type digits or use the keypad; Backspace deletes, Esc clears, Enter takes a card.
       </p>
-      <Keypad
-        label="Amount keypad"
-        disabled={locked}
-        onDigit={(d) => sale.getState().digit(d)}
-        onBackspace={() => sale.getState().backspace()}
-      />
+      {/* Once the ticket is open the amount is fixed: the keypad gives its room to what happens now. */}
+      {locked ? null : (
+        <Keypad
+          label="Amount keypad"
+          onDigit={(d) => sale.getState().digit(d)}
+          onBackspace={() => sale.getState().backspace()}
+        />
+      )}
       {canEdit ? (
         <button type="button" className="btn" onClick={() => void sale.getState().editAmount()}>
           Change amount
@@ -308,6 +310,13 @@ export function SaleScreen() {
   const note = useSale((s) => s.receiptNote);
   const ticket = useSale((s) => s.ticket);
   const openTicketId = useApp((s) => s.status?.openTicketId);
+  const recoveredTicketId = useApp((s) => s.status?.recoveredTicketId);
+  const signedIn = useApp((s) => s.session !== null);
+  // A lost answer still being reversed: no tender is offered first (the cashier must not run the card
+  // again until the reversal is through); once reversed, Credit is where the next payment starts.
+  const reversing = useSale(
+    (s) => s.outcome?.tender.status === 'unknown' && s.reversal?.state !== 'reversed',
+  );
   const sale = useSaleStore();
   useSaleKeys();
 
@@ -324,21 +333,24 @@ export function SaleScreen() {
       )
         return;
       const targets = root.querySelectorAll<HTMLElement>(
-        phase === 'result' ? '[data-tender="credit"]' : '[data-autofocus]',
+        phase !== 'result' ? '[data-autofocus]' : reversing ? '#outcome-title' : '[data-tender="credit"]',
       );
       targets[targets.length - 1]?.focus();
     });
     return () => cancelAnimationFrame(id);
-  }, [phase]);
+  }, [phase, reversing]);
 
-  // After a restart the core still holds the lane's open ticket: pick it up instead of starting over.
+  // A reload, a second window or a restart: show what the lane is doing (the tender the core runs, the
+  // open ticket, or the ticket this window showed) instead of an empty keypad beside a running payment.
   useEffect(() => {
-    if (openTicketId && !sale.getState().ticket) void sale.getState().restore(openTicketId);
-  }, [openTicketId, sale]);
+    if (signedIn) void sale.getState().attach(openTicketId, recoveredTicketId);
+  }, [openTicketId, recoveredTicketId, signedIn, sale]);
 
   return (
     <div id="sale-root">
-      <h1 tabIndex={-1}>Sale</h1>
+      <h1 tabIndex={-1} className="sale-title">
+        Sale
+      </h1>
       <div className="sale">
         <AmountPanel />
         <div className="stack">
@@ -366,6 +378,7 @@ export function SaleScreen() {
           {phase === 'result' ? (
             <>
               <TenderChoice
+                quiet={reversing}
                 title={
                   ticket && ticket.remainingCents > 0
                     ? `Next tender for ${formatCents(ticket.remainingCents)}`
@@ -379,8 +392,9 @@ export function SaleScreen() {
           ) : null}
           {phase === 'signature' && outcome ? (
             <>
-              <OutcomePanel outcome={outcome} />
+              {/* "Sign here" and its action first: they are what the counter is waiting for. */}
               <SignaturePanel />
+              <OutcomePanel outcome={outcome} />
             </>
           ) : null}
           {phase === 'done' && outcome ? (

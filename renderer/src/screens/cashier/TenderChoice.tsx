@@ -36,7 +36,8 @@ export function useStartTender(): (id: TenderOption['id'], confirmed?: boolean) 
   };
 }
 
-export function TenderChoice({ title }: { title: string }) {
+/** `quiet`: no tender stands out (a lost answer is still being reversed: Credit is not the next step). */
+export function TenderChoice({ title, quiet = false }: { title: string; quiet?: boolean }) {
   const start = useStartTender();
   const hasAmount = useSale((s) => s.ticket !== null || s.subtotalCents > 0);
   return (
@@ -47,7 +48,7 @@ export function TenderChoice({ title }: { title: string }) {
           <button
             key={t.id}
             type="button"
-            className={`btn ${t.id === 'credit' ? 'btn-primary' : ''}`}
+            className={`btn ${t.id === 'credit' && !quiet ? 'btn-primary' : ''}`}
             aria-keyshortcuts={t.key.toUpperCase()}
             aria-disabled={!hasAmount || undefined}
             onClick={() => start(t.id)}

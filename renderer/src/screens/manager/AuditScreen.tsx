@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import type { AuditEntryView } from '../../../../electron/bridge/contract';
-import { formatStamp } from '../../format/money';
+import { formatCents, formatStamp } from '../../format/money';
 import { useStoreZone } from '../../state/context';
 import { useCommand } from '../../state/use-command';
 import { ErrorAlert, SelectField, type SelectOption } from '../../ui/fields';
@@ -47,6 +47,19 @@ function actionText(action: string): string {
   return actionWords[action] ?? action;
 }
 
+/**
+ * The core writes amounts in dollars; entries written before it did counted cents ("1000 cents", the
+ * offline policy's "per sale 10000, total 50000 cents"): a manager reads those in dollars too.
+ */
+export function detailText(detail: string): string {
+  return detail
+    .replace(
+      /per sale (\d+), total (\d+) cents/g,
+      (_m, a: string, b: string) => `per sale ${formatCents(Number(a))}, total ${formatCents(Number(b))}`,
+    )
+    .replace(/\b(\d+) cents\b/g, (_m, n: string) => formatCents(Number(n)));
+}
+
 const limits: readonly SelectOption<number>[] = [
   [50, 'Last 50'],
   [200, 'Last 200'],
@@ -55,7 +68,7 @@ const limits: readonly SelectOption<number>[] = [
 
 /**
  * Who did what and when on this lane: sign-ins, refunds and voids with who approved them, settings and
- * batch changes. The core writes the details without card data; the screen shows them as they are.
+ * batch changes. The core writes the details without card data; the screen shows them in dollars.
  */
 export function AuditScreen() {
   const zone = useStoreZone();
@@ -105,7 +118,7 @@ export function AuditScreen() {
               </td>
               <td>{roleWords[e.role]}</td>
               <td>{actionText(e.action)}</td>
-              <td>{e.detail}</td>
+              <td>{detailText(e.detail)}</td>
               <td>{e.approvedBy ? roleWords[e.approvedBy] : '—'}</td>
             </tr>
           ))}

@@ -8,6 +8,7 @@ import type {
   DiscoveredDeviceView,
   DiscoveryView,
 } from '../../../../electron/bridge/contract';
+import { problemWords, roleWords } from '../../format/devices';
 import { formatDateTime, formatStamp } from '../../format/money';
 import { useApp, useAppStore, useStoreZone } from '../../state/context';
 import { useAction, useCommand } from '../../state/use-command';
@@ -15,15 +16,7 @@ import { ErrorAlert, InputField, SelectField, type SelectOption } from '../../ui
 import { TableHead } from '../../ui/TableHead';
 import { ScannerAndPoleDisplay } from './ScannerAndPoleDisplay';
 
-export const roleWords: Record<DeviceRoleName, string> = {
-  cardReader: 'Card reader',
-  pinPad: 'PIN pad',
-  contactless: 'Chip / contactless reader',
-  signaturePad: 'Signature pad',
-  receiptPrinter: 'Receipt printer',
-  scanner: 'Barcode scanner',
-  poleDisplay: 'Pole display',
-};
+export { roleWords };
 const roles = Object.keys(roleWords) as DeviceRoleName[];
 
 const stateTone: Record<string, string> = {
@@ -72,7 +65,12 @@ function Health() {
                 {d.attachment && d.attachment !== d.kind ? ` ${d.attachment}` : ''}
               </td>
               <td>
-                <span className={`badge ${stateTone[d.state] ?? 'badge-muted'}`}>{d.state}</span>
+                {/* Connected is not enough: a printer out of paper is a problem, whatever its link says. */}
+                {d.problem && d.state === 'connected' ? (
+                  <span className="badge badge-bad">{problemWords(d.problem)}</span>
+                ) : (
+                  <span className={`badge ${stateTone[d.state] ?? 'badge-muted'}`}>{d.state}</span>
+                )}
                 {d.attempts > 0 ? <div className="hint">{d.attempts} attempts</div> : null}
                 {chipSlot(d) ? (
                   <div className="hint" data-testid="chip-slot">
@@ -81,7 +79,11 @@ function Health() {
                 ) : null}
               </td>
               <td>{d.lastSeenAt ? formatDateTime(d.lastSeenAt, zone) : '—'}</td>
-              <td>{d.lastError ?? ''}</td>
+              <td>
+                {d.problem ? <strong>{problemWords(d.problem)}</strong> : null}
+                {d.problem && d.lastError ? ': ' : ''}
+                {d.lastError ?? ''}
+              </td>
               <td>
                 <button
                   type="button"

@@ -31,6 +31,36 @@ function NumberField({
   );
 }
 
+/**
+ * A timeout the core keeps in milliseconds, typed and shown in seconds (people's units): "30", or "0.5".
+ * An emptied or unreadable field holds NaN, which the core refuses in words.
+ */
+function SecondsField({
+  valueMs,
+  onValueMs,
+  ...props
+}: Omit<InputFieldProps, 'value' | 'onChange' | 'inputMode'> & {
+  valueMs: number;
+  onValueMs: (ms: number) => void;
+}) {
+  const [text, setText] = useState(String(valueMs / 1000));
+  useEffect(() => {
+    setText((t) => (Math.round(Number(t) * 1000) === valueMs ? t : String(valueMs / 1000)));
+  }, [valueMs]);
+  return (
+    <InputField
+      inputMode="decimal"
+      {...props}
+      value={text}
+      onChange={(e) => {
+        setText(e.target.value);
+        const s = e.target.value.trim();
+        onValueMs(/^\d+(\.\d{1,3})?$/.test(s) ? Math.round(Number(s) * 1000) : NaN);
+      }}
+    />
+  );
+}
+
 /** Why the core would refuse this gateway address (common/gateway-address.ts), in the same words. */
 function addressProblem(text: string): string | undefined {
   let url: URL;
@@ -150,22 +180,22 @@ function Connection() {
         />
       </div>
       <div className="row">
-        <NumberField
-          id="gw-sale-ms"
-          label="Payment timeout (ms)"
-          value={form.timeouts.saleMs}
-          onValue={(n) => field('timeouts', { ...form.timeouts, saleMs: n })}
+        <SecondsField
+          id="gw-sale-s"
+          label="Payment timeout (seconds)"
+          valueMs={form.timeouts.saleMs}
+          onValueMs={(n) => field('timeouts', { ...form.timeouts, saleMs: n })}
           aria-describedby="gw-sale-hint"
         >
           <span id="gw-sale-hint" className="hint">
             No answer by then: the sale is reversed.
           </span>
-        </NumberField>
-        <NumberField
-          id="gw-other-ms"
-          label="Other requests timeout (ms)"
-          value={form.timeouts.otherMs}
-          onValue={(n) => field('timeouts', { ...form.timeouts, otherMs: n })}
+        </SecondsField>
+        <SecondsField
+          id="gw-other-s"
+          label="Other requests timeout (seconds)"
+          valueMs={form.timeouts.otherMs}
+          onValueMs={(n) => field('timeouts', { ...form.timeouts, otherMs: n })}
         />
       </div>
       <ErrorAlert message={error} />
