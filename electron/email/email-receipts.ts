@@ -456,6 +456,9 @@ export function createEmailReceipts(o: EmailReceiptsOptions): EmailReceipts {
       if (running) return;
       // Rows left `sending` by a stop or a crash: their answer never came, so they go again (same Message-ID).
       const recovered = await journal.emailRecover();
+      // A start is a fresh chance (the network or the server may be back): what waits is tried now, not
+      // at the end of a backoff the last run began.
+      await journal.emailRetryAll(clock.now());
       if (recovered > 0)
         log.log('warn', 'email', `${recovered} receipt email(s) had no answer recorded; queued again`);
       running = true;
