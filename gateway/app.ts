@@ -219,6 +219,21 @@ export async function buildGateway(options: GatewayOptions): Promise<Gateway> {
   });
   registerErrorHandlers(app, () => known);
 
+  // Every handler still running, answered or not: a client that hung up (a terminal killed mid-sale) leaves
+  // no connection for app.close() to wait on, yet its payment is at the processor. close() waits for the
+  // handler so that answer is committed, not left pending for the next start's recovery to undo.
+  const running = new Set<Promise<unknown>>();
+  app.addHook('onRoute', (route) => {
+    const handler = route.handler;
+    route.handler = function tracked(request, reply) {
+      const run = Promise.resolve(handler.call(this, request, reply));
+      running.add(run);
+      const done = () => running.delete(run);
+      run.then(done, done);
+      return run;
+    };
+  });
+
   await app.register(formbody, { bodyLimit: config.bodyLimitBytes });
   registerJsonParsers(app, config.bodyLimitBytes);
   // The credential envelope is registered once and referenced by every body (contract/common.ts).
@@ -297,6 +312,7 @@ export async function buildGateway(options: GatewayOptions): Promise<Gateway> {
       closing = true;
       app.server.closeIdleConnections();
       await app.close();
+      await Promise.allSettled([...running]);
       await storage.close();
     },
   };

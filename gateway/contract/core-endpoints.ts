@@ -4,7 +4,9 @@ import { BusinessSettingsResponse } from './business-settings';
 import {
   SettlementReportsResponse,
   SettlementsByDateRequest,
+  TransactionNumbersRequest,
   TransactionNumbersResponse,
+  TransactionsReportRequest,
   TransactionsReportResponse,
   UnsettledTransactionsResponse,
 } from './report';
@@ -45,7 +47,7 @@ export const reportEndpoints = {
     group: report,
     summary: 'UserTransactionNumbers used by the merchant (misspelled path kept for compatibility)',
     auth: 'envelope',
-    body: EnvelopeOnlyRequest,
+    body: TransactionNumbersRequest,
     response: TransactionNumbersResponse,
   }),
   getTransactionNumbers: endpoint({
@@ -54,7 +56,7 @@ export const reportEndpoints = {
     group: report,
     summary: 'UserTransactionNumbers used by the merchant',
     auth: 'envelope',
-    body: EnvelopeOnlyRequest,
+    body: TransactionNumbersRequest,
     response: TransactionNumbersResponse,
   }),
   getLastSettlementByMerchant: endpoint({
@@ -81,7 +83,7 @@ export const reportEndpoints = {
     group: report,
     summary: 'Every transaction of the merchant, with the refund amount rules',
     auth: 'envelope',
-    body: EnvelopeOnlyRequest,
+    body: TransactionsReportRequest,
     response: TransactionsReportResponse,
   }),
   getReportByUserAndCashier: endpoint({
@@ -90,7 +92,7 @@ export const reportEndpoints = {
     group: report,
     summary: 'Transactions made by the authenticated user and cashier',
     auth: 'envelope',
-    body: EnvelopeOnlyRequest,
+    body: TransactionsReportRequest,
     response: TransactionsReportResponse,
   }),
   getUnsettledTransactions: endpoint({

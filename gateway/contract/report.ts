@@ -53,7 +53,9 @@ export type TransactionReportRecord = Static<typeof TransactionReportRecord>;
 export const TransactionsReportResponse = withBase({ Transactions: Type.Array(TransactionReportRecord) });
 export type TransactionsReportResponse = Static<typeof TransactionsReportResponse>;
 
-export const TransactionNumbersResponse = withBase({ UserReferenceNumbers: Type.Array(Type.String()) });
+export const TransactionNumber = Type.String();
+
+export const TransactionNumbersResponse = withBase({ UserReferenceNumbers: Type.Array(TransactionNumber) });
 export type TransactionNumbersResponse = Static<typeof TransactionNumbersResponse>;
 
 export const SettlementReport = Type.Object({
@@ -70,6 +72,31 @@ export const SettlementsByDateRequest = withEnvelope({
   EndDate: Type.Optional(DateTime()),
 });
 export type SettlementsByDateRequest = Static<typeof SettlementsByDateRequest>;
+
+const reportWindow = {
+  StartDate: Type.Optional(
+    DateTime(
+      'optional: only transactions made at or after this instant (old clients send none: every transaction)',
+    ),
+  ),
+  EndDate: Type.Optional(DateTime('optional: only transactions made at or before this instant')),
+};
+
+/**
+ * GetReportByMerchant and GetReportByUserAndCashier: the envelope, and optional filters a client of years
+ * of data sends to ask for less than everything (the answer is streamed either way).
+ */
+export const TransactionsReportRequest = withEnvelope({
+  ...reportWindow,
+  BatchNumber: Type.Optional(
+    Type.String({ maxLength: 40, description: 'optional: only the transactions of this batch' }),
+  ),
+});
+export type TransactionsReportRequest = Static<typeof TransactionsReportRequest>;
+
+/** GetTransactionNumbers: the envelope and an optional window on when each number was used. */
+export const TransactionNumbersRequest = withEnvelope(reportWindow);
+export type TransactionNumbersRequest = Static<typeof TransactionNumbersRequest>;
 
 export const UnsettledTransaction = Type.Object({
   id: Int32(),

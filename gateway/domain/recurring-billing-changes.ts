@@ -1,3 +1,4 @@
+import type { RecurringBillingRecord } from '../contract/recurring-billing';
 import { ResponseCode } from '../contract/response-codes';
 import { dueDate, frequencyById } from './frequency';
 import { DomainError, success } from './outcome';
@@ -141,12 +142,31 @@ export async function activeBilling(id: number, scope: RequestScope) {
   return { ...success(), BillingId: row.id, Billing: billingRecord(row) };
 }
 
-/** GetAll: the merchant's active billings (all of them with IncludeInactive), or the one asked for. */
-export async function listBillings(c: { id: number | undefined; all: boolean }, scope: RequestScope) {
+/**
+ * GetAll: the merchant's active billings (all of them with IncludeInactive), or the one asked for, in id
+ * order, read a slice at a time by keyset over `recurring_billings_by_mid` (merchant, id): years of
+ * billings stream, never sit in memory.
+ */
+export async function* listBillings(
+  c: { id: number | undefined; all: boolean },
+  scope: RequestScope,
+): AsyncGenerator<RecurringBillingRecord> {
   const q = scope.services.storage.read;
-  let query = q.qb.selectFrom('recurring_billings').selectAll().where('mid', '=', scope.principal.mid);
-  if (!c.all) query = query.where('active', '=', 1);
-  if (c.id !== undefined) query = query.where('id', '=', c.id);
-  const rows = await q.all(query.orderBy('id'));
-  return { ...success(), Billings: rows.map(billingRecord) };
+  let after = 0;
+  for (;;) {
+    let query = q.qb
+      .selectFrom('recurring_billings')
+      .selectAll()
+      .where('mid', '=', scope.principal.mid)
+      .where('id', '>', after);
+    if (!c.all) query = query.where('active', '=', 1);
+    if (c.id !== undefined) query = query.where('id', '=', c.id);
+    const rows = await q.all(query.orderBy('id').limit(BILLINGS_SLICE));
+    for (const r of rows) yield billingRecord(r);
+    const last = rows[rows.length - 1];
+    if (rows.length < BILLINGS_SLICE || !last) return;
+    after = last.id;
+  }
 }
+
+const BILLINGS_SLICE = 500;

@@ -10,9 +10,10 @@ import type {
   RetrievalRow,
 } from '../contract/reporting';
 import type { Queryable } from '../storage/queryable';
+import type { PaymentsTable } from '../storage/schema';
 import type { DepositAccount } from './issuer-port';
 import { localParts } from './local-time';
-import { chargedCents, chargedCentsSql } from './rules/card-paid';
+import { chargedCents } from './rules/card-paid';
 import { fromCents, type Cents } from './money';
 
 /**
@@ -65,22 +66,20 @@ const money = (cents: Cents) => fromCents(cents);
 /** The merchant's local date of an instant; '' while there is none (a batch not settled or closed yet). */
 const localDate = (iso: string | null, zone: string) => (iso ? localParts(new Date(iso), zone).date : '');
 
-// Aggregates of approved, batched payments; fixed SQL text without values (the same in both dialects).
-const SALE_CENTS = sql<number>`sum(case when p.operation = 'refund' then 0 else ${chargedCentsSql('p')} end)`;
-const RETURN_CENTS = sql<number>`sum(case when p.operation = 'refund' then p.amount_cents else 0 end)`;
-const SALE_COUNT = sql<number>`sum(case when p.operation = 'refund' then 0 else 1 end)`;
-const RETURN_COUNT = sql<number>`sum(case when p.operation = 'refund' then 1 else 0 end)`;
-const KEYED_COUNT = sql<number>`sum(case when p.entry_mode in ('KeyEntered', 'ChipFallbackManual') then 1 else 0 end)`;
+// Fixed SQL text without values (the same in both dialects).
 const ALL_COUNT = sql<number>`count(*)`;
 
-/** The selection every settled-batch summary groups by: what `sums` reads. */
+/**
+ * The selection every settled-batch summary groups by, over the batches' sums (`batch_totals`, written
+ * when each batch settled: domain/batch-totals.ts): what `sums` reads.
+ */
 const AGGREGATE = [
-  SALE_CENTS.as('sale_cents'),
-  RETURN_CENTS.as('return_cents'),
-  SALE_COUNT.as('sale_count'),
-  RETURN_COUNT.as('return_count'),
-  KEYED_COUNT.as('keyed_count'),
-  ALL_COUNT.as('n'),
+  sql<number>`sum(t.sale_cents)`.as('sale_cents'),
+  sql<number>`sum(t.return_cents)`.as('return_cents'),
+  sql<number>`sum(t.sale_count)`.as('sale_count'),
+  sql<number>`sum(t.return_count)`.as('return_count'),
+  sql<number>`sum(t.keyed_count)`.as('keyed_count'),
+  sql<number>`sum(t.n)`.as('n'),
 ] as const;
 
 type Aggregate = {
@@ -105,18 +104,17 @@ function sums(a: Aggregate): Sums {
   };
 }
 
-function add(a: Sums, b: Sums): Sums {
-  return {
-    sale: a.sale + b.sale,
-    ret: a.ret + b.ret,
-    saleCount: a.saleCount + b.saleCount,
-    returnCount: a.returnCount + b.returnCount,
-    keyed: a.keyed + b.keyed,
-    n: a.n + b.n,
-  };
-}
-
 const zero: Sums = { sale: 0, ret: 0, saleCount: 0, returnCount: 0, keyed: 0, n: 0 };
+
+/** The sums of no row at all (an aggregate over an empty window). */
+const none: Aggregate = {
+  sale_cents: null,
+  return_cents: null,
+  sale_count: null,
+  return_count: null,
+  keyed_count: null,
+  n: null,
+};
 
 /** The batch metrics of a row; the Total row computes its average and percentage from its own sums. */
 function metrics(s: Sums) {
@@ -161,19 +159,26 @@ async function pageWithTotals<DB, TB extends keyof DB, I, O>(
   return { rows: found, count: Number(totals?.n ?? 0), amount: Number(totals?.amount ?? 0) };
 }
 
-function settled(q: Queryable, mid: number, range: Range, batchNumber?: string, cid?: number) {
+/**
+ * The settled (and closed) batches of a window, by when they settled, joined to their sums: a few rows a
+ * batch, read through `batches_by_settled`, never the batches' payments.
+ */
+function settledTotals(q: Queryable, mid: number, range: Range, batchNumber?: string, cid?: number) {
   let query = q.qb
-    .selectFrom('payments as p')
-    .innerJoin('batches as b', 'b.id', 'p.batch_id')
-    .where('p.mid', '=', mid)
-    .where('p.status', '=', 'approved')
+    .selectFrom('batches as b')
+    .innerJoin('batch_totals as t', 't.batch_id', 'b.id')
+    .where('b.mid', '=', mid)
+    // Implied by the join; stated so a plan that starts from the sums reads the merchant's only.
+    .where('t.mid', '=', mid)
     .where('b.status', 'in', ['settled', 'closed']);
   if (range.fromIso) query = query.where('b.settled_at', '>=', range.fromIso);
   if (range.toIso) query = query.where('b.settled_at', '<', range.toIso);
   if (batchNumber !== undefined) query = query.where('b.batch_number', '=', batchNumber);
-  if (cid !== undefined) query = query.where('p.cid', '=', cid);
+  if (cid !== undefined) query = query.where('t.cid', '=', cid);
   return query;
 }
+
+const offsetOf = (p: Page) => p.index * p.size;
 
 export type EntityView = { level: 0 | 1; onlyId?: string | undefined };
 
@@ -222,7 +227,10 @@ function cidFilter(view: EntityView, mid: number): number | undefined | null {
   return /^\d{1,9}$/.test(view.onlyId) ? Number(view.onlyId) : null;
 }
 
-/** GetBatchSummaryByEntity: one row for the merchant (level 0) or one per cashier (level 1). */
+/**
+ * GetBatchSummaryByEntity: one row for the merchant (level 0) or one per cashier (level 1), grouped and
+ * paged in the database over the batches' sums.
+ */
 export async function batchSummaryByEntity(
   q: Queryable,
   mid: number,
@@ -238,24 +246,38 @@ export async function batchSummaryByEntity(
     count: 0,
   };
   if (cid === null) return empty;
-  const groups = await q.all(
-    settled(q, mid, range, undefined, cid)
-      .select(['p.cid as cid', ...AGGREGATE])
-      .groupBy('p.cid')
-      .orderBy('p.cid'),
-  );
-  let all: { entity: Entity; s: Sums }[];
+  const report = settledTotals(q, mid, range, undefined, cid);
+  const totalOf = (s: Sums) => ({
+    ...names.merchant,
+    EntityId: '',
+    EntityName: 'Total',
+    EntityType: '',
+    ...metrics(s),
+  });
   if (view.level === 0) {
-    const s = groups.map(sums).reduce(add, zero);
-    all = s.n > 0 ? [{ entity: names.merchant, s }] : [];
-  } else {
-    all = groups.map((g) => ({ entity: names.cashier(g.cid), s: sums(g) }));
+    const s = sums((await q.first(report.select([...AGGREGATE]))) ?? none);
+    const count = s.n > 0 ? 1 : 0;
+    return {
+      rows: count > 0 && p.index === 0 ? [{ ...names.merchant, ...metrics(s) }] : [],
+      total: totalOf(s),
+      count,
+    };
   }
-  const total = all.map((a) => a.s).reduce(add, zero);
+  const [groups, all] = await Promise.all([
+    q.all(
+      report
+        .select(['t.cid as cid', ...AGGREGATE])
+        .groupBy('t.cid')
+        .orderBy('t.cid')
+        .limit(p.size)
+        .offset(offsetOf(p)),
+    ),
+    q.first(report.select([...AGGREGATE, sql<number>`count(distinct t.cid)`.as('groups')])),
+  ]);
   return {
-    rows: page(all, p).map((a) => ({ ...a.entity, ...metrics(a.s) })),
-    total: { ...names.merchant, EntityId: '', EntityName: 'Total', EntityType: '', ...metrics(total) },
-    count: all.length,
+    rows: groups.map((g) => ({ ...names.cashier(g.cid), ...metrics(sums(g)) })),
+    total: totalOf(sums(all ?? none)),
+    count: Number(all?.groups ?? 0),
   };
 }
 
@@ -326,7 +348,7 @@ export async function authorizationLog(
   };
 }
 
-/** GetBatchSummaryByMerchant: one row per settled batch, oldest first. */
+/** GetBatchSummaryByMerchant: one row per settled batch, oldest first, paged in the database. */
 export async function batchSummaryByMerchant(
   q: Queryable,
   mid: number,
@@ -334,32 +356,47 @@ export async function batchSummaryByMerchant(
   range: Range,
   p: Page,
 ): Promise<Paged<BatchSummaryByMerchantRow>> {
-  const groups = await q.all(
-    settled(q, mid, range)
-      .select([
-        'b.id as batch_id',
-        'b.batch_number as batch_number',
-        'b.settled_at as settled_at',
-        ...AGGREGATE,
-      ])
-      .groupBy(['b.id', 'b.batch_number', 'b.settled_at'])
-      .orderBy('b.id'),
-  );
-  const total = groups.map(sums).reduce(add, zero);
+  const report = settledTotals(q, mid, range);
+  const [groups, all] = await Promise.all([
+    q.all(
+      report
+        .select([
+          'b.id as batch_id',
+          'b.batch_number as batch_number',
+          'b.settled_at as settled_at',
+          ...AGGREGATE,
+        ])
+        // A merchant's batches settle one after another, so (settled_at, id) is id order, and the order
+        // of batches_by_settled: the page is read off the index, never sorted. PostgreSQL lets the
+        // batch number go ungrouped: it depends on the batch's primary key.
+        .groupBy(['b.settled_at', 'b.id'])
+        .orderBy('b.settled_at')
+        .orderBy('b.id')
+        .limit(p.size)
+        .offset(offsetOf(p)),
+    ),
+    q.first(report.select([...AGGREGATE, sql<number>`count(distinct b.id)`.as('groups')])),
+  ]);
   return {
-    rows: page(groups, p).map((g) => ({
+    rows: groups.map((g) => ({
       BatchNumber: g.batch_number,
       FileSource: 'Gateway',
       ReportDate: localDate(g.settled_at, zone),
       TerminalNumber: String(mid),
       ...metrics(sums(g)),
     })),
-    total: { BatchNumber: '', FileSource: '', ReportDate: '', TerminalNumber: '', ...metrics(total) },
-    count: groups.length,
+    total: {
+      BatchNumber: '',
+      FileSource: '',
+      ReportDate: '',
+      TerminalNumber: '',
+      ...metrics(sums(all ?? none)),
+    },
+    count: Number(all?.groups ?? 0),
   };
 }
 
-/** GetCardSummary: the card mix of the settled batches. */
+/** GetCardSummary: the card mix of the settled batches, grouped and paged in the database. */
 export async function cardSummary(
   q: Queryable,
   mid: number,
@@ -379,23 +416,27 @@ export async function cardSummary(
     SaleCount: s.saleCount,
   });
   if (cid === null) return { rows: [], total: totalRow(zero), count: 0 };
-  const groups = await q.all(
-    settled(q, mid, range, batchNumber, cid)
-      .select(['p.card_type as card_type', ...AGGREGATE])
-      .groupBy('p.card_type')
-      .orderBy('p.card_type'),
-  );
+  const report = settledTotals(q, mid, range, batchNumber, cid);
+  const [groups, all] = await Promise.all([
+    q.all(
+      report
+        .select(['t.card_type as card_type', ...AGGREGATE])
+        .groupBy('t.card_type')
+        .orderBy('t.card_type')
+        .limit(p.size)
+        .offset(offsetOf(p)),
+    ),
+    q.first(report.select([...AGGREGATE, sql<number>`count(distinct t.card_type)`.as('groups')])),
+  ]);
   return {
-    rows: page(groups, p).map((g) => {
+    rows: groups.map((g) => {
       const s = sums(g);
       return { ...totalRow(s), CardDescription: cardDescription(g.card_type), CardType: g.card_type };
     }),
-    total: totalRow(groups.map(sums).reduce(add, zero)),
-    count: groups.length,
+    total: totalRow(sums(all ?? none)),
+    count: Number(all?.groups ?? 0),
   };
 }
-
-const SIGNED_AMOUNT = sql<number>`sum(case when p.operation = 'refund' then -p.amount_cents else ${chargedCentsSql('p')} end)`;
 
 function description(operation: string, transactionType: number): string {
   if (operation === 'refund') {
@@ -419,19 +460,62 @@ function description(operation: string, transactionType: number): string {
   return names[operation] ?? operation;
 }
 
-/** GetBatchDetail: the payments of the settled batches, paged in the database; Total over all of them. */
-export async function batchDetail(
+type DetailRow = Pick<
+  PaymentsTable,
+  | 'srn'
+  | 'auth_code'
+  | 'card_type'
+  | 'first6'
+  | 'last4'
+  | 'entry_mode'
+  | 'invoice'
+  | 'operation'
+  | 'transaction_type'
+  | 'created_at'
+  | 'amount_cents'
+  | 'tax_cents'
+  | 'tip_cents'
+  | 'surcharge_cents'
+  | 'card_difference_cents'
+  | 'cashback_cents'
+> & { settled_at: string | null };
+
+/**
+ * The page of GetBatchDetail: its batches found from their counts (a running total over the window's
+ * settled batches, one `batch_totals` sum each), then each batch's slice read in payment order through
+ * `payments_by_batch` (batch, status, id). An offset, if any, stays inside one batch (a day's payments),
+ * never over the history; the count and Total come from the same sums.
+ */
+async function batchDetailPage(
   q: Queryable,
   mid: number,
-  zone: string,
   filter: { batchNumber?: string | undefined; reportRange: Range },
   p: Page,
-): Promise<Paged<BatchDetailRow>> {
-  const found = await pageWithTotals(
-    q,
-    settled(q, mid, filter.reportRange, filter.batchNumber),
-    (report) =>
-      report
+) {
+  const batches = await q.all(
+    settledTotals(q, mid, filter.reportRange, filter.batchNumber)
+      .select([
+        'b.id as batch_id',
+        'b.settled_at as settled_at',
+        sql<number>`sum(t.n)`.as('n'),
+        sql<number>`sum(t.sale_cents) - sum(t.return_cents)`.as('net'),
+      ])
+      .groupBy(['b.settled_at', 'b.id'])
+      .orderBy('b.settled_at')
+      .orderBy('b.id'),
+  );
+  let skip = offsetOf(p);
+  const rows: DetailRow[] = [];
+  for (const b of batches) {
+    const n = Number(b.n);
+    if (rows.length >= p.size) break;
+    if (skip >= n) {
+      skip -= n;
+      continue;
+    }
+    const slice = await q.all(
+      q.qb
+        .selectFrom('payments as p')
         .select([
           'p.srn',
           'p.auth_code',
@@ -449,13 +533,32 @@ export async function batchDetail(
           'p.surcharge_cents',
           'p.card_difference_cents',
           'p.cashback_cents',
-          'b.settled_at',
         ])
-        .orderBy('b.id')
-        .orderBy('p.id'),
-    SIGNED_AMOUNT,
-    p,
-  );
+        .where('p.batch_id', '=', b.batch_id)
+        .where('p.status', '=', 'approved')
+        .orderBy('p.id')
+        .limit(p.size - rows.length)
+        .offset(skip),
+    );
+    skip = 0;
+    for (const r of slice) rows.push({ ...r, settled_at: b.settled_at });
+  }
+  return {
+    rows,
+    count: batches.reduce((sum, b) => sum + Number(b.n), 0),
+    amount: batches.reduce((sum, b) => sum + Number(b.net), 0),
+  };
+}
+
+/** GetBatchDetail: the payments of the settled batches, paged in the database; Total over all of them. */
+export async function batchDetail(
+  q: Queryable,
+  mid: number,
+  zone: string,
+  filter: { batchNumber?: string | undefined; reportRange: Range },
+  p: Page,
+): Promise<Paged<BatchDetailRow>> {
+  const found = await batchDetailPage(q, mid, filter, p);
   return {
     rows: found.rows.map((r) => {
       const keyed = (KEYED_MODES as readonly string[]).includes(r.entry_mode);
@@ -517,26 +620,36 @@ export async function depositsSummary(
 ): Promise<Paged<DepositRow>> {
   let query = q.qb
     .selectFrom('batches as b')
-    .innerJoin('payments as p', (j) => j.onRef('p.batch_id', '=', 'b.id').on('p.status', '=', 'approved'))
+    .innerJoin('batch_totals as t', 't.batch_id', 'b.id')
     .where('b.mid', '=', mid)
+    .where('t.mid', '=', mid)
     .where('b.status', '=', 'closed');
   if (range.fromIso) query = query.where('b.closed_at', '>=', range.fromIso);
   if (range.toIso) query = query.where('b.closed_at', '<', range.toIso);
-  const groups = await q.all(
-    query
-      .select((eb) => [
-        'b.closed_at as closed_at',
-        eb.fn.min('b.id').as('first_batch'),
-        SALE_CENTS.as('sale_cents'),
-        RETURN_CENTS.as('return_cents'),
-      ])
-      .groupBy('b.closed_at')
-      .orderBy('b.closed_at'),
-  );
+  const [groups, all] = await Promise.all([
+    q.all(
+      query
+        .select((eb) => [
+          'b.closed_at as closed_at',
+          eb.fn.min('b.id').as('first_batch'),
+          sql<number>`sum(t.sale_cents) - sum(t.return_cents)`.as('net'),
+        ])
+        .groupBy('b.closed_at')
+        .orderBy('b.closed_at')
+        .limit(p.size)
+        .offset(offsetOf(p)),
+    ),
+    q.first(
+      query.select([
+        sql<number>`sum(t.sale_cents) - sum(t.return_cents)`.as('net'),
+        sql<number>`count(distinct b.closed_at)`.as('groups'),
+      ]),
+    ),
+  ]);
   const lines = groups.map((g) => ({
     closedAt: g.closed_at ?? '',
     first: Number(g.first_batch),
-    net: Number(g.sale_cents ?? 0) - Number(g.return_cents ?? 0),
+    net: Number(g.net ?? 0),
   }));
   const dda = `********${account.dda.slice(-4)}`;
   const routing = `*****${account.routing.slice(-4)}`;
@@ -559,7 +672,7 @@ export async function depositsSummary(
     };
   };
   return {
-    rows: page(lines, p).map(row),
+    rows: lines.map(row),
     total: {
       DDANumber: '',
       ReportDate: '',
@@ -570,9 +683,9 @@ export async function depositsSummary(
       TransactionType: '',
       TransactionTypeDescription: 'Total',
       TransmissionDate: '',
-      DepositAmount: money(lines.reduce((s, l) => s + l.net, 0)),
+      DepositAmount: money(Number(all?.net ?? 0)),
     },
-    count: lines.length,
+    count: Number(all?.groups ?? 0),
   };
 }
 

@@ -40,7 +40,8 @@ export type Operation<E extends EndpointSpec, C> = {
    */
   reservesNumber?: boolean;
   check?: (body: Loose, problems: Problems, ctx: OperationContext) => C | undefined;
-  handle: (command: C, ctx: OperationContext) => Promise<ResponseOf<E> | BaseOutcome>;
+  /** The answer, or the reply itself once the handler has sent it (a streamed answer: streamed-json.ts). */
+  handle: (command: C, ctx: OperationContext) => Promise<ResponseOf<E> | BaseOutcome | FastifyReply>;
 };
 
 type AjvIssue = {

@@ -1,9 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import {
+  PaymentLinkRecord as PaymentLinkRecordSchema,
   paymentLinkEndpoints as ep,
-  type PaymentLinkFilterName,
-  type PaymentLinkRecord,
 } from '../contract/payment-links';
+import { dateFilterNames, dayOf, listLinks, type LinkFilters } from '../domain/payment-links-list';
+import { sendStreamedArray } from '../http/streamed-json';
 import { ResponseCode } from '../contract/response-codes';
 import { DomainError, success } from '../domain/outcome';
 import {
@@ -109,48 +110,7 @@ async function changeLink(
   return reload(ctx, row.id);
 }
 
-/** The UTC day a date or date-time filter names. */
-function dayOf(value: string): string | null {
-  const t = Date.parse(value);
-  if (Number.isNaN(t)) return null;
-  return new Date(t).toISOString().slice(0, 10);
-}
-
-const dateColumns = {
-  'request.paymentLink.createdOn': 'created_on',
-  'request.paymentLink.paidOn': 'paid_on',
-  'request.paymentLink.disabledOn': 'disabled_on',
-  'request.paymentLink.startDate': 'start_date',
-  'request.paymentLink.endDate': 'end_date',
-} as const;
-
-const textColumns = {
-  'request.paymentLink.description': 'description',
-  'request.paymentLink.type': 'type',
-  'request.paymentLink.status': 'status',
-  'request.paymentLink.serviceReferenceNumber': 'srn',
-  'request.paymentLink.invoiceNumber': 'invoice',
-  'request.paymentLink.forcedPaymentMethod': 'forced_payment_method',
-  'request.paymentLink.allowedPaymentSchedule': 'allowed_payment_schedule',
-  'request.paymentLink.paymentSchedule': 'payment_schedule',
-  'request.paymentLink.recurringDescription': 'recurring_description',
-} as const;
-
-const intColumns = {
-  'request.paymentLink.frequencyId': 'frequency_id',
-  'request.paymentLink.installmentTotal': 'installment_total',
-} as const;
-
-type Filters = Partial<Record<PaymentLinkFilterName, unknown>>;
-
-/** Filters that need the answer's computed fields (Link, AllowRecurringPayment) or a parsed value. */
-function matchesComputed(record: PaymentLinkRecord, f: Filters): boolean {
-  if (typeof f['request.paymentLink.link'] === 'string' && record.Link !== f['request.paymentLink.link'])
-    return false;
-  const allow = f['request.paymentLink.allowRecurringPayment'];
-  if (typeof allow === 'boolean' && record.AllowRecurringPayment !== allow) return false;
-  return true;
-}
+type Filters = LinkFilters;
 
 export function registerPaymentLinkRoutes(app: FastifyInstance, services: GatewayServices): void {
   const create = {
@@ -293,7 +253,7 @@ export function registerPaymentLinkRoutes(app: FastifyInstance, services: Gatewa
             'request.paymentLink.amount',
           );
       }
-      for (const name of Object.keys(dateColumns) as (keyof typeof dateColumns)[]) {
+      for (const name of dateFilterNames) {
         const v = f[name];
         if (typeof v === 'string' && dayOf(v) === null)
           problems.add(ResponseCode.InvalidRequest, `${name} must be a date or date-time`, name);
@@ -314,53 +274,13 @@ export function registerPaymentLinkRoutes(app: FastifyInstance, services: Gatewa
       const merchantFilter = f['request.paymentLink.merchantId'];
       if (typeof merchantFilter === 'number' && merchantFilter !== mid)
         return { ...success(), PaymentLinks: [] };
-      const q = ctx.services.storage.read;
-      let query = q.qb
-        .selectFrom('payment_links')
-        .selectAll()
-        .where('mid', '=', mid)
-        .where('deleted_on', 'is', null);
-      const id = f['request.paymentLink.id'];
-      if (typeof id === 'string') query = query.where('link_id', '=', id.toLowerCase());
-      const amountCents = c.amountCents;
-      if (amountCents === null) query = query.where('amount_cents', 'is', null);
-      else if (amountCents !== undefined) query = query.where('amount_cents', '=', amountCents);
-      for (const [name, column] of Object.entries(textColumns) as [
-        keyof typeof textColumns,
-        (typeof textColumns)[keyof typeof textColumns],
-      ][]) {
-        const v = f[name];
-        if (typeof v === 'string') query = query.where(column, '=', v);
-      }
-      for (const [name, column] of Object.entries(intColumns) as [
-        keyof typeof intColumns,
-        (typeof intColumns)[keyof typeof intColumns],
-      ][]) {
-        const v = f[name];
-        if (typeof v === 'number') query = query.where(column, '=', v);
-      }
-      const active = f['request.paymentLink.active'];
-      if (typeof active === 'boolean') query = query.where('active', '=', active ? 1 : 0);
-      const open = f['request.paymentLink.isOpenPaymentSchedule'];
-      if (typeof open === 'boolean') query = query.where('is_open_payment_schedule', '=', open ? 1 : 0);
-      const rows = await q.all(query.orderBy('id'));
-      const records = rows
-        .filter((r) =>
-          (
-            Object.entries(dateColumns) as [
-              keyof typeof dateColumns,
-              (typeof dateColumns)[keyof typeof dateColumns],
-            ][]
-          ).every(([name, column]) => {
-            const v = f[name];
-            if (typeof v !== 'string') return true;
-            const stored = r[column];
-            return stored !== null && dayOf(stored) === dayOf(v);
-          }),
-        )
-        .map((r) => linkRecord(r, ctx.services.config))
-        .filter((r) => matchesComputed(r, f));
-      return { ...success(), PaymentLinks: records };
+      return sendStreamedArray(
+        ctx.reply,
+        success(),
+        'PaymentLinks',
+        PaymentLinkRecordSchema,
+        listLinks(ctx.services.storage.read, mid, f, c.amountCents, ctx.services.config),
+      );
     },
   });
 }

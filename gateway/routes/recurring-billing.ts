@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { isLuhnValid } from '../../native/protocols/luhn';
 import { maskCardData } from '../../native/protocols/pan-mask';
-import { recurringBillingEndpoints as ep } from '../contract/recurring-billing';
+import { RecurringBillingRecord, recurringBillingEndpoints as ep } from '../contract/recurring-billing';
 import { ResponseCode } from '../contract/response-codes';
 import { DeclineCode } from '../contract/decline-codes';
 import { isExpired, parseExpDate } from '../domain/card-input';
@@ -9,6 +9,7 @@ import { calendarDateOf, frequencyById } from '../domain/frequency';
 import { listWalletTransactions, storeWalletTransaction } from '../domain/mobile-wallet-transactions';
 import { toCents } from '../domain/money';
 import type { Problems } from '../domain/problems';
+import { success } from '../domain/outcome';
 import {
   activeBilling,
   deactivateBilling,
@@ -23,6 +24,7 @@ import {
 } from '../domain/recurring-billing-create';
 import { flag, int, money, text } from '../http/checks';
 import { implement, type Loose, type OperationContext } from '../http/operation';
+import { sendStreamedArray } from '../http/streamed-json';
 import type { GatewayServices } from '../http/services';
 import type { BackgroundTask } from '../schedulers/background-task';
 import { createRecurringBillingScheduler } from '../schedulers/recurring-billing';
@@ -224,7 +226,8 @@ export function registerRecurringBillingRoutes(
 
   implement(app, services, ep.getAll, {
     check: (body) => ({ id: int(body, 'BillingId'), all: flag(body, 'IncludeInactive') }),
-    handle: listBillings,
+    handle: (c, ctx) =>
+      sendStreamedArray(ctx.reply, success(), 'Billings', RecurringBillingRecord, listBillings(c, ctx)),
   });
 
   implement(app, services, ep.mobileWalletCreate, {

@@ -2,8 +2,13 @@ import type { FastifyInstance } from 'fastify';
 import { reportEndpoints as ep } from '../contract/core-endpoints';
 import { fromCents } from '../domain/money';
 import { success } from '../domain/outcome';
-import { paymentReport } from '../domain/report-records';
-import { implement, type OperationContext } from '../http/operation';
+import { paymentReport, usedTransactionNumbers, type ReportFilter } from '../domain/report-records';
+import { unsettledTransactions } from '../domain/unsettled-transactions';
+import type { Problems } from '../domain/problems';
+import { ResponseCode } from '../contract/response-codes';
+import { TransactionNumber, TransactionReportRecord } from '../contract/report';
+import { implement, type Loose, type OperationContext } from '../http/operation';
+import { sendStreamedArray } from '../http/streamed-json';
 import type { GatewayServices } from '../http/services';
 import type { Selectable } from 'kysely';
 import type { SettlementsTable } from '../storage/schema';
@@ -19,24 +24,54 @@ function settlementReports(rows: SettlementRow[]) {
   }));
 }
 
-async function transactionNumbers(ctx: OperationContext) {
-  const q = ctx.services.storage.read;
-  const rows = await q.all(
-    q.qb
-      .selectFrom('transaction_numbers')
-      .select('utn')
-      .where('mid', '=', ctx.principal.mid)
-      .where('state', '=', 'used')
-      // Same-millisecond numbers in a stable order whatever the dialect (PostgreSQL has no rowid order).
-      .orderBy('created_at')
-      .orderBy('utn'),
-  );
-  return { ...success(), UserReferenceNumbers: rows.map((r) => r.utn) };
+/**
+ * The optional filters of a Report group listing; a window that ends before it starts is refused. The
+ * schema has already checked the formats (a problem there is reported with these).
+ */
+function reportWindow(body: Loose, problems: Problems) {
+  const instant = (field: string) => {
+    const raw = text(body, field);
+    const t = raw === undefined ? NaN : new Date(raw).getTime();
+    return Number.isNaN(t) ? undefined : new Date(t).toISOString();
+  };
+  const fromIso = instant('StartDate');
+  const toIso = instant('EndDate');
+  if (fromIso !== undefined && toIso !== undefined && fromIso > toIso)
+    problems.add(ResponseCode.InvalidRequest, 'StartDate must not be after EndDate', 'StartDate');
+  return { fromIso, toIso };
 }
 
+const reportFilter = (body: Loose, problems: Problems) => ({
+  ...reportWindow(body, problems),
+  batchNumber: text(body, 'BatchNumber'),
+});
+
+/** Every transaction of the filter, streamed: years of payments never sit in memory (streamed-json.ts). */
+function streamedReport(ctx: OperationContext, filter: ReportFilter) {
+  return sendStreamedArray(
+    ctx.reply,
+    success(),
+    'Transactions',
+    TransactionReportRecord,
+    paymentReport(ctx.services.storage.read, filter),
+  );
+}
+
+const transactionNumbers = {
+  check: reportWindow,
+  handle: (window: ReturnType<typeof reportWindow>, ctx: OperationContext) =>
+    sendStreamedArray(
+      ctx.reply,
+      success(),
+      'UserReferenceNumbers',
+      TransactionNumber,
+      usedTransactionNumbers(ctx.services.storage.read, { mid: ctx.principal.mid, ...window }),
+    ),
+};
+
 export function registerReportRoutes(app: FastifyInstance, services: GatewayServices): void {
-  implement(app, services, ep.geTransactionNumbers, { handle: (_c, ctx) => transactionNumbers(ctx) });
-  implement(app, services, ep.getTransactionNumbers, { handle: (_c, ctx) => transactionNumbers(ctx) });
+  implement(app, services, ep.geTransactionNumbers, transactionNumbers);
+  implement(app, services, ep.getTransactionNumbers, transactionNumbers);
 
   implement(app, services, ep.getLastSettlementByMerchant, {
     async handle(_c, ctx) {
@@ -46,6 +81,8 @@ export function registerReportRoutes(app: FastifyInstance, services: GatewayServ
           .selectFrom('settlements')
           .selectAll()
           .where('mid', '=', ctx.principal.mid)
+          // Settlements complete one after another: the latest is the last of settlements_by_mid.
+          .orderBy('completed_on', 'desc')
           .orderBy('id', 'desc')
           .limit(1),
       );
@@ -68,59 +105,23 @@ export function registerReportRoutes(app: FastifyInstance, services: GatewayServ
   });
 
   implement(app, services, ep.getReportByMerchant, {
-    async handle(_c, ctx) {
-      return {
-        ...success(),
-        Transactions: await paymentReport(ctx.services.storage.read, { mid: ctx.principal.mid }),
-      };
-    },
+    check: reportFilter,
+    handle: (filter, ctx) => streamedReport(ctx, { mid: ctx.principal.mid, ...filter }),
   });
 
   implement(app, services, ep.getReportByUserAndCashier, {
-    async handle(_c, ctx) {
+    check: reportFilter,
+    handle(filter, ctx) {
       const { mid, userId, cid } = ctx.principal;
-      return {
-        ...success(),
-        Transactions: await paymentReport(ctx.services.storage.read, { mid, userId, cid }),
-      };
+      return streamedReport(ctx, { mid, userId, cid, ...filter });
     },
   });
 
   implement(app, services, ep.getUnsettledTransactions, {
     async handle(_c, ctx) {
-      const q = ctx.services.storage.read;
-      const rows = await q.all(
-        q.qb
-          .selectFrom('payments as p')
-          .innerJoin('batches as b', 'b.id', 'p.batch_id')
-          .select([
-            'p.id',
-            'p.mid',
-            'p.cid',
-            'p.srn',
-            'p.utn',
-            'p.created_at',
-            'p.amount_cents',
-            'b.batch_number',
-          ])
-          .where('p.mid', '=', ctx.principal.mid)
-          .where('b.status', '=', 'open')
-          .where('p.status', '=', 'approved')
-          .orderBy('p.id'),
-      );
       return {
         ...success(),
-        UnsettledTransactions: rows.map((r) => ({
-          id: r.id,
-          mid: r.mid,
-          cid: r.cid,
-          ServiceReferenceNumber: r.srn,
-          UserReferenceNumber: r.utn,
-          batch_number: r.batch_number,
-          SettlementResult: 0,
-          TimeSpan: r.created_at,
-          Amount: fromCents(r.amount_cents),
-        })),
+        UnsettledTransactions: await unsettledTransactions(ctx.services.storage.read, ctx.principal.mid),
       };
     },
   });

@@ -23,7 +23,9 @@ import {
   type Paged,
   type Range,
 } from '../domain/reporting';
-import { ensureStatements, STATEMENT_ZONES, type StatementZone } from '../domain/statements';
+import { STATEMENT_ZONES, type StatementZone } from '../domain/statements';
+import type { BackgroundTask } from '../schedulers/background-task';
+import { createStatementsScheduler } from '../schedulers/statements';
 import { int, text } from '../http/checks';
 import { implement, type Loose, type Operation, type OperationContext } from '../http/operation';
 import type { GatewayServices } from '../http/services';
@@ -197,14 +199,16 @@ function batchDetailFields(body: Loose, c: Common) {
   return { batchNumber: text(body, 'BatchNumber'), reportRange };
 }
 
-/** The merchant's statements, once each completed month with activity has one (issued on first ask). */
-async function issuedStatements(ctx: OperationContext, mid: number) {
-  await ensureStatements(ctx.services.storage, mid, ctx.now, ctx.services.issuers.depositAccount);
+/** The merchant's issued statements (the statements scheduler issues each once its month closes). */
+function issuedStatements(ctx: OperationContext, mid: number) {
   const q = ctx.services.storage.read;
   return { q, statements: q.qb.selectFrom('merchant_statements').where('mid', '=', mid) };
 }
 
-export function registerReportingRoutes(app: FastifyInstance, services: GatewayServices): void {
+export function registerReportingRoutes(
+  app: FastifyInstance,
+  services: GatewayServices,
+): readonly BackgroundTask[] {
   const route = <E extends EndpointSpec>(spec: E, operation: Operation<E, Loose>) =>
     implement(app, services, spec, operation);
 
@@ -259,7 +263,7 @@ export function registerReportingRoutes(app: FastifyInstance, services: GatewayS
         const messages = c.problems.messages();
         return { ...outcome(c.problems.code(), messages), ErrorMessages: messages, Result: [] };
       }
-      const { q, statements } = await issuedStatements(ctx, c.mid);
+      const { q, statements } = issuedStatements(ctx, c.mid);
       const rows = await q.all(statements.select(['statement_id', 'statement_date']).orderBy('period'));
       return {
         ...success(),
@@ -294,7 +298,7 @@ export function registerReportingRoutes(app: FastifyInstance, services: GatewayS
         ErrorMessages: messages,
       });
       if (!c.problems.empty || id === undefined) return refuse(c.problems.code(), c.problems.messages());
-      const { q, statements } = await issuedStatements(ctx, c.mid);
+      const { q, statements } = issuedStatements(ctx, c.mid);
       const row = await q.first(statements.select(['statement_id', 'data']).where('statement_id', '=', id));
       // Another merchant's statement id answers exactly like an unknown one.
       if (!row) return refuse(ResponseCode.NotFound, ['StatementId not found']);
@@ -310,4 +314,5 @@ export function registerReportingRoutes(app: FastifyInstance, services: GatewayS
       };
     },
   });
+  return [createStatementsScheduler(services)];
 }

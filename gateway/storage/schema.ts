@@ -66,6 +66,23 @@ export type BatchesTable = {
   settlement_id: number | null;
 };
 
+/**
+ * A settled batch's sums by cashier and card type, written once when the batch settles
+ * (domain/batch-totals.ts): what the Reporting group adds up instead of the batch's payments.
+ */
+export type BatchTotalsTable = {
+  batch_id: number;
+  mid: number;
+  cid: number;
+  card_type: string;
+  sale_cents: number;
+  return_cents: number;
+  sale_count: number;
+  return_count: number;
+  keyed_count: number;
+  n: number;
+};
+
 export type SettlementsTable = {
   id: Generated<number>;
   mid: number;
@@ -195,6 +212,7 @@ export type CoreTables = {
   users: UsersTable;
   cashiers: CashiersTable;
   batches: BatchesTable;
+  batch_totals: BatchTotalsTable;
   settlements: SettlementsTable;
   transaction_numbers: TransactionNumbersTable;
   payments: PaymentsTable;

@@ -23,6 +23,7 @@ export const TABLES_IN_ORDER = [
   'settlements',
   'transaction_numbers',
   'payments',
+  'batch_totals',
   'vault_tokens',
   'customers',
   'payment_links',
@@ -85,9 +86,10 @@ export async function reportTotals(q: Queryable): Promise<MerchantTotals[]> {
   const merchants = await q.all(q.qb.selectFrom('merchants').select('mid').orderBy('mid'));
   const out: MerchantTotals[] = [];
   for (const { mid } of merchants) {
-    const records = await paymentReport(q, { mid });
     const byStatus: MerchantTotals['byStatus'] = {};
-    for (const r of records) {
+    let transactions = 0;
+    for await (const r of paymentReport(q, { mid })) {
+      transactions += 1;
       const s = (byStatus[r.Status] ??= { count: 0, amountCents: 0, totalCents: 0 });
       s.count += 1;
       s.amountCents += cents(r.Amount);
@@ -101,7 +103,7 @@ export async function reportTotals(q: Queryable): Promise<MerchantTotals[]> {
     );
     out.push({
       mid,
-      transactions: records.length,
+      transactions,
       byStatus,
       settlements: Number(settled?.n ?? 0),
       settledCents: Number(settled?.c ?? 0),

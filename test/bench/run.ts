@@ -4,10 +4,14 @@ import { dirname, join } from 'node:path';
 
 /** `npm run bench`: every benchmark in turn; each prints its figures and its ratio to a reference run. */
 const here = dirname(fileURLToPath(import.meta.url));
-const only = process.argv.slice(2);
+// Bench names; a `--flag value` pair is a bench's own option (`-- history --dbs postgres`), never a name.
+const only = process.argv
+  .slice(2)
+  .filter((a, i, all) => !a.startsWith('--') && !(all[i - 1] ?? '').startsWith('--'));
 // Run only when named (`npm run bench -- model`, `-- pool-sweep`): the model checker's long run is no
-// figure to compare; the pool sweep is what PostgreSQL's defaults rest on, not a figure of each run.
-const onDemand = ['model.bench.ts', 'pool-sweep.bench.ts'];
+// figure to compare; the pool sweep is what PostgreSQL's defaults rest on, not a figure of each run; the
+// history bench builds databases of up to 1M payments and soaks for 10 minutes (`-- history --sizes 10k`).
+const onDemand = ['model.bench.ts', 'pool-sweep.bench.ts', 'history.bench.ts'];
 const benches = [
   'gateway.bench.ts',
   'postgres.bench.ts',

@@ -82,7 +82,7 @@ async function statusBarStays(p: Page): Promise<boolean> {
 }
 
 function total(p: Page): Locator {
-  return p.getByRole('row', { name: /^Total \$/ });
+  return p.getByRole('row', { name: /^Total( to pay)? \$/ });
 }
 
 /** Buttons, fields and check labels smaller than docs/screens.md's 56 px touch target (the simulator is not the counter's). */

@@ -8,6 +8,7 @@
 import type { Queryable, Storage } from '../../storage/queryable';
 import type { BatchesTable } from '../../storage/schema';
 import { openBatchId } from '../batches';
+import { recordBatchTotals } from '../batch-totals';
 import type { Cents } from '../money';
 import { chargedCentsSql } from '../rules/card-paid';
 
@@ -124,6 +125,8 @@ export async function settleOpenBatch(storage: Storage, mid: number, now: Date):
         .set({ status: 'settled', settled_at: iso, settlement_id: settlement.id })
         .where('id', '=', batch.id),
     );
+    // Before the refunds being cancelled rejoin the next batch: they are not this batch's.
+    await recordBatchTotals(tx, batch.id);
     if (moved.length > 0) {
       const next = await openBatchId(tx, mid, iso);
       await tx.run(tx.qb.updateTable('payments').set({ batch_id: next }).where('id', 'in', moved));

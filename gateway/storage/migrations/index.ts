@@ -7,6 +7,7 @@ import { migration005 } from './005-login-throttle';
 import { migration006 } from './006-vault-token-unique-per-merchant';
 import { migration007 } from './007-sandbox-processor-ledger';
 import { migration008 } from './008-shared-checkout-throttle';
+import { migration010 } from './010-years-of-data';
 
 /**
  * Every migration, in order. A shipped migration is never edited: add the next number instead. The runner
@@ -22,4 +23,5 @@ export const migrations: readonly Migration[] = [
   migration006,
   migration007,
   migration008,
+  migration010,
 ];

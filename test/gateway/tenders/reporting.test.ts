@@ -5,6 +5,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminCommands } from '../../../gateway/admin/commands';
 import { loadDisputes } from '../../../gateway/domain/disputes';
+import { STATEMENTS_TASK } from '../../../gateway/schedulers/statements';
 import {
   keyedSale,
   ManualClock,
@@ -438,10 +439,17 @@ describe('Reporting group', () => {
     expect(rows(await report('GetChargebacksDetail'))).toHaveLength(2);
   });
 
-  it('issues monthly statements from the recorded data, once, per merchant', async () => {
+  it('issues monthly statements from the recorded data once the month closes, once, per merchant', async () => {
+    const statements = gw.gateway.tasks.get(STATEMENTS_TASK);
+    if (!statements) throw new Error('no statements task');
+    await statements.runOnce();
+    // February is still open: nothing to issue yet.
     expect(rows(await report('GetMerchantStatementList'))).toHaveLength(0);
     clock.set(new Date('2025-03-05T15:00:00Z'));
     const fresh = await bearer(gw, merchant1);
+    // A request reads what was issued; it never issues (a restore would make it read every month).
+    expect(rows(await report('GetMerchantStatementList', {}, fresh))).toHaveLength(0);
+    await statements.runOnce();
     const list = await report('GetMerchantStatementList', { MerchantNumber: '1001' }, fresh);
     expect(list.body.Result).toEqual([
       {
@@ -469,7 +477,8 @@ describe('Reporting group', () => {
     );
     expect(JSON.parse(String((mix.body.Result as Json).StatementData))).toHaveLength(5);
     expect(allText(full.body)).not.toContain('4111111111111111');
-    // Issued once: a later payment in February's past cannot change it, listing again gives the same one.
+    // Issued once: a later pass changes nothing, listing again gives the same one.
+    await statements.runOnce();
     expect((await report('GetMerchantStatementList', {}, fresh)).body.Result).toHaveLength(1);
     const bad = await report(
       'GetMerchantStatement',
