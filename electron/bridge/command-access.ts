@@ -149,4 +149,11 @@ export const commandAccess: Record<CommandName, Access> = {
   // Any signed-in screen may take a wedge scan: the cashier's sale, the tech's device test.
   'scanner.wedgeScan': 'signed-in',
   'scanner.wedgeSettings': 'signed-in',
+  // The receipt screen's email field is the cashier's; the mail server and its queue are the manager's.
+  'email.receipt': 'sell',
+  'email.settings.get': 'manage',
+  'email.settings.set': 'manage',
+  'email.test': 'manage',
+  'email.queue.get': 'manage',
+  'email.queue.retry': 'manage',
 };

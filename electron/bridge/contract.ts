@@ -38,6 +38,7 @@ export type * from './contract/scanner';
 export type * from './contract/catalog';
 export type * from './contract/ticket';
 export type * from './contract/store-profile';
+export type * from './contract/email';
 export type * from './contract/status';
 export type * from './contract/till';
 export type { CommandName, CommandPayload, CommandValue, Commands, CommandValues } from './contract/commands';

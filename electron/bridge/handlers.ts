@@ -4,6 +4,7 @@ import { catalogHandlers } from './handlers/catalog';
 import { deviceHandlers } from './handlers/devices';
 import { diagnosticsHandlers } from './handlers/diagnostics';
 import { employeeHandlers } from './handlers/employees';
+import { emailHandlers } from './handlers/email';
 import { gatewayHandlers } from './handlers/gateway';
 import { merchantHandlers } from './handlers/merchant';
 import { receiptHandlers } from './handlers/receipts';
@@ -46,5 +47,6 @@ export function createHandlers(s: CoreServices): Handlers {
     ...storeHandlers(s),
     ...diagnosticsHandlers(s),
     ...simulatorHandlers(s),
+    ...emailHandlers(s),
   } satisfies Handlers;
 }

@@ -2,6 +2,7 @@ import type { BridgeConnection } from '../bridge/connection';
 import type { Catalog } from '../catalog/catalog';
 import type { DeviceHost, DeviceSetup } from '../devices/device-host';
 import type { DeviceManagerOptions } from '../../native/devices/device-manager';
+import type { EmailReceiptsOptions } from '../email/email-receipts';
 import type { GatewayTimeouts } from '../gateway-client/client';
 import type { Journal } from '../journal/journal';
 import type { GatewayDefaults } from '../settings';
@@ -33,6 +34,8 @@ export type TerminalCoreConfig = {
   deviceManager?: Omit<DeviceManagerOptions, 'config' | 'simulated'>;
   /** Where log lines go besides the in-memory ring (already masked). */
   logSink?: (entry: LogEntry) => void;
+  /** The emailed-receipt sender's pace (tests shorten it): backoff, deadline, SMTP timeouts. */
+  email?: Pick<EmailReceiptsOptions, 'backoff' | 'giveUpAfterMs' | 'keepFailedMs' | 'timeouts' | 'idleMs'>;
 };
 
 /** A built terminal core: startable, stoppable, and reached through bridge connections. */

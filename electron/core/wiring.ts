@@ -6,6 +6,8 @@ import { createDispatch } from '../bridge/dispatcher';
 import { createHandlers } from '../bridge/handlers';
 import { openCatalog, type Catalog } from '../catalog/catalog';
 import { createDeviceHost } from '../devices/device-host';
+import { createEmailReceipts } from '../email/email-receipts';
+import { loadEmailSettings } from '../email/email-settings';
 import { GatewayClient } from '../gateway-client/client';
 import { openJournal, type Journal } from '../journal/journal';
 import { createReversalWorker, type ReversalWorker } from '../journal/reversal-worker';
@@ -164,6 +166,28 @@ export async function createTerminalCore(config: TerminalCoreConfig): Promise<Te
     if (s.role === 'signaturePad' && s.state === 'connected') engine.resumeSignatureCapture();
   });
 
+  const emailSettings = await loadEmailSettings(journal, sealer, () => clock.now());
+  const emailReceipts = createEmailReceipts({
+    journal,
+    sealer,
+    terminalKey,
+    settings: emailSettings,
+    receipts: engine,
+    storeName: () => settings.value.store.storeName.trim() || config.merchantName || 'TILLPOINT STORE',
+    laneId: () => settings.value.laneId,
+    clock,
+    timers,
+    log,
+    ...(config.random ? { random: config.random } : {}),
+    ...config.email,
+    onChange: () => {
+      void emailReceipts
+        .view()
+        .then((v) => emit('email.updated', v))
+        .catch(() => undefined);
+    },
+  });
+
   const roles = createRoles({
     journal,
     clock,
@@ -225,6 +249,7 @@ export async function createTerminalCore(config: TerminalCoreConfig): Promise<Te
     reversalView: views.reversalView,
     status: views.status,
     diagnostics: views.diagnostics,
+    email: { settings: emailSettings, receipts: emailReceipts },
   });
   const dispatch = createDispatch({ handlers, running: () => running, log, current: roles.current });
 
@@ -267,6 +292,7 @@ export async function createTerminalCore(config: TerminalCoreConfig): Promise<Te
       await engine.restore();
       await devices.start();
       reversalWorker.start();
+      await emailReceipts.start();
       // Learn at once whether the gateway answers (the status starts optimistic), then forward what waits.
       void reachability
         .test()
@@ -289,6 +315,7 @@ export async function createTerminalCore(config: TerminalCoreConfig): Promise<Te
       reachability.stop();
       hub.closeAll();
       await reversalWorker.stop();
+      await emailReceipts.stop();
       await devices.stop().catch(() => undefined);
       client.close();
       await catalog.close();

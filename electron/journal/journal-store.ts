@@ -9,6 +9,13 @@ import type {
   ZSummaryView,
 } from '../bridge/contract';
 import { ownerOnlyFile } from '../util/owner-only';
+import {
+  EmailReceiptStore,
+  type EmailEnqueueResult,
+  type EmailReceiptRow,
+  type EmailReceiptWork,
+  type NewEmailReceipt,
+} from './email-receipt-store';
 import { journalMigrations } from './migrations/index';
 import type { Migration } from './migrations/types';
 import {
@@ -350,9 +357,12 @@ export class JournalStore {
   private readonly updates = new Map<string, Database.Statement>();
   /** The tills (till-store.ts): their methods are the journal's below, so the worker serves them alike. */
   private readonly till: TillStore;
+  /** The emailed-receipt queue (migration 009): its own file, reached through the `email*` methods. */
+  private readonly emails: EmailReceiptStore;
 
   constructor(db: Database.Database) {
     this.db = db;
+    this.emails = new EmailReceiptStore(db);
     this.stmt = {
       counter: db.prepare<[], { last_seq: number; epoch: string }>(
         'SELECT last_seq, epoch FROM lane_counter WHERE id = 1',
@@ -932,6 +942,60 @@ export class JournalStore {
       this.stmt.safFinish.run(state, message, now, utn);
       return this.update(utn, journal, now);
     })();
+  }
+
+  // --- emailed receipts (email-receipt-store.ts)
+
+  emailEnqueue(e: NewEmailReceipt): EmailEnqueueResult {
+    return this.emails.enqueue(e);
+  }
+
+  emailDue(now: number, limit: number): EmailReceiptWork[] {
+    return this.emails.due(now, limit);
+  }
+
+  emailNextAttemptAt(): number | undefined {
+    return this.emails.nextAttemptAt();
+  }
+
+  emailSending(id: number): boolean {
+    return this.emails.sending(id);
+  }
+
+  emailSent(id: number, now: number): EmailReceiptRow {
+    return this.emails.sent(id, now);
+  }
+
+  emailRetryLater(id: number, nextAttemptAt: number, error: string): EmailReceiptRow {
+    return this.emails.retryLater(id, nextAttemptAt, error);
+  }
+
+  emailFailed(id: number, now: number, error: string): EmailReceiptRow {
+    return this.emails.failed(id, now, error);
+  }
+
+  emailRetry(id: number, now: number, giveUpAt: number): EmailReceiptRow | undefined {
+    return this.emails.retry(id, now, giveUpAt);
+  }
+
+  emailRetryAll(now: number): number {
+    return this.emails.retryAll(now);
+  }
+
+  emailRecover(): number {
+    return this.emails.recover();
+  }
+
+  emailList(limit: number, before?: { createdAt: number; id: number }): EmailReceiptRow[] {
+    return this.emails.list(limit, before);
+  }
+
+  emailCounts(failedSince: number): { waiting: number; failed: number } {
+    return this.emails.counts(failedSince);
+  }
+
+  emailPurge(before: number): number {
+    return this.emails.purge(before);
   }
 
   /** Moves freed pages out of the WAL too (after card data was deleted). */

@@ -244,7 +244,14 @@ export function buildTransactionReceipt(
   );
   const qrData = `tillpoint:${tx.operation}:${tx.userTransactionNumber}:${formatCents(shownCents(tx))}`;
   lines.push({ kind: 'qr', data: qrData });
-  return { ticketId: tx.ticketId ?? '', copy, lines, qrData, text: receiptText(lines) };
+  return {
+    ticketId: tx.ticketId ?? '',
+    userTransactionNumber: tx.userTransactionNumber,
+    copy,
+    lines,
+    qrData,
+    text: receiptText(lines),
+  };
 }
 
 export function receiptText(lines: readonly ReceiptLineView[], width = 42): string {

@@ -20,6 +20,7 @@ const benches = [
   'journal.bench.ts',
   'sign-in.bench.ts',
   'catalog.bench.ts',
+  'email-receipts.bench.ts',
   ...onDemand,
 ].filter(
   (f) =>

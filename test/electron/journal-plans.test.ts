@@ -31,6 +31,7 @@ const GROWING = new Set([
   'tills',
   'till_movements',
   'z_reports',
+  'email_receipts',
 ]);
 const ALIASES: Readonly<Record<string, string>> = {
   j: 'journal',
@@ -145,6 +146,8 @@ describe('the terminal journal: every query is read along a bounding index (EXPL
     const newest = store.list({ limit: 1 })[0];
     expect(newest).toBeDefined();
     store.update(newest?.utn ?? '', { message: 'x' }, 1);
+    // The emailed-receipt queue's statements (email-receipt-store.ts) are prepared with the store.
+    expect([...prepared].some((s) => s.includes('FROM email_receipts'))).toBe(true);
     const texts = [...prepared].filter((s) => /^\s*(SELECT|UPDATE|DELETE)/i.test(s));
     expect(prepared.size).toBeGreaterThan(before);
     const problems = texts.flatMap((s) => unbounded(s));

@@ -19,6 +19,14 @@ import type {
 import { DeviceConfigSchema, DeviceRoleSchema, DeviceTestRequestSchema } from './devices';
 import type { ActiveChangeView, EmployeesView, EmployeeView, OneTimePinView, PunchView } from './employees';
 import { EmployeeAddSchema, EmployeeIdSchema, EmployeeUpdateSchema, PunchSchema } from './employees';
+import type { EmailQueueView, EmailReceiptQueuedView, EmailSettingsView, EmailTestResult } from './email';
+import {
+  EmailQueueQuerySchema,
+  EmailReceiptRequestSchema,
+  EmailRetrySchema,
+  EmailSettingsUpdateSchema,
+  EmailTestRequestSchema,
+} from './email';
 import type { GatewaySettingsView, GatewayTestResult } from './gateway';
 import { GatewaySettingsUpdateSchema } from './gateway';
 import type {
@@ -396,6 +404,22 @@ export const commandPayloads = {
   'simulator.replug': Type.Object({ role: DeviceRoleSchema }),
   /** Scans a label through the simulated scanner's serial, HID POS or keyboard-wedge side. */
   'simulator.scan': SimulatorScanSchema,
+
+  // --- emailed receipts (docs/terminal.md "Emailed receipts")
+  /**
+   * Queues the customer copy of a paid sale's receipt for an address and answers at once ("Receipt queued
+   * for …"); the terminal sends it in the background. Once per receipt and address.
+   */
+  'email.receipt': EmailReceiptRequestSchema,
+  /** The store's mail server (manager). The password is write-only. */
+  'email.settings.get': Empty,
+  'email.settings.set': EmailSettingsUpdateSchema,
+  /** Sends a test email through the saved settings now; answers what happened in people's words. */
+  'email.test': EmailTestRequestSchema,
+  /** The queue, newest first (addresses masked): waiting, sent, given up with the reason. */
+  'email.queue.get': EmailQueueQuerySchema,
+  /** Tries a waiting email now, or queues a given-up one again (while its address is kept). */
+  'email.queue.retry': EmailRetrySchema,
 } satisfies Record<string, TSchema>;
 
 export type CommandName = keyof typeof commandPayloads;
@@ -535,6 +559,12 @@ export type CommandValues = {
   'simulator.unplug': SimulatorStateView;
   'simulator.replug': SimulatorStateView;
   'simulator.scan': SimulatorStateView;
+  'email.receipt': EmailReceiptQueuedView;
+  'email.settings.get': EmailSettingsView;
+  'email.settings.set': EmailSettingsView;
+  'email.test': EmailTestResult;
+  'email.queue.get': EmailQueueView;
+  'email.queue.retry': EmailQueueView;
 };
 
 /** The command map: name -> { payload, value }, payloads derived from their schemas. */

@@ -1,4 +1,5 @@
 import type { DeviceStatusView } from './devices';
+import type { EmailQueueView } from './email';
 import type { GatewayStatusView } from './gateway';
 import type { ReversalQueueView } from './reversals';
 import type { SaleProgress, TicketView } from './sale';
@@ -23,6 +24,8 @@ export type Events = {
   'scanner.scanned': ScanView;
   /** A till opened, moved cash, left the drawer, was counted or signed off; a day closed. */
   'till.changed': TillStatusView;
+  /** The emailed-receipt queue changed (queued, sent, retried, given up); addresses masked. */
+  'email.updated': EmailQueueView;
 };
 
 export type EventName = keyof Events;

@@ -5,7 +5,10 @@ export type ReceiptLineView =
   | { kind: 'qr'; data: string };
 
 export type ReceiptView = {
+  /** The ticket this is the receipt of ('' for a refund or a void made outside a ticket). */
   ticketId: string;
+  /** A refund's or a void's receipt: that transaction (its UserTransactionNumber). */
+  userTransactionNumber?: string;
   copy: 'customer' | 'merchant';
   lines: ReceiptLineView[];
   /** Text to encode as a QR for the customer's phone (on-screen receipt). */

@@ -15,6 +15,8 @@ import type { BatchClose } from '../../batch-close';
 import type { Catalog } from '../../catalog/catalog';
 import type { TerminalCoreConfig } from '../../core/config';
 import type { DeviceHost } from '../../devices/device-host';
+import type { EmailReceipts } from '../../email/email-receipts';
+import type { EmailSettings } from '../../email/email-settings';
 import type { GatewayClient } from '../../gateway-client/client';
 import type { Journal } from '../../journal/journal-protocol';
 import type { ReversalWorker } from '../../journal/reversal-worker';
@@ -52,6 +54,8 @@ export type CoreServices = {
   reversalView: () => Promise<ReversalQueueView>;
   status: (session: Session | null) => Promise<TerminalStatusView>;
   diagnostics: () => Promise<DiagnosticsBundle>;
+  /** Emailed receipts: the store's mail server settings and the queue's sender. */
+  email: { settings: EmailSettings; receipts: EmailReceipts };
 };
 
 export type Handler<K extends CommandName> = (

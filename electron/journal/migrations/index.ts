@@ -4,6 +4,7 @@ import { migration003 } from './003-store-and-forward';
 import { migration004 } from './004-card-decision';
 import { migration007 } from './007-query-indexes';
 import { migration008 } from './008-employees';
+import { migration009 } from './009-email-receipts';
 import { migration011 } from './011-tills';
 import type { Migration } from './types';
 
@@ -15,5 +16,6 @@ export const journalMigrations: readonly Migration[] = [
   migration004,
   migration007,
   migration008,
+  migration009,
   migration011,
 ];

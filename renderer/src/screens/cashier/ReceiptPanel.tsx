@@ -1,9 +1,8 @@
-import { useState } from 'react';
 import type { ReceiptView } from '../../../../electron/bridge/contract';
 import { Dialog } from '../../ui/Dialog';
-import { InputField } from '../../ui/fields';
 import { QrCode } from '../../ui/QrCode';
 import { useSale, useSaleStore } from '../../state/context';
+import { EmailReceiptForm } from './EmailReceiptForm';
 
 /** A receipt as the printer would lay it out, for the customer to read or scan. */
 export function ReceiptDocument({ receipt }: { receipt: ReceiptView }) {
@@ -45,11 +44,7 @@ export function ReceiptDocument({ receipt }: { receipt: ReceiptView }) {
 export function ReceiptDialog() {
   const receipt = useSale((s) => s.receipt);
   const sale = useSaleStore();
-  const [email, setEmail] = useState('');
   if (!receipt) return null;
-  const valid = /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email);
-  // The bridge has no email command yet (docs/screens.md proposal): the terminal's mail client sends it.
-  const mailto = `mailto:${encodeURIComponent(email)}?subject=${encodeURIComponent('Your receipt')}&body=${encodeURIComponent(receipt.text)}`;
   return (
     <Dialog
       title={receipt.copy === 'merchant' ? 'Merchant copy' : 'Customer receipt'}
@@ -59,30 +54,13 @@ export function ReceiptDialog() {
     >
       <div className="row" style={{ alignItems: 'flex-start' }}>
         <ReceiptDocument receipt={receipt} />
-        <div className="stack">
+        <div className="stack receipt-side">
           <QrCode data={receipt.qrData} label="QR code of the receipt for the customer's phone" />
           <p className="hint">Scan for a copy of this receipt.</p>
+          {receipt.copy === 'customer' ? <EmailReceiptForm receipt={receipt} /> : null}
         </div>
       </div>
       <div className="row">
-        <InputField
-          id="receipt-email"
-          label="Email the receipt to"
-          type="email"
-          autoComplete="off"
-          value={email}
-          onChange={(e) => setEmail(e.target.value)}
-        />
-        <button
-          type="button"
-          className={`btn ${valid ? 'btn-primary' : ''}`}
-          disabled={!valid}
-          onClick={() => {
-            window.location.href = mailto;
-          }}
-        >
-          Send email
-        </button>
         <button
           id="receipt-close"
           type="button"

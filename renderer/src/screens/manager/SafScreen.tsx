@@ -6,6 +6,7 @@ import { useApp, useAppStore, useBridge, useStoreZone } from '../../state/contex
 import { useCommand } from '../../state/use-command';
 import { ErrorAlert, InputField } from '../../ui/fields';
 import { TableHead } from '../../ui/TableHead';
+import { EmailQueue } from './EmailQueue';
 
 function ExposureMeter({ saf }: { saf: SafView }) {
   const limit = Math.max(saf.policy.totalLimitCents, 1);
@@ -227,6 +228,7 @@ export function SafScreen() {
         </>
       ) : null}
       <Reversals />
+      <EmailQueue />
     </div>
   );
 }

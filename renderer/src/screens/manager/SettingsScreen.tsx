@@ -8,6 +8,7 @@ import { useAppStore, useBridge, useSaleStore } from '../../state/context';
 import { useCommand } from '../../state/use-command';
 import { DigitsField, ErrorAlert, InputField, SelectField, type SelectOption } from '../../ui/fields';
 import { DiscountLimitSettings, ReceiptHeaderSettings } from './StoreSettings';
+import { EmailSettings } from './EmailSettings';
 
 const fraudWords: Record<FraudCheck, string> = {
   address: 'Deny when the street address does not match (AVS)',
@@ -194,6 +195,7 @@ export function SettingsScreen() {
       <ReceiptHeaderSettings />
       <DiscountLimitSettings />
       <FraudOptions />
+      <EmailSettings />
     </div>
   );
 }
