@@ -1,5 +1,6 @@
 import { batchHandlers } from './handlers/batch';
 import { cardServiceHandlers } from './handlers/card-services';
+import { customerHandlers } from './handlers/customer';
 import { deviceHandlers } from './handlers/devices';
 import { diagnosticsHandlers } from './handlers/diagnostics';
 import { gatewayHandlers } from './handlers/gateway';
@@ -36,5 +37,6 @@ export function createHandlers(s: CoreServices): Handlers {
     ...scannerHandlers(s),
     ...diagnosticsHandlers(s),
     ...simulatorHandlers(s),
+    ...customerHandlers(s),
   } satisfies Handlers;
 }

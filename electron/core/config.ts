@@ -1,4 +1,6 @@
+import type { ConnectionKind } from '../bridge/contract';
 import type { BridgeConnection } from '../bridge/connection';
+import type { ReceiptMailer } from '../customer/receipt-mailer';
 import type { DeviceHost, DeviceSetup } from '../devices/device-host';
 import type { DeviceManagerOptions } from '../../native/devices/device-manager';
 import type { GatewayTimeouts } from '../gateway-client/client';
@@ -32,13 +34,23 @@ export type TerminalCoreConfig = {
   deviceManager?: Omit<DeviceManagerOptions, 'config' | 'simulated'>;
   /** Where log lines go besides the in-memory ring (already masked). */
   logSink?: (entry: LogEntry) => void;
+  /** Email receipts: the queue the customer display's "Email" choice sends to (absent: not set up). */
+  receiptMailer?: ReceiptMailer;
+  /** How long the customer display thanks, and waits for a receipt choice (tests shorten them). */
+  customerDisplay?: { thanksMs?: number; receiptAskMs?: number };
 };
 
 /** A built terminal core: startable, stoppable, and reached through bridge connections. */
 export type TerminalCore = {
   start(): Promise<void>;
   stop(): Promise<void>;
-  connect(): BridgeConnection;
+  /** A connection of the bridge: a terminal screen or tool (default), or a customer display. */
+  connect(kind?: ConnectionKind): BridgeConnection;
+  /**
+   * The loopback server that serves the screens hands in how it issues a customer display's launch
+   * address (`customerDisplay.launch`); until then the command answers `unavailable`.
+   */
+  serveCustomerDisplay(issue: () => string): void;
   readonly dataDir: string;
   /** For tests and the fault suite: the journal as the core sees it. */
   readonly journal: Journal;

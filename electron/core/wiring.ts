@@ -5,6 +5,9 @@ import { createBatchClose } from '../batch-close';
 import { createConnectionHub, type BridgeConnection } from '../bridge/connection';
 import { createDispatch } from '../bridge/dispatcher';
 import { createHandlers } from '../bridge/handlers';
+import type { EventName, Events } from '../bridge/contract';
+import { createCustomerDisplay, type CustomerDisplay } from '../customer/customer-display';
+import { createPoleDisplayFeed } from '../customer/pole-display-feed';
 import { createDeviceHost } from '../devices/device-host';
 import { GatewayClient } from '../gateway-client/client';
 import { openJournal, type Journal } from '../journal/journal';
@@ -52,7 +55,12 @@ export async function createTerminalCore(config: TerminalCoreConfig): Promise<Te
   });
 
   const hub = createConnectionHub();
-  const emit = hub.emit;
+  // The customer's side follows what the core tells every window (built once the engine exists).
+  const built: { customer?: CustomerDisplay } = {};
+  const emit = <E extends EventName>(event: E, payload: Events[E]): void => {
+    hub.emit(event, payload);
+    built.customer?.observe(event, payload);
+  };
 
   const client = new GatewayClient({
     baseUrl: settings.value.gateway.baseUrl,
@@ -142,7 +150,40 @@ export async function createTerminalCore(config: TerminalCoreConfig): Promise<Te
     saf: storeAndForward,
     gatewayReached,
     merchantName: () => config.merchantName ?? 'TILLPOINT STORE',
+    customerChoosesReceipt: () => built.customer?.customerChoosesReceipt() === true,
   });
+
+  const customerDisplay = createCustomerDisplay({
+    engine,
+    tips: () => ({
+      prompt: settings.value.sale.tipPrompt,
+      presetsPercent: settings.value.sale.tipPresetsPercent,
+    }),
+    displays: () => hub.count('customer-display'),
+    storeName: () => config.merchantName ?? 'TILLPOINT STORE',
+    emit: (view) => hub.emit('customer.updated', view),
+    timers,
+    mailer: config.receiptMailer,
+    ...config.customerDisplay,
+  });
+  built.customer = customerDisplay;
+  let displaysSeen = 0;
+  hub.onConnections(() => {
+    const now = hub.count('customer-display');
+    if (now === displaysSeen) return;
+    displaysSeen = now;
+    customerDisplay.displaysChanged();
+  });
+  // The pole display shows the customer's view in 2 x 20 text; a display unplugged never holds up a sale.
+  const pole = createPoleDisplayFeed({
+    display: () => devices.devices?.poleDisplay,
+    connected: () => devices.connected('poleDisplay'),
+  });
+  customerDisplay.onChange((view) => pole.show(view));
+  devices.onStatus((s) => {
+    if (s.role === 'poleDisplay' && s.state === 'connected') pole.refresh(customerDisplay.view());
+  });
+  let customerDisplayUrl: (() => string) | undefined;
 
   devices.onStatus((s) => {
     if (s.role === 'signaturePad' && s.state === 'connected') engine.resumeSignatureCapture();
@@ -190,6 +231,8 @@ export async function createTerminalCore(config: TerminalCoreConfig): Promise<Te
     reversalView: views.reversalView,
     status: views.status,
     diagnostics: views.diagnostics,
+    customer: customerDisplay,
+    customerDisplayUrl: () => customerDisplayUrl?.(),
   });
   const dispatch = createDispatch({ handlers, running: () => running, log });
 
@@ -199,7 +242,10 @@ export async function createTerminalCore(config: TerminalCoreConfig): Promise<Te
     journal,
     devices,
     log,
-    connect: (): BridgeConnection => hub.connect(dispatch),
+    connect: (kind = 'terminal'): BridgeConnection => hub.connect(dispatch, kind),
+    serveCustomerDisplay(issue) {
+      customerDisplayUrl = issue;
+    },
     reversalsDrained: (ms) => reversalWorker.drained(ms),
     async start() {
       if (running) return;
@@ -213,6 +259,7 @@ export async function createTerminalCore(config: TerminalCoreConfig): Promise<Te
       await roles.init();
       await engine.restore();
       await devices.start();
+      pole.refresh(customerDisplay.view());
       reversalWorker.start();
       // Learn at once whether the gateway answers (the status starts optimistic), then forward what waits.
       void reachability
@@ -234,6 +281,7 @@ export async function createTerminalCore(config: TerminalCoreConfig): Promise<Te
       stopped = true;
       running = false;
       reachability.stop();
+      customerDisplay.stop();
       hub.closeAll();
       await reversalWorker.stop();
       await devices.stop().catch(() => undefined);

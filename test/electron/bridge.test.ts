@@ -147,6 +147,7 @@ describe('one client’s defect ends its own socket, never the process', () => {
     let relay: ((event: EventName, payload: unknown) => void) | undefined;
     return {
       id: 'broken',
+      kind: 'terminal',
       dispatch(command) {
         if (command === 'throws') throw new Error('a handler bug');
         if (command === 'rejects') return Promise.reject(new Error('a dispatch bug'));

@@ -1,3 +1,4 @@
+import type { CustomerDisplayView } from './customer';
 import type { DeviceStatusView } from './devices';
 import type { GatewayStatusView } from './gateway';
 import type { ReversalQueueView } from './reversals';
@@ -20,6 +21,8 @@ export type Events = {
   'receipt.printed': { ticketId: string; printed: boolean; reason?: string; userTransactionNumber?: string };
   /** Every scan of the lane's scanner, refused ones included (`validated: false`). */
   'scanner.scanned': ScanView;
+  /** What the customer display shows changed (the only event a customer display receives). */
+  'customer.updated': CustomerDisplayView;
 };
 
 export type EventName = keyof Events;

@@ -4,14 +4,24 @@ import type { CoreServices, HandlerSlice } from './services';
 
 /** Tickets and their tenders (the sale engine does the work). */
 export function saleHandlers(s: CoreServices) {
-  const { engine } = s;
+  const { engine, customer } = s;
   const { who, manager, approvedBy } = createApprovals(s);
   return {
-    'sale.open': (p) => engine.open(p),
+    // While the customer chooses the tip on the customer display, a tip typed here is refused.
+    'sale.open': async (p) => {
+      customer.checkCashierTip(p.tipCents);
+      return engine.open(p);
+    },
     'sale.current': () => Promise.resolve(engine.current()),
     'sale.get': (p) => engine.get(p.ticketId),
-    'sale.setTip': (p) => engine.setTip(p.ticketId, p.tipCents),
-    'sale.pay': (p) => engine.pay(p),
+    'sale.setTip': async (p) => {
+      customer.checkCashierTip(p.tipCents);
+      return engine.setTip(p.ticketId, p.tipCents);
+    },
+    'sale.pay': async (p) => {
+      customer.checkCashierTip(p.tipCents);
+      return engine.pay(p);
+    },
     'sale.cancel': (p) => engine.cancel(p.ticketId),
     async 'sale.abandon'(p, ctx) {
       let approver: Role | undefined;

@@ -14,6 +14,7 @@ import type {
 import type { CallContext } from '../connection';
 import type { BatchClose } from '../../batch-close';
 import type { TerminalCoreConfig } from '../../core/config';
+import type { CustomerDisplay } from '../../customer/customer-display';
 import type { DeviceHost } from '../../devices/device-host';
 import type { GatewayClient } from '../../gateway-client/client';
 import type { Journal } from '../../journal/journal-protocol';
@@ -46,6 +47,10 @@ export type CoreServices = {
   reversalView: () => Promise<ReversalQueueView>;
   status: (session: Session | null) => Promise<TerminalStatusView>;
   diagnostics: () => Promise<DiagnosticsBundle>;
+  /** The customer's side: what the customer display shows and may answer. */
+  customer: CustomerDisplay;
+  /** A customer display's launch address, when the terminal serves one (its loopback server is up). */
+  customerDisplayUrl: () => string | undefined;
 };
 
 export type Handler<K extends CommandName> = (
