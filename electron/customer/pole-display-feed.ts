@@ -43,8 +43,10 @@ export function poleScreenOf(v: CustomerDisplayView): PoleScreen {
       totalCents: t.totalCents,
       second: { label: POLE_WORDS.due, cents: t.remainingCents },
     };
-  // While the customer pays the total is what matters; before, the line just rung over the total.
-  const paying = v.prompt !== undefined || v.ask !== undefined || v.outcome !== undefined;
+  // While the customer pays the total is what matters; before (the tip question included), the line
+  // just rung over the running total.
+  const paying =
+    v.prompt !== undefined || v.outcome !== undefined || (v.ask !== undefined && v.ask.kind !== 'tip');
   const last = t.lines[t.lines.length - 1];
   if (paying || !last) return { kind: 'total', totalCents: t.totalCents };
   return { kind: 'item', name: last.description, priceCents: last.amountCents, totalCents: t.totalCents };
