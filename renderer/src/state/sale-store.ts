@@ -353,6 +353,16 @@ export function createSaleStore(
       return true;
     };
 
+    /** The customer display's view arrived: a tip question for the ticket on screen is waited for here too. */
+    const takeCustomer = (v: CustomerDisplayView): void => {
+      const now = get().customer;
+      if (now && v.version < now.version) return;
+      set({ customer: v });
+      const s = get();
+      if (v.ask?.kind === 'tip' && v.ask.ticketId === s.ticket?.ticketId && s.phase === 'entry' && own === 0)
+        set({ phase: 'tip' });
+    };
+
     return {
       ...fresh,
       settings: null,
@@ -377,9 +387,7 @@ export function createSaleStore(
             if (own === 0) followTicket(t);
           }),
           bridge.on('customer.updated', (v) => {
-            const now = get().customer;
-            if (now && v.version < now.version) return;
-            set({ customer: v });
+            takeCustomer(v);
             // Another window (or this one before a reload) asked: once the customer answered, back to the
             // tender choice with the tip on the ticket.
             const s = get();
@@ -412,7 +420,7 @@ export function createSaleStore(
         ];
         void get().loadSettings();
         void bridge.send('customerDisplay.get', {}).then((r) => {
-          if (r.ok) set({ customer: r.value });
+          if (r.ok) takeCustomer(r.value);
         });
         return () => {
           for (const off of offs) off();
@@ -423,7 +431,7 @@ export function createSaleStore(
       async loadSettings() {
         // The customer display's state is read once someone may see it (the core refuses before sign-in).
         void bridge.send('customerDisplay.get', {}).then((c) => {
-          if (c.ok) set({ customer: c.value });
+          if (c.ok) takeCustomer(c.value);
         });
         const r = await bridge.send('business.get', {});
         if (r.ok)
@@ -457,9 +465,8 @@ export function createSaleStore(
           const id = openTicketId ?? recoveredTicketId ?? remembered;
           if (id) await get().restore(id, id === remembered || id === recoveredTicketId);
           // The customer is still choosing the tip this window asked for before it reloaded.
-          const ask = get().customer?.ask;
-          if (ask?.kind === 'tip' && ask.ticketId === get().ticket?.ticketId && get().phase === 'entry')
-            set({ phase: 'tip' });
+          const seen = get().customer;
+          if (seen) takeCustomer(seen);
         })().finally(() => {
           attaching = undefined;
         });
