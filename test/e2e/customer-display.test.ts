@@ -113,6 +113,7 @@ describe('the customer display beside the cashier (Chromium, two pages, sandbox)
     await cashier.getByText('The customer chooses the tip on the customer display.').waitFor();
     await cashier.getByRole('button', { name: 'Customer display: connected' }).waitFor();
     expect(await cashier.getByRole('radio').count()).toBe(0);
+    await screenshot(cashier, 'customer-00-cashier-entry-1024x768');
 
     await chooseCard(cashier, SIGNATURE_CHIP);
     await typeAmount(cashier, '2000');
@@ -229,12 +230,35 @@ describe('the customer display beside the cashier (Chromium, two pages, sandbox)
     await typeAmount(cashier, '1500');
     await cashier.getByRole('button', { name: /^Credit/ }).click();
     await customer.getByRole('heading', { name: 'Add a tip?' }).waitFor();
+    await cashier.setViewportSize({ width: 1366, height: 900 });
+    await cashier.getByText('Waiting for the customer to choose a tip').waitFor();
+    await screenshot(cashier, 'customer-10-cashier-waits-for-tip-1366x900');
+    expect(await axeSerious(cashier)).toEqual([]);
+    await cashier.setViewportSize({ width: 1024, height: 768 });
     await cashier.getByRole('button', { name: 'Skip tip' }).click();
     await expect.poll(() => cashier.locator('#prompt-text').textContent()).toContain('Insert, tap or swipe');
     await customer.getByRole('heading', { name: 'Insert, tap or swipe your card' }).waitFor();
     expect(await customer.getByTestId('cd-tip').count()).toBe(0);
     await cashier.getByRole('button', { name: 'Cancel', exact: true }).click();
     await cashier.getByRole('heading', { level: 2, name: 'Cancelled' }).waitFor();
+  }, 60_000);
+
+  it('the cashier’s Customer display button gives a working address with its own token', async () => {
+    await cashier.getByRole('button', { name: 'Customer display: connected' }).click();
+    const address = (await cashier.getByTestId('customer-display-url').textContent()) ?? '';
+    expect(address).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/customer#launch=[\w-]{32,}$/);
+    await screenshot(cashier, 'customer-11-cashier-display-address-1024x768');
+    await cashier.getByRole('button', { name: 'Close' }).click();
+    const another = await browser.context.newPage();
+    try {
+      await another.setViewportSize({ width: 800, height: 600 });
+      await another.goto(address);
+      await another.getByRole('heading', { level: 1, name: 'Welcome' }).waitFor();
+      await cashier.getByRole('button', { name: 'Customer displays: 2 connected' }).waitFor();
+    } finally {
+      await another.close();
+    }
+    await cashier.getByRole('button', { name: 'Customer display: connected' }).waitFor();
   }, 60_000);
 
   it('the customer display’s own connection runs no cashier command, signed in or not', async () => {
