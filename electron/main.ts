@@ -3,6 +3,7 @@ import {
   BrowserWindow,
   ipcMain,
   Menu,
+  screen,
   session,
   utilityProcess,
   type IpcMainInvokeEvent,
@@ -14,14 +15,16 @@ import { recordCrash } from './app-shell/crash-loop';
 import { GATEWAY_ARGS_MARKER } from './app-shell/gateway-argv';
 import { resolveShellOptions } from './app-shell/shell-options';
 import {
+  customerDisplayBounds,
+  customerWindowOptions,
   forbiddenCall,
+  ipcConnectionKind,
   isAppUrl,
-  isTrustedSender,
   kioskWindowOptions,
   permissionAllowed,
   secureWebPreferences,
 } from './app-shell/window-policy';
-import { IPC_CALL_CHANNEL, IPC_EVENT_CHANNEL } from './bridge/contract';
+import { CUSTOMER_DISPLAY_PATH, IPC_CALL_CHANNEL, IPC_EVENT_CHANNEL } from './bridge/contract';
 import { contentSecurityPolicy, startBridgeServer, type BridgeServer } from './bridge/ws-server';
 import type { BridgeConnection } from './bridge/connection';
 import type { TerminalCore } from './core/config';
@@ -67,6 +70,8 @@ let core: TerminalCore | undefined;
 let server: BridgeServer | undefined;
 let gateway: EmbeddedGateway | undefined;
 let window: BrowserWindow | undefined;
+/** The customer display on the second screen, while one is attached. */
+let customerWindow: BrowserWindow | undefined;
 /** The loopback origin the window loads; until the server is up nothing is ours. */
 let origin: string | undefined;
 let quitting = false;
@@ -166,21 +171,25 @@ function hardenSession(): void {
 
 async function handleCall(event: IpcMainInvokeEvent, command: unknown, payload: unknown): Promise<unknown> {
   const frame = event.senderFrame;
-  const trusted = isTrustedSender(
+  const kind = ipcConnectionKind(
     {
       fromTerminalWindow: window !== undefined && event.sender === window.webContents,
+      fromCustomerWindow:
+        customerWindow !== undefined &&
+        !customerWindow.isDestroyed() &&
+        event.sender === customerWindow.webContents,
       fromMainFrame: frame !== null && frame === event.sender.mainFrame,
       frameUrl: frame?.url,
     },
     origin,
   );
-  if (!trusted || !core) return forbiddenCall;
+  if (!kind || !core) return forbiddenCall;
   if (typeof command !== 'string')
     return { ok: false, error: { code: 'invalid', message: 'The command is a string.' } };
   const target = event.sender;
   let connection = connections.get(target.id);
   if (!connection) {
-    const created = core.connect();
+    const created = core.connect(kind);
     created.onAny((name, data) => {
       if (target.isDestroyed()) return;
       try {
@@ -233,12 +242,14 @@ async function boot(): Promise<void> {
   const running = core;
   const secret = newSecret();
   server = await startBridgeServer({
-    connect: () => running.connect(),
+    connect: (kind) => running.connect(kind),
     secret,
     port: options.port,
     ...(options.rendererDir ? { staticDir: options.rendererDir } : {}),
   });
   origin = server.url;
+  const served = server;
+  running.serveCustomerDisplay(() => served.issueLaunchUrl('customer-display'));
   writeFileSync(
     join(options.dataDir, BRIDGE_FILE),
     JSON.stringify({ url: server.url, wsUrl: server.wsUrl, secret, pid: process.pid }),
@@ -263,10 +274,41 @@ async function boot(): Promise<void> {
     if (details.reason !== 'clean-exit') onCrash(`the window's renderer is gone (${details.reason})`);
   });
   window.once('ready-to-show', () => window?.show());
+  // The customer's screen goes with the cashier's (else the app would stay up behind a customer display).
+  window.once('closed', () => {
+    if (customerWindow && !customerWindow.isDestroyed()) customerWindow.close();
+  });
   await window.loadURL(`${origin}/`);
+  // A second screen shows the customer's side; plugged in or out later, the window follows.
+  syncCustomerWindow();
+  screen.on('display-added', syncCustomerWindow);
+  screen.on('display-removed', syncCustomerWindow);
   // The window talks over IPC; the printed address (with a one-time launch token) opens one browser
   // window as well, as in browser mode.
   process.stdout.write(`terminal ready at ${server.issueLaunchUrl()}\n`);
+}
+
+/** Opens the customer display on the second screen when there is one, and closes it when it goes. */
+function syncCustomerWindow(): void {
+  if (quitting || !origin) return;
+  const bounds = customerDisplayBounds(screen.getAllDisplays(), screen.getPrimaryDisplay().id);
+  const open = customerWindow !== undefined && !customerWindow.isDestroyed();
+  if (!bounds) {
+    if (open) customerWindow?.close();
+    customerWindow = undefined;
+    return;
+  }
+  if (open) {
+    customerWindow?.setBounds(bounds);
+    return;
+  }
+  const created = new BrowserWindow(customerWindowOptions(bounds, options.preload));
+  customerWindow = created;
+  created.once('ready-to-show', () => created.show());
+  created.once('closed', () => {
+    if (customerWindow === created) customerWindow = undefined;
+  });
+  void created.loadURL(`${origin}${CUSTOMER_DISPLAY_PATH}`).catch(() => undefined);
 }
 
 /** Stops everything in order (bridge, core, gateway), then exits with `exitCode`. */

@@ -25,12 +25,15 @@ import { newSecret } from './util/ids';
  * (the token is good for one window).
  */
 
-const usage = `usage: npm start -- [--data DIR] [--port N] [--lane ID] [--browser] [--kiosk] [--sandbox-slow-ms MS]
+const usage = `usage: npm start -- [--data DIR] [--port N] [--lane ID] [--browser] [--kiosk] [--customer-display]
+                   [--sandbox-slow-ms MS]
   --data DIR            data folder (default: the user's data folder)
   --port N              loopback port for the screens and the bridge (default: a free port)
   --lane ID             lane id on first start (letters and digits)
   --browser             browser mode even when the Electron binary is installed
   --kiosk               Electron window full screen, no menu, relaunched after a crash (docs/packaging.md)
+  --customer-display    also print a customer display's address (its own one-time launch token): open it
+                        on the customer's screen (the Electron app opens it on a second screen by itself)
   --sandbox-slow-ms MS  delay of the sandbox's slow test card (4000000000000119)`;
 
 class UsageError extends Error {}
@@ -43,6 +46,7 @@ type Args = {
   lane?: string;
   browser: boolean;
   kiosk: boolean;
+  customerDisplay: boolean;
   slowMs?: number;
 };
 
@@ -56,6 +60,7 @@ function parse(): Args | undefined {
         lane: { type: 'string' },
         browser: { type: 'boolean' },
         kiosk: { type: 'boolean' },
+        'customer-display': { type: 'boolean' },
         'sandbox-slow-ms': { type: 'string' },
         help: { type: 'boolean' },
       },
@@ -82,6 +87,7 @@ function parse(): Args | undefined {
     ...(values.lane ? { lane: values.lane } : {}),
     browser: values.browser === true,
     kiosk: values.kiosk === true,
+    customerDisplay: values['customer-display'] === true,
     ...(slow !== undefined ? { slowMs: Number(slow) } : {}),
   };
 }
@@ -216,7 +222,7 @@ async function main(): Promise<void> {
     const staticDir = ensureRenderer();
     const coreRef = core;
     server = await startBridgeServer({
-      connect: () => coreRef.connect(),
+      connect: (kind) => coreRef.connect(kind),
       secret,
       port: args.port,
       ...(staticDir ? { staticDir } : {}),
@@ -232,7 +238,12 @@ async function main(): Promise<void> {
     // The one line says where, with the one-time launch token for the first window (docs/bridge.md):
     // whoever opens this exact address gets in, once; the page alone (any local process can GET it)
     // grants nothing. Tools use bridge.json; another window: POST /launch with the secret.
+    const served = server;
+    coreRef.serveCustomerDisplay(() => served.issueLaunchUrl('customer-display'));
     process.stdout.write(`terminal ready at ${server.issueLaunchUrl()}\n`);
+    // The customer's screen: its own one-time token, for the customer's view and answers only.
+    if (args.customerDisplay)
+      process.stdout.write(`customer display at ${server.issueLaunchUrl('customer-display')}\n`);
   } catch (error) {
     await server?.close().catch(() => undefined);
     await core?.stop().catch(() => undefined);

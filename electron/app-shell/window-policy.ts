@@ -87,3 +87,51 @@ export function kioskWindowOptions(kiosk: boolean) {
     ? ({ kiosk: true, fullscreen: true, autoHideMenuBar: true, frame: false } as const)
     : ({ kiosk: false, fullscreen: false, autoHideMenuBar: false } as const);
 }
+
+/** A display as Electron's `screen` describes it (the parts the customer display's window needs). */
+export type DisplayFacts = { id: number; bounds: { x: number; y: number; width: number; height: number } };
+
+/**
+ * Where the customer display's window goes: the first attached display that is not the primary one (the
+ * cashier's). None with a single screen: the pole display, or a browser pointed at the customer display's
+ * address, serves the customer then.
+ */
+export function customerDisplayBounds(
+  displays: readonly DisplayFacts[],
+  primaryId: number,
+): DisplayFacts['bounds'] | undefined {
+  return displays.find((d) => d.id !== primaryId)?.bounds;
+}
+
+/**
+ * The customer display's window: the whole second screen, no frame or menu (nothing for a customer to
+ * close or navigate), the same web preferences as the terminal window.
+ */
+export function customerWindowOptions(bounds: DisplayFacts['bounds'], preload: string) {
+  return {
+    ...bounds,
+    title: 'Tillpoint customer display',
+    show: false,
+    frame: false,
+    fullscreen: true,
+    autoHideMenuBar: true,
+    backgroundColor: '#ffffff',
+    webPreferences: secureWebPreferences(preload),
+  } as const;
+}
+
+/**
+ * Which bridge connection an IPC call opens: the terminal window's top frame is a terminal connection, the
+ * customer display window's a customer display's (the customer's view and commands only); anything else —
+ * another window, a subframe, a foreign origin — none (refused with `forbiddenCall`).
+ */
+export function ipcConnectionKind(
+  facts: IpcSenderFacts & { fromCustomerWindow: boolean },
+  origin: string | undefined,
+): 'terminal' | 'customer-display' | undefined {
+  if (!facts.fromMainFrame || facts.frameUrl === undefined || !isAppUrl(facts.frameUrl, origin))
+    return undefined;
+  if (facts.fromTerminalWindow) return 'terminal';
+  if (facts.fromCustomerWindow) return 'customer-display';
+  return undefined;
+}

@@ -1,8 +1,12 @@
 import type { CommandName } from './contract';
 import type { Permission } from '../roles/roles';
 
-/** Who may call a command: anyone, anyone signed in, or a role holding the permission. */
-export type Access = 'public' | 'signed-in' | Permission;
+/**
+ * Who may call a command: anyone, anyone signed in, or a role holding the permission — all on a terminal
+ * connection — or `customer`: the customer display's connection only (it may call nothing else, and no
+ * terminal connection may call these: a cashier's page cannot answer for the customer).
+ */
+export type Access = 'public' | 'signed-in' | Permission | 'customer';
 
 /**
  * The access rule of every command, checked before the handler runs. Actions that need a manager while a
@@ -156,4 +160,14 @@ export const commandAccess: Record<CommandName, Access> = {
   'email.test': 'manage',
   'email.queue.get': 'manage',
   'email.queue.retry': 'manage',
+  // The customer display's own commands (its connection kind, not a role, admits it).
+  'customer.view': 'customer',
+  'customer.tip': 'customer',
+  'customer.signature': 'customer',
+  'customer.receipt': 'customer',
+  // The cashier's side of the customer display.
+  'customerDisplay.get': 'sell',
+  'customerDisplay.launch': 'sell',
+  'customerDisplay.askTip': 'sell',
+  'customerDisplay.endTipAsk': 'sell',
 };

@@ -41,6 +41,7 @@ export type * from './contract/store-profile';
 export type * from './contract/email';
 export type * from './contract/status';
 export type * from './contract/till';
+export type * from './contract/customer';
 export type { CommandName, CommandPayload, CommandValue, Commands, CommandValues } from './contract/commands';
 export type * from './contract/events';
 export type * from './contract/wire';

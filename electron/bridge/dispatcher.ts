@@ -10,7 +10,8 @@ import type { Logger } from '../util/log';
 /**
  * The bridge's dispatcher: every call from every carrier passes here, in this order — the core runs, the
  * command exists, the caller's role may call it, the payload is an object that fits its schema, then its
- * handler. The role comes before anything about the payload (docs/bridge.md), so a caller without the role
+ * handler. The connection's kind comes first (a customer display calls the `customer` commands only), and
+ * the role before anything about the payload (docs/bridge.md), so a caller without the role
  * learns `forbidden` and nothing about the command's shape. A handler's BridgeFailure is its answer;
  * anything else — a handler's bug, or a check that threw — is logged and answered `internal` (never a
  * stack trace), so the promise it returns never rejects.
@@ -38,7 +39,18 @@ export function createDispatch(deps: {
       if (now !== session) ctx.setSession(now);
       session = now;
     }
-    if (access !== 'public') {
+    // The customer display's connection calls the customer's commands and nothing else, whatever its
+    // payload; the customer's commands are not a terminal connection's, whoever is signed in there.
+    if (ctx.kind === 'customer-display') {
+      if (access !== 'customer')
+        return { ok: false, error: { code: 'forbidden', message: 'A customer display cannot do this.' } };
+    } else if (access === 'customer') {
+      if (!session) return { ok: false, error: { code: 'unauthorized', message: 'Sign in first.' } };
+      return {
+        ok: false,
+        error: { code: 'forbidden', message: 'Only the customer display answers for the customer.' },
+      };
+    } else if (access !== 'public') {
       if (!session)
         return {
           ok: false,

@@ -1,6 +1,7 @@
 import { batchHandlers } from './handlers/batch';
 import { cardServiceHandlers } from './handlers/card-services';
 import { catalogHandlers } from './handlers/catalog';
+import { customerHandlers } from './handlers/customer';
 import { deviceHandlers } from './handlers/devices';
 import { diagnosticsHandlers } from './handlers/diagnostics';
 import { employeeHandlers } from './handlers/employees';
@@ -48,5 +49,6 @@ export function createHandlers(s: CoreServices): Handlers {
     ...diagnosticsHandlers(s),
     ...simulatorHandlers(s),
     ...emailHandlers(s),
+    ...customerHandlers(s),
   } satisfies Handlers;
 }

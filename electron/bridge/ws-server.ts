@@ -3,7 +3,15 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { extname, join, normalize, resolve, sep } from 'node:path';
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
-import { BRIDGE_CONTRACT_VERSION, BRIDGE_META_NAME, BRIDGE_WS_PATH, type ServerMessage } from './contract';
+import {
+  BRIDGE_CONTRACT_VERSION,
+  BRIDGE_META_NAME,
+  BRIDGE_WS_PATH,
+  CUSTOMER_DISPLAY_LAUNCH_QUERY,
+  CUSTOMER_DISPLAY_PATH,
+  type ConnectionKind,
+  type ServerMessage,
+} from './contract';
 import { readClientFrame } from './client-frame';
 import type { BridgeConnection } from './connection';
 import { newSecret } from '../util/ids';
@@ -20,10 +28,13 @@ import { newSecret } from '../util/ids';
  *   (`/#launch=…`: never sent to a server, never in served HTML), which the first hello spends for a page
  *   key the window keeps (sessionStorage) to reconnect and reload. A tool holding the secret may ask for
  *   another launch URL (`POST /launch`, `Authorization: Bearer <secret>`).
+ * - a customer display's launch token (`/customer#launch=…`, `POST /launch?for=customer-display`) and the
+ *   page key it is exchanged for open a `customer-display` connection: the customer's view and commands
+ *   only, whatever the page asks (the kind is the server's to say, never the page's).
  */
 
 export type BridgeServerOptions = {
-  connect(): BridgeConnection;
+  connect(kind: ConnectionKind): BridgeConnection;
   secret: string;
   port: number;
   /** The built renderer (index.html and assets); a placeholder page is served when absent. */
@@ -37,8 +48,11 @@ export type BridgeServer = {
   readonly port: number;
   readonly url: string;
   readonly wsUrl: string;
-  /** A URL for one window: this server's page with a one-time launch token in its fragment. */
-  issueLaunchUrl(): string;
+  /**
+   * A URL for one window: this server's page with a one-time launch token in its fragment — a terminal
+   * window, or (`customer-display`) the customer display's page, whose token opens a customer connection.
+   */
+  issueLaunchUrl(kind?: ConnectionKind): string;
   close(): Promise<void>;
 };
 
@@ -145,15 +159,26 @@ export function startBridgeServer(options: BridgeServerOptions): Promise<BridgeS
     res.end(body);
   };
 
-  const launchTokens = credentialSet();
-  const openLaunches: string[] = [];
-  const pageKeys = credentialSet();
-  const issueLaunchUrl = (): string => {
+  // One set per connection kind: a token or page key proves its kind by the set it is found in.
+  const launchTokens: Record<ConnectionKind, ReturnType<typeof credentialSet>> = {
+    terminal: credentialSet(),
+    'customer-display': credentialSet(),
+  };
+  const pageKeys: Record<ConnectionKind, ReturnType<typeof credentialSet>> = {
+    terminal: credentialSet(),
+    'customer-display': credentialSet(),
+  };
+  const openLaunches: { kind: ConnectionKind; token: string }[] = [];
+  const issueLaunchUrl = (kind: ConnectionKind = 'terminal'): string => {
     const token = newSecret();
-    launchTokens.add(token);
-    openLaunches.push(token);
-    if (openLaunches.length > MAX_OPEN_LAUNCHES) launchTokens.take(openLaunches.shift());
-    return `http://127.0.0.1:${port}/#launch=${token}`;
+    launchTokens[kind].add(token);
+    openLaunches.push({ kind, token });
+    if (openLaunches.length > MAX_OPEN_LAUNCHES) {
+      const old = openLaunches.shift();
+      if (old) launchTokens[old.kind].take(old.token);
+    }
+    const path = kind === 'customer-display' ? CUSTOMER_DISPLAY_PATH : '/';
+    return `http://127.0.0.1:${port}${path}#launch=${token}`;
   };
 
   const indexHtml = (): string => {
@@ -173,15 +198,19 @@ export function startBridgeServer(options: BridgeServerOptions): Promise<BridgeS
       send(res, 421, 'text/plain; charset=utf-8', 'Misdirected request');
       return;
     }
-    if (req.method === 'POST' && new URL(req.url ?? '/', `http://127.0.0.1:${port}`).pathname === '/launch') {
-      // A tool holding the secret opens another window (a second screen, the e2e harness).
+    const asked = new URL(req.url ?? '/', `http://127.0.0.1:${port}`);
+    if (req.method === 'POST' && asked.pathname === '/launch') {
+      // A tool holding the secret opens another window (a second screen, the customer display, the e2e
+      // harness).
       const auth = /^Bearer (\S+)$/.exec(req.headers.authorization ?? '')?.[1];
       req.resume();
       if (!sameSecret(auth, options.secret)) {
         send(res, 401, 'text/plain; charset=utf-8', 'Unauthorized');
         return;
       }
-      send(res, 200, 'application/json', JSON.stringify({ url: issueLaunchUrl() }));
+      const kind: ConnectionKind =
+        asked.searchParams.get('for') === CUSTOMER_DISPLAY_LAUNCH_QUERY ? 'customer-display' : 'terminal';
+      send(res, 200, 'application/json', JSON.stringify({ url: issueLaunchUrl(kind) }));
       return;
     }
     if (req.method !== 'GET' && req.method !== 'HEAD') {
@@ -190,7 +219,7 @@ export function startBridgeServer(options: BridgeServerOptions): Promise<BridgeS
     }
     const url = new URL(req.url ?? '/', `http://127.0.0.1:${port}`);
     const headers = { 'content-security-policy': contentSecurityPolicy(port), 'x-frame-options': 'DENY' };
-    if (url.pathname === '/' || url.pathname === '/index.html') {
+    if (url.pathname === '/' || url.pathname === '/index.html' || url.pathname === CUSTOMER_DISPLAY_PATH) {
       send(res, 200, MIME['.html'] ?? 'text/html', indexHtml(), headers);
       return;
     }
@@ -269,17 +298,24 @@ export function startBridgeServer(options: BridgeServerOptions): Promise<BridgeS
       if (!connection) {
         if (message.type !== 'hello') return refuse('Say hello first.');
         let pageKey: string | undefined;
-        if (sameSecret(message.secret, options.secret) || pageKeys.has(message.pageKey)) {
+        let kind: ConnectionKind = 'terminal';
+        if (sameSecret(message.secret, options.secret) || pageKeys.terminal.has(message.pageKey)) {
           // A tool, or a window this server let in before (a reload, a dropped socket).
-        } else if (launchTokens.take(message.launchToken)) {
+        } else if (pageKeys['customer-display'].has(message.pageKey)) {
+          kind = 'customer-display';
+        } else if (launchTokens.terminal.take(message.launchToken)) {
           pageKey = newSecret();
-          pageKeys.add(pageKey);
+          pageKeys.terminal.add(pageKey);
+        } else if (launchTokens['customer-display'].take(message.launchToken)) {
+          kind = 'customer-display';
+          pageKey = newSecret();
+          pageKeys['customer-display'].add(pageKey);
         } else {
           log('bridge: a WebSocket client gave no valid secret, launch token or page key');
           return refuse('this window was not opened by the terminal (open the address it printed)');
         }
         clearTimeout(helloTimer);
-        connection = options.connect();
+        connection = options.connect(kind);
         connection.onAny((event, payload) => out({ type: 'event', event, payload }));
         out({ type: 'welcome', contractVersion: BRIDGE_CONTRACT_VERSION, ...(pageKey ? { pageKey } : {}) });
         return;

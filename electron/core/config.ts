@@ -1,3 +1,4 @@
+import type { ConnectionKind } from '../bridge/contract';
 import type { BridgeConnection } from '../bridge/connection';
 import type { Catalog } from '../catalog/catalog';
 import type { DeviceHost, DeviceSetup } from '../devices/device-host';
@@ -36,13 +37,21 @@ export type TerminalCoreConfig = {
   logSink?: (entry: LogEntry) => void;
   /** The emailed-receipt sender's pace (tests shorten it): backoff, deadline, SMTP timeouts. */
   email?: Pick<EmailReceiptsOptions, 'backoff' | 'giveUpAfterMs' | 'keepFailedMs' | 'timeouts' | 'idleMs'>;
+  /** How long the customer display thanks, and waits for a receipt choice (tests shorten them). */
+  customerDisplay?: { thanksMs?: number; receiptAskMs?: number };
 };
 
 /** A built terminal core: startable, stoppable, and reached through bridge connections. */
 export type TerminalCore = {
   start(): Promise<void>;
   stop(): Promise<void>;
-  connect(): BridgeConnection;
+  /** A connection of the bridge: a terminal screen or tool (default), or a customer display. */
+  connect(kind?: ConnectionKind): BridgeConnection;
+  /**
+   * The loopback server that serves the screens hands in how it issues a customer display's launch
+   * address (`customerDisplay.launch`); until then the command answers `unavailable`.
+   */
+  serveCustomerDisplay(issue: () => string): void;
   readonly dataDir: string;
   /** For tests and the fault suite: the journal as the core sees it. */
   readonly journal: Journal;

@@ -5,6 +5,10 @@ import { createConnectionHub, type BridgeConnection } from '../bridge/connection
 import { createDispatch } from '../bridge/dispatcher';
 import { createHandlers } from '../bridge/handlers';
 import { openCatalog, type Catalog } from '../catalog/catalog';
+import type { EventName, Events } from '../bridge/contract';
+import { createCustomerDisplay, type CustomerDisplay } from '../customer/customer-display';
+import { createPoleDisplayFeed } from '../customer/pole-display-feed';
+import { emailQueueMailer } from '../customer/receipt-mailer';
 import { createDeviceHost } from '../devices/device-host';
 import { createEmailReceipts } from '../email/email-receipts';
 import { loadEmailSettings } from '../email/email-settings';
@@ -68,7 +72,12 @@ export async function createTerminalCore(config: TerminalCoreConfig): Promise<Te
   });
 
   const hub = createConnectionHub();
-  const emit = hub.emit;
+  // The customer's side follows what the core tells every window (built once the engine exists).
+  const built: { customer?: CustomerDisplay } = {};
+  const emit = <E extends EventName>(event: E, payload: Events[E]): void => {
+    hub.emit(event, payload);
+    built.customer?.observe(event, payload);
+  };
 
   const client = new GatewayClient({
     baseUrl: settings.value.gateway.baseUrl,
@@ -158,12 +167,7 @@ export async function createTerminalCore(config: TerminalCoreConfig): Promise<Te
     saf: storeAndForward,
     gatewayReached,
     merchantName: () => settings.value.store.storeName.trim() || config.merchantName || 'TILLPOINT STORE',
-  });
-
-  const itemized = createItemizedSale({ engine, catalog, settings: () => settings.value, clock });
-
-  devices.onStatus((s) => {
-    if (s.role === 'signaturePad' && s.state === 'connected') engine.resumeSignatureCapture();
+    customerChoosesReceipt: () => built.customer?.customerChoosesReceipt() === true,
   });
 
   const emailSettings = await loadEmailSettings(journal, sealer, () => clock.now());
@@ -186,6 +190,44 @@ export async function createTerminalCore(config: TerminalCoreConfig): Promise<Te
         .then((v) => emit('email.updated', v))
         .catch(() => undefined);
     },
+  });
+
+  const customerDisplay = createCustomerDisplay({
+    engine,
+    tips: () => ({
+      prompt: settings.value.sale.tipPrompt,
+      presetsPercent: settings.value.sale.tipPresetsPercent,
+    }),
+    displays: () => hub.count('customer-display'),
+    storeName: () => settings.value.store.storeName.trim() || config.merchantName || 'TILLPOINT STORE',
+    emit: (view) => hub.emit('customer.updated', view),
+    timers,
+    mailer: emailQueueMailer(emailReceipts, emailSettings),
+    ...config.customerDisplay,
+  });
+  built.customer = customerDisplay;
+  let displaysSeen = 0;
+  hub.onConnections(() => {
+    const now = hub.count('customer-display');
+    if (now === displaysSeen) return;
+    displaysSeen = now;
+    customerDisplay.displaysChanged();
+  });
+  // The pole display shows the customer's view in 2 x 20 text; a display unplugged never holds up a sale.
+  const pole = createPoleDisplayFeed({
+    display: () => devices.devices?.poleDisplay,
+    connected: () => devices.connected('poleDisplay'),
+  });
+  customerDisplay.onChange((view) => pole.show(view));
+  devices.onStatus((s) => {
+    if (s.role === 'poleDisplay' && s.state === 'connected') pole.refresh(customerDisplay.view());
+  });
+  let customerDisplayUrl: (() => string) | undefined;
+
+  const itemized = createItemizedSale({ engine, catalog, settings: () => settings.value, clock });
+
+  devices.onStatus((s) => {
+    if (s.role === 'signaturePad' && s.state === 'connected') engine.resumeSignatureCapture();
   });
 
   const roles = createRoles({
@@ -250,6 +292,8 @@ export async function createTerminalCore(config: TerminalCoreConfig): Promise<Te
     status: views.status,
     diagnostics: views.diagnostics,
     email: { settings: emailSettings, receipts: emailReceipts },
+    customer: customerDisplay,
+    customerDisplayUrl: () => customerDisplayUrl?.(),
   });
   const dispatch = createDispatch({ handlers, running: () => running, log, current: roles.current });
 
@@ -276,7 +320,10 @@ export async function createTerminalCore(config: TerminalCoreConfig): Promise<Te
     catalog,
     devices,
     log,
-    connect: (): BridgeConnection => hub.connect(dispatch),
+    connect: (kind = 'terminal'): BridgeConnection => hub.connect(dispatch, kind),
+    serveCustomerDisplay(issue) {
+      customerDisplayUrl = issue;
+    },
     reversalsDrained: (ms) => reversalWorker.drained(ms),
     async start() {
       if (running) return;
@@ -291,6 +338,7 @@ export async function createTerminalCore(config: TerminalCoreConfig): Promise<Te
       if (config.sandbox === true) await seedSandboxStore();
       await engine.restore();
       await devices.start();
+      pole.refresh(customerDisplay.view());
       reversalWorker.start();
       await emailReceipts.start();
       // Learn at once whether the gateway answers (the status starts optimistic), then forward what waits.
@@ -313,6 +361,7 @@ export async function createTerminalCore(config: TerminalCoreConfig): Promise<Te
       stopped = true;
       running = false;
       reachability.stop();
+      customerDisplay.stop();
       hub.closeAll();
       await reversalWorker.stop();
       await emailReceipts.stop();

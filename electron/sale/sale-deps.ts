@@ -23,4 +23,6 @@ export type SaleEngineDeps = {
   /** Every answer (or its absence) tells the core whether the gateway is reachable. */
   gatewayReached: (reached: boolean, error?: string) => void;
   merchantName: () => string;
+  /** A customer display is attached: the customer chooses the receipt, so their copy does not print by itself. */
+  customerChoosesReceipt?: () => boolean;
 };

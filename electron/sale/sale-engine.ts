@@ -229,6 +229,8 @@ export class SaleEngine {
     await this.persist(t);
     this.tickets.delete(t.ticketId);
     const openDrawer = drawerOpensFor(t);
+    // With a customer display the customer chooses the receipt (print, email, none): their copy waits.
+    const customerChooses = this.deps.customerChoosesReceipt?.() === true;
     if (this.deps.settings().sale.autoPrint && this.deps.connected('receiptPrinter')) {
       // A signed card payment leaves a merchant copy with the signature line first; the customer's copy
       // comes last, with the drawer. Printing must not hold up the answer to the cashier; its outcome
@@ -236,7 +238,8 @@ export class SaleEngine {
       const signed = t.tenders.some((x) => isTaken(x) && x.signature?.required === true);
       void (async () => {
         if (signed) await this.print(t, 'merchant');
-        await this.print(t, 'customer', openDrawer);
+        if (!customerChooses) await this.print(t, 'customer', openDrawer);
+        else if (openDrawer) await this.deps.devices()?.receiptPrinter.kickDrawer();
       })().catch(() => undefined);
     } else if (openDrawer && this.deps.connected('receiptPrinter')) {
       // No receipt printed by itself, but change or cash back still comes out of the drawer.
@@ -423,6 +426,9 @@ export class SaleEngine {
     const tender = live.tenders.find((x) => x.tenderId === tenderId);
     if (!tender) throw new BridgeFailure('not-found', 'No such tender on this ticket.');
     if (!tender.signature?.required) throw new BridgeFailure('conflict', 'This tender needs no signature.');
+    // The pad, the cashier's box and the customer display may all offer a signature: the first one taken
+    // is the customer's, and a later one must not replace it.
+    if (tender.signature.captured) throw new BridgeFailure('conflict', 'The customer has already signed.');
     let svg: string | undefined;
     if (input.source === 'pad') {
       const pad = this.deps.devices()?.signaturePad;

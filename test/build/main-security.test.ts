@@ -40,6 +40,7 @@ const ENV_KEYS = [
   'TILLPOINT_PORT',
   'TILLPOINT_LANE',
   'FAKE_ELECTRON_APP_PATH',
+  'FAKE_ELECTRON_DISPLAYS',
 ];
 
 async function until<T>(what: string, get: () => T | undefined, ms = 60_000): Promise<T> {
@@ -343,6 +344,56 @@ describe('kiosk mode', () => {
       b.window.webContents.fire('render-process-gone', fakeEvent(), { reason: 'oom', exitCode: 1 });
       expect(b.window.webContents.reloads).toBe(1);
       expect(b.world.relaunched).toBe(false);
+      expect(await quit(b)).toBe(0);
+    },
+  );
+});
+
+describe('a second screen: the customer display', () => {
+  it(
+    'opens on the second display, answers its IPC as a customer display’s only, and closes when it goes',
+    { timeout: 120_000 },
+    async () => {
+      const b = await boot({
+        dataDir: join(scratch, 'two-screens'),
+        env: { TILLPOINT_GATEWAY_URL: 'http://127.0.0.1:9', FAKE_ELECTRON_DISPLAYS: '2' },
+      });
+      const customer = await until('the customer display to load', () =>
+        b.world.windows[1]?.loaded ? b.world.windows[1] : undefined,
+      );
+      expect(b.world.windows).toHaveLength(2);
+      expect(customer.loaded?.url).toBe(`${b.origin}/customer`);
+      expect(customer.loaded?.status).toBe(200);
+      expect(customer.options).toMatchObject({ x: 1920, y: 0, width: 1024, height: 768, frame: false });
+      expect(customer.options.webPreferences).toEqual(b.window.options.webPreferences);
+
+      const call = b.world.ipcHandlers.get('tillpoint:call');
+      const invoke = (w: FakeBrowserWindow, command: string, payload: unknown) =>
+        call?.({ sender: w.webContents, senderFrame: w.webContents.mainFrame }, command, payload) as Promise<{
+          ok: boolean;
+          error?: { code: string };
+        }>;
+      // The customer's window: its view, and none of the cashier's commands, not even a sign-in.
+      expect((await invoke(customer, 'customer.view', {})).ok).toBe(true);
+      expect(await invoke(customer, 'session.signIn', { pin: '1111' })).toMatchObject({
+        ok: false,
+        error: { code: 'forbidden' },
+      });
+      expect(await invoke(customer, 'terminal.status', {})).toMatchObject({
+        ok: false,
+        error: { code: 'forbidden' },
+      });
+      // The cashier's window cannot answer for the customer.
+      expect((await invoke(b.window, 'session.signIn', { pin: '1111' })).ok).toBe(true);
+      expect(await invoke(b.window, 'customer.view', {})).toMatchObject({
+        ok: false,
+        error: { code: 'forbidden' },
+      });
+
+      // The second screen is unplugged: its window closes with it.
+      process.env.FAKE_ELECTRON_DISPLAYS = '1';
+      b.world.screen.emit('display-removed');
+      expect(customer.closed).toBe(true);
       expect(await quit(b)).toBe(0);
     },
   );

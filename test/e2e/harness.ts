@@ -76,6 +76,8 @@ export type Terminal = {
   base: string;
   /** A fresh launch address for another window (POST /launch with the secret of bridge.json). */
   launchUrl(): Promise<string>;
+  /** A customer display's launch address: its own token (POST /launch?for=customer-display). */
+  customerLaunchUrl(): Promise<string>;
   dataDir: string;
   child: ChildProcess;
   output: () => string;
@@ -131,18 +133,27 @@ export function startTerminal(
       clearTimeout(timer);
       child.stdout?.off('data', onData);
       const base = m[2];
-      const launchUrl = async (): Promise<string> => {
+      const launchUrl = async (query = ''): Promise<string> => {
         const { secret } = JSON.parse(readFileSync(join(dataDir, 'bridge.json'), 'utf8')) as {
           secret: string;
         };
-        const res = await fetch(`${base}/launch`, {
+        const res = await fetch(`${base}/launch${query}`, {
           method: 'POST',
           headers: { authorization: `Bearer ${secret}` },
         });
         if (res.status !== 200) throw new Error(`no launch URL from the terminal (HTTP ${res.status})`);
         return ((await res.json()) as { url: string }).url;
       };
-      resolve({ url: m[1], base, launchUrl, dataDir, child, output: () => out, stop });
+      resolve({
+        url: m[1],
+        base,
+        launchUrl: () => launchUrl(),
+        customerLaunchUrl: () => launchUrl('?for=customer-display'),
+        dataDir,
+        child,
+        output: () => out,
+        stop,
+      });
     };
     child.stdout?.on('data', onData);
     void exited.then(() => {

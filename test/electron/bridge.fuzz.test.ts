@@ -271,6 +271,8 @@ const sendAny = (bridge: RemoteBridge, command: string, body: unknown) =>
 function gateAnswer(who: Role | 'nobody', command: CommandName, body: unknown): string | undefined {
   const access = commandAccess[command];
   if (access !== 'public' && who === 'nobody') return 'unauthorized';
+  // The customer display's commands are no terminal connection's, whoever is signed in.
+  if (access === 'customer') return 'forbidden';
   if (access !== 'public' && access !== 'signed-in' && who !== 'nobody' && !can(who, access))
     return 'forbidden';
   if (!isRecord(body)) return 'invalid';

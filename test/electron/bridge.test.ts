@@ -14,11 +14,70 @@ describe('browser-mode bridge over a loopback WebSocket', () => {
 
   beforeAll(async () => {
     lane = await startLane({ signIn: null });
-    server = await startBridgeServer({ connect: () => lane.core.connect(), secret, port: 0 });
+    server = await startBridgeServer({ connect: (kind) => lane.core.connect(kind), secret, port: 0 });
   });
   afterAll(async () => {
     await server.close();
     await lane.close();
+  });
+
+  /** Says hello with `proof`, then makes each call in turn; answers each call's code (or 'ok'). */
+  const session = (proof: Record<string, string>, calls: [string, unknown][]) =>
+    new Promise<{ welcome: ServerMessage; codes: string[] }>((resolve, reject) => {
+      const ws = new WebSocket(server.wsUrl, { headers: { origin: server.url } });
+      let welcome: ServerMessage | undefined;
+      const codes: string[] = [];
+      const next = (): void => {
+        const call = calls[codes.length];
+        if (!call) {
+          ws.close();
+          if (welcome) resolve({ welcome, codes });
+          return;
+        }
+        ws.send(JSON.stringify({ type: 'call', id: codes.length, command: call[0], payload: call[1] }));
+      };
+      ws.on('open', () => ws.send(JSON.stringify({ type: 'hello', contractVersion: 1, ...proof })));
+      ws.on('message', (d: Buffer) => {
+        const m = JSON.parse(d.toString()) as ServerMessage;
+        if (m.type === 'welcome') {
+          welcome = m;
+          next();
+        } else if (m.type === 'result') {
+          codes.push(m.result.ok ? 'ok' : m.result.error.code);
+          next();
+        } else if (m.type === 'refused') {
+          ws.close();
+          resolve({ welcome: m, codes });
+        }
+      });
+      ws.on('error', reject);
+    });
+
+  it('a customer display’s token, and the page key it is exchanged for, open the customer’s connection only', async () => {
+    const asked = await fetch(server.url + '/launch?for=customer-display', {
+      method: 'POST',
+      headers: { authorization: `Bearer ${secret}` },
+    });
+    const { url } = (await asked.json()) as { url: string };
+    expect(url).toMatch(new RegExp(`^${server.url}/customer#launch=[\\w-]{32,}$`));
+    const page = await fetch(server.url + '/customer');
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-security-policy')).toContain("script-src 'self'");
+    const token = /#launch=([\w-]+)$/.exec(url)?.[1] ?? '';
+    const cashierCalls: [string, unknown][] = [
+      ['session.signIn', { pin: '1111' }],
+      ['sale.current', {}],
+      ['customer.view', {}],
+    ];
+    const first = await session({ launchToken: token }, cashierCalls);
+    expect(first.welcome.type).toBe('welcome');
+    expect(first.codes).toEqual(['forbidden', 'forbidden', 'ok']);
+    const pageKey = first.welcome.type === 'welcome' ? (first.welcome.pageKey ?? '') : '';
+    // Reloaded: the page key brings back the customer's connection, not a terminal one.
+    expect((await session({ pageKey }, cashierCalls)).codes).toEqual(['forbidden', 'forbidden', 'ok']);
+    // The terminal's own window is a terminal connection, and the customer's commands are not its.
+    const terminal = /#launch=([\w-]+)$/.exec(server.issueLaunchUrl())?.[1] ?? '';
+    expect((await session({ launchToken: terminal }, cashierCalls)).codes).toEqual(['ok', 'ok', 'forbidden']);
   });
 
   it('serves the page with the bridge address and a strict CSP, never the secret (any local process can GET it)', async () => {
@@ -147,6 +206,7 @@ describe('one client’s defect ends its own socket, never the process', () => {
     let relay: ((event: EventName, payload: unknown) => void) | undefined;
     return {
       id: 'broken',
+      kind: 'terminal',
       dispatch(command) {
         if (command === 'throws') throw new Error('a handler bug');
         if (command === 'rejects') return Promise.reject(new Error('a dispatch bug'));

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
 import { connectBridge, readBridgeFile } from '../../electron/bridge/ws-client';
 import { electronBinary } from '../../electron/electron-binary';
 import { value } from './helpers';
@@ -12,7 +13,10 @@ import { value } from './helpers';
 const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
 const repo = join(import.meta.dirname, '..', '..');
 
-function launch(dataDir: string): {
+function launch(
+  dataDir: string,
+  extra: string[] = [],
+): {
   child: ChildProcess;
   out: () => string;
   err: () => string;
@@ -20,7 +24,17 @@ function launch(dataDir: string): {
 } {
   const child = spawn(
     process.execPath,
-    ['--import', tsx, join(repo, 'electron', 'start.ts'), '--data', dataDir, '--port', '0', '--browser'],
+    [
+      '--import',
+      tsx,
+      join(repo, 'electron', 'start.ts'),
+      '--data',
+      dataDir,
+      '--port',
+      '0',
+      '--browser',
+      ...extra,
+    ],
     {
       cwd: repo,
       env: { ...process.env, TILLPOINT_SKIP_RENDERER_BUILD: '1' },
@@ -165,6 +179,54 @@ describe('npm start (browser mode)', () => {
       } finally {
         for (const l of launches) l.child.kill('SIGKILL');
         for (const g of gatewaysOn(gatewayFolder)) process.kill(g.pid, 'SIGKILL');
+        rmSync(folder, { recursive: true, force: true });
+      }
+    },
+  );
+
+  it(
+    '--customer-display also prints a customer display’s address, whose token opens the customer’s connection',
+    { timeout: 120_000 },
+    async () => {
+      const folder = mkdtempSync(join(tmpdir(), 'tillpoint-start-customer-'));
+      const run = launch(folder, ['--customer-display']);
+      try {
+        await until(() => run.out().includes('customer display at'), 90_000);
+        const lines = run.out().trim().split('\n');
+        expect(lines[0]).toMatch(/^terminal ready at http:\/\/127\.0\.0\.1:\d+\/#launch=[\w-]{43}$/);
+        const m = /^customer display at (http:\/\/127\.0\.0\.1:\d+)\/customer#launch=([\w-]{43})$/.exec(
+          lines[1] ?? '',
+        );
+        expect(m).not.toBeNull();
+        const origin = m?.[1] ?? '';
+        const codes = await new Promise<string[]>((resolve, reject) => {
+          const ws = new WebSocket(`${origin.replace('http', 'ws')}/bridge`, { headers: { origin } });
+          const got: string[] = [];
+          const calls = ['customer.view', 'sale.current'];
+          ws.on('open', () =>
+            ws.send(JSON.stringify({ type: 'hello', launchToken: m?.[2], contractVersion: 1 })),
+          );
+          ws.on('message', (d: Buffer) => {
+            const msg = JSON.parse(d.toString()) as {
+              type: string;
+              result?: { ok: boolean; error?: { code: string } };
+            };
+            if (msg.type === 'result') got.push(msg.result?.ok ? 'ok' : (msg.result?.error?.code ?? '?'));
+            if (msg.type === 'refused') got.push('refused');
+            const next = calls[got.length];
+            if (msg.type !== 'refused' && next)
+              ws.send(JSON.stringify({ type: 'call', id: got.length, command: next, payload: {} }));
+            else {
+              ws.close();
+              resolve(got);
+            }
+          });
+          ws.on('error', reject);
+        });
+        expect(codes).toEqual(['ok', 'forbidden']);
+      } finally {
+        run.child.kill('SIGTERM');
+        await run.exit;
         rmSync(folder, { recursive: true, force: true });
       }
     },

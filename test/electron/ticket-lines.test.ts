@@ -3,7 +3,7 @@ import type { BridgeResult, CatalogExportPage, TicketView } from '../../electron
 import type { BridgeConnection } from '../../electron/bridge/connection';
 import { priceTicket } from '../../common/ticket-pricing';
 import { startGateway, type TestGateway } from '../support/gateway-harness';
-import { openTill, startLane, value, type Lane } from './helpers';
+import { eventually, openTill, startLane, value, type Lane } from './helpers';
 
 /**
  * The ticket of lines in the core (ticket.*), on a sandbox lane with real SQLite files (journal and
@@ -207,6 +207,55 @@ describe('a ticket of lines, priced by the one rule and paid like any ticket', (
         tender: { kind: 'cash', tenderedCents: 449 },
       }),
     );
+  });
+
+  it('the customer display shows each line as it is rung, a voided line gone, the ticket discount as a line', async () => {
+    const display = lane.core.connect('customer-display');
+    try {
+      let t = await open();
+      t = value(
+        await lane.bridge.send('ticket.addItem', {
+          ticketId: t.ticketId,
+          itemId: await itemId('BK-SOURDOUGH'),
+          quantity: 2,
+        }),
+      );
+      t = value(
+        await lane.bridge.send('ticket.addItem', {
+          ticketId: t.ticketId,
+          itemId: await itemId('GR-OIL-500'),
+        }),
+      );
+      const oil = lineOf(t, 'GR-OIL-500');
+      t = value(await lane.bridge.send('ticket.voidLine', { ticketId: t.ticketId, lineId: oil.lineId }));
+      t = value(
+        await lane.bridge.send('ticket.setDiscount', {
+          ticketId: t.ticketId,
+          discount: { kind: 'amount', amountCents: 50 },
+        }),
+      );
+      const bread = lineOf(t, 'BK-SOURDOUGH');
+      const shownLines = async () => value(await display.send('customer.view', {})).ticket?.lines ?? [];
+      await eventually(async () => (await shownLines()).length === 2);
+      const lines = await shownLines();
+      expect(lines).toEqual([
+        {
+          lineId: bread.lineId,
+          description: bread.name,
+          quantity: 2,
+          unitPriceCents: bread.unitPriceCents,
+          amountCents: 2 * bread.unitPriceCents,
+        },
+        { lineId: `${t.ticketId}-discount`, description: 'Discount', amountCents: -50 },
+      ]);
+      // The lines add up to the subtotal the customer pays tax on.
+      expect(lines.reduce((sum, l) => sum + l.amountCents, 0)).toBe(t.subtotalCents);
+      value(
+        await lane.bridge.send('sale.abandon', { ticketId: t.ticketId, approval: { managerPin: '9999' } }),
+      );
+    } finally {
+      display.close();
+    }
   });
 
   it('refuses an inactive item, an open-price item without its price, a weighed item’s quantity', async () => {

@@ -8,6 +8,7 @@ import type {
 } from './batch';
 import { OrphanResolutionSchema } from './batch';
 import type { BalanceView } from './card-services';
+import { customerCommandPayloads, type CustomerCommandValues } from './customer';
 import { GiftReloadRequestSchema, PreauthCompleteRequestSchema } from './card-services';
 import type {
   DeviceConfigView,
@@ -382,6 +383,9 @@ export const commandPayloads = {
   'store.discountLimits.get': Empty,
   'store.discountLimits.update': DiscountLimitsSchema,
 
+  // --- the customer's side: the customer display's commands and the cashier's about it (contract/customer.ts)
+  ...customerCommandPayloads,
+
   // --- audit and diagnostics
   'audit.list': Type.Object({ limit: Type.Optional(Limit()) }),
   'diagnostics.bundle': Empty,
@@ -425,7 +429,7 @@ export const commandPayloads = {
 export type CommandName = keyof typeof commandPayloads;
 
 /** What each command answers with (its `value` when `ok`). */
-export type CommandValues = {
+export type CommandValues = CustomerCommandValues & {
   'session.signIn': Session;
   'session.signOut': null;
   'session.current': Session | null;

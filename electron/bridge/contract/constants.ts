@@ -36,3 +36,20 @@ export const DEVICE_ROLES = [
   'scanner',
   'poleDisplay',
 ] as const;
+
+/**
+ * The kinds of bridge connection. `terminal`: the cashier's, manager's and tech's screens and tools (roles
+ * decide). `customer-display`: the customer-facing display, which receives only the customer's events and
+ * may call only the `customer.*` commands (docs/bridge.md "Customer display").
+ */
+export const CONNECTION_KINDS = ['terminal', 'customer-display'] as const;
+export type ConnectionKind = (typeof CONNECTION_KINDS)[number];
+
+/** The events a customer display receives: the customer's view, nothing else. */
+export const CUSTOMER_DISPLAY_EVENTS = ['customer.updated'] as const;
+
+/** The page path of the customer display (its launch address: `/customer#launch=…`). */
+export const CUSTOMER_DISPLAY_PATH = '/customer';
+
+/** Browser mode: `POST /launch?for=customer-display` asks for a customer display's launch address. */
+export const CUSTOMER_DISPLAY_LAUNCH_QUERY = 'customer-display';

@@ -1,3 +1,4 @@
+import type { CustomerDisplayView } from './customer';
 import type { DeviceStatusView } from './devices';
 import type { EmailQueueView } from './email';
 import type { GatewayStatusView } from './gateway';
@@ -26,6 +27,8 @@ export type Events = {
   'till.changed': TillStatusView;
   /** The emailed-receipt queue changed (queued, sent, retried, given up); addresses masked. */
   'email.updated': EmailQueueView;
+  /** What the customer display shows changed (the only event a customer display receives). */
+  'customer.updated': CustomerDisplayView;
 };
 
 export type EventName = keyof Events;

@@ -4,14 +4,24 @@ import type { CoreServices, HandlerSlice } from './services';
 
 /** Tickets and their tenders (the sale engine does the work). */
 export function saleHandlers(s: CoreServices) {
-  const { engine } = s;
+  const { engine, customer } = s;
   const { who, manager, approvedBy, stamp } = createApprovals(s);
   return {
-    'sale.open': (p, ctx) => engine.open(p, who(ctx)),
+    // While the customer chooses the tip on the customer display, a tip typed here is refused.
+    'sale.open': async (p, ctx) => {
+      customer.checkCashierTip(p.tipCents);
+      return engine.open(p, who(ctx));
+    },
     'sale.current': () => Promise.resolve(engine.current()),
     'sale.get': (p) => engine.get(p.ticketId),
-    'sale.setTip': (p) => engine.setTip(p.ticketId, p.tipCents),
-    'sale.pay': (p, ctx) => engine.pay(p, stamp(ctx)),
+    'sale.setTip': async (p) => {
+      customer.checkCashierTip(p.tipCents);
+      return engine.setTip(p.ticketId, p.tipCents);
+    },
+    'sale.pay': async (p, ctx) => {
+      customer.checkCashierTip(p.tipCents);
+      return engine.pay(p, stamp(ctx));
+    },
     'sale.cancel': (p) => engine.cancel(p.ticketId),
     async 'sale.abandon'(p, ctx) {
       let approver: Actor | undefined;

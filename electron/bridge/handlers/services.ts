@@ -14,6 +14,7 @@ import type { CallContext } from '../connection';
 import type { BatchClose } from '../../batch-close';
 import type { Catalog } from '../../catalog/catalog';
 import type { TerminalCoreConfig } from '../../core/config';
+import type { CustomerDisplay } from '../../customer/customer-display';
 import type { DeviceHost } from '../../devices/device-host';
 import type { EmailReceipts } from '../../email/email-receipts';
 import type { EmailSettings } from '../../email/email-settings';
@@ -56,6 +57,10 @@ export type CoreServices = {
   diagnostics: () => Promise<DiagnosticsBundle>;
   /** Emailed receipts: the store's mail server settings and the queue's sender. */
   email: { settings: EmailSettings; receipts: EmailReceipts };
+  /** The customer's side: what the customer display shows and may answer. */
+  customer: CustomerDisplay;
+  /** A customer display's launch address, when the terminal serves one (its loopback server is up). */
+  customerDisplayUrl: () => string | undefined;
 };
 
 export type Handler<K extends CommandName> = (

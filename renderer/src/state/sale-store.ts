@@ -3,6 +3,7 @@ import type {
   Bridge,
   BridgeResult,
   BusinessSettingsView,
+  CustomerDisplayView,
   LiveTenderView,
   ManagerApproval,
   ReceiptView,
@@ -24,13 +25,14 @@ export type TenderForm = 'cash' | 'keyed' | 'gift' | 'check' | 'debit' | 'ebt';
 /**
  * - `entry`: the amount keypad and the tender choice.
  * - `form`: a tender needs input first (cash handed over, keyed card, cash back, EBT program…).
+ * - `tip`: the customer chooses the tip on the customer display; the cashier waits (Skip, Cancel).
  * - `paying`: the devices and the gateway are working; prompts follow `sale.progress`.
  * - `result`: the last tender did not finish the ticket (declined, partial, cancelled, unknown, offline):
  *   its outcome, and the choice of the next tender for what remains.
  * - `signature`: the approved tender needs the customer's signature.
  * - `done`: the ticket is paid: the outcome and the receipt.
  */
-export type SalePhase = 'entry' | 'form' | 'paying' | 'result' | 'signature' | 'done';
+export type SalePhase = 'entry' | 'form' | 'tip' | 'paying' | 'result' | 'signature' | 'done';
 
 export type SaleSettings = Pick<
   BusinessSettingsView,
@@ -77,6 +79,8 @@ export type SaleState = {
   confirmedCents: number | null;
   /** The ticket is being opened with the amount typed: keys typed meanwhile must not change it. */
   opening: boolean;
+  /** What the customer display shows (its tip question, the customer's choices), while one is attached. */
+  customer: CustomerDisplayView | null;
 
   init(): () => void;
   loadSettings(): Promise<void>;
@@ -110,6 +114,10 @@ export type SaleState = {
   /** Back to the keypad with the same amount: an empty ticket is given up (nothing was taken on it). */
   editAmount(): Promise<void>;
   closeForm(): void;
+  /** True when the customer chooses the tip on the customer display (tips on, a display attached). */
+  tipFromCustomer(): boolean;
+  /** The cashier ends the customer's tip question: `skip` pays with no tip, `cancel` goes back. */
+  endTipAsk(action: 'skip' | 'cancel'): Promise<void>;
   pay(tender: TenderRequest, options?: { allowDuplicate?: boolean }): Promise<void>;
   cancel(): Promise<void>;
   signature(input: SignatureInput): Promise<boolean>;
@@ -248,7 +256,8 @@ export function createSaleStore(
       set({ opening: true });
       const opened = await bridge.send('sale.open', {
         subtotalCents: s.subtotalCents,
-        ...(s.tipCents > 0 ? { tipCents: s.tipCents } : {}),
+        // The customer chooses the tip on the customer display: none goes with the ticket from here.
+        ...(s.tipCents > 0 && !get().tipFromCustomer() ? { tipCents: s.tipCents } : {}),
       });
       if (!opened.ok) {
         set({ opening: false, error: describeError(opened.error) });
@@ -316,9 +325,48 @@ export function createSaleStore(
         watchReversal(t.userTransactionNumber);
     };
 
+    /**
+     * Card tenders ask the customer for the tip first when the customer chooses it: resolves false when the
+     * cashier cancelled the question (the screen goes back), true to go on paying.
+     */
+    const askCustomerTip = async (ticket: TicketView, tender: TenderRequest): Promise<boolean> => {
+      if (tender.kind !== 'credit' && tender.kind !== 'debit') return true;
+      if (
+        !get().tipFromCustomer() ||
+        ticket.tenders.some((t) => t.status === 'approved' || t.status === 'partial')
+      )
+        return true;
+      const back = get().outcome ? 'result' : 'entry';
+      set({ phase: 'tip', error: null });
+      const r = await mine(() => bridge.send('customerDisplay.askTip', { ticketId: ticket.ticketId }));
+      if (!r.ok) {
+        // The display went away meanwhile: the tip stays as it is and the sale goes on.
+        if (r.error.code === 'unavailable') return true;
+        set({ phase: back, error: describeError(r.error) });
+        return false;
+      }
+      set({ ticket: r.value.ticket });
+      if (r.value.outcome === 'cancelled') {
+        set({ phase: back });
+        return false;
+      }
+      return true;
+    };
+
+    /** The customer display's view arrived: a tip question for the ticket on screen is waited for here too. */
+    const takeCustomer = (v: CustomerDisplayView): void => {
+      const now = get().customer;
+      if (now && v.version < now.version) return;
+      set({ customer: v });
+      const s = get();
+      if (v.ask?.kind === 'tip' && v.ask.ticketId === s.ticket?.ticketId && s.phase === 'entry' && own === 0)
+        set({ phase: 'tip' });
+    };
+
     return {
       ...fresh,
       settings: null,
+      customer: null,
 
       init() {
         const offs = [
@@ -337,6 +385,16 @@ export function createSaleStore(
             if (get().ticket?.ticketId !== t.ticketId) return;
             set({ ticket: t });
             if (own === 0) followTicket(t);
+          }),
+          bridge.on('customer.updated', (v) => {
+            takeCustomer(v);
+            // Another window (or this one before a reload) asked: once the customer answered, back to the
+            // tender choice with the tip on the ticket.
+            const s = get();
+            if (s.phase === 'tip' && own === 0 && v.ask?.kind !== 'tip') {
+              set({ phase: s.outcome ? 'result' : 'entry' });
+              if (s.ticket) void get().restore(s.ticket.ticketId);
+            }
           }),
           bridge.on('receipt.printed', (r) => {
             if (get().ticket?.ticketId !== r.ticketId) return;
@@ -361,6 +419,9 @@ export function createSaleStore(
           }),
         ];
         void get().loadSettings();
+        void bridge.send('customerDisplay.get', {}).then((r) => {
+          if (r.ok) takeCustomer(r.value);
+        });
         return () => {
           for (const off of offs) off();
           if (reversalTimer) clearTimeout(reversalTimer);
@@ -368,6 +429,10 @@ export function createSaleStore(
       },
 
       async loadSettings() {
+        // The customer display's state is read once someone may see it (the core refuses before sign-in).
+        void bridge.send('customerDisplay.get', {}).then((c) => {
+          if (c.ok) takeCustomer(c.value);
+        });
         const r = await bridge.send('business.get', {});
         if (r.ok)
           set({
@@ -399,6 +464,9 @@ export function createSaleStore(
           const remembered = memory?.get() ?? null;
           const id = openTicketId ?? recoveredTicketId ?? remembered;
           if (id) await get().restore(id, id === remembered || id === recoveredTicketId);
+          // The customer is still choosing the tip this window asked for before it reloaded.
+          const seen = get().customer;
+          if (seen) takeCustomer(seen);
         })().finally(() => {
           attaching = undefined;
         });
@@ -502,10 +570,24 @@ export function createSaleStore(
         set({ phase: s.ticket && s.outcome ? 'result' : 'entry', form: null });
       },
 
-      async pay(tender, options = {}) {
-        if (get().phase === 'paying') return;
-        const ticket = await ensureTicket();
+      tipFromCustomer() {
+        const s = get();
+        return s.settings?.tipPrompt === true && (s.customer?.displays ?? 0) > 0;
+      },
+
+      async endTipAsk(action) {
+        const ticket = get().ticket;
         if (!ticket) return;
+        const r = await bridge.send('customerDisplay.endTipAsk', { ticketId: ticket.ticketId, action });
+        if (!r.ok) set({ error: describeError(r.error) });
+      },
+
+      async pay(tender, options = {}) {
+        if (get().phase === 'paying' || get().phase === 'tip') return;
+        const opened = await ensureTicket();
+        if (!opened) return;
+        if (!(await askCustomerTip(opened, tender))) return;
+        const ticket = get().ticket ?? opened;
         set({
           phase: 'paying',
           progress: null,

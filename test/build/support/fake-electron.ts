@@ -96,8 +96,32 @@ export class FakeBrowserWindow extends EventEmitter {
     this.shown = true;
   }
   focus(): void {}
+  closed = false;
+  bounds: unknown;
+  setBounds(bounds: unknown): void {
+    this.bounds = bounds;
+  }
+  close(): void {
+    this.closed = true;
+    this.webContents.destroyed = true;
+    this.emit('closed');
+  }
   isDestroyed(): boolean {
-    return false;
+    return this.closed;
+  }
+}
+
+/** The attached displays: FAKE_ELECTRON_DISPLAYS of them side by side (1 unless said), the first primary. */
+export class FakeScreen extends EventEmitter {
+  getAllDisplays(): { id: number; bounds: { x: number; y: number; width: number; height: number } }[] {
+    const n = Math.max(1, Number(process.env.FAKE_ELECTRON_DISPLAYS ?? '1'));
+    return Array.from({ length: n }, (_, i) => ({
+      id: i + 1,
+      bounds: { x: i * 1920, y: 0, width: i === 0 ? 1920 : 1024, height: i === 0 ? 1080 : 768 },
+    }));
+  }
+  getPrimaryDisplay(): { id: number } {
+    return { id: 1 };
   }
 }
 
@@ -201,6 +225,8 @@ class FakeUtilityProcess extends EventEmitter {
 
 export type FakeElectronWorld = {
   app: FakeApp;
+  /** Electron's `screen`: the displays attached (FAKE_ELECTRON_DISPLAYS), and their plug events. */
+  screen: FakeScreen;
   windows: FakeBrowserWindow[];
   session: FakeSession;
   ipcHandlers: Map<string, (...args: unknown[]) => unknown>;
@@ -232,6 +258,7 @@ function newWorld(): FakeElectronWorld {
     settleExit: (code: number) => settle(code),
   } as unknown as FakeElectronWorld;
   world.app = new FakeApp(world);
+  world.screen = new FakeScreen();
   return world;
 }
 
@@ -255,6 +282,7 @@ if (process.env.FAKE_ELECTRON_REAL_EXIT === '1') process.once('SIGTERM', () => w
 
 export const app = world.app;
 export const BrowserWindow = FakeBrowserWindow;
+export const screen = world.screen;
 export const session = { defaultSession: world.session };
 export const ipcMain = {
   handle(channel: string, handler: (...args: unknown[]) => unknown): void {

@@ -5,6 +5,13 @@ import { useApp, useAppStore, useSale, useSaleStore } from '../../state/context'
 import { Dialog } from '../../ui/Dialog';
 import { figureFontSize } from '../../ui/figure';
 import { Keypad } from '../../ui/Keypad';
+import {
+  CustomerChoices,
+  CustomerDisplayButton,
+  SignOnDisplayNote,
+  TipOnDisplayNote,
+  TipWaitPanel,
+} from './CustomerSide';
 import { OutcomePanel } from './OutcomePanel';
 import { PromptPanel } from './PromptPanel';
 import { ReceiptActions, ReceiptDialog } from './ReceiptPanel';
@@ -35,6 +42,13 @@ function useSaleKeys() {
         if (e.key === 'Escape') {
           e.preventDefault();
           void s.cancel();
+        }
+        return;
+      }
+      if (s.phase === 'tip') {
+        if (e.key === 'Escape') {
+          e.preventDefault();
+          void s.endTipAsk('cancel');
         }
         return;
       }
@@ -158,7 +172,9 @@ function TipChoice() {
   const tip = useSale((s) => s.tipCents);
   const ticket = useSale((s) => s.ticket);
   const sale = useSaleStore();
+  const fromCustomer = useSale((s) => s.tipFromCustomer());
   if (!settings?.tipPrompt || ticket) return null;
+  if (fromCustomer) return <TipOnDisplayNote />;
   const options = [0, ...settings.tipPresetsPercent];
   return (
     <fieldset className="row">
@@ -367,12 +383,15 @@ export function SaleScreen() {
                 <button type="button" className="btn" onClick={() => void sale.getState().reprintLast()}>
                   Reprint last receipt
                 </button>
+                <CustomerDisplayButton />
                 <CancelSale />
               </div>
+              <CustomerChoices />
               {note ? <p role="status">{note}</p> : null}
             </>
           ) : null}
           {phase === 'form' && form ? <TenderFormPanel form={form} /> : null}
+          {phase === 'tip' ? <TipWaitPanel /> : null}
           {phase === 'paying' ? <PromptPanel /> : null}
           {phase === 'result' && outcome ? <OutcomePanel outcome={outcome} /> : null}
           {phase === 'result' ? (
@@ -394,12 +413,14 @@ export function SaleScreen() {
             <>
               {/* "Sign here" and its action first: they are what the counter is waiting for. */}
               <SignaturePanel />
+              <SignOnDisplayNote />
               <OutcomePanel outcome={outcome} />
             </>
           ) : null}
           {phase === 'done' && outcome ? (
             <>
               <OutcomePanel outcome={outcome} />
+              <CustomerChoices />
               <ReceiptActions />
             </>
           ) : null}
