@@ -129,6 +129,11 @@ export const commandPayloads = {
   }),
   'gift.reload': GiftReloadRequestSchema,
   'ebt.balance': Type.Object({ program: EbtProgramSchema }),
+  /**
+   * Stops a gift balance, gift load or EBT balance waiting for a card or a PIN (readers and PIN pad stop);
+   * `cancelled: false` when none is waiting. A tender's wait is `sale.cancel`'s.
+   */
+  'cardWait.cancel': Empty,
   'preauth.complete': PreauthCompleteRequestSchema,
 
   // --- receipts
@@ -276,6 +281,7 @@ export type CommandValues = {
   'gift.balance': BalanceView;
   'gift.reload': TransactionView;
   'ebt.balance': BalanceView;
+  'cardWait.cancel': { cancelled: boolean };
   'preauth.complete': TransactionView;
   'receipt.get': ReceiptView;
   'receipt.print': ReceiptPrintResult;
