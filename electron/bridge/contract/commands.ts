@@ -56,7 +56,7 @@ import type { SimulatorStateView } from './simulator';
 import type { AuditEntryView, DiagnosticsBundle, TerminalStatusView } from './status';
 import type { SafView } from './store-and-forward';
 import { SafPolicySchema } from './store-and-forward';
-import type { RefundOutcome, TransactionView } from './transactions';
+import type { RefundOutcome, TransactionListRow, TransactionView } from './transactions';
 import { RefundRequestSchema, TransactionQuerySchema, VoidRequestSchema } from './transactions';
 
 const Empty = Type.Object({});
@@ -288,7 +288,7 @@ export type CommandValues = {
   'receipt.reprintLast': ReceiptPrintResult;
   'receipt.transaction.get': ReceiptView;
   'receipt.transaction.print': ReceiptPrintResult;
-  'transactions.list': TransactionView[];
+  'transactions.list': TransactionListRow[];
   'transactions.refund': RefundOutcome;
   'transactions.void': RefundOutcome;
   'batch.totals': BatchTotals;
