@@ -8,6 +8,7 @@ import {
   buildRenderer,
   go,
   launchBrowser,
+  signOut,
   signIn,
   startTerminal,
   toolBridge,
@@ -27,6 +28,42 @@ let terminal: Terminal;
 let browser: Browser;
 let page: Page;
 let tool: RemoteBridge;
+
+/** The element at the centre of `selector`'s first match is that element or inside it: nothing covers it. */
+async function uncovered(p: Page, selector: string): Promise<boolean> {
+  return p.$eval(selector, (el) => {
+    const r = el.getBoundingClientRect();
+    const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+    return hit !== null && el.contains(hit);
+  });
+}
+
+/** Every row and button inside the viewport whose centre something else covers (their names). */
+async function coveredControls(p: Page): Promise<string[]> {
+  return p.evaluate(() => {
+    const out: string[] = [];
+    // The sticky top bar passes over a screen scrolled under it by design: what is in view is below it.
+    const top = document.querySelector('header')?.getBoundingClientRect().bottom ?? 0;
+    for (const el of document.querySelectorAll('main button, main tr[data-utn], header button')) {
+      const r = el.getBoundingClientRect();
+      const x = r.left + r.width / 2;
+      const y = r.top + r.height / 2;
+      const inHeader = el.closest('header') !== null;
+      if (
+        r.width === 0 ||
+        y < (inHeader ? 0 : top) ||
+        y >= window.innerHeight ||
+        x < 0 ||
+        x >= window.innerWidth
+      )
+        continue;
+      const hit = document.elementFromPoint(x, y);
+      if (hit && !el.contains(hit) && hit.closest('.notices'))
+        out.push(el.getAttribute('aria-label') ?? el.textContent?.trim().slice(0, 40) ?? el.tagName);
+    }
+    return out;
+  });
+}
 
 /** What the cashier sees now (a full-page picture of a long list is too small to read). */
 async function viewShot(p: Page, name: string): Promise<void> {
@@ -94,4 +131,52 @@ describe('Transactions screen: pages and notices in Chromium', () => {
       await viewShot(page, `tx-02-no-earlier-${size.width}`);
     }
   }, 120_000);
+
+  it('a notice covers no control: not the rows after a refund, not Sign in after signing out', async () => {
+    const t = value(await tool.send('sale.open', { subtotalCents: 2000, taxCents: 0 }));
+    value(
+      await tool.send('sale.pay', {
+        ticketId: t.ticketId,
+        tender: { kind: 'credit', entry: 'keyed', keyed: { cardNumber: '4111111111111111', expiry: '1230' } },
+        allowDuplicate: true,
+      }),
+    );
+    for (const [size, left, refund] of [
+      [{ width: 1024, height: 768 }, '$20.00', '10.00'],
+      [{ width: 1366, height: 900 }, '$10.00', '5.00'],
+    ] as const) {
+      await page.setViewportSize(size);
+      await go(page, 'Sale');
+      await go(page, 'Transactions');
+      const barHeight = async () => (await page.locator('header').boundingBox())?.height ?? 0;
+      const bar = await barHeight();
+      await page.getByRole('button', { name: `Refund ${left} Visa •••• 1111` }).click();
+      await page.fill('#refund-amount', refund);
+      await page.getByRole('button', { name: 'Refund', exact: true }).click();
+      const notice = page.locator('.notice', { hasText: `Refunded $${refund}.` });
+      await notice.waitFor();
+      // The notice is on screen, where a screen reader hears it (a live region).
+      const box = await notice.boundingBox();
+      expect(box && box.y >= 0 && box.y + box.height <= size.height).toBe(true);
+      expect(await page.locator('.notices').getAttribute('aria-live')).toBe('polite');
+      // It takes room in the bar's row: the bar is no taller, so nothing below it moves.
+      expect(await barHeight()).toBe(bar);
+      await page.locator('table.data tbody tr[data-utn]').first().scrollIntoViewIfNeeded();
+      expect(await uncovered(page, 'table.data tbody tr[data-utn]')).toBe(true);
+      // However the list is scrolled, no row or button in view is under the notice.
+      for (const y of [0, 300, 600, 900, 1200]) {
+        await page.evaluate((top) => window.scrollTo(0, top), y);
+        expect(await coveredControls(page), `scrolled to ${y}`).toEqual([]);
+      }
+      await page.evaluate(() => window.scrollTo(0, 0));
+      await viewShot(page, `tx-03-refund-notice-${size.width}`);
+
+      // Signing out leaves no notice behind, over Sign in or anywhere.
+      await signOut(page);
+      expect(await page.locator('.notice').count()).toBe(0);
+      expect(await uncovered(page, 'main form button[type="submit"]')).toBe(true);
+      await viewShot(page, `tx-04-signed-out-${size.width}`);
+      await signIn(page, '9999');
+    }
+  }, 90_000);
 });
