@@ -19,6 +19,7 @@ const benches = [
   'terminal.bench.ts',
   'journal.bench.ts',
   'sign-in.bench.ts',
+  'screen.bench.ts',
   ...onDemand,
 ].filter(
   (f) =>
