@@ -11,8 +11,10 @@
  *   operation that is neither cash nor a check, a hold or a void joins the gateway's batch — a gift card
  *   load included, as the gateway settles it. Cash never enters it.
  * - The drawer: cash taken for sales (what was kept, change already given back), cash back handed out on
- *   debit purchases, and the cash the drawer should hold over its float (taken − paid out). Checks go in
- *   the drawer too but are counted apart.
+ *   debit purchases, and the cash sales leave in the drawer (taken − cash back). Checks go in the drawer
+ *   too but are counted apart. A till (one cashier's drawer from its float to its count) adds what moved
+ *   besides sales — the float, cash refunds, paid in, paid out, safe drops — and the cash it should hold
+ *   (`tillFigures`); its count is judged against that (`overShortCents`).
  *
  * The inputs are journal rows (or rows grouped by a query: `count` rows with their amounts summed): every
  * figure is a sum, so a group counts as its rows would.
@@ -58,7 +60,7 @@ export type DrawerFigures = {
   cashTaken: Tally;
   /** Debit cash back handed to customers from the drawer. */
   cashBackPaidCents: number;
-  /** cashTaken − cashBackPaid: what the drawer should hold beyond its float. */
+  /** cashTaken − cashBackPaid: the cash sales left in the drawer (a till adds its float and movements). */
   expectedCashCents: number;
   checks: Tally;
 };
@@ -75,8 +77,18 @@ export const FIGURE_LABELS = {
   storedOffline: 'Stored offline (not at the gateway yet)',
   cashTaken: 'Cash taken',
   cashBackPaid: 'Cash back paid out',
-  expectedCash: 'Expected cash (taken − paid out)',
+  expectedCash: 'Cash from sales (taken − cash back)',
   checks: 'Checks taken',
+  float: 'Opening float',
+  cashRefunds: 'Cash refunds',
+  paidIn: 'Paid in',
+  paidOut: 'Paid out',
+  safeDrops: 'Safe drops',
+  noSales: 'No sales (drawer opened)',
+  expectedInDrawer: 'Expected in drawer',
+  counted: 'Counted',
+  overShort: 'Over (+) / short (−)',
+  allSales: 'Sales, every tender',
 } as const;
 
 /** Approved operations that move no money at the gateway's batch, or none of the card batch's. */
@@ -172,4 +184,112 @@ export function moneyFigures(rows: Iterable<FigureRow>): MoneyFigures {
       checks,
     },
   };
+}
+
+/**
+ * Sales by tender, every tender on one list: the card batch's lines (what each card was charged, debit
+ * cash back included), cash as the drawer kept it, and checks. A gift card load is what a customer
+ * bought (the gateway settles it as a card sale, so the card batch counts it), not how they paid: its
+ * payment is already on the list under its own tender.
+ */
+export function tenderLines(f: MoneyFigures): FigureLine[] {
+  const lines = f.card.byTender.filter((l) => l.key !== tenderName('gift-reload'));
+  if (f.drawer.cashTaken.count > 0)
+    lines.push({ key: 'Cash', count: f.drawer.cashTaken.count, amountCents: f.drawer.cashTaken.cents });
+  if (f.drawer.checks.count > 0)
+    lines.push({ key: 'Check', count: f.drawer.checks.count, amountCents: f.drawer.checks.cents });
+  return lines.sort(byAmount);
+}
+
+// --- Tills: one cashier's drawer, from its float to its count
+
+/**
+ * What moves a till's cash besides sales, each recorded with who did it and why: the opening float, a cash
+ * refund, paid in, paid out, a safe drop, and a "No sale" (the drawer opened, nothing moved).
+ */
+export const TILL_MOVEMENT_KINDS = [
+  'float',
+  'paid-in',
+  'paid-out',
+  'safe-drop',
+  'refund',
+  'no-sale',
+] as const;
+export type TillMovementKind = (typeof TILL_MOVEMENT_KINDS)[number];
+
+/** Which way each movement moves the drawer's cash: in, out, or not at all. */
+export const MOVEMENT_DIRECTION: Readonly<Record<TillMovementKind, 1 | -1 | 0>> = {
+  float: 1,
+  'paid-in': 1,
+  'paid-out': -1,
+  'safe-drop': -1,
+  refund: -1,
+  'no-sale': 0,
+};
+
+/** A till's movement (or a query's group of them: `count` movements with their amounts summed). */
+export type MovementRow = { kind: TillMovementKind; amountCents: number; count?: number | undefined };
+
+/** The drawer of a till — or of several (every figure is a sum, so a day's tills add up to the day). */
+export type TillFigures = {
+  float: Tally;
+  /** Cash kept for sales, as the money figures' drawer counts it. */
+  cashTaken: Tally;
+  cashBackPaidCents: number;
+  cashRefunds: Tally;
+  paidIn: Tally;
+  paidOut: Tally;
+  safeDrops: Tally;
+  /** How many times the drawer was opened with no sale. */
+  noSales: number;
+  /** In the drawer, counted apart from the cash. */
+  checks: Tally;
+  /** float + cash taken + paid in − cash back paid out − cash refunds − paid out − safe drops. */
+  expectedCents: number;
+};
+
+/**
+ * A till's figures: the sales half is the money figures' drawer over the till's journal rows (so the batch
+ * screen, Reports and the till reports count cash one way), the rest its movements, each by its direction.
+ */
+export function tillFigures(sales: Iterable<FigureRow>, movements: Iterable<MovementRow>): TillFigures {
+  const { drawer } = moneyFigures(sales);
+  const tally = (): Tally => ({ count: 0, cents: 0 });
+  const by: Record<TillMovementKind, Tally> = {
+    float: tally(),
+    'paid-in': tally(),
+    'paid-out': tally(),
+    'safe-drop': tally(),
+    refund: tally(),
+    'no-sale': tally(),
+  };
+  let moved = 0;
+  for (const m of movements) {
+    const t = by[m.kind];
+    t.count += m.count ?? 1;
+    t.cents += m.amountCents;
+    moved += MOVEMENT_DIRECTION[m.kind] * m.amountCents;
+  }
+  return {
+    float: by.float,
+    cashTaken: drawer.cashTaken,
+    cashBackPaidCents: drawer.cashBackPaidCents,
+    cashRefunds: by.refund,
+    paidIn: by['paid-in'],
+    paidOut: by['paid-out'],
+    safeDrops: by['safe-drop'],
+    noSales: by['no-sale'].count,
+    checks: drawer.checks,
+    expectedCents: drawer.expectedCashCents + moved,
+  };
+}
+
+/** What a count says about the drawer: positive over, negative short. */
+export function overShortCents(countedCents: number, expectedCents: number): number {
+  return countedCents - expectedCents;
+}
+
+/** A count over or short by more than the store's tolerance (either way) waits for a manager's sign-off. */
+export function needsSignOff(overShort: number, toleranceCents: number): boolean {
+  return Math.abs(overShort) > toleranceCents;
 }

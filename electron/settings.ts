@@ -1,5 +1,5 @@
 import { DEFAULT_CONFIRM_ABOVE_CENTS } from '../common/amount-ceiling';
-import type { AutoCloseView, DeviceConfigView, SafPolicy } from './bridge/contract';
+import type { AutoCloseView, DeviceConfigView, SafPolicy, TillSettingsView } from './bridge/contract';
 import type { GatewayCredentials, GatewayTimeouts } from './gateway-client/client';
 import { defaultGatewayTimeouts } from './gateway-client/client';
 import type { Journal } from './journal/journal-protocol';
@@ -75,6 +75,8 @@ export type SettingsShape = {
    */
   merchantTimeZone: string | null;
   people: PeopleSettings;
+  /** Tills (docs/terminal.md "Tills"): the count's tolerance before a sign-off, the usual float. */
+  till: TillSettingsView;
 };
 
 export const defaultSaleSettings: SaleSettings = {
@@ -89,6 +91,12 @@ export const defaultSaleSettings: SaleSettings = {
   chipFallbackAfterFailures: 1,
   confirmAboveCents: DEFAULT_CONFIRM_ABOVE_CENTS,
 };
+
+/**
+ * A count off by more than 5.00 either way waits for a manager's sign-off (a common US store policy: small
+ * differences are coins miscounted, larger ones are looked at); the float offered is 100.00.
+ */
+export const defaultTillSettings: TillSettingsView = { toleranceCents: 500, defaultFloatCents: 10_000 };
 
 /** Store-and-forward is off until a manager turns it on (issue 5). */
 export const defaultSafPolicy: SafPolicy = {
@@ -165,6 +173,7 @@ export async function loadSettings(
     recorder: (await read<RecorderSettings>('recorder')) ?? { enabled: false },
     merchantTimeZone: (await read<string>('merchantTimeZone')) ?? null,
     people: { timeClock: false, ...(await read<Partial<PeopleSettings>>('people')) },
+    till: { ...defaultTillSettings, ...(await read<Partial<TillSettingsView>>('till')) },
   };
 
   const unseal = (s: NonNullable<GatewaySettings['sealedPassword']>): string =>

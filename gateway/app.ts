@@ -16,6 +16,7 @@ import type { Processor } from './domain/processor-port';
 import { withProcessorLedger } from './sandbox/processor-ledger';
 import { addDemoMerchant, isEmpty, seedSandbox } from './sandbox/seed';
 import { tryItDocs, tryItUiConfig } from './sandbox/try-it-docs';
+import { STATEMENTS_TASK } from './schedulers/statements';
 import { openStorage, type DatabaseConfig } from './storage/open-storage';
 import type { Storage } from './storage/queryable';
 import { clientErrorHandler, frameworkErrors, registerErrorHandlers } from './http/errors';
@@ -261,7 +262,17 @@ export async function buildGateway(options: GatewayOptions): Promise<Gateway> {
     },
   });
   // In the sandbox every operation of the page carries an example that works there (sandbox/try-it-docs.ts).
-  const tryIt = config.sandbox ? tryItDocs(app, config.basePath, () => clock.now()) : undefined;
+  const tasks = new Map<string, BackgroundTask>();
+  const tryIt = config.sandbox
+    ? tryItDocs(
+        app,
+        config.basePath,
+        () => clock.now(),
+        async () => {
+          await tasks.get(STATEMENTS_TASK)?.runOnce();
+        },
+      )
+    : undefined;
   await app.register(swaggerUi, {
     routePrefix: '/docs',
     ...(tryIt
@@ -281,7 +292,6 @@ export async function buildGateway(options: GatewayOptions): Promise<Gateway> {
   app.get('/openapi.json', { schema: { hide: true } }, () => app.swagger());
   app.get('/health', { schema: { hide: true } }, () => ({ status: 'ok' }));
 
-  const tasks = new Map<string, BackgroundTask>();
   // Also on SQLite: a refund whose processor never confirmed taking its credit back stays pending, and is
   // retried here rather than only at the next start. Past the processor timeout and a margin, nothing
   // pending belongs to a live request.

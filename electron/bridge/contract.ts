@@ -35,6 +35,7 @@ export type * from './contract/devices';
 export type * from './contract/simulator';
 export type * from './contract/scanner';
 export type * from './contract/status';
+export type * from './contract/till';
 export type { CommandName, CommandPayload, CommandValue, Commands, CommandValues } from './contract/commands';
 export type * from './contract/events';
 export type * from './contract/wire';

@@ -13,6 +13,7 @@ import type { CoreServices, Handlers } from './handlers/services';
 import { sessionHandlers } from './handlers/session';
 import { simulatorHandlers } from './handlers/simulator';
 import { storeAndForwardHandlers } from './handlers/store-and-forward';
+import { tillHandlers } from './handlers/till';
 import { transactionHandlers } from './handlers/transactions';
 
 export type { CoreServices, Handlers } from './handlers/services';
@@ -30,6 +31,7 @@ export function createHandlers(s: CoreServices): Handlers {
     ...receiptHandlers(s),
     ...transactionHandlers(s),
     ...batchHandlers(s),
+    ...tillHandlers(s),
     ...merchantHandlers(s),
     ...storeAndForwardHandlers(s),
     ...reversalHandlers(s),

@@ -14,6 +14,7 @@ import { inquireAfterCrash } from '../sale/crash-inquiry';
 import { SaleEngine } from '../sale/sale-engine';
 import { loadSettings } from '../settings';
 import { createStoreAndForward, type StoreAndForward } from '../store-forward/saf';
+import { createTills } from '../till/tills';
 import { systemClock, systemTimers } from '../util/clock';
 import { formatReceiptTime } from '../../common/store-time';
 import { laneTimeZone, learnMerchantTimeZone } from '../store-time-zone';
@@ -162,6 +163,17 @@ export async function createTerminalCore(config: TerminalCoreConfig): Promise<Te
     timeClock: () => settings.value.people.timeClock,
   });
   const audit = createAudit(journal, clock, log, roles.nameOf);
+
+  const tills = createTills({
+    journal,
+    settings,
+    clock,
+    devices,
+    saleInProgress: () => engine.busy || engine.openTicketId() !== undefined,
+    emit,
+    merchantName: () => config.merchantName ?? 'TILLPOINT STORE',
+  });
+
   const views = createStatusViews({
     sandbox: config.sandbox === true,
     settings,
@@ -199,6 +211,7 @@ export async function createTerminalCore(config: TerminalCoreConfig): Promise<Te
     auditList: audit.list,
     testGateway: reachability.test,
     batchClose,
+    tills,
     reversalView: views.reversalView,
     status: views.status,
     diagnostics: views.diagnostics,

@@ -1,9 +1,24 @@
 import { randomInt } from 'node:crypto';
 import Database from 'better-sqlite3';
-import type { JournalOperation, JournalState } from '../bridge/contract';
+import type {
+  JournalOperation,
+  JournalState,
+  TillMovementView,
+  TillReportView,
+  TillView,
+  ZSummaryView,
+} from '../bridge/contract';
 import { ownerOnlyFile } from '../util/owner-only';
 import { journalMigrations } from './migrations/index';
 import type { Migration } from './migrations/types';
+import {
+  TillStore,
+  type DayReportInput,
+  type TillCountInput,
+  type TillMoveInput,
+  type TillOpen,
+  type TillRefundInput,
+} from './till-store';
 
 /**
  * The journal's synchronous store. It runs inside the journal worker thread (journal-worker.ts), never on
@@ -333,6 +348,8 @@ export class JournalStore {
   private readonly stmt;
   /** Statements built from a shape (UPDATE by column set, list by filters): prepared once each. */
   private readonly updates = new Map<string, Database.Statement>();
+  /** The tills (till-store.ts): their methods are the journal's below, so the worker serves them alike. */
+  private readonly till: TillStore;
 
   constructor(db: Database.Database) {
     this.db = db;
@@ -452,6 +469,11 @@ export class JournalStore {
         'UPDATE saf_queue SET state = ?, message = ?, forwarded_at = ?, ciphertext = NULL, iv = NULL, tag = NULL WHERE utn = ?',
       ),
     };
+    this.till = new TillStore(db, {
+      figureGroups: (since, until) => this.figureGroups(since, until),
+      cashRow: (utn) => this.get(utn),
+      setRefunded: (utn, refundedCents, now) => void this.update(utn, { refundedCents }, now),
+    });
   }
 
   static open(path: string): JournalStore {
@@ -915,6 +937,57 @@ export class JournalStore {
   /** Moves freed pages out of the WAL too (after card data was deleted). */
   checkpoint(): void {
     this.db.pragma('wal_checkpoint(TRUNCATE)');
+  }
+
+  // --- tills (till-store.ts)
+
+  tillActive(): TillView | undefined {
+    return this.till.active();
+  }
+  tillGet(tillId: number): TillView | undefined {
+    return this.till.get(tillId);
+  }
+  tillWaiting(): TillView[] {
+    return this.till.waiting();
+  }
+  tillUnreported(): TillView[] {
+    return this.till.unreported();
+  }
+  tillOpen(o: TillOpen): TillView {
+    return this.till.open(o);
+  }
+  tillMove(o: TillMoveInput): TillMovementView {
+    return this.till.move(o);
+  }
+  tillRefund(o: TillRefundInput): { movement: TillMovementView; refundedCents: number } {
+    return this.till.refund(o);
+  }
+  tillHandOver(employee: string, now: number): TillView {
+    return this.till.handOver(employee, now);
+  }
+  tillCount(o: TillCountInput): TillView {
+    return this.till.count(o);
+  }
+  tillSignOff(tillId: number, employee: string, note: string | null, now: number): TillView {
+    return this.till.signOff(tillId, employee, note, now);
+  }
+  tillMovements(tillId: number, limit: number): TillMovementView[] {
+    return this.till.movements(tillId, limit);
+  }
+  tillReport(tillId: number, o: Omit<DayReportInput, 'firstDayFrom'>): TillReportView {
+    return this.till.tillReport(tillId, o);
+  }
+  tillDayReport(o: DayReportInput): TillReportView {
+    return this.till.dayReport(o);
+  }
+  tillCloseDay(o: DayReportInput & { employee: string }): TillReportView {
+    return this.till.closeDay(o);
+  }
+  tillZReport(zNumber: number): TillReportView {
+    return this.till.zReport(zNumber);
+  }
+  tillZList(before: number | undefined, limit: number): ZSummaryView[] {
+    return this.till.zList(before, limit);
   }
 }
 

@@ -1,4 +1,6 @@
 import type { TicketView } from '../bridge/contract';
+import { BridgeFailure } from '../bridge/failure';
+import type { SaleEngineDeps } from './sale-deps';
 import { isTaken } from './tender-amounts';
 
 /**
@@ -9,4 +11,17 @@ export function drawerOpensFor(t: TicketView): boolean {
   return t.tenders.some(
     (x) => isTaken(x) && (x.kind === 'cash' || (x.kind === 'debit' && x.cashBackCents > 0)),
   );
+}
+
+/**
+ * Cash changes hands only through a till in the lane's drawer (docs/terminal.md "Tills"): its count is
+ * judged by the cash its sales took and paid out, so cash with no till open would be cash no count
+ * expects. Refused before anything is read or recorded.
+ */
+export async function requireOpenTill(deps: Pick<SaleEngineDeps, 'journal'>, what: string): Promise<void> {
+  if (!(await deps.journal.tillActive()))
+    throw new BridgeFailure(
+      'conflict',
+      `No till is open on this lane: open a till on the Till screen to ${what}.`,
+    );
 }

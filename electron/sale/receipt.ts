@@ -207,8 +207,8 @@ export function receiptText(lines: readonly ReceiptLineView[], width = 42): stri
     .join('\n');
 }
 
-/** The printer's form of a receipt view. */
-export function toPrinterReceipt(view: ReceiptView, openDrawer: boolean): Receipt {
+/** The printer's form of a receipt view (or of any lines a receipt renders: a till report). */
+export function toPrinterReceipt(view: Pick<ReceiptView, 'lines'>, openDrawer: boolean): Receipt {
   const lines: ReceiptLine[] = view.lines.map((l): ReceiptLine => {
     switch (l.kind) {
       case 'text': {

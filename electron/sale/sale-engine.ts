@@ -347,6 +347,14 @@ export class SaleEngine {
         x.message =
           x.kind === 'cash' ? 'Give the cash back to the customer.' : 'Return the check to the customer.';
         x.status = 'voided';
+        // The cash goes back out of the drawer: its row stops counting as cash taken (money-figures), so
+        // the till's count does not expect it.
+        if (x.kind === 'cash')
+          await this.deps.journal.update(
+            x.userTransactionNumber as string,
+            { state: 'voided', message: 'Ticket abandoned: cash given back' },
+            this.deps.clock.now(),
+          );
         continue;
       }
       await this.deps.journal.queueReversal(

@@ -29,7 +29,14 @@ export type TryItDocs = {
   transform(document: Record<string, unknown>, request: FastifyRequest): Record<string, unknown>;
 };
 
-export function tryItDocs(app: FastifyInstance, basePath: string, now: () => Date): TryItDocs {
+export function tryItDocs(
+  app: FastifyInstance,
+  basePath: string,
+  now: () => Date,
+  // GetMerchantStatement's example needs an issued statement; the statements scheduler's first pass is
+  // minutes after start, so the first load of the page runs one pass itself (what the scheduler would do).
+  issueStatements: () => Promise<void>,
+): TryItDocs {
   const call: TryItCall = async (method, path, body, headers = {}) => {
     const response = await app.inject({
       method,
@@ -45,7 +52,7 @@ export function tryItDocs(app: FastifyInstance, basePath: string, now: () => Dat
   return {
     async prepare(request) {
       if (!/\/(json|yaml)$/.test(request.url.split('?')[0] ?? '')) return;
-      made ??= makeTryItFixtures(call);
+      made ??= issueStatements().then(() => makeTryItFixtures(call));
       try {
         const fixtures = await made;
         prepared.set(request, { ...fixtures, freeProcessorId: await freeProcessorId(call) });

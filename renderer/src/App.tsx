@@ -8,6 +8,9 @@ import { SaleScreen } from './screens/cashier/SaleScreen';
 import { TransactionsScreen } from './screens/cashier/TransactionsScreen';
 import { CardServicesScreen } from './screens/cashier/CardServicesScreen';
 import { PreauthScreen } from './screens/cashier/PreauthScreen';
+import { TillScreen } from './screens/cashier/TillScreen';
+import { TillsScreen } from './screens/manager/TillsScreen';
+import { useTillStatus } from './state/use-till';
 import { BatchScreen } from './screens/manager/BatchScreen';
 import { ReportsScreen } from './screens/manager/ReportsScreen';
 import { SettingsScreen } from './screens/manager/SettingsScreen';
@@ -24,6 +27,8 @@ import { formatCents } from './format/money';
 
 const screens: Record<View, () => React.JSX.Element> = {
   sale: SaleScreen,
+  till: TillScreen,
+  tills: TillsScreen,
   transactions: TransactionsScreen,
   cards: CardServicesScreen,
   preauths: PreauthScreen,
@@ -59,18 +64,21 @@ function TopBar() {
   const paying = useSale((s) => s.phase === 'paying' || s.phase === 'signature');
   const app = useAppStore();
   const [changingPin, setChangingPin] = useState(false);
+  const till = useTillStatus();
   const online = gateway?.online ?? true;
   const exposure = saf?.exposureCents ?? status?.saf.exposureCents ?? 0;
-  // A notice shows over the brand's room for its few seconds (see Notices).
+  // A notice shows over the brand and the lane's name for its few seconds (see Notices).
   const noticeShown = useApp((s) => s.notices.length > 0);
   return (
     <header className="topbar">
       <div className="brand-slot">
-        <span className={noticeShown ? 'brand brand-hidden' : 'brand'}>Tillpoint</span>
+        <span className={noticeShown ? 'brand-group brand-hidden' : 'brand-group'}>
+          <span className="brand">Tillpoint</span>
+          {status ? <span className="chip">Lane {status.laneId}</span> : null}
+          {status?.sandbox ? <span className="chip chip-warn">Sandbox</span> : null}
+        </span>
         <Notices />
       </div>
-      {status ? <span className="chip">Lane {status.laneId}</span> : null}
-      {status?.sandbox ? <span className="chip chip-warn">Sandbox</span> : null}
       <span
         className={`chip ${online ? '' : 'chip-bad'}`}
         role="status"
@@ -102,9 +110,21 @@ function TopBar() {
           Payment in progress — show it
         </button>
       ) : null}
+      {till ? (
+        <span className={`chip ${till.active ? '' : 'chip-warn'}`} data-testid="till-chip">
+          {till.active ? `Till ${till.active.tillId} open` : 'No till open'}
+        </span>
+      ) : null}
       {session ? (
         <>
-          <span>Signed in: {session.name}</span>
+          {/* The name alone: "Signed in:" cost a second header row at 1024 px, pushing the screens down. */}
+          <span
+            className="who"
+            aria-label={`Signed in: ${session.name}`}
+            title={`Signed in: ${session.name}`}
+          >
+            {session.name}
+          </span>
           {session.mustChangePin ? null : (
             <button
               type="button"
@@ -148,12 +168,14 @@ function Nav() {
 }
 
 /**
- * Confirmations ("Refunded $10.00.") in the top bar, over the brand's slot (the brand and the free room
- * after it) while one shows: never over a row, a button or Sign in (a floating toast covered the table's
- * rows and, after sign-out, the Sign in button), and never a taller or shorter bar, since the slot's size
- * does not change (a bar that grew pushed the sale screen's total below the fold at 1024×768). The newest
- * one shows, in two lines at most (its whole text stays in the live region for a screen reader, and in
- * its title); each leaves by itself (app-store.ts `notify`).
+ * Confirmations ("Refunded $10.00.") in the top bar, over the brand's slot (the brand, the lane's and the
+ * sandbox's chips, which say nothing that changes, and the free room after them) while one shows: never
+ * over a row, a button or Sign in (a floating toast covered the table's rows and, after sign-out, the
+ * Sign in button), and never a taller or shorter bar, since the slot's size does not change (a bar that
+ * grew pushed the sale screen's total below the fold at 1024×768). The brand alone left a cashier's full
+ * bar at 1024 px about 120 px: "Refunded $5.00 in cash: the drawer is open." was cut off. The newest one
+ * shows, in two lines at most (its whole text stays in the live region for a screen reader, and in its
+ * title); each leaves by itself (app-store.ts `notify`).
  */
 function Notices() {
   const notice = useApp((s) => s.notices.at(-1));

@@ -7,6 +7,7 @@ import {
   freshLane,
   go,
   launchBrowser,
+  openTillFor,
   screenshot,
   signIn,
   signOut,
@@ -108,6 +109,8 @@ describe('the screen at a counter (Chromium, browser mode, sandbox)', () => {
   beforeAll(async () => {
     buildRenderer();
     terminal = await startTerminal();
+    // Cash is taken from a till in the drawer (docs/terminal.md "Tills").
+    await openTillFor(terminal);
     browser = await launchBrowser();
     page = await browser.context.newPage();
     await page.goto(terminal.url);
@@ -262,6 +265,7 @@ describe('the screen at a counter (Chromium, browser mode, sandbox)', () => {
       const refund = page.getByRole('button', { name: 'Refund $12.34 Visa •••• 1111' });
       const voidIt = page.getByRole('button', { name: 'Void $12.34 Visa •••• 1111' });
       await refund.waitFor();
+      await screenshot(page, `counter-transactions-${size.width}`);
       small.push(...(await smallTargets(page)).map((s) => `transactions ${size.width}: ${s}`));
       const a = await refund.boundingBox();
       const b = await voidIt.boundingBox();
@@ -277,7 +281,6 @@ describe('the screen at a counter (Chromium, browser mode, sandbox)', () => {
       expect(await outOfView(page, { refund, void: voidIt })).toEqual([]);
       const aside = await page.getByRole('complementary', { name: 'Device simulator' }).boundingBox();
       expect(Math.max(a.x + a.width, b.x + b.width)).toBeLessThanOrEqual(aside?.x ?? size.width);
-      await screenshot(page, `counter-transactions-${size.width}`);
     }
     await go(page, 'Gift & EBT');
     small.push(...(await smallTargets(page)).map((s) => `gift: ${s}`));

@@ -9,6 +9,7 @@ import {
   chooseCard,
   go,
   launchBrowser,
+  openTillFor,
   screenshot,
   signIn,
   signOut,
@@ -118,6 +119,7 @@ describe("issue 18: the manager's figures agree (Chromium, sandbox gateway, simu
   beforeAll(async () => {
     buildRenderer();
     terminal = await startTerminal();
+    await openTillFor(terminal);
     browser = await launchBrowser();
     page = await browser.context.newPage();
     await page.goto(terminal.url);

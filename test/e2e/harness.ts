@@ -308,3 +308,21 @@ export async function freshLane(t: Terminal, p: Page): Promise<void> {
   await p.reload();
   await signIn(p, '1111');
 }
+
+/**
+ * Opens a till in the lane's drawer (cash and cash back are refused until one is open: docs/terminal.md
+ * "Tills") as a tool holding the terminal's secret would, signed in with `pin`: for tests of other
+ * screens that take cash. test/e2e/till.test.ts opens tills on the Till screen itself.
+ */
+export async function openTillFor(t: Terminal, floatCents = 10_000, pin = '1111'): Promise<void> {
+  const b = readBridgeFile(t.dataDir);
+  const tool = await connectBridge(b.wsUrl, b.secret);
+  try {
+    const signedIn = await tool.send('session.signIn', { pin });
+    if (!signedIn.ok) throw new Error(signedIn.error.message);
+    const opened = await tool.send('till.open', { float: { totalCents: floatCents } });
+    if (!opened.ok) throw new Error(opened.error.message);
+  } finally {
+    await tool.close();
+  }
+}

@@ -160,7 +160,11 @@ describe('people: named employees in Chromium', () => {
     await confirmWithManagerPin(page, '9999');
     await page.getByText('Refunded $2.50.').waitFor();
     const byOf = async (amount: string, type: string): Promise<string> => {
-      const row = page.getByRole('row').filter({ hasText: amount }).filter({ hasText: type });
+      // By the type's own cell: a sale's row reads "refunded $2.50" and offers a Refund button too.
+      const row = page
+        .getByRole('row')
+        .filter({ hasText: amount })
+        .filter({ has: page.getByRole('cell', { name: type, exact: true }) });
       const header = await page.getByRole('columnheader').allTextContents();
       return (await row.first().getByRole('cell').nth(header.indexOf('By')).textContent()) ?? '';
     };

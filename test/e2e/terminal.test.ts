@@ -11,6 +11,7 @@ import {
   signIn,
   signOut,
   launchBrowser,
+  openTillFor,
   median,
   screenshot,
   startTerminal,
@@ -116,6 +117,7 @@ describe('terminal screens in Chromium (browser mode, sandbox gateway, simulated
     for (const l of bundleLines) console.log(l.trim());
     // The slow test card answers after 3 s; the unknown-outcome test times the sale out well before.
     terminal = await startTerminal(['--sandbox-slow-ms', '3000']);
+    await openTillFor(terminal);
     browser = await launchBrowser();
     page = await browser.context.newPage();
   }, 180_000);

@@ -1,13 +1,14 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import type { RemoteBridge } from '../../electron/bridge/ws-client';
 import {
   artifacts,
   buildRenderer,
   go,
   launchBrowser,
+  openTillFor,
   signOut,
   signIn,
   startTerminal,
@@ -36,6 +37,13 @@ async function uncovered(p: Page, selector: string): Promise<boolean> {
     const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
     return hit !== null && el.contains(hit);
   });
+}
+
+/** The notice's whole text is in view: nothing of it cut off by its two-line clamp or its width. */
+async function readsWhole(notice: Locator): Promise<boolean> {
+  return notice.evaluate(
+    (el) => el.scrollHeight <= el.clientHeight + 1 && el.scrollWidth <= el.clientWidth + 1,
+  );
 }
 
 /** Every row and button inside the viewport whose centre something else covers (their names). */
@@ -81,7 +89,8 @@ describe('Transactions screen: pages and notices in Chromium', () => {
     buildRenderer();
     terminal = await startTerminal();
     tool = await toolBridge(terminal.dataDir, '9999');
-    // A day longer than a page: cash sales, each its own row.
+    // A day longer than a page: cash sales, each its own row, into the till in the drawer.
+    await openTillFor(terminal, 10_000, '9999');
     for (let i = 1; i <= SALES; i += 1) {
       const t = value(await tool.send('sale.open', { subtotalCents: 100 + i, taxCents: 0 }));
       value(
@@ -132,7 +141,7 @@ describe('Transactions screen: pages and notices in Chromium', () => {
     }
   }, 120_000);
 
-  it('a notice covers no control: not the rows after a refund, not Sign in after signing out', async () => {
+  it('a notice covers no control and reads whole: the rows after a refund, a cashier’s cash refund at a full bar, Sign in after signing out', async () => {
     const t = value(await tool.send('sale.open', { subtotalCents: 2000, taxCents: 0 }));
     value(
       await tool.send('sale.pay', {
@@ -141,9 +150,9 @@ describe('Transactions screen: pages and notices in Chromium', () => {
         allowDuplicate: true,
       }),
     );
-    for (const [size, left, refund] of [
-      [{ width: 1024, height: 768 }, '$20.00', '10.00'],
-      [{ width: 1366, height: 900 }, '$10.00', '5.00'],
+    for (const [size, left, refund, cashSale] of [
+      [{ width: 1024, height: 768 }, '$20.00', '10.00', '$1.56'],
+      [{ width: 1366, height: 900 }, '$10.00', '5.00', '$1.55'],
     ] as const) {
       await page.setViewportSize(size);
       await go(page, 'Sale');
@@ -161,6 +170,7 @@ describe('Transactions screen: pages and notices in Chromium', () => {
       expect(await page.locator('.notices').getAttribute('aria-live')).toBe('polite');
       // It takes room in the bar's row: the bar is no taller, so nothing below it moves.
       expect(await barHeight()).toBe(bar);
+      expect(await readsWhole(notice)).toBe(true);
       await page.locator('table.data tbody tr[data-utn]').first().scrollIntoViewIfNeeded();
       expect(await uncovered(page, 'table.data tbody tr[data-utn]')).toBe(true);
       // However the list is scrolled, no row or button in view is under the notice.
@@ -176,6 +186,32 @@ describe('Transactions screen: pages and notices in Chromium', () => {
       expect(await page.locator('.notice').count()).toBe(0);
       expect(await uncovered(page, 'main form button[type="submit"]')).toBe(true);
       await viewShot(page, `tx-04-signed-out-${size.width}`);
+
+      // The cashier's bar is full (lane, till, name, My PIN, Sign out in one row at 1024 px): the cash
+      // refund's longer notice still reads whole, over no control, and the bar keeps its height.
+      await signIn(page, '1111');
+      await go(page, 'Transactions');
+      const cashierBar = await barHeight();
+      await page.getByRole('button', { name: `Refund cash ${cashSale}`, exact: true }).click();
+      await page.fill('#refund-amount', '0.50');
+      await page
+        .getByRole('dialog', { name: 'Cash refund' })
+        .getByRole('button', { name: 'Refund', exact: true })
+        .click();
+      await page.waitForSelector('#manager-pin');
+      await page.keyboard.type('9999');
+      await page.keyboard.press('Enter');
+      const cashNotice = page.locator('.notice', { hasText: 'Refunded $0.50 in cash: the drawer is open.' });
+      await cashNotice.waitFor();
+      expect(await readsWhole(cashNotice)).toBe(true);
+      expect(await barHeight()).toBe(cashierBar);
+      for (const y of [0, 300, 600]) {
+        await page.evaluate((top) => window.scrollTo(0, top), y);
+        expect(await coveredControls(page), `cashier, scrolled to ${y}`).toEqual([]);
+      }
+      await page.evaluate(() => window.scrollTo(0, 0));
+      await viewShot(page, `tx-05-cash-refund-notice-${size.width}`);
+      await signOut(page);
       await signIn(page, '9999');
     }
   }, 90_000);

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startGateway, type TestGateway } from '../support/gateway-harness';
-import { startLane, value } from './helpers';
+import { openTill, startLane, value } from './helpers';
 
 /**
  * The data folder is the owner's alone (issue 20, from a review that found the journal 0644): the folder
@@ -36,6 +36,7 @@ describe('the data folder is owner-only', () => {
     const lane = await startLane({ gateway: gw, dataDir });
     try {
       // A sale commits through the WAL, so the -wal and -shm files exist while the journal is open.
+      await openTill(lane.bridge);
       const t = value(await lane.bridge.send('sale.open', { subtotalCents: 500 }));
       value(
         await lane.bridge.send('sale.pay', {

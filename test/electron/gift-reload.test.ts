@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startGateway, type TestGateway } from '../support/gateway-harness';
-import { startLane, value, type Lane } from './helpers';
+import { openTill, startLane, value, type Lane } from './helpers';
 
 const CARD = '6035710000000018'; // active with 100.00 (docs/gateway-tenders.md)
 const keyed = { entry: 'keyed' as const, keyed: { cardNumber: CARD } };
@@ -26,6 +26,8 @@ describe('gift card reloads need a payment or a manager', () => {
   beforeAll(async () => {
     gw = await startGateway();
     lane = await startLane({ gateway: gw });
+    // Loads paid in cash go through the till in the drawer.
+    await openTill(lane.bridge);
   });
   afterAll(async () => {
     await lane.close();

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { BridgeResult } from '../../electron/bridge/contract';
+import type { BridgeResult, TillView } from '../../electron/bridge/contract';
 import type { BridgeConnection } from '../../electron/bridge/connection';
 import type { TerminalCore, TerminalCoreConfig } from '../../electron/core/config';
 import { createTerminalCore } from '../../electron/core/wiring';
@@ -80,4 +80,15 @@ export async function eventually(check: () => boolean | Promise<boolean>, timeou
     if (Date.now() > deadline) throw new Error('condition not met in time');
     await new Promise((r) => setTimeout(r, 10));
   }
+}
+
+/**
+ * Opens a till in the lane's drawer with its float: cash (and debit cash back) goes through a till, and
+ * is refused while none is open (docs/terminal.md "Tills").
+ */
+export async function openTill(
+  bridge: Pick<BridgeConnection, 'send'>,
+  floatCents = 10_000,
+): Promise<TillView> {
+  return value(await bridge.send('till.open', { float: { totalCents: floatCents } }));
 }

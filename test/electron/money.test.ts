@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BridgeConnection } from '../../electron/bridge/connection';
-import { eventually, startLane, value, type Lane } from './helpers';
+import { eventually, openTill, startLane, value, type Lane } from './helpers';
 
 /**
  * Money as the core records, prints and states it (issue 18), through the bridge on a lane with the
@@ -55,6 +55,8 @@ describe('money recorded, printed and stated by the core', () => {
   let lane: Lane;
   beforeAll(async () => {
     lane = await startLane();
+    // Cash and cash back go through the till in the drawer.
+    await openTill(lane.bridge);
   });
   afterAll(async () => {
     await lane.close();

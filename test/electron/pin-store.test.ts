@@ -10,7 +10,7 @@ import { journalMigrations } from '../../electron/journal/migrations/index';
 import { isWeakPin } from '../../electron/roles/pin-rules';
 import { pinDigest, pinKeys, verifyWrapped } from '../../electron/roles/pins';
 import { startGateway, type TestGateway } from '../support/gateway-harness';
-import { sandboxGatewayDefaults, startLane, value } from './helpers';
+import { openTill, sandboxGatewayDefaults, startLane, value } from './helpers';
 
 /**
  * The PIN store against someone holding a copy of the journal (issue 20, from a review: 4-digit PINs under
@@ -209,6 +209,7 @@ describe('the keyed PIN store', () => {
       });
       expect(audit.find((a) => a.at === 3)?.employeeName).toBeUndefined();
       // The numbering carries on from the old counter.
+      await openTill(m);
       const t = value(await m.send('sale.open', { subtotalCents: 100 }));
       value(await m.send('sale.pay', { ticketId: t.ticketId, tender: { kind: 'cash', tenderedCents: 100 } }));
       expect(value(await m.send('transactions.list', {}))[0]).toMatchObject({

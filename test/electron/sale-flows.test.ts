@@ -1,10 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventually, startLane, value, type Lane } from './helpers';
+import { eventually, openTill, startLane, value, type Lane } from './helpers';
 
 describe('sale flows against the sandbox gateway with simulated devices', () => {
   let lane: Lane;
   beforeAll(async () => {
     lane = await startLane();
+    // Cash and cash back go through the till in the drawer.
+    await openTill(lane.bridge);
   });
   afterAll(async () => {
     await lane.close();

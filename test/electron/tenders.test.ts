@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestCard } from '../../native/simulators/test-cards';
 import { futureExpiryYYMM } from '../../native/simulators/test-cards';
 import { merchant1, startGateway, type TestGateway } from '../support/gateway-harness';
-import { eventually, startLane, value } from './helpers';
+import { eventually, openTill, startLane, value } from './helpers';
 
 /** A card the simulators present by default (the gateway's tender test cards are not in their list). */
 function simCard(pan: string, name: string): TestCard {
@@ -29,6 +29,7 @@ describe('tenders', () => {
     const lane = await startLane({ gateway: gw });
     const { bridge } = lane;
     try {
+      await openTill(bridge);
       const t = value(await bridge.send('sale.open', { subtotalCents: 4000 }));
       const gift = value(
         await bridge.send('sale.pay', {
@@ -144,6 +145,7 @@ describe('tenders', () => {
     });
     const { bridge } = lane;
     try {
+      await openTill(bridge);
       // Swipe only once the sale is waiting for the card (a fixed pause raced it on a loaded machine).
       const steps: string[] = [];
       const off = bridge.on('sale.progress', (p) => steps.push(p.step));

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startLane, value, type Lane } from './helpers';
+import { openTill, startLane, value, type Lane } from './helpers';
 
 /**
  * transactions.list in pages: each row carries an opaque cursor, `before` continues after it along the
@@ -12,6 +12,8 @@ describe('transactions.list pages with a cursor', () => {
 
   beforeAll(async () => {
     lane = await startLane();
+    // Cash goes through the till in the drawer.
+    await openTill(lane.bridge);
     for (let i = 1; i <= 7; i += 1) {
       const t = value(await lane.bridge.send('sale.open', { subtotalCents: 100 * i, taxCents: 0 }));
       const paid = value(

@@ -81,7 +81,8 @@ describe('migration 004 (emv card transaction counters)', () => {
         version: 4,
         name: 'emv card transaction counters',
       });
-      expect(versions.at(-1)?.version).toBe(migrations.length);
+      // Every migration after it ran too (their numbers need not be contiguous).
+      expect(versions.map((v) => v.version)).toEqual(migrations.map((m) => m.version));
       const merchants = await storage.read.all(storage.read.qb.selectFrom('merchants').select('mid'));
       expect(merchants.map((m) => m.mid)).toContain(7);
       const row = { card_fingerprint: 'f', pan_sequence: '00', highest_atc: 1, updated_at: 'x' };

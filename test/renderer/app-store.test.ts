@@ -85,8 +85,24 @@ describe('app store: session, screens and manager approval', () => {
     stop();
   });
 
+  it('signing out leaves no notice for the next person: the cashier’s "Refunded $5.00 in cash" is not the manager’s to read', async () => {
+    const bridge = new FakeBridge().answer('session.signOut', null);
+    const app = createAppStore(bridge);
+    app.setState({ session: cashier });
+    app.getState().notify('success', 'Refunded $5.00 in cash: the drawer is open.');
+    expect(app.getState().notices.map((n) => n.text)).toEqual([
+      'Refunded $5.00 in cash: the drawer is open.',
+    ]);
+    await app.getState().signOut();
+    expect(app.getState().notices).toEqual([]);
+  });
+
   it('each role sees only its screens', () => {
-    expect(viewsFor('cashier')).toEqual(['sale', 'transactions', 'cards', 'preauths']);
+    expect(viewsFor('cashier')).toEqual(['sale', 'till', 'transactions', 'cards', 'preauths']);
+    // The cashier's drawer; the counts, reports and the day's close are the manager's.
+    expect(viewsFor('cashier')).not.toContain('tills');
+    expect(viewsFor('manager')).toContain('tills');
+    expect(viewsFor('tech')).not.toContain('till');
     expect(viewsFor('tech')).not.toContain('sale');
     expect(viewsFor('manager')).toContain('batch');
     // The core answers audit.list to a manager only.

@@ -10,6 +10,7 @@ import {
   signIn,
   signOut,
   launchBrowser,
+  openTillFor,
   screenshot,
   startTerminal,
   type AxeViolation,
@@ -84,6 +85,7 @@ describe('gift, EBT, pre-authorization and audit log screens in Chromium (sandbo
   beforeAll(async () => {
     buildRenderer();
     terminal = await startTerminal();
+    await openTillFor(terminal);
     browser = await launchBrowser();
     page = await browser.context.newPage();
     await page.goto(terminal.url);

@@ -56,6 +56,27 @@ import type { SimulatorStateView } from './simulator';
 import type { AuditEntryView, DiagnosticsBundle, TerminalStatusView } from './status';
 import type { SafView } from './store-and-forward';
 import { SafPolicySchema } from './store-and-forward';
+import type {
+  DayCloseView,
+  TillMovementView,
+  TillPrintResult,
+  TillRefundOutcome,
+  TillReportView,
+  TillSettingsView,
+  TillStatusView,
+  TillView,
+  ZSummaryView,
+} from './till';
+import {
+  TillCountSchema,
+  TillMoveSchema,
+  TillOpenSchema,
+  TillRefundSchema,
+  TillReportScopeSchema,
+  TillSettingsUpdateSchema,
+  TillSignOffSchema,
+  ZListSchema,
+} from './till';
 import type { RefundOutcome, TransactionListRow, TransactionView } from './transactions';
 import { RefundRequestSchema, TransactionQuerySchema, VoidRequestSchema } from './transactions';
 
@@ -165,6 +186,39 @@ export const commandPayloads = {
   /** Enrolls, or changes the time when already enrolled. */
   'batch.autoClose.set': Type.Object({ time: Text(5, 'time'), approval: OptionalApproval }),
   'batch.autoClose.remove': ApprovalOnly,
+
+  // --- tills: the lane's cash drawer (docs/terminal.md "Tills")
+  /** The till in the drawer and the tills waiting for a count or a sign-off (never an expected figure). */
+  'till.status': Empty,
+  /** Opens a till in the drawer with its float, counted by denomination or as a total. */
+  'till.open': TillOpenSchema,
+  /** Paid in, paid out, safe drop (with an amount) or "No sale" (none); a reason always. Opens the drawer. */
+  'till.move': TillMoveSchema,
+  /** Cash given back on a cash sale of this lane, from the till in the drawer (a manager approves). */
+  'till.refund': TillRefundSchema,
+  /** The till leaves the drawer for its count; the next cashier opens their own. */
+  'till.handOver': Empty,
+  /** The blind count: the answer is the first place the till's expected figure appears. */
+  'till.count': TillCountSchema,
+  /** A manager accepts a count beyond the tolerance; the till closes. */
+  'till.signOff': TillSignOffSchema,
+  /** A till's movements, newest first (the till in the drawer when `tillId` is left out). */
+  'till.movements': Type.Object({
+    tillId: Type.Optional(Type.Integer({ minimum: 1, problem: 'Choose a till.' })),
+    limit: Type.Optional(Limit()),
+  }),
+  /** The day's tills (no Z has closed them yet), as the cashier may see them. */
+  'till.list': Empty,
+  /** An X report (a till's shift, or the day so far) or a closed day's Z. */
+  'till.report': TillReportScopeSchema,
+  /** The same, on the receipt printer. */
+  'till.print': TillReportScopeSchema,
+  /** Closes the day (Z): every till of it closed first. Numbered, kept, printed. */
+  'till.closeDay': Empty,
+  /** Closed days, newest first. */
+  'till.zList': ZListSchema,
+  'till.settings.get': Empty,
+  'till.settings.set': TillSettingsUpdateSchema,
 
   // --- reports (manager)
   'reports.transactions': ReportQuerySchema,
@@ -299,6 +353,21 @@ export type CommandValues = {
   'batch.autoClose.get': AutoCloseView;
   'batch.autoClose.set': AutoCloseView;
   'batch.autoClose.remove': AutoCloseView;
+  'till.status': TillStatusView;
+  'till.open': TillView;
+  'till.move': TillMovementView;
+  'till.refund': TillRefundOutcome;
+  'till.handOver': TillView;
+  'till.count': TillView;
+  'till.signOff': TillView;
+  'till.movements': TillMovementView[];
+  'till.list': TillView[];
+  'till.report': TillReportView;
+  'till.print': TillPrintResult;
+  'till.closeDay': DayCloseView;
+  'till.zList': ZSummaryView[];
+  'till.settings.get': TillSettingsView;
+  'till.settings.set': TillSettingsView;
   'reports.transactions': ReportView;
   'reports.figures': ReportFigures;
   'business.get': BusinessSettingsView;

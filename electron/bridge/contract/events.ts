@@ -6,6 +6,7 @@ import type { ScanView } from './scanner';
 import type { Session } from './session';
 import type { SimulatorStateView } from './simulator';
 import type { SafView } from './store-and-forward';
+import type { TillStatusView } from './till';
 
 export type Events = {
   'sale.progress': SaleProgress;
@@ -20,6 +21,8 @@ export type Events = {
   'receipt.printed': { ticketId: string; printed: boolean; reason?: string; userTransactionNumber?: string };
   /** Every scan of the lane's scanner, refused ones included (`validated: false`). */
   'scanner.scanned': ScanView;
+  /** A till opened, moved cash, left the drawer, was counted or signed off; a day closed. */
+  'till.changed': TillStatusView;
 };
 
 export type EventName = keyof Events;

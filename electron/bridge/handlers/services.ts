@@ -21,6 +21,7 @@ import type { Actor, Roles } from '../../roles/roles';
 import type { SaleEngine } from '../../sale/sale-engine';
 import type { Settings } from '../../settings';
 import type { StoreAndForward } from '../../store-forward/saf';
+import type { Tills } from '../../till/tills';
 import type { Clock } from '../../util/clock';
 import type { Logger } from '../../util/log';
 
@@ -36,6 +37,7 @@ export type CoreServices = {
   reversals: ReversalWorker;
   saf: StoreAndForward;
   batchClose: BatchClose;
+  tills: Tills;
   clock: Clock;
   log: Logger;
   emit: <E extends keyof Events>(event: E, payload: Events[E]) => void;

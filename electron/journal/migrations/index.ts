@@ -4,6 +4,7 @@ import { migration003 } from './003-store-and-forward';
 import { migration004 } from './004-card-decision';
 import { migration007 } from './007-query-indexes';
 import { migration008 } from './008-employees';
+import { migration011 } from './011-tills';
 import type { Migration } from './types';
 
 /** Every shipped migration, in order. A shipped migration is never edited: add a new one. */
@@ -14,4 +15,5 @@ export const journalMigrations: readonly Migration[] = [
   migration004,
   migration007,
   migration008,
+  migration011,
 ];

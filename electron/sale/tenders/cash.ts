@@ -1,6 +1,7 @@
 import { changeDueCents } from '../../../common/cash-change';
 import { BridgeFailure } from '../../bridge/failure';
 import { isCents } from '../../util/money';
+import { requireOpenTill } from '../cash-drawer';
 import type { TenderFlow, TenderOf } from './tender';
 
 /**
@@ -11,6 +12,7 @@ export const cashTender: TenderFlow<TenderOf<'cash'>> = async (tender, ctx) => {
   const { deps, view } = ctx;
   if (!isCents(tender.tenderedCents) || tender.tenderedCents <= 0)
     throw new BridgeFailure('invalid', 'Enter the cash the customer handed over.');
+  await requireOpenTill(deps, 'take cash');
   const take = Math.min(tender.tenderedCents, view.requestedCents);
   const row = await deps.journal.allocate({
     ...ctx.entry('cash', take),

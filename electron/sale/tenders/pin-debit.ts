@@ -3,6 +3,7 @@ import { TransactionType } from '../../../gateway/contract/card-sale';
 import { BridgeFailure } from '../../bridge/failure';
 import { isCents, toWire } from '../../util/money';
 import { cardFields, cardSummary } from '../card-fields';
+import { requireOpenTill } from '../cash-drawer';
 import { refusedTender } from '../chip-sale';
 import { inquireSale } from '../journaled-call';
 import { amountFields } from '../tender-amounts';
@@ -19,6 +20,7 @@ export const pinDebitTender: TenderFlow<TenderOf<'debit' | 'ebt'>> = async (tend
   const cashBack = tender.kind === 'debit' ? (tender.cashBackCents ?? 0) : 0;
   if (!isCents(cashBack) || cashBack < 0)
     throw new BridgeFailure('invalid', 'Cash back must be zero or a positive number of cents.');
+  if (cashBack > 0) await requireOpenTill(deps, 'pay cash back');
   if (!deps.connected('pinPad'))
     throw new BridgeFailure(
       'device',

@@ -179,6 +179,7 @@ export function createAppStore(bridge: Bridge, connection: Connection = 'open'):
       async signOut() {
         justSignedInWith = undefined;
         await bridge.send('session.signOut', {});
+        // The notices confirmed what this person did; the next one to sign in did none of it.
         set({ session: null, approval: null, notices: [] });
       },
 

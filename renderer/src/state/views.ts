@@ -3,6 +3,8 @@ import type { Role } from '../../../electron/bridge/contract';
 /** Every screen of the terminal, and who sees it (the core enforces the same split: docs/bridge.md). */
 export type View =
   | 'sale'
+  | 'till'
+  | 'tills'
   | 'transactions'
   | 'cards'
   | 'preauths'
@@ -19,6 +21,8 @@ export type View =
 
 export const viewTitles: Readonly<Record<View, string>> = {
   sale: 'Sale',
+  till: 'Till',
+  tills: 'Tills',
   transactions: 'Transactions',
   cards: 'Gift & EBT',
   preauths: 'Pre-authorizations',
@@ -35,14 +39,16 @@ export const viewTitles: Readonly<Record<View, string>> = {
 };
 
 const byRole: Readonly<Record<Role, readonly View[]>> = {
-  cashier: ['sale', 'transactions', 'cards', 'preauths'],
+  cashier: ['sale', 'till', 'transactions', 'cards', 'preauths'],
   // audit.list is a manager command: the log of who did what stays with the manager.
   manager: [
     'sale',
+    'till',
     'transactions',
     'cards',
     'preauths',
     'batch',
+    'tills',
     'reports',
     'settings',
     'employees',

@@ -54,12 +54,12 @@ export function MoneyFiguresTables({ figures }: { figures: MoneyFigures }) {
     <div className="figures-pair">
       <FigureTable
         caption="Card batch"
-        hint="What the gateway settles: card payments only (cash back included, the card paid it). Card net = card sales − card refunds."
+        hint="What the gateway settles: card payments only (cash back included, the card paid it). Card net = card sales − card refunds. Cash never enters it."
         lines={cardLines}
       />
       <FigureTable
         caption="Drawer"
-        hint="Cash and checks at this lane. Expected cash = cash taken − cash back paid out, beyond the float."
+        hint="Cash and checks from sales at this lane: cash from sales = cash taken − cash back paid out. The tills count the drawer itself (float, cash refunds, paid in and out, safe drops): see Tills."
         lines={drawerLines}
       />
     </div>

@@ -13,7 +13,7 @@ import {
   type Queryable,
   type Storage,
 } from '../../../gateway/storage/queryable';
-import { isEmpty, seedSandbox } from '../../../gateway/sandbox/seed';
+import { isEmpty, sandboxMerchants, seedSandbox } from '../../../gateway/sandbox/seed';
 import { adminQuery, createSchema, dropSchema } from '../../support/test-database';
 
 /** The PostgreSQL counterpart of storage.test.ts: the same Storage contract, on a schema of its own. */
@@ -310,6 +310,8 @@ describe('PostgreSQL storage', () => {
     expect(seeded.filter(Boolean)).toHaveLength(1);
     expect(await isEmpty(a)).toBe(false);
     const users = await a.read.all(a.read.qb.selectFrom('users').select('user_name').orderBy('user_name'));
-    expect(users.map((u) => u.user_name)).toEqual(['sandbox', 'sandbox2']);
+    // Each sandbox merchant's user once: the two demo stores' and the published demo merchant's.
+    expect(users.map((u) => u.user_name)).toEqual(['nicolas', 'sandbox', 'sandbox2']);
+    expect(users).toHaveLength(sandboxMerchants.length);
   });
 });

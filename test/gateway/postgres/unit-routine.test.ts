@@ -123,7 +123,16 @@ describe('a batch as one routine call (PostgreSQL)', () => {
     const slow = storage.batch([{ key: 'utn:1:a' }], [sleepFor({ seconds: 0.3 })] as const).then(() => {
       order.push('batch');
     });
-    await new Promise((r) => setTimeout(r, 60));
+    // Until the batch holds its lock (seen in pg_locks): a fixed pause lost the race on a loaded machine.
+    const watcher = await rawClient(url);
+    for (let held = 0; held === 0; await new Promise((r) => setTimeout(r, 10))) {
+      const { rows } = await watcher.query<{ n: string }>(
+        `select count(*) as n from pg_locks where locktype = 'advisory' and granted
+           and ((classid::bigint << 32) | objid::bigint) = hashtextextended($1, 0)`,
+        ['utn:1:a'],
+      );
+      held = Number(rows[0]?.n ?? 0);
+    }
     const waiter = await rawClient(url);
     await waiter.query('begin');
     await waiter.query('select pg_advisory_xact_lock(hashtextextended($1, 0))', ['utn:1:a']);

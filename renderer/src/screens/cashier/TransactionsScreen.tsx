@@ -77,7 +77,12 @@ function refundable(t: TransactionView): boolean {
   );
 }
 
-type Action = { kind: 'refund' | 'void'; tx: TransactionView };
+/** A cash sale with money left to give back: refunded in cash from the till in the drawer. */
+function cashRefundable(t: TransactionView): boolean {
+  return t.operation === 'cash' && t.state === 'approved' && refundableCents(t) > 0;
+}
+
+type Action = { kind: 'refund' | 'void' | 'cash-refund'; tx: TransactionView };
 
 /** The refund or void just done: what it gave back, and its receipt (printed by itself, or offered). */
 type Done = { kind: 'refund' | 'void'; tx: TransactionView; card: string };
@@ -97,7 +102,8 @@ function RefundDialog({
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const isVoid = action.kind === 'void';
-  const card = cardLabel(action.tx);
+  const isCash = action.kind === 'cash-refund';
+  const card = isCash ? 'cash' : cardLabel(action.tx);
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     const cents = isVoid ? max : parseMoney(amount);
@@ -107,6 +113,22 @@ function RefundDialog({
     }
     const srn = action.tx.serviceReferenceNumber ?? '';
     setBusy(true);
+    if (isCash) {
+      // The cash comes out of the till in the drawer (the till records the refund; the sale learns it).
+      const utn = action.tx.userTransactionNumber;
+      const cashR = await app.getState().withManager(`Refund ${formatCents(cents)} in cash.`, (approval) =>
+        bridge.send('till.refund', {
+          userTransactionNumber: utn,
+          ...(cents === max ? {} : { amountCents: cents }),
+          ...(approval ? { approval } : {}),
+        }),
+      );
+      setBusy(false);
+      if (!cashR) return;
+      if (!cashR.ok) return setError(describeError(cashR.error));
+      onDone(`Refunded ${formatCents(cashR.value.movement.amountCents)} in cash: the drawer is open.`);
+      return;
+    }
     const reason = isVoid
       ? `Void the ${formatCents(takenCents(action.tx))} ${card} payment.`
       : `Refund ${formatCents(cents)} to ${card}.`;
@@ -128,7 +150,7 @@ function RefundDialog({
     const tx = r.value.transaction;
     if (tx.state === 'approved' || tx.state === 'refunded' || tx.state === 'voided')
       onDone(isVoid ? 'Payment voided.' : `Refunded ${formatCents(shownCents(tx))}.`, {
-        kind: action.kind,
+        kind: isVoid ? 'void' : 'refund',
         tx,
         card,
       });
@@ -136,14 +158,14 @@ function RefundDialog({
   };
   return (
     <Dialog
-      title={isVoid ? 'Void payment' : 'Refund'}
+      title={isVoid ? 'Void payment' : isCash ? 'Cash refund' : 'Refund'}
       onClose={() => onDone()}
       initialFocus={isVoid ? 'confirm-action' : 'refund-amount'}
     >
       <form onSubmit={(e) => void submit(e)} className="stack">
         <p>
-          {operationWords[action.tx.operation]} · {card} · {formatCents(shownCents(action.tx))} at{' '}
-          {formatTime(action.tx.createdAt, zone)}
+          {operationWords[action.tx.operation]} · {isCash ? '' : `${card} · `}
+          {formatCents(shownCents(action.tx))} at {formatTime(action.tx.createdAt, zone)}
           {action.tx.cashBackCents > 0 ? ` (cash back ${formatCents(action.tx.cashBackCents)} apart)` : ''}
         </p>
         {isVoid ? (
@@ -158,7 +180,9 @@ function RefundDialog({
             onChange={(e) => setAmount(e.target.value)}
           />
         )}
-        <p className="hint">A manager must approve this.</p>
+        <p className="hint">
+          {isCash ? 'The cash comes out of the till in the drawer. ' : ''}A manager must approve this.
+        </p>
         <ErrorAlert message={error} />
         <div className="row">
           <button type="button" className="btn" onClick={() => onDone()}>
@@ -343,7 +367,7 @@ export function TransactionsScreen() {
             : `${rows.length} transaction${rows.length === 1 ? '' : 's'}${earlier.more ? ', newest first: earlier ones below' : ''}`}
         </caption>
         <TableHead
-          columns={['Time', 'Type', 'Card', 'Amount', 'Status', 'By', 'Auth', 'Number', 'Actions']}
+          columns={['Time', 'Type', 'Card', 'Amount', 'Status', 'By', 'Auth / number', 'Actions']}
           numeric={['Amount']}
         />
         {groups.map((g) => {
@@ -353,7 +377,7 @@ export function TransactionsScreen() {
               {/* A ticket's tenders under one heading; a payment outside a ticket is its own row. */}
               {isTicket(g) ? (
                 <tr className="tx-group-head">
-                  <th scope="rowgroup" colSpan={9}>
+                  <th scope="rowgroup" colSpan={8}>
                     {title}
                   </th>
                 </tr>
@@ -372,8 +396,12 @@ export function TransactionsScreen() {
                     {t.employeeName ?? '—'}
                     {t.approvedByName ? <div className="hint">approved by {t.approvedByName}</div> : null}
                   </td>
-                  <td>{t.authCode ?? ''}</td>
-                  <td>{t.userTransactionNumber}</td>
+                  {/* The auth code and the lane's number share a cell: a 1024 px counter has no room for
+                      both beside the names, and the buttons must stay on screen. */}
+                  <td>
+                    {t.authCode ?? '—'}
+                    <div className="hint tx-number">{t.userTransactionNumber}</div>
+                  </td>
                   <td>
                     <div className="row">
                       {t.ticketId || !isPayment(t) ? (
@@ -388,6 +416,16 @@ export function TransactionsScreen() {
                           aria-label={`Receipt for ${t.userTransactionNumber}`}
                         >
                           Receipt
+                        </button>
+                      ) : null}
+                      {cashRefundable(t) ? (
+                        <button
+                          type="button"
+                          className="btn btn-small"
+                          onClick={() => setAction({ kind: 'cash-refund', tx: t })}
+                          aria-label={`Refund cash ${formatCents(refundableCents(t))}`}
+                        >
+                          Refund cash
                         </button>
                       ) : null}
                       {refundable(t) ? (
