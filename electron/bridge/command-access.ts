@@ -35,6 +35,7 @@ export const commandAccess: Record<CommandName, Access> = {
   'gift.balance': 'sell',
   'gift.reload': 'sell',
   'ebt.balance': 'sell',
+  'cardWait.cancel': 'sell',
   'preauth.complete': 'sell',
   'receipt.get': 'sell',
   'receipt.print': 'sell',

@@ -346,8 +346,12 @@ export class GatewayClient {
       { movesMoney: false },
     );
   }
-  getReportByMerchant() {
-    return this.call(reportEndpoints.getReportByMerchant, {}, { movesMoney: false });
+  /**
+   * The merchant's transactions, narrowed by the gateway (StartDate/EndDate inclusive, BatchNumber): with
+   * years of history, an unfiltered call streams every one of them (docs/scaling.md).
+   */
+  getReportByMerchant(filter: OperationBody<typeof reportEndpoints.getReportByMerchant>) {
+    return this.call(reportEndpoints.getReportByMerchant, filter, { movesMoney: false });
   }
   getUnsettledTransactions() {
     return this.call(reportEndpoints.getUnsettledTransactions, {}, { movesMoney: false });

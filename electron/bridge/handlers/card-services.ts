@@ -37,6 +37,7 @@ export function cardServiceHandlers(s: CoreServices) {
       }
     },
     'ebt.balance': (p) => engine.ebtBalance(p.program),
+    'cardWait.cancel': () => Promise.resolve({ cancelled: engine.cancelOutsideTicket() }),
     async 'preauth.complete'(p, ctx) {
       const srn = p.serviceReferenceNumber;
       const tip = p.tipCents ?? 0;
@@ -75,5 +76,5 @@ export function cardServiceHandlers(s: CoreServices) {
         throw error;
       }
     },
-  } satisfies HandlerSlice<'gift' | 'ebt' | 'preauth'>;
+  } satisfies HandlerSlice<'gift' | 'ebt' | 'cardWait' | 'preauth'>;
 }

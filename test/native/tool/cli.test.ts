@@ -184,7 +184,10 @@ describe.concurrent('field tech toolkit CLI', { timeout: 120_000 }, () => {
     });
     expect(out.tags.find((t) => t.tag === '5F20')).toMatchObject({ redacted: true });
     expect(out.tags.find((t) => t.tag === '50')).toMatchObject({ text: 'VISA CREDIT' });
+    expect(out.tags.find((t) => t.tag === '9F26')).toMatchObject({ redacted: true });
+    expect(out.tags.find((t) => t.tag === '9F10')).toMatchObject({ redacted: true });
     expect(r.stdout).not.toContain(emv.decoded.pan);
+    expect(r.stdout).not.toContain('D737017E33C78692');
     const bad = await tool(['tlv', '5A08476173']);
     expect(bad.code).toBe(1);
     expect(bad.json).toMatchObject({ error: { code: 'tlv-truncated' } });
