@@ -22,7 +22,7 @@ import {
 
 /**
  * The journal's synchronous store. It runs inside the journal worker thread (journal-worker.ts), never on
- * the core's event loop: better-sqlite3 blocks while SQLite fsyncs (DESIGN.md "Off the UI thread").
+ * the core's event loop: better-sqlite3 blocks while SQLite fsyncs (docs/decisions.md#off-the-ui-thread).
  * Every query is a prepared statement with bound parameters; no value is ever spliced into SQL text.
  */
 
@@ -305,7 +305,7 @@ export function formatUtn(laneId: string, epoch: string, seq: number): string {
   return `${laneId}-${epoch}-${seq}`;
 }
 
-/** Opens (creating and migrating) a journal database with the durability pragmas DESIGN.md requires. */
+/** Opens (creating and migrating) a journal database with the pragmas of docs/decisions.md#durability. */
 export function openJournalDatabase(
   path: string,
   migrations: readonly Migration[] = journalMigrations,

@@ -8,7 +8,7 @@ import type { Journal } from './journal-protocol';
 import type { ReversalRow } from './journal-store';
 
 /**
- * The reversal worker (DESIGN.md "Write-ahead journal"): every journal entry whose answer was lost gets
+ * The reversal worker (docs/decisions.md#write-ahead-journal): every journal entry whose answer was lost gets
  * DoReversal, retried with exponential backoff and jitter until the gateway acknowledges. Its queue is the
  * journal's `reversals` table, so it resumes where it stopped after a crash. It runs beside the sale
  * engine and never holds it up: a pending reversal does not block a new sale on the lane.

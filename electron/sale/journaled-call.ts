@@ -7,9 +7,9 @@ import type { Clock } from '../util/clock';
 import type { Logger } from '../util/log';
 
 /**
- * The journaled gateway call (DESIGN.md "Write-ahead journal"): every request that can move money commits
- * its journal row before it leaves, the answer updates the row, and no answer marks it unknown and queues
- * a reversal. The sale engine, its tenders and the post-sale operations all send through here.
+ * The journaled gateway call (docs/decisions.md#write-ahead-journal): every request that can move money
+ * commits its journal row before it leaves, the answer updates the row, and no answer marks it unknown and
+ * queues a reversal. The sale engine, its tenders and the post-sale operations all send through here.
  */
 
 export type JournaledCallDeps = {

@@ -2,8 +2,9 @@ import { decodeTlvHex, encodeTlv, encodeTlvHex, flattenTlv, TlvError, type TlvNo
 import { bytesToHex } from './hex';
 
 /**
- * Card data inside EMV TLV: what must be removed before EmvData is logged or stored (DESIGN.md "Card
- * data"; PCI DSS 3.2/3.4), and what the gateway reads out of it to authorise a chip sale.
+ * Card data inside EMV TLV: what must be removed before EmvData is logged or stored
+ * (docs/decisions.md#card-data; PCI DSS 3.2/3.4), and what the gateway reads out of it to authorise a chip
+ * sale.
  */
 
 /**

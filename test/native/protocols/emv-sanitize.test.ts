@@ -22,7 +22,7 @@ type EmvVector = {
   };
   note: string;
 };
-const v = loadVector<EmvVector>('emv-tlv.json');
+const v = loadVector<EmvVector>('emv/emv-tlv.json');
 const tagsOf = (hex: string): string[] => flattenTlv(decodeTlvHex(hex)).map((n) => n.tag);
 const tlv = (tag: string, valueHex: string): string =>
   `${tag}${(valueHex.length / 2).toString(16).toUpperCase().padStart(2, '0')}${valueHex}`;
