@@ -4,6 +4,7 @@ import type { Permission } from '../roles/roles';
 /** Who may call a command: anyone, anyone signed in, or a role holding the permission. */
 export type Access = 'public' | 'signed-in' | Permission;
 
+// rule: command-access
 /**
  * The access rule of every command, checked before the handler runs. Actions that need a manager while a
  * cashier is signed in (refund, void, batch close, store-and-forward, abandoning an approved ticket) are

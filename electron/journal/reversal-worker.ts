@@ -46,6 +46,7 @@ export type ReversalWorker = {
  */
 const PERMANENT = new Set<number>([ResponseCode.VoidImpossible, ResponseCode.NotFound]);
 
+// rule: lost-answer-reversal
 export function createReversalWorker(options: ReversalWorkerOptions): ReversalWorker {
   const { journal, clock, timers, log } = options;
   const policy = options.backoff ?? reversalBackoff;

@@ -71,6 +71,7 @@ export async function journaledCall<R>(
       failure: { kind: 'unknown-outcome', message: error instanceof Error ? error.message : String(error) },
     };
   }
+  // rule: lost-answer-inquiry
   // The answer was lost while the cashier's ticket is open: ask before reversing (the card networks'
   // inquiry-then-reverse order). The row stays `sending` meanwhile, so a crash now recovers it as
   // unknown and reverses it, exactly as before; an answer the inquiry cannot give leaves today's path.

@@ -87,6 +87,7 @@ function nonReversibleKeyGen(key: Uint8Array, data: Uint8Array): Uint8Array {
   return Uint8Array.from([...left, ...right]);
 }
 
+// rule: dukpt-tdes
 /**
  * Host-side transaction key (X9.24-1 A.3/A.4): starting from the IPEK, for each set bit of the counter from
  * the most significant, set it in the KSN register and run the non-reversible key generation. This covers

@@ -7,6 +7,7 @@ import { bytesToHex } from './hex';
  * sale.
  */
 
+// rule: emv-card-data
 /**
  * Tags that carry cardholder data, sensitive authentication data or the PIN block: track 1 (56) and
  * track 2 (57) equivalents, PAN (5A), name (5F20, 9F0B), expiry (5F24), PIN data (99), track 1/2

@@ -63,6 +63,7 @@ function unwrap(raw: string, startSentinel: string): Unwrapped {
   return { ok: true, body: s };
 }
 
+// rule: track-format
 export function parseTrack1(raw: string): TrackResult<Track1Data> {
   const u = unwrap(raw, '%');
   if (!u.ok) return u;

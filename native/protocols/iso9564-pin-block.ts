@@ -71,6 +71,7 @@ function readPinField(fieldHex: string, format: string, fill: string): string {
   return pin;
 }
 
+// rule: pin-block-format-0
 /** ISO 9564-1 format 0: returns the 8-byte clear PIN block as 16 upper-case hex digits. */
 export function encodePinBlockFormat0(pin: string, pan: string): string {
   checkPin(pin);

@@ -37,6 +37,7 @@ export function cardServiceHandlers(s: CoreServices) {
       }
     },
     'ebt.balance': (p) => engine.ebtBalance(p.program),
+    // rule: preauth-tip-approval
     async 'preauth.complete'(p, ctx) {
       const srn = p.serviceReferenceNumber;
       const tip = p.tipCents ?? 0;

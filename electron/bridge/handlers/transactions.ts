@@ -33,6 +33,7 @@ export function transactionHandlers(s: CoreServices) {
       const settledBefore = await batchClose.lastCloseSeen();
       return rows.map((r) => toTransactionView(r, settledBefore, s.roles.nameOf));
     },
+    // rule: who-may-refund
     async 'transactions.refund'(p, ctx) {
       const approver = await manager(ctx, p.approval, 'transactions.refund');
       const srn = p.serviceReferenceNumber;
@@ -45,6 +46,7 @@ export function transactionHandlers(s: CoreServices) {
       );
       return r;
     },
+    // rule: who-may-void
     async 'transactions.void'(p, ctx) {
       const srn = p.serviceReferenceNumber;
       // Refused before the manager is asked: a PIN typed for a void that cannot happen is wasted.

@@ -10,6 +10,7 @@ import type { Queryable } from '../../storage/queryable';
 import { addDays, localParts, safeZone, zonedInstant } from '../local-time';
 import { DomainError } from '../outcome';
 
+// rule: automatic-batch-close
 /** The interface's default: every merchant is enrolled in automatic batch close at 17:00. */
 export const DEFAULT_CLOSE_TIME = '17:00';
 

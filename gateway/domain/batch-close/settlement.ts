@@ -70,6 +70,7 @@ export type SettlementResult = {
   completedOn: string | null;
 };
 
+// rule: batch-settlement
 /**
  * Settles the merchant's open batch: its totals become a settlement record and the batch stops taking
  * payments (the next approval opens a new one). An empty or missing open batch settles nothing.

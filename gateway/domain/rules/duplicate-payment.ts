@@ -44,6 +44,7 @@ export function windowStart(now: Date, windowMs: number): string {
 /** Stands for an argument of the rule's query inside a prepared statement (storage/prepared.ts). */
 export type DuplicateParam = <K extends keyof DuplicateQuery>(name: K) => DuplicateQuery[K];
 
+// rule: duplicate-payment
 /** At most one recent payment of the signature: the rule as a query, for a statement that embeds it. */
 export function recentPaymentOfSignature(qb: Kysely<Database>, p: DuplicateParam) {
   const s: DuplicateQuery = {

@@ -13,6 +13,7 @@
  */
 import { ResponseCode } from '../../contract/response-codes';
 
+// rule: sale-with-token-checks
 /** The interface's priority among the codes it fixes; every other code follows in the order found. */
 export const FIXED_CODE_PRIORITY: readonly number[] = [
   ResponseCode.InvalidAmount,

@@ -76,6 +76,7 @@ export function refusalFor(use: NumberUse): DomainError {
       ]);
 }
 
+// rule: transaction-number-once
 /**
  * Claims a UserTransactionNumber for an operation inside a unit of work. The primary key (mid, utn) is the
  * real guard: two requests racing for one number, even in two processes, cannot both insert it. The claim
