@@ -110,7 +110,10 @@ describe('no tracked file reaches outside the repository', () => {
     { what: "an absolute path of the build machines' work area", text: ['', 'work', ''].join('/') },
     { what: 'the design record kept outside the repository', text: ['DESIGN', 'md'].join('.') },
   ];
-  const homePath = new RegExp(String.raw`(?<![\w.-])/(?:home|Users)/[A-Za-z0-9_.-]+|(?<![\w.-])/root/`);
+  const sep = '/';
+  const homePath = new RegExp(
+    String.raw`(?<![\w.-])${sep}(?:home|Users)${sep}[\w.-]+|(?<![\w.-])${sep}root${sep}`,
+  );
 
   it('names no file outside it and no absolute home path', () => {
     const files = trackedFiles();
