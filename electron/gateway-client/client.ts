@@ -14,7 +14,7 @@ import { paymentLinkEndpoints } from '../../gateway/contract/payment-links';
 import { classifyCode, isSuccessCode, plainMessage, type GatewayFailure } from './errors';
 import { createHttpTransport, type HttpAnswer, type HttpTransport } from './http';
 
-/** The credential envelope every operation carries (DESIGN.md "Authentication"). */
+/** The credential envelope every operation carries (docs/decisions.md#authentication). */
 export type GatewayCredentials = {
   AppKey: string;
   AppType: number;

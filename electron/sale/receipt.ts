@@ -98,6 +98,7 @@ const entryLabel: Record<string, string> = {
   present: 'CARD PRESENT',
 };
 
+// rule: customer-receipt-last-four
 /**
  * The card line of a tender. The customer's copy leaves the terminal with the customer, so it carries the
  * last four digits only (FACTA's truncation rule; PCI DSS 3.4.1: no more digits than the reader of that

@@ -75,7 +75,7 @@ function fromLatin1(s: string): Uint8Array {
 
 const stars = (n: number): string => '*'.repeat(n);
 const zeros = (n: number): string => '0'.repeat(n);
-// ISO 7813 track 1 format B and track 2 (devices-reference §1), wherever they sit in a frame.
+// ISO 7813 track 1 format B and track 2 (docs/devices.md §1), wherever they sit in a frame.
 const TRACK1 = /B(\d{8,19})\^([^^?\r\n]{0,26})\^(\d{4})(\d{3})([^?\r\n]*)/;
 const TRACK2 = /(\d{8,19})=(\d{4})(\d{3})([0-9:<>=]*)/;
 const TRACKS = new RegExp(`${TRACK1.source}|${TRACK2.source}`, 'g');

@@ -4,10 +4,11 @@ import { bytesToHex } from './hex';
 /**
  * Card data inside EMV TLV: what may be kept when EmvData is logged, recorded or shown, and what the
  * gateway reads out of it to authorise a chip sale. The team's rule: never a PAN, track, CVN, PIN block,
- * cryptogram or key in a log, a journal, an error or a snapshot (PCI DSS 3.2: sensitive authentication
+ * cryptogram or key in a log, a journal, an error or a snapshot (docs/decisions.md#card-data; PCI DSS 3.2: sensitive authentication
  * data is not kept after authorisation; 3.4: the PAN is unreadable wherever it is stored).
  */
 
+// rule: emv-card-data
 /**
  * Tags that carry cardholder data, sensitive authentication data or the PIN block: track 1 (56) and
  * track 2 (57) equivalents, PAN (5A), name (5F20, 9F0B), expiry (5F24), PIN data (99), track 1/2

@@ -38,6 +38,7 @@ export function cardServiceHandlers(s: CoreServices) {
     },
     'ebt.balance': (p) => engine.ebtBalance(p.program),
     'cardWait.cancel': () => Promise.resolve({ cancelled: engine.cancelOutsideTicket() }),
+    // rule: preauth-tip-approval
     async 'preauth.complete'(p, ctx) {
       const srn = p.serviceReferenceNumber;
       const tip = p.tipCents ?? 0;

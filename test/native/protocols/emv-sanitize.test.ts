@@ -24,7 +24,7 @@ type EmvVector = {
   };
   note: string;
 };
-const v = loadVector<EmvVector>('emv-tlv.json');
+const v = loadVector<EmvVector>('emv/emv-tlv.json');
 const TEMPLATES = new Set(['70', '77']);
 const tagsOf = (hex: string): string[] => flattenTlv(decodeTlvHex(hex)).map((n) => n.tag);
 const tlv = (tag: string, valueHex: string): string =>
