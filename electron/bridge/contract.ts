@@ -40,6 +40,7 @@ export type * from './contract/ticket';
 export type * from './contract/store-profile';
 export type * from './contract/status';
 export type * from './contract/till';
+export type * from './contract/returns';
 export type { CommandName, CommandPayload, CommandValue, Commands, CommandValues } from './contract/commands';
 export type * from './contract/events';
 export type * from './contract/wire';

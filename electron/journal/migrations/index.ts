@@ -5,6 +5,7 @@ import { migration004 } from './004-card-decision';
 import { migration007 } from './007-query-indexes';
 import { migration008 } from './008-employees';
 import { migration011 } from './011-tills';
+import { migration012 } from './012-returns';
 import type { Migration } from './types';
 
 /** Every shipped migration, in order. A shipped migration is never edited: add a new one. */
@@ -16,4 +17,5 @@ export const journalMigrations: readonly Migration[] = [
   migration007,
   migration008,
   migration011,
+  migration012,
 ];
