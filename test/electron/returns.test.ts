@@ -11,7 +11,8 @@ import type { BridgeConnection } from '../../electron/bridge/connection';
 import type { BridgeResult, TicketView, TransactionView } from '../../electron/bridge/contract';
 import { JournalStore, openJournalDatabase } from '../../electron/journal/journal-store';
 import { defaultOrder, planReturn, type TenderFunds } from '../../electron/returns/return-rules';
-import { startGateway, type TestGateway } from '../support/gateway-harness';
+import { ControlledProcessor } from '../support/controlled-processor';
+import { merchant1, startGateway, type TestGateway } from '../support/gateway-harness';
 import { assertProperty, propertyRun } from '../support/property-run';
 import { eventually, openTill, startLane, value, type Lane } from './helpers';
 
@@ -33,6 +34,8 @@ const CARD = { cardNumber: '4111111111111111', expiry: '1230' };
 const DAY = 86_400_000;
 
 let gw: TestGateway;
+/** The sandbox processor, with a hand to refuse its refunds for a while (processor unreachable). */
+const processor = new ControlledProcessor();
 let lane: Lane;
 let manager: BridgeConnection;
 let offset = 0;
@@ -112,7 +115,7 @@ async function expectedInDrawer(): Promise<number> {
 }
 
 beforeAll(async () => {
-  gw = await startGateway();
+  gw = await startGateway({ processor });
   lane = await startLane({ gateway: gw, core: { clock } });
   manager = await signedIn('9999');
   await openTill(lane.bridge);
@@ -152,7 +155,12 @@ describe('finding the sale: by its receipt number, by store days, last four and 
     const s = value(await lane.bridge.send('returns.find', { receipt: yesterday.ticketId })).sales[0];
     expect(s).toMatchObject({ totalCents: 899 + 74, units: 1 });
     expect(s?.tenders).toEqual([
-      { kind: 'credit', tender: 'Credit', label: expect.stringMatching(/\*\*\*\*1111$/) as unknown, amountCents: 973 },
+      {
+        kind: 'credit',
+        tender: 'Credit',
+        label: expect.stringMatching(/\*\*\*\*1111$/) as unknown,
+        amountCents: 973,
+      },
     ]);
     expect(value(await lane.bridge.send('returns.find', { receipt: 'T-nothing-00000000' })).sales).toEqual(
       [],
@@ -834,5 +842,99 @@ describe('every statement of the returns is read along an index (EXPLAIN QUERY P
       db.close();
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('when the money cannot all go back at once', () => {
+  it('a return whose first refund fails moves nothing: the cashier reads why, and its items can be returned again', async () => {
+    let t = await ticketOf([['GM-TOWEL-6', 2]]);
+    t = (await payCard(t)).ticket;
+    processor.refuse('refund');
+    try {
+      const r = await lane.bridge.send('returns.create', {
+        requestId: requestId(),
+        ticketId: t.ticketId,
+        lines: [{ lineNo: 0, quantity: 1 }],
+      });
+      expect(code(r)).toBe('unreachable');
+      const sale = value(await lane.bridge.send('returns.sale', { ticketId: t.ticketId }));
+      expect(sale.lines[0]?.returnedQuantity).toBe(0);
+      expect(sale.returns.map((x) => x.state)).toEqual(['cancelled']);
+      expect(sale.tenders[0]?.refundableCents).toBe(t.totalCents);
+    } finally {
+      processor.accept('refund');
+    }
+  });
+
+  it('cash given and the card refused: the return owes the card’s part; a retry gives it back', async () => {
+    // Three towels: a card amount of its own (the gateway refuses a repeat of a card and amount as a duplicate).
+    let t = await ticketOf([['GM-TOWEL-6', 3]]);
+    t = (await payCash(t, 500)).ticket;
+    t = (await payCard(t)).ticket;
+    const order = [
+      ...value(await lane.bridge.send('returns.sale', { ticketId: t.ticketId })).order,
+    ].reverse();
+    processor.refuse('refund');
+    let r;
+    try {
+      r = value(
+        await lane.bridge.send('returns.create', {
+          requestId: requestId(),
+          ticketId: t.ticketId,
+          lines: [{ lineNo: 0, quantity: 1 }],
+          order,
+        }),
+      );
+      // One of three towels: 8.99 + 0.74 of the 2.23 tax (cumulative rounding: 0.74, 0.75, 0.74).
+      expect(r).toMatchObject({ state: 'incomplete', refundedCents: 500, owedCents: 473 });
+      expect(r.legs.map((l) => [l.kind, l.state])).toEqual([
+        ['cash', 'done'],
+        ['card', 'failed'],
+      ]);
+      expect(r.legs[1]?.message).toMatch(/unavailable|unreachable/i);
+      // The unit and the card's 4.73 stay the return's: nobody else can take them meanwhile.
+      const sale = value(await lane.bridge.send('returns.sale', { ticketId: t.ticketId }));
+      expect(sale.lines[0]?.returnedQuantity).toBe(1);
+      const card = sale.tenders.find((x) => x.kind === 'card');
+      expect(card?.refundableCents).toBe((card?.paidCents ?? 0) - 473);
+      expect(code(await lane.bridge.send('returns.retry', { returnId: r.returnId }))).toBe('unreachable');
+    } finally {
+      processor.accept('refund');
+    }
+    const done = value(await lane.bridge.send('returns.retry', { returnId: r.returnId }));
+    expect(done).toMatchObject({ state: 'done', refundedCents: 973, owedCents: 0 });
+    expect(done.legs[1]).toMatchObject({ method: 'refund', state: 'done' });
+    expect(code(await lane.bridge.send('returns.retry', { returnId: r.returnId }))).toBe('conflict');
+    const audit = value(await manager.send('audit.list', { limit: 10 }));
+    expect(audit.find((a) => a.action === 'return-retried')?.detail).toContain(
+      `return ${r.returnId} of sale ${t.ticketId}`,
+    );
+  });
+
+  it('a batch the gateway settled behind the lane’s back: the void is refused there, and the money goes back as a refund', async () => {
+    let t = await ticketOf([['GR-GUM', 1]]);
+    t = (await payCard(t)).ticket;
+    expect(
+      value(
+        await lane.bridge.send('returns.quote', {
+          ticketId: t.ticketId,
+          lines: [{ lineNo: 0, quantity: 1 }],
+        }),
+      ).legs[0]?.method,
+    ).toBe('void');
+    const closed = await gw.post('/api/Transactions/DoSettlement', merchant1);
+    expect(closed.status).toBe(200);
+    const r = value(
+      await lane.bridge.send('returns.create', {
+        requestId: requestId(),
+        ticketId: t.ticketId,
+        lines: [{ lineNo: 0, quantity: 1 }],
+      }),
+    );
+    expect(r.legs[0]).toMatchObject({ method: 'refund', state: 'done', amountCents: t.totalCents });
+    expect(await tx(r.legs[0]?.userTransactionNumber ?? '')).toMatchObject({
+      operation: 'refund',
+      state: 'approved',
+    });
   });
 });
