@@ -25,13 +25,16 @@ import { newSecret } from './util/ids';
  * (the token is good for one window).
  */
 
-const usage = `usage: npm start -- [--data DIR] [--port N] [--lane ID] [--browser] [--kiosk] [--sandbox-slow-ms MS]
+const usage = `usage: npm start -- [--data DIR] [--port N] [--lane ID] [--browser] [--kiosk] [--sandbox-slow-ms MS] [--sandbox-clock-offset-ms MS]
   --data DIR            data folder (default: the user's data folder)
   --port N              loopback port for the screens and the bridge (default: a free port)
   --lane ID             lane id on first start (letters and digits)
   --browser             browser mode even when the Electron binary is installed
   --kiosk               Electron window full screen, no menu, relaunched after a crash (docs/packaging.md)
-  --sandbox-slow-ms MS  delay of the sandbox's slow test card (4000000000000119)`;
+  --sandbox-slow-ms MS  delay of the sandbox's slow test card (4000000000000119)
+  --sandbox-clock-offset-ms MS
+                        the terminal's clock runs this far ahead (or behind, negative) of the machine's:
+                        a sandbox day at the counter moved to the next day (browser mode)`;
 
 class UsageError extends Error {}
 
@@ -44,6 +47,7 @@ type Args = {
   browser: boolean;
   kiosk: boolean;
   slowMs?: number;
+  clockOffsetMs?: number;
 };
 
 function parse(): Args | undefined {
@@ -57,6 +61,7 @@ function parse(): Args | undefined {
         browser: { type: 'boolean' },
         kiosk: { type: 'boolean' },
         'sandbox-slow-ms': { type: 'string' },
+        'sandbox-clock-offset-ms': { type: 'string' },
         help: { type: 'boolean' },
       },
       strict: true,
@@ -76,6 +81,9 @@ function parse(): Args | undefined {
   const slow = values['sandbox-slow-ms'];
   if (slow !== undefined && !/^\d{1,6}$/.test(slow))
     throw new UsageError('--sandbox-slow-ms is a number of milliseconds');
+  const offset = values['sandbox-clock-offset-ms'];
+  if (offset !== undefined && !/^-?\d{1,12}$/.test(offset))
+    throw new UsageError('--sandbox-clock-offset-ms is a number of milliseconds');
   return {
     data: resolve(values.data ?? join(defaultDataRoot(), 'terminal')),
     port,
@@ -83,6 +91,7 @@ function parse(): Args | undefined {
     browser: values.browser === true,
     kiosk: values.kiosk === true,
     ...(slow !== undefined ? { slowMs: Number(slow) } : {}),
+    ...(offset !== undefined ? { clockOffsetMs: Number(offset) } : {}),
   };
 }
 
@@ -207,6 +216,10 @@ async function main(): Promise<void> {
       gateway: { baseUrl: gateway.baseUrl, embedded: true, credentials: { ...sandboxCredentials } },
       devices: { kind: 'simulated' },
       sandbox: true,
+      // A sandbox terminal whose day is moved (tests of a return the next day); the gateway keeps its own.
+      ...(args.clockOffsetMs !== undefined
+        ? { clock: { now: () => Date.now() + (args.clockOffsetMs ?? 0) } }
+        : {}),
       logSink: (e) => {
         if (e.level === 'warn' || e.level === 'error') process.stderr.write(`${e.scope}: ${e.message}\n`);
       },

@@ -55,7 +55,7 @@ export function buildReturnReceipt(
   const lines: ReceiptLineView[] = [
     ...head(h, r.createdAt),
     { kind: 'text', text: 'RETURN', align: 'center', bold: true, large: true },
-    { kind: 'text', text: `RETURN ${r.id}`, align: 'center' },
+    { kind: 'text', text: `RETURN NO. ${r.id}`, align: 'center' },
     {
       kind: 'text',
       text: r.ticketId ? `SALE TICKET ${r.ticketId}` : 'NO RECEIPT',

@@ -741,7 +741,7 @@ describe('a return prints its own receipt and shows on the reports as a return, 
     );
     const receipt = value(await lane.bridge.send('returns.receipt.get', { returnId: r.returnId }));
     const text = receipt.text;
-    expect(text).toContain(`RETURN ${r.returnId}`);
+    expect(text).toContain(`RETURN NO. ${r.returnId}`);
     expect(text).toContain(`SALE TICKET ${t.ticketId}`);
     expect(text).toMatch(/Paper towels 6 roll +-8\.99/);
     expect(text).toMatch(/Chocolate bar +-1\.79/);
@@ -756,7 +756,7 @@ describe('a return prints its own receipt and shows on the reports as a return, 
     // It printed by itself on the lane's printer (receipts print automatically in the sandbox).
     await eventually(async () =>
       value(await lane.bridge.send('simulator.state', {})).receiptPrinter.receipts.some((p) =>
-        p.join('\n').includes(`RETURN ${r.returnId}`),
+        p.join('\n').includes(`RETURN NO. ${r.returnId}`),
       ),
     );
   });
