@@ -6,8 +6,9 @@ import { parseMoney } from '../../format/money';
 import { describeError } from '../../state/app-store';
 import { useAppStore, useBridge, useSaleStore } from '../../state/context';
 import { useCommand } from '../../state/use-command';
-import { DigitsField, ErrorAlert, InputField, SelectField, type SelectOption } from '../../ui/fields';
+import { ErrorAlert, InputField, SelectField, type SelectOption } from '../../ui/fields';
 import { DiscountLimitSettings, ReceiptHeaderSettings } from './StoreSettings';
+import { ReturnSettings } from './ReturnSettings';
 
 const fraudWords: Record<FraudCheck, string> = {
   address: 'Deny when the street address does not match (AVS)',
@@ -193,6 +194,7 @@ export function SettingsScreen() {
       <SaleSettings />
       <ReceiptHeaderSettings />
       <DiscountLimitSettings />
+      <ReturnSettings />
       <FraudOptions />
     </div>
   );
