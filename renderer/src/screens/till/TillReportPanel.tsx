@@ -133,7 +133,9 @@ export function TillReportPanel({
                 count: l.count,
                 cents: l.amountCents,
               })),
-              ...(r.returns.total ? [tallyLine('Returns of sales', r.returns.total, true)] : []),
+              ...(r.returns.total && r.returns.total.count > 0
+                ? [tallyLine('Returns of sales', r.returns.total, true)]
+                : []),
             ]}
           />
           <Figures
