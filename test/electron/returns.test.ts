@@ -285,6 +285,34 @@ describe('what comes back: the lines with what earlier returns took, never more 
     ).toBe('invalid');
   });
 
+  it('an open-amount sale is one line: its amount and tax come back, not its tip', async () => {
+    const t = value(
+      await lane.bridge.send('sale.open', { subtotalCents: 1000, taxCents: 80, tipCents: 200 }),
+    );
+    const cash = (await payCash(t)).tender.userTransactionNumber ?? '';
+    const sale = value(await lane.bridge.send('returns.sale', { ticketId: t.ticketId }));
+    expect(sale.itemized).toBe(false);
+    expect(sale.lines).toEqual([
+      expect.objectContaining({
+        lineNo: 0,
+        name: 'Sale amount',
+        quantity: 1,
+        totalCents: 1080,
+        taxCents: 80,
+      }),
+    ]);
+    const r = value(
+      await lane.bridge.send('returns.create', {
+        requestId: requestId(),
+        ticketId: t.ticketId,
+        lines: [{ lineNo: 0, quantity: 1 }],
+      }),
+    );
+    expect(r).toMatchObject({ state: 'done', totalCents: 1080, taxCents: 80, netCents: 1000 });
+    // The tip stays with the cash sale: 2.00 of the 12.80 taken is still there to refund.
+    expect(refundableCents(await tx(cash))).toBe(200);
+  });
+
   it('two windows returning the last unit at once: one return, the other refused; a request sent twice is one return', async () => {
     let t = await ticketOf([['GM-CARD', 1]]);
     t = (await payCash(t)).ticket;
