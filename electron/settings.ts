@@ -3,6 +3,7 @@ import type {
   AutoCloseView,
   DeviceConfigView,
   DiscountLimitsView,
+  ReturnSettingsView,
   SafPolicy,
   StoreProfileView,
   TillSettingsView,
@@ -88,6 +89,8 @@ export type SettingsShape = {
   store: StoreProfileView;
   /** What a cashier may discount or reprice on a ticket without a manager. */
   discounts: DiscountLimitsView;
+  /** Returns (docs/terminal.md "Returns"): where a return without a receipt puts the money. */
+  returns: ReturnSettingsView;
 };
 
 export const defaultSaleSettings: SaleSettings = {
@@ -125,6 +128,12 @@ export const defaultDiscountLimits: DiscountLimitsView = {
   maxTicketDiscountPercent: 10,
   priceOverrideNeedsApproval: true,
 };
+
+/**
+ * A return without a receipt refunds in cash unless the store chooses store credit on a gift card (many
+ * stores do, so a receipt-less return cannot turn goods taken from the shelf into cash).
+ */
+export const defaultReturnSettings: ReturnSettingsView = { noReceiptRefund: 'cash' };
 
 /** Store-and-forward is off until a manager turns it on (issue 5). */
 export const defaultSafPolicy: SafPolicy = {
@@ -204,6 +213,7 @@ export async function loadSettings(
     till: { ...defaultTillSettings, ...(await read<Partial<TillSettingsView>>('till')) },
     store: { ...defaultStoreProfile, ...(await read<Partial<StoreProfileView>>('store')) },
     discounts: { ...defaultDiscountLimits, ...(await read<Partial<DiscountLimitsView>>('discounts')) },
+    returns: { ...defaultReturnSettings, ...(await read<Partial<ReturnSettingsView>>('returns')) },
   };
 
   const unseal = (s: NonNullable<GatewaySettings['sealedPassword']>): string =>

@@ -26,7 +26,7 @@ import { newSecret } from './util/ids';
  */
 
 const usage = `usage: npm start -- [--data DIR] [--port N] [--lane ID] [--browser] [--kiosk] [--customer-display]
-                   [--sandbox-slow-ms MS]
+                   [--sandbox-slow-ms MS] [--sandbox-clock-offset-ms MS]
   --data DIR            data folder (default: the user's data folder)
   --port N              loopback port for the screens and the bridge (default: a free port)
   --lane ID             lane id on first start (letters and digits)
@@ -34,7 +34,10 @@ const usage = `usage: npm start -- [--data DIR] [--port N] [--lane ID] [--browse
   --kiosk               Electron window full screen, no menu, relaunched after a crash (docs/packaging.md)
   --customer-display    also print a customer display's address (its own one-time launch token): open it
                         on the customer's screen (the Electron app opens it on a second screen by itself)
-  --sandbox-slow-ms MS  delay of the sandbox's slow test card (4000000000000119)`;
+  --sandbox-slow-ms MS  delay of the sandbox's slow test card (4000000000000119)
+  --sandbox-clock-offset-ms MS
+                        the terminal's clock runs this far ahead (or behind, negative) of the machine's:
+                        a sandbox day at the counter moved to the next day (browser mode)`;
 
 class UsageError extends Error {}
 
@@ -48,6 +51,7 @@ type Args = {
   kiosk: boolean;
   customerDisplay: boolean;
   slowMs?: number;
+  clockOffsetMs?: number;
 };
 
 function parse(): Args | undefined {
@@ -62,6 +66,7 @@ function parse(): Args | undefined {
         kiosk: { type: 'boolean' },
         'customer-display': { type: 'boolean' },
         'sandbox-slow-ms': { type: 'string' },
+        'sandbox-clock-offset-ms': { type: 'string' },
         help: { type: 'boolean' },
       },
       strict: true,
@@ -81,6 +86,9 @@ function parse(): Args | undefined {
   const slow = values['sandbox-slow-ms'];
   if (slow !== undefined && !/^\d{1,6}$/.test(slow))
     throw new UsageError('--sandbox-slow-ms is a number of milliseconds');
+  const offset = values['sandbox-clock-offset-ms'];
+  if (offset !== undefined && !/^-?\d{1,12}$/.test(offset))
+    throw new UsageError('--sandbox-clock-offset-ms is a number of milliseconds');
   return {
     data: resolve(values.data ?? join(defaultDataRoot(), 'terminal')),
     port,
@@ -89,6 +97,7 @@ function parse(): Args | undefined {
     kiosk: values.kiosk === true,
     customerDisplay: values['customer-display'] === true,
     ...(slow !== undefined ? { slowMs: Number(slow) } : {}),
+    ...(offset !== undefined ? { clockOffsetMs: Number(offset) } : {}),
   };
 }
 
@@ -213,6 +222,10 @@ async function main(): Promise<void> {
       gateway: { baseUrl: gateway.baseUrl, embedded: true, credentials: { ...sandboxCredentials } },
       devices: { kind: 'simulated' },
       sandbox: true,
+      // A sandbox terminal whose day is moved (tests of a return the next day); the gateway keeps its own.
+      ...(args.clockOffsetMs !== undefined
+        ? { clock: { now: () => Date.now() + (args.clockOffsetMs ?? 0) } }
+        : {}),
       logSink: (e) => {
         if (e.level === 'warn' || e.level === 'error') process.stderr.write(`${e.scope}: ${e.message}\n`);
       },

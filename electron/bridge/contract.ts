@@ -42,6 +42,7 @@ export type * from './contract/email';
 export type * from './contract/status';
 export type * from './contract/till';
 export type * from './contract/customer';
+export type * from './contract/returns';
 export type { CommandName, CommandPayload, CommandValue, Commands, CommandValues } from './contract/commands';
 export type * from './contract/events';
 export type * from './contract/wire';

@@ -9,6 +9,7 @@ import { emailHandlers } from './handlers/email';
 import { gatewayHandlers } from './handlers/gateway';
 import { merchantHandlers } from './handlers/merchant';
 import { receiptHandlers } from './handlers/receipts';
+import { returnHandlers } from './handlers/returns';
 import { reversalHandlers } from './handlers/reversals';
 import { saleHandlers } from './handlers/sale';
 import { scannerHandlers } from './handlers/scanner';
@@ -35,6 +36,7 @@ export function createHandlers(s: CoreServices): Handlers {
     ...cardServiceHandlers(s),
     ...receiptHandlers(s),
     ...transactionHandlers(s),
+    ...returnHandlers(s),
     ...batchHandlers(s),
     ...tillHandlers(s),
     ...merchantHandlers(s),

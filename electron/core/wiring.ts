@@ -22,6 +22,7 @@ import { createItemizedSale } from '../sale/itemized-sale';
 import { SaleEngine } from '../sale/sale-engine';
 import { loadSettings } from '../settings';
 import { createStoreAndForward, type StoreAndForward } from '../store-forward/saf';
+import { createReturns } from '../returns/returns';
 import { createTills } from '../till/tills';
 import { systemClock, systemTimers } from '../util/clock';
 import { formatReceiptTime } from '../../common/store-time';
@@ -273,6 +274,19 @@ export async function createTerminalCore(config: TerminalCoreConfig): Promise<Te
     failureOf: (f) => engine.failureOf(f),
   });
 
+  const returns = createReturns({
+    journal,
+    engine,
+    catalog,
+    settings,
+    clock,
+    devices,
+    tills,
+    settledBefore: () => batchClose.lastCloseSeen(),
+    emit,
+    merchantName: () => settings.value.store.storeName.trim() || config.merchantName || 'TILLPOINT STORE',
+  });
+
   const handlers = createHandlers({
     config,
     settings,
@@ -293,6 +307,7 @@ export async function createTerminalCore(config: TerminalCoreConfig): Promise<Te
     testGateway: reachability.test,
     batchClose,
     tills,
+    returns,
     reversalView: views.reversalView,
     status: views.status,
     diagnostics: views.diagnostics,

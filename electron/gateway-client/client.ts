@@ -371,6 +371,10 @@ export class GatewayClient {
   giftReload(f: OperationBody<typeof giftCardEndpoints.reload>) {
     return this.call(giftCardEndpoints.reload, f, { movesMoney: true });
   }
+  /** A return credited to a gift card: the gateway books it as a refund. */
+  giftRefund(f: OperationBody<typeof giftCardEndpoints.refund>) {
+    return this.call(giftCardEndpoints.refund, f, { movesMoney: true });
+  }
   giftBalance(f: OperationBody<typeof giftCardEndpoints.getBalance>) {
     return this.call(giftCardEndpoints.getBalance, f, { movesMoney: false });
   }

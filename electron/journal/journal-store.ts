@@ -3,6 +3,8 @@ import Database from 'better-sqlite3';
 import type {
   JournalOperation,
   JournalState,
+  ReturnFiguresView,
+  ReturnMethod,
   TillMovementView,
   TillReportView,
   TillView,
@@ -18,6 +20,16 @@ import {
 } from './email-receipt-store';
 import { journalMigrations } from './migrations/index';
 import type { Migration } from './migrations/types';
+import {
+  ReturnStore,
+  type FindQuery,
+  type FoundSales,
+  type ReserveInput,
+  type ReturnBy,
+  type ReturnRecord,
+  type SaleForReturn,
+} from './return-store';
+import type { ReturnPlan } from '../returns/return-rules';
 import {
   TillStore,
   type DayReportInput,
@@ -361,6 +373,8 @@ export class JournalStore {
   private readonly till: TillStore;
   /** The emailed-receipt queue (migration 009): its own file, reached through the `email*` methods. */
   private readonly emails: EmailReceiptStore;
+  /** Returns from a receipt (return-store.ts), served the same way. */
+  private readonly returns: ReturnStore;
 
   constructor(db: Database.Database) {
     this.db = db;
@@ -485,7 +499,13 @@ export class JournalStore {
       figureGroups: (since, until) => this.figureGroups(since, until),
       cashRow: (utn) => this.get(utn),
       setRefunded: (utn, refundedCents, now) => void this.update(utn, { refundedCents }, now),
+      returnFigures: (since, until) => this.returns.figures(since, until),
     });
+    this.returns = new ReturnStore(
+      db,
+      { getTicket: (id) => this.getTicket(id), row: (utn) => this.get(utn) },
+      this.till,
+    );
   }
 
   static open(path: string): JournalStore {
@@ -1056,6 +1076,59 @@ export class JournalStore {
   }
   tillZList(before: number | undefined, limit: number): ZSummaryView[] {
     return this.till.zList(before, limit);
+  }
+
+  // --- returns (return-store.ts)
+
+  returnFind(q: FindQuery): FoundSales {
+    return this.returns.find(q);
+  }
+  returnSale(ticketId: string): SaleForReturn {
+    return this.returns.sale(ticketId);
+  }
+  returnQuote(ticketId: string, lines: { lineNo: number; quantity: number }[], order?: string[]): ReturnPlan {
+    return this.returns.quote(ticketId, lines, order);
+  }
+  returnReserve(input: ReserveInput): { record: ReturnRecord; replay: boolean } {
+    return this.returns.reserve(input);
+  }
+  returnGet(returnId: number): ReturnRecord {
+    return this.returns.get(returnId);
+  }
+  returnReservedByOthers(utn: string, returnId: number): number {
+    return this.returns.reservedByOthers(utn, returnId);
+  }
+  returnClaim(returnId: number, position: number, now: number): boolean {
+    return this.returns.claim(returnId, position, now);
+  }
+  returnNumbered(returnId: number, position: number, utn: string, method: ReturnMethod, now: number): void {
+    this.returns.numbered(returnId, position, utn, method, now);
+  }
+  returnLegDone(
+    returnId: number,
+    position: number,
+    done: { method: ReturnMethod; utn?: string | null; last4?: string | null; cardType?: string | null },
+    now: number,
+  ): void {
+    this.returns.legDone(returnId, position, done, now);
+  }
+  returnLegFailed(
+    returnId: number,
+    position: number,
+    state: 'failed' | 'unknown',
+    message: string,
+    now: number,
+  ): void {
+    this.returns.legFailed(returnId, position, state, message, now);
+  }
+  returnCashLeg(returnId: number, position: number, by: ReturnBy, now: number): TillMovementView {
+    return this.returns.cashLeg(returnId, position, by, now);
+  }
+  returnFinish(returnId: number, now: number): ReturnRecord {
+    return this.returns.finish(returnId, now);
+  }
+  returnFigures(since: number, until: number): ReturnFiguresView {
+    return this.returns.figures(since, until);
   }
 }
 

@@ -1,7 +1,14 @@
 import type Database from 'better-sqlite3';
 import { needsSignOff, overShortCents, tillFigures, type FigureRow } from '../../common/money-figures';
 import { refundableCents } from '../../common/transaction-amounts';
-import type { TillMovementView, TillReportView, TillState, TillView, ZSummaryView } from '../bridge/contract';
+import type {
+  ReturnFiguresView,
+  TillMovementView,
+  TillReportView,
+  TillState,
+  TillView,
+  ZSummaryView,
+} from '../bridge/contract';
 import type { TillMovementKind } from '../../common/money-figures';
 import {
   buildTillReport,
@@ -29,6 +36,8 @@ export type TillJournal = {
   figureGroups(since: number, until?: number): FigureRow[];
   cashRow(utn: string): CashRow | undefined;
   setRefunded(utn: string, refundedCents: number, now: number): void;
+  /** The returns' money given back in a period, by tender (return-store.ts). */
+  returnFigures(since: number, until: number): ReturnFiguresView;
 };
 
 export type CashRow = {
@@ -252,6 +261,7 @@ export class TillStore {
       figureGroups: (since, until) => this.journal.figureGroups(since, until),
       movementGroups: (tillId) => this.movementGroups(tillId),
       taxGroups: (since, until) => this.taxGroups(since, until),
+      returnFigures: (since, until) => this.journal.returnFigures(since, until),
     };
   }
 
@@ -380,6 +390,44 @@ export class TillStore {
       o.now,
     );
     return { movement, refundedCents: row.refundedCents + amount };
+  }
+
+  /**
+   * Cash given back for a return (journal/return-store.ts, inside its transaction), out of the till in the
+   * drawer: a refund movement like `refund`'s. A return of a sale paid in cash (or by check, which a store
+   * gives back in cash) names that payment, which learns what was refunded; a return without a receipt
+   * names none. The return's rules decided the amount: it is only checked against the payment here.
+   */
+  returnCash(o: {
+    utn: string | null;
+    amountCents: number;
+    reason: string;
+    employee: string;
+    approvedBy: string | null;
+    now: number;
+  }): TillMovementView {
+    const till = this.requireActive();
+    if (!Number.isSafeInteger(o.amountCents) || o.amountCents <= 0)
+      throw new TillRefusal('invalid', 'The amount must be a positive number of cents.');
+    if (o.utn !== null) {
+      const row = this.journal.cashRow(o.utn);
+      if (!row || (row.operation !== 'cash' && row.operation !== 'check'))
+        throw new TillRefusal('not-found', 'No cash or check payment with that number on this lane.');
+      if (o.amountCents > refundableCents(row))
+        throw new TillRefusal('conflict', 'That payment has less left to give back.');
+      this.journal.setRefunded(o.utn, row.refundedCents + o.amountCents, o.now);
+    }
+    return this.insertMovement(
+      till.tillId,
+      'refund',
+      o.amountCents,
+      o.reason,
+      null,
+      o.employee,
+      o.approvedBy,
+      o.utn,
+      o.now,
+    );
   }
 
   /** The till leaves the drawer for its count (the cashier's shift ends; the next opens their own). */

@@ -125,6 +125,51 @@ export async function giftReload(
   return toTransactionView(done);
 }
 
+/**
+ * A return credited to a gift card (GiftCard/Refund). The gateway records it as a refund, so the batch
+ * nets it; the journal does too (operation `refund`, card type Gift).
+ */
+export async function giftRefund(
+  ctx: CardServiceContext,
+  amountCents: number,
+  entry: 'swipe' | 'keyed' | undefined,
+  keyed: Keyed,
+): Promise<TransactionView> {
+  const { deps } = ctx;
+  const card = await giftCard(ctx, entry, keyed);
+  const { row, result, after } = await ctx.journaled(
+    {
+      laneId: deps.settings().laneId,
+      operation: 'refund',
+      amountCents,
+      last4: card.last4,
+      cardType: 'Gift',
+      entryMode: card.entry,
+    },
+    (utn) =>
+      deps.gateway().giftRefund({
+        ...giftFields(card),
+        Amount: toWire(amountCents),
+        TransactionType: TransactionType.GIFTCARD,
+        UserTransactionNumber: utn,
+      }),
+  );
+  if (!result.ok) throw bridgeFailureOf(result.failure, after);
+  const done = await deps.journal.update(
+    row.utn,
+    {
+      state: 'approved',
+      approvedCents: amountCents,
+      authCode: result.response.AuthorizationNumber ?? null,
+      srn: result.response.ServiceReferenceNumber ?? null,
+      gatewayCode: result.code,
+      message: `Credited to the gift card; balance ${result.response.Balance ?? 'unknown'}`,
+    },
+    deps.clock.now(),
+  );
+  return toTransactionView(done);
+}
+
 export async function ebtBalance(ctx: CardServiceContext, program: EbtProgram): Promise<BalanceView> {
   const { deps, prompt } = ctx;
   if (!deps.connected('pinPad')) throw new BridgeFailure('device', 'The PIN pad is not connected.');

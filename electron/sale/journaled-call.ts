@@ -52,6 +52,23 @@ export function stamped(journaled: JournaledSend, by: Stamp): JournaledSend {
   return (entry, send, options) => journaled({ ...entry, ...by }, send, options);
 }
 
+/**
+ * The journaled call telling `onNumber` the number of each row it commits, before the request leaves: a
+ * return records which refund moves its money, so a stop in between leaves a number to ask about, never a
+ * refund nobody can find.
+ */
+export function numbered(journaled: JournaledSend, onNumber: (utn: string) => Promise<void>): JournaledSend {
+  return (entry, send, options) =>
+    journaled(
+      entry,
+      async (utn) => {
+        await onNumber(utn);
+        return send(utn);
+      },
+      options,
+    );
+}
+
 export async function journaledCall<R>(
   deps: JournaledCallDeps,
   entry: Omit<NewEntry, 'now'>,

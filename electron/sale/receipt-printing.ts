@@ -10,7 +10,7 @@ type ReceiptDeps = Pick<
   'settings' | 'merchantName' | 'clock' | 'connected' | 'devices' | 'emit'
 >;
 
-function header(deps: ReceiptDeps): ReceiptHeader {
+export function header(deps: ReceiptDeps): ReceiptHeader {
   const s = deps.settings();
   const store = s.store;
   // Until a manager names the store, its receipts carry the launcher's merchant name.

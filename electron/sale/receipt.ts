@@ -71,7 +71,7 @@ function headerLines(h: ReceiptHeader): ReceiptLineView[] {
 }
 
 /** The receipt's head: the store, which lane, and the date line in the store's time zone. */
-function head(h: ReceiptHeader, at: number): ReceiptLineView[] {
+export function head(h: ReceiptHeader, at: number): ReceiptLineView[] {
   return [
     ...headerLines(h),
     { kind: 'text', text: `MID ${h.mid}  LANE ${h.laneId}`, align: 'center' },

@@ -25,7 +25,7 @@ import { isCents } from '../util/money';
 import * as cardServices from './card-services';
 import { drawerOpensFor } from './cash-drawer';
 import type { ChipSale } from './chip-sale';
-import { journaledCall, stamped, type JournaledSend, type Stamp } from './journaled-call';
+import { journaledCall, numbered, stamped, type JournaledSend, type Stamp } from './journaled-call';
 import * as postSale from './post-sale';
 import { printReceipt, receiptOf, transactionReceiptOf } from './receipt-printing';
 import type { SaleEngineDeps } from './sale-deps';
@@ -36,6 +36,12 @@ import { checkPayment, newTicket } from './ticket-rules';
 import { restoreTender } from './ticket-restore';
 import { runTender } from './tenders';
 import { tenderContext } from './tenders/context';
+
+/**
+ * A refund or void made for something else (a return from a receipt): `receipt: false` leaves its receipt
+ * to the caller, `onNumber` hears its journal number before the request leaves.
+ */
+export type PostSaleOptions = { receipt?: boolean; onNumber?: (utn: string) => Promise<void> };
 
 type Active = {
   ticketId: string;
@@ -454,17 +460,28 @@ export class SaleEngine {
   // ---------------------------------------------------------------------------------------------------
   // After the sale: refunds, voids, pre-authorization completion (post-sale.ts)
 
-  async refund(srn: string, amountCents: number | undefined, by: Stamp): Promise<RefundOutcome> {
-    const r = await postSale.refund(this.deps, stamped(this.journaled, by), srn, amountCents);
-    this.autoPrint(r.transaction);
+  async refund(
+    srn: string,
+    amountCents: number | undefined,
+    by: Stamp,
+    options: PostSaleOptions = {},
+  ): Promise<RefundOutcome> {
+    const r = await postSale.refund(this.deps, this.send(by, options), srn, amountCents);
+    if (options.receipt !== false) this.autoPrint(r.transaction);
     return r;
   }
 
-  async void(srn: string, by: Stamp): Promise<RefundOutcome> {
-    const r = await postSale.voidSale(this.deps, stamped(this.journaled, by), srn);
+  async void(srn: string, by: Stamp, options: PostSaleOptions = {}): Promise<RefundOutcome> {
+    const r = await postSale.voidSale(this.deps, this.send(by, options), srn);
     await this.markVoided(srn);
-    this.autoPrint(r.transaction);
+    if (options.receipt !== false) this.autoPrint(r.transaction);
     return r;
+  }
+
+  /** The journaled call for `by`, telling `onNumber` its row's number first when asked to. */
+  private send(by: Stamp, options: PostSaleOptions): JournaledSend {
+    const send = stamped(this.journaled, by);
+    return options.onNumber ? numbered(send, options.onNumber) : send;
   }
 
   /** The ticket that took a voided payment says so (its receipt, printed again, reads VOIDED). */
@@ -548,6 +565,30 @@ export class SaleEngine {
           : { view: await this.get(ticketId), save: (t: TicketView) => this.persist(t) };
       return cardServices.giftReload(ctx, amountCents, entry, keyed, ticket);
     }, by);
+  }
+
+  /**
+   * Credits a return to a gift card (GiftCard/Refund: store credit, or a gift card payment given back),
+   * the card swiped or typed. Alone on the lane, like a load.
+   */
+  giftRefund(
+    amountCents: number,
+    card: { entry: 'swipe' } | { entry: 'keyed'; cardNumber: string },
+    by: Stamp,
+    onNumber?: (utn: string) => Promise<void>,
+  ): Promise<TransactionView> {
+    if (!isCents(amountCents) || amountCents <= 0)
+      throw new BridgeFailure('invalid', 'The amount must be a positive number of cents.');
+    return this.exclusive(
+      (ctx) =>
+        cardServices.giftRefund(
+          { ...ctx, journaled: onNumber ? numbered(ctx.journaled, onNumber) : ctx.journaled },
+          amountCents,
+          card.entry,
+          card.entry === 'keyed' ? { cardNumber: card.cardNumber } : undefined,
+        ),
+      by,
+    );
   }
 
   ebtBalance(program: EbtProgram): Promise<BalanceView> {

@@ -90,6 +90,14 @@ export function tillReportLines(r: TillReportView, h: ReportHeader, printedAt: n
     tallyPair(FIGURE_LABELS.cardRefunds, r.returns.card),
     tallyPair(FIGURE_LABELS.cashRefunds, r.returns.cash),
   );
+  // Returns of sales by where their money went (a void is in no card figure above), when there were any;
+  // kept Z reports from before returns existed have none.
+  if (r.returns.total && r.returns.total.count > 0) {
+    lines.push(text('Returns by tender'));
+    for (const l of r.returns.byTender ?? [])
+      lines.push(pair(`  ${printable(l.key)} (${l.count})`, formatCents(l.amountCents)));
+    lines.push(pair(`  Returns in all (${r.returns.total.count})`, formatCents(r.returns.total.cents)));
+  }
   lines.push(heading('Discounts'));
   if (r.discounts.lines.length === 0) lines.push(pair('None recorded', formatCents(0)));
   for (const l of r.discounts.lines) lines.push(pair(`${l.key} (${l.count})`, formatCents(l.amountCents)));

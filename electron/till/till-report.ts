@@ -10,6 +10,7 @@ import {
 } from '../../common/money-figures';
 import type {
   EmployeeFiguresView,
+  ReturnFiguresView,
   TaxByClassView,
   TillReportView,
   TillSummaryView,
@@ -38,6 +39,8 @@ export type TillReportSource = {
   figureGroups(since: number, until?: number): FigureRow[];
   movementGroups(tillId: number): MovementGroup[];
   taxGroups(since: number, until: number): TaxGroup[];
+  /** The returns' money given back in `[since, until)`, by tender (journal/return-store.ts). */
+  returnFigures(since: number, until: number): ReturnFiguresView;
 };
 
 export type TillReportInput = {
@@ -174,7 +177,7 @@ export function buildTillReport(source: TillReportSource, input: TillReportInput
     card: period.card,
     drawer,
     counted,
-    returns: { card: period.card.refunds, cash: drawer.cashRefunds },
+    returns: { card: period.card.refunds, cash: drawer.cashRefunds, ...source.returnFigures(from, until) },
     discounts: { total: total(discounts), lines: discounts },
     taxByClass,
     byEmployee: [...employees.values()].sort((a, b) => a.employee.localeCompare(b.employee)),

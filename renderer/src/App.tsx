@@ -6,6 +6,7 @@ import { viewsFor, viewTitles, type View } from './state/views';
 import { SignIn } from './screens/SignIn';
 import { SaleScreen } from './screens/cashier/SaleScreen';
 import { TransactionsScreen } from './screens/cashier/TransactionsScreen';
+import { ReturnsScreen } from './screens/cashier/ReturnsScreen';
 import { CardServicesScreen } from './screens/cashier/CardServicesScreen';
 import { PreauthScreen } from './screens/cashier/PreauthScreen';
 import { TillScreen } from './screens/cashier/TillScreen';
@@ -31,6 +32,7 @@ const screens: Record<View, () => React.JSX.Element> = {
   till: TillScreen,
   tills: TillsScreen,
   transactions: TransactionsScreen,
+  returns: ReturnsScreen,
   cards: CardServicesScreen,
   preauths: PreauthScreen,
   batch: BatchScreen,

@@ -98,7 +98,10 @@ describe('app store: session, screens and manager approval', () => {
   });
 
   it('each role sees only its screens', () => {
-    expect(viewsFor('cashier')).toEqual(['sale', 'till', 'transactions', 'cards', 'preauths']);
+    expect(viewsFor('cashier')).toEqual(['sale', 'till', 'transactions', 'returns', 'cards', 'preauths']);
+    // Returns: a cashier's from a receipt, a manager's too (and without one).
+    expect(viewsFor('manager')).toContain('returns');
+    expect(viewsFor('tech')).not.toContain('returns');
     // The cashier's drawer; the counts, reports and the day's close are the manager's.
     expect(viewsFor('cashier')).not.toContain('tills');
     expect(viewsFor('manager')).toContain('tills');

@@ -117,6 +117,21 @@ import {
   TillSignOffSchema,
   ZListSchema,
 } from './till';
+import type {
+  ReturnableSaleView,
+  ReturnFindResult,
+  ReturnQuoteView,
+  ReturnSettingsView,
+  ReturnView,
+} from './returns';
+import {
+  ReturnCreateSchema,
+  ReturnFindSchema,
+  ReturnGiftCardSchema,
+  ReturnQuoteSchema,
+  ReturnSettingsSchema,
+  ReturnWithoutReceiptSchema,
+} from './returns';
 import type { RefundOutcome, TransactionListRow, TransactionView } from './transactions';
 import { RefundRequestSchema, TransactionQuerySchema, VoidRequestSchema } from './transactions';
 
@@ -128,6 +143,7 @@ const Pan = Type.Optional(Type.String());
 const ApprovalOnly = Type.Object({ approval: OptionalApproval });
 const CatalogId = Type.Object({ id: Type.Integer({ minimum: 1, problem: 'Choose one.' }) });
 const ImportId = Text(64, 'importId');
+const ReturnId = Type.Integer({ minimum: 1, problem: 'Choose a return.' });
 
 /**
  * Every command's payload, declared once: the dispatcher checks each call against it before the handler
@@ -217,6 +233,27 @@ export const commandPayloads = {
   'transactions.list': TransactionQuerySchema,
   'transactions.refund': RefundRequestSchema,
   'transactions.void': VoidRequestSchema,
+
+  // --- returns from a receipt (docs/terminal.md "Returns"): a cashier's with the receipt, a manager's without
+  /** Sales by receipt number (scanned or typed), or by store days, last four and total; any day, paged. */
+  'returns.find': ReturnFindSchema,
+  /** A sale's lines with what earlier returns took, and its tenders with what each can still take back. */
+  'returns.sale': Type.Object({ ticketId: Text(64, 'ticketId') }),
+  /** What a return would give back, line by line and tender by tender, before it is confirmed. */
+  'returns.quote': ReturnQuoteSchema,
+  /** Returns lines of a sale; the money goes back to its tenders in `order`. A retry answers the same return. */
+  'returns.create': ReturnCreateSchema,
+  /** A return without a receipt: a manager approves; cash or a gift card, as the store chose. */
+  'returns.createWithoutReceipt': ReturnWithoutReceiptSchema,
+  /** Tries again the money a return still owes (a card refund that failed, cash with no till open). */
+  'returns.retry': Type.Object({ returnId: ReturnId, giftCard: Type.Optional(ReturnGiftCardSchema) }),
+  'returns.get': Type.Object({ returnId: ReturnId }),
+  /** The return's own receipt (items and tax returned, tenders refunded, last four only). */
+  'returns.receipt.get': Type.Object({ returnId: ReturnId, copy: Copy }),
+  'returns.receipt.print': Type.Object({ returnId: ReturnId, copy: Copy }),
+  'returns.settings.get': Empty,
+  /** Where a return without a receipt puts the money (manager). */
+  'returns.settings.set': ReturnSettingsSchema,
 
   // --- batch (manager)
   'batch.totals': Empty,
@@ -466,6 +503,17 @@ export type CommandValues = CustomerCommandValues & {
   'transactions.list': TransactionListRow[];
   'transactions.refund': RefundOutcome;
   'transactions.void': RefundOutcome;
+  'returns.find': ReturnFindResult;
+  'returns.sale': ReturnableSaleView;
+  'returns.quote': ReturnQuoteView;
+  'returns.create': ReturnView;
+  'returns.createWithoutReceipt': ReturnView;
+  'returns.retry': ReturnView;
+  'returns.get': ReturnView;
+  'returns.receipt.get': ReceiptView;
+  'returns.receipt.print': ReceiptPrintResult;
+  'returns.settings.get': ReturnSettingsView;
+  'returns.settings.set': ReturnSettingsView;
   'batch.totals': BatchTotals;
   'batch.reconcile': ReconciliationView;
   'batch.resolveOrphan': ReconciliationView;

@@ -2,6 +2,7 @@ import { Type, type Static } from 'typebox';
 import { Cents } from './schema-kit';
 import type { MoneyFigures } from '../../../common/money-figures';
 import type { TotalsLine } from './batch';
+import type { ReturnFiguresView } from './returns';
 
 // Reports
 
@@ -28,7 +29,13 @@ export const ReportQuerySchema = Type.Object({
 export type ReportQuery = Static<typeof ReportQuerySchema>;
 
 /** The lane's money figures (common/money-figures.ts) over a report's range, from its journal. */
-export type ReportFigures = { from?: number; to?: number; figures: MoneyFigures };
+export type ReportFigures = {
+  from?: number;
+  to?: number;
+  figures: MoneyFigures;
+  /** The returns of sales in the range, by the tender their money went back to (returns/). */
+  returns?: ReturnFiguresView;
+};
 
 export type ReportView = {
   rows: ReportRow[];

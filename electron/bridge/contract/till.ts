@@ -220,7 +220,12 @@ export type TillReportView = {
   drawer: TillFigures;
   /** The counted tills: Σ counted, Σ expected when counted, Σ over/short. */
   counted: { tills: number; countedCents: number; expectedCents: number; overShortCents: number };
-  returns: { card: Tally; cash: Tally };
+  /**
+   * Every refund of the period (card refunds and cash refunds, of returns or not), and the returns of
+   * sales (returns/) by the tender their money went back to: a void counts there, the card batch does not
+   * see it. Absent from reports kept before returns existed.
+   */
+  returns: { card: Tally; cash: Tally; total?: Tally; byTender?: FigureLine[] };
   /** The journal holds no discounts yet: the section reads zero until tickets carry them. */
   discounts: { total: Tally; lines: FigureLine[] };
   taxByClass: TaxByClassView[];

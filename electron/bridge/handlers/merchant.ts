@@ -65,7 +65,10 @@ export function merchantHandlers(s: CoreServices) {
       const from = instant(p.from, startOfStoreDayAt(s.clock.now(), laneTimeZone(settings.value))) ?? 0;
       const to = instant(p.to, undefined);
       // `to` is the range's last millisecond (the screen sends 23:59:59.999): the journal's bound excludes.
-      return s.batchClose.figures(from, to === undefined ? undefined : to + 1);
+      const until = to === undefined ? undefined : to + 1;
+      const figures = await s.batchClose.figures(from, until);
+      // Returns by the tender their money went back to, beside the figures (a void is in no card figure).
+      return { ...figures, returns: await s.journal.returnFigures(from, until ?? Number.MAX_SAFE_INTEGER) };
     },
 
     'business.get': businessGet,

@@ -22,6 +22,7 @@ import type { GatewayClient } from '../../gateway-client/client';
 import type { Journal } from '../../journal/journal-protocol';
 import type { ReversalWorker } from '../../journal/reversal-worker';
 import type { Actor, Roles } from '../../roles/roles';
+import type { Returns } from '../../returns/returns';
 import type { ItemizedSale } from '../../sale/itemized-sale';
 import type { SaleEngine } from '../../sale/sale-engine';
 import type { Settings } from '../../settings';
@@ -46,6 +47,8 @@ export type CoreServices = {
   saf: StoreAndForward;
   batchClose: BatchClose;
   tills: Tills;
+  /** Returns from a receipt (returns.*). */
+  returns: Returns;
   clock: Clock;
   log: Logger;
   emit: <E extends keyof Events>(event: E, payload: Events[E]) => void;

@@ -6,6 +6,7 @@ import { migration007 } from './007-query-indexes';
 import { migration008 } from './008-employees';
 import { migration009 } from './009-email-receipts';
 import { migration011 } from './011-tills';
+import { migration012 } from './012-returns';
 import type { Migration } from './types';
 
 /** Every shipped migration, in order. A shipped migration is never edited: add a new one. */
@@ -18,4 +19,5 @@ export const journalMigrations: readonly Migration[] = [
   migration008,
   migration009,
   migration011,
+  migration012,
 ];

@@ -6,6 +6,7 @@ export type View =
   | 'till'
   | 'tills'
   | 'transactions'
+  | 'returns'
   | 'cards'
   | 'preauths'
   | 'batch'
@@ -25,6 +26,7 @@ export const viewTitles: Readonly<Record<View, string>> = {
   till: 'Till',
   tills: 'Tills',
   transactions: 'Transactions',
+  returns: 'Returns',
   cards: 'Gift & EBT',
   preauths: 'Pre-authorizations',
   batch: 'Batch',
@@ -41,12 +43,13 @@ export const viewTitles: Readonly<Record<View, string>> = {
 };
 
 const byRole: Readonly<Record<Role, readonly View[]>> = {
-  cashier: ['sale', 'till', 'transactions', 'cards', 'preauths'],
+  cashier: ['sale', 'till', 'transactions', 'returns', 'cards', 'preauths'],
   // audit.list is a manager command: the log of who did what stays with the manager.
   manager: [
     'sale',
     'till',
     'transactions',
+    'returns',
     'cards',
     'preauths',
     'batch',

@@ -86,6 +86,26 @@ export function ReportsScreen() {
         <h2 id="lane-figures-title">This lane’s money (its journal)</h2>
         <ErrorAlert message={figures.error} />
         {figures.data ? <MoneyFiguresTables figures={figures.data.figures} /> : <p>Loading…</p>}
+        {figures.data?.returns && figures.data.returns.total.count > 0 ? (
+          <table className="data figures" data-testid="returns-by-tender">
+            <caption>Returns of sales, by where the money went back</caption>
+            <TableHead columns={['Tender', 'Returns', 'Amount']} numeric={['Returns', 'Amount']} />
+            <tbody>
+              {figures.data.returns.byTender.map((l) => (
+                <tr key={l.key}>
+                  <th scope="row">{l.key}</th>
+                  <td className="num">{l.count}</td>
+                  <td className="num">{formatCents(l.amountCents)}</td>
+                </tr>
+              ))}
+              <tr className="figure-total">
+                <th scope="row">Returns in all</th>
+                <td className="num">{figures.data.returns.total.count}</td>
+                <td className="num">{formatCents(figures.data.returns.total.cents)}</td>
+              </tr>
+            </tbody>
+          </table>
+        ) : null}
       </section>
       <h2>The gateway’s card transactions (every lane)</h2>
       <ErrorAlert message={report.error} />

@@ -9,6 +9,7 @@ import { useCommand } from '../../state/use-command';
 import { ErrorAlert, InputField, SelectField, type SelectOption } from '../../ui/fields';
 import { DiscountLimitSettings, ReceiptHeaderSettings } from './StoreSettings';
 import { EmailSettings } from './EmailSettings';
+import { ReturnSettings } from './ReturnSettings';
 
 const fraudWords: Record<FraudCheck, string> = {
   address: 'Deny when the street address does not match (AVS)',
@@ -194,6 +195,7 @@ export function SettingsScreen() {
       <SaleSettings />
       <ReceiptHeaderSettings />
       <DiscountLimitSettings />
+      <ReturnSettings />
       <FraudOptions />
       <EmailSettings />
     </div>

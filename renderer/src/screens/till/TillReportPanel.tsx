@@ -120,9 +120,22 @@ export function TillReportPanel({
         <div className="figures">
           <Figures
             caption="Returns"
+            hint={
+              r.returns.total && r.returns.total.count > 0
+                ? 'Returns of sales by where their money went back (a voided payment is in no card figure).'
+                : undefined
+            }
             lines={[
               tallyLine(FIGURE_LABELS.cardRefunds, r.returns.card),
               tallyLine(FIGURE_LABELS.cashRefunds, r.returns.cash),
+              ...(r.returns.byTender ?? []).map((l): Line => ({
+                label: `Returned to ${l.key}`,
+                count: l.count,
+                cents: l.amountCents,
+              })),
+              ...(r.returns.total && r.returns.total.count > 0
+                ? [tallyLine('Returns of sales', r.returns.total, true)]
+                : []),
             ]}
           />
           <Figures

@@ -1,0 +1,49 @@
+import { useState } from 'react';
+import type { ReturnSettingsView } from '../../../../electron/bridge/contract';
+import { describeError } from '../../state/app-store';
+import { useAppStore, useBridge } from '../../state/context';
+import { useCommand } from '../../state/use-command';
+import { ErrorAlert, SelectField, type SelectOption } from '../../ui/fields';
+
+const refundOptions: readonly SelectOption<ReturnSettingsView['noReceiptRefund']>[] = [
+  ['cash', 'Cash from the drawer'],
+  ['gift-card', 'A gift card (store credit)'],
+];
+
+/**
+ * Where a return without a receipt puts the money (docs/terminal.md "Returns"): cash, or store credit on a
+ * gift card so goods taken from the shelf cannot be turned into cash. A manager approves each such return.
+ */
+export function ReturnSettings() {
+  const settings = useCommand('returns.settings.get', {});
+  const bridge = useBridge();
+  const app = useAppStore();
+  const [error, setError] = useState<string | null>(null);
+  const change = async (noReceiptRefund: ReturnSettingsView['noReceiptRefund']) => {
+    const r = await bridge.send('returns.settings.set', { noReceiptRefund });
+    if (!r.ok) return setError(describeError(r.error));
+    settings.setData(r.value);
+    setError(null);
+    app.getState().notify('success', 'Saved: returns without a receipt.');
+  };
+  return (
+    <section className="card" aria-labelledby="returns-set-title">
+      <h2 id="returns-set-title">Returns</h2>
+      <ErrorAlert message={settings.error} />
+      {settings.data ? (
+        <SelectField
+          id="returns-no-receipt"
+          label="A return without a receipt refunds to"
+          value={settings.data.noReceiptRefund}
+          options={refundOptions}
+          onChange={(v) => void change(v)}
+        />
+      ) : null}
+      <p className="hint">
+        A manager approves every return without a receipt; returns with one go back to the sale’s own
+        payments.
+      </p>
+      <ErrorAlert message={error} />
+    </section>
+  );
+}
