@@ -192,6 +192,9 @@ export function buildReceipt(
     text: copy === 'customer' ? 'CUSTOMER COPY' : 'MERCHANT COPY',
     align: 'center',
   });
+  // The receipt number as a code the lane's scanner reads back (a return finds the sale by it): the ticket
+  // id and nothing else. Code 128, which every retail scanner reads (a QR code needs a 2D imager).
+  lines.push({ kind: 'barcode', data: t.ticketId });
   const qrData = `tillpoint:receipt:${t.ticketId}:${formatCents(t.paidCents)}`;
   lines.push({ kind: 'qr', data: qrData });
 
@@ -265,6 +268,7 @@ export function receiptText(lines: readonly ReceiptLineView[], width = 42): stri
         case 'rule':
           return '-'.repeat(width);
         case 'qr':
+        case 'barcode':
           return '';
       }
     })
@@ -291,6 +295,8 @@ export function toPrinterReceipt(view: Pick<ReceiptView, 'lines'>, openDrawer: b
         return { kind: 'rule' };
       case 'qr':
         return { kind: 'qr', data: l.data };
+      case 'barcode':
+        return { kind: 'barcode', data: l.data };
     }
   });
   lines.push({ kind: 'feed', lines: 3 });
