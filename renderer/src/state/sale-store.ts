@@ -52,6 +52,8 @@ export type PendingTender = 'credit' | 'preauth' | TenderForm;
  * an open item).
  */
 export type TicketChange =
+  /** The amount typed on the keypad, as an open item. */
+  | { kind: 'keypadAmount' }
   | { kind: 'item'; itemId: number; unitPriceCents?: number }
   | { kind: 'scan'; data: string; aimId?: string }
   | { kind: 'openItem'; priceCents: number; name?: string }
@@ -497,6 +499,8 @@ export function createSaleStore(
     ): Promise<BridgeResult<TicketView>> => {
       const a = approval ? { approval } : {};
       switch (c.kind) {
+        case 'keypadAmount':
+          throw new Error('the keypad amount opens its own ticket');
         case 'item':
           return bridge.send('ticket.addItem', {
             ticketId,
@@ -969,18 +973,28 @@ export function createSaleStore(
             set({ error: r.ok ? null : r.error.message });
             return r;
           }
-          const adds = change.kind === 'item' || change.kind === 'scan' || change.kind === 'openItem';
-          const at: BridgeResult<TicketView> = adds
-            ? await itemizedTicket()
-            : s.ticket?.itemized
-              ? ok(s.ticket)
-              : refused('conflict', 'This sale has no lines to change.');
+          const before = new Set(s.ticket?.itemized?.lines.map((l) => l.lineId));
+          const typed = s.subtotalCents > 0 || (s.ticket !== null && !s.ticket.itemized);
+          const adds =
+            change.kind === 'keypadAmount' ||
+            change.kind === 'item' ||
+            change.kind === 'scan' ||
+            change.kind === 'openItem';
+          const at: BridgeResult<TicketView> =
+            change.kind === 'keypadAmount' && (!typed || s.ticket?.itemized)
+              ? refused('conflict', 'Type the amount first.')
+              : adds
+                ? await itemizedTicket()
+                : s.ticket?.itemized
+                  ? ok(s.ticket)
+                  : refused('conflict', 'This sale has no lines to change.');
           if (!at.ok) {
             set({ error: describeError(at.error) });
             return at;
           }
-          const before = new Set(at.value.itemized?.lines.map((l) => l.lineId));
-          const r = await sendChange(change, at.value.ticketId, approval);
+          // The keypad's amount is the new ticket's first line already (itemizedTicket).
+          const r =
+            change.kind === 'keypadAmount' ? at : await sendChange(change, at.value.ticketId, approval);
           if (!r.ok) {
             // The manager's reason goes to the PIN dialog, not to the screen's alert.
             if (r.error.code !== 'forbidden' && r.error.code !== 'unauthorized')
