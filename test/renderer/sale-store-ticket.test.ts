@@ -168,6 +168,20 @@ describe('sale store: the ticket of lines', () => {
     expect(store.getState().scanNote).toEqual({ tone: 'ok', text: 'Added Chocolate bar, $1.79.' });
   });
 
+  it('Add as item: the keypad’s amount becomes the ticket’s open item, once; with nothing typed, nothing opens', async () => {
+    const { bridge, store, lines } = laneWithCatalog({});
+    const none = await store.getState().changeTicket({ kind: 'keypadAmount' });
+    expect(none.ok ? 'opened' : none.error.message).toBe('Type the amount first.');
+    expect(bridge.calls).toEqual([]);
+    for (const d of '1250') store.getState().digit(d);
+    const r = await store.getState().changeTicket({ kind: 'keypadAmount' });
+    expect(r.ok).toBe(true);
+    expect(bridge.calls.map((c) => c.command)).toEqual(['ticket.open', 'ticket.addOpenItem']);
+    expect(lines().map((l) => [l.name, l.unitPriceCents])).toEqual([['Open item', 1250]]);
+    expect(store.getState().subtotalCents).toBe(0);
+    expect(store.getState().scanNote).toEqual({ tone: 'ok', text: 'Added Open item, $12.50.' });
+  });
+
   it('a misread is never looked up: the scanner’s words are shown', async () => {
     const { bridge, store } = laneWithCatalog({});
     const step = await store.getState().readScan({

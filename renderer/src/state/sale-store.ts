@@ -973,7 +973,6 @@ export function createSaleStore(
             set({ error: r.ok ? null : r.error.message });
             return r;
           }
-          const before = new Set(s.ticket?.itemized?.lines.map((l) => l.lineId));
           const typed = s.subtotalCents > 0 || (s.ticket !== null && !s.ticket.itemized);
           const adds =
             change.kind === 'keypadAmount' ||
@@ -992,6 +991,10 @@ export function createSaleStore(
             set({ error: describeError(at.error) });
             return at;
           }
+          // What was on the ticket before this change (the keypad's amount counts as this change's line).
+          const before = new Set(
+            (change.kind === 'keypadAmount' ? [] : (at.value.itemized?.lines ?? [])).map((l) => l.lineId),
+          );
           // The keypad's amount is the new ticket's first line already (itemizedTicket).
           const r =
             change.kind === 'keypadAmount' ? at : await sendChange(change, at.value.ticketId, approval);

@@ -13,7 +13,8 @@ const words = {
   found: 'Items found',
   none: (q: string) => `No item starts with “${q}”.`,
   openItem: 'Open item',
-  addTyped: (cents: number) => `Add ${formatCents(cents)} as an item`,
+  addTyped: 'Add as item',
+  addTypedLabel: (cents: number) => `Add as item: ${formatCents(cents)}`,
   quickKeys: 'Quick keys',
   openPrice: 'open price',
   addItem: 'Add item',
@@ -168,13 +169,14 @@ export function AddItems() {
           <button
             type="button"
             className="btn"
+            aria-label={typed > 0 ? words.addTypedLabel(typed) : undefined}
             onClick={() =>
               typed > 0
                 ? void run({ kind: 'keypadAmount' })
                 : sale.getState().openDialog({ kind: 'openItem' })
             }
           >
-            {typed > 0 ? words.addTyped(typed) : words.openItem}
+            {typed > 0 ? words.addTyped : words.openItem}
           </button>
         )}
       </div>
