@@ -404,6 +404,29 @@ describe('the sale screen’s ticket (Chromium, sandbox)', () => {
     await price.getByRole('button', { name: 'Add to ticket' }).click();
     await lineRow(page, 'Gift wrap').waitFor();
     expect(await lineRow(page, 'Gift wrap').innerText()).toMatch(/\$3\.00\s+\$3\.00/);
+    // Its price changed on the line, and 30 cents off it as an amount (within the cashier's 10 %).
+    await select(page, 'Gift wrap');
+    await page.getByRole('button', { name: 'Price', exact: true }).click();
+    const newPrice = page.getByRole('dialog', { name: 'Price of Gift wrap (open price)' });
+    await newPrice.waitFor();
+    await page.keyboard.press('Delete');
+    for (const d of '350') await page.keyboard.press(d);
+    await newPrice.getByRole('button', { name: 'Set price' }).click();
+    await expect.poll(() => lineRow(page, 'Gift wrap').innerText()).toMatch(/\$3\.50\s+\$3\.50/);
+    await page
+      .getByRole('group', { name: /^Change Gift wrap/ })
+      .getByRole('button', { name: 'Discount' })
+      .click();
+    const off = page.getByRole('dialog', { name: 'Discount on Gift wrap (open price)' });
+    await off.getByLabel('Amount off').check();
+    for (const d of '30') await page.keyboard.press(d);
+    expect(await off.getByLabel('Amount', { exact: true }).inputValue()).toBe('$0.30');
+    await off.getByRole('button', { name: 'Apply discount' }).click();
+    await off.waitFor({ state: 'detached' });
+    await linesTable(page)
+      .getByRole('row', { name: /Discount \$0\.30\s+-\$0\.30/ })
+      .waitFor();
+    await page.getByRole('button', { name: 'Done', exact: true }).click();
 
     // A misread UPC-A is refused with the scanner's words, never looked up.
     await scan(page, 'misread UPC-A');
