@@ -5,7 +5,7 @@ import importPlugin from 'eslint-plugin-import';
 import vitest from '@vitest/eslint-plugin';
 
 /**
- * DESIGN.md's dependency direction, enforced here rather than promised:
+ * The dependency direction (docs/decisions.md#dependency-direction), enforced here rather than promised:
  *   renderer -> bridge types and common;  electron -> common, native, gateway/contract;
  *   gateway -> native/protocols only;  native -> nothing of electron, renderer or gateway;
  *   common -> nothing (rules both the core and the screens apply: no Node, no DOM, no other folder).

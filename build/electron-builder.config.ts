@@ -114,7 +114,7 @@ const config = {
   },
   deb: {
     // electron-builder's defaults, plus what a bare counter install lacks: ALSA and GBM for Chromium,
-    // libusb for node-hid's card readers (DESIGN.md "Facts about the build machines").
+    // libusb for node-hid's card readers (docs/decisions.md#build-machines).
     depends: [
       'libgtk-3-0',
       'libnotify4',

@@ -7,6 +7,7 @@
 /** 1,000.00: above a day's ordinary counter sale, below what a scanned barcode's digits make. */
 export const DEFAULT_CONFIRM_ABOVE_CENTS = 100_000;
 
+// rule: amount-confirmation
 /** True when `totalCents` (what the customer would pay) is above the ceiling. */
 export function amountNeedsConfirmation(totalCents: number, ceilingCents: number): boolean {
   return totalCents > ceilingCents;

@@ -13,6 +13,7 @@ export function changeDueCents(dueCents: number, tenderedCents: number): number 
   return Math.max(0, tenderedCents - dueCents);
 }
 
+// rule: cash-change
 /** True when the change is more than the largest bill: the cashier confirms the cash handed over first. */
 export function changeNeedsConfirmation(dueCents: number, tenderedCents: number): boolean {
   return changeDueCents(dueCents, tenderedCents) > LARGEST_BILL_CENTS;

@@ -22,6 +22,7 @@ export function isLoopbackHost(hostname: string): boolean {
   return octets !== null && octets.slice(1).every((o) => Number(o) <= 255) && octets[1] === '127';
 }
 
+// rule: gateway-address
 /** Why the terminal will not talk to a gateway at this address, or undefined when it may. */
 export function gatewayAddressProblem(protocol: string, hostname: string): string | undefined {
   if (protocol === 'https:') return undefined;

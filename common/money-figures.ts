@@ -289,6 +289,7 @@ export function overShortCents(countedCents: number, expectedCents: number): num
   return countedCents - expectedCents;
 }
 
+// rule: till-over-short
 /** A count over or short by more than the store's tolerance (either way) waits for a manager's sign-off. */
 export function needsSignOff(overShort: number, toleranceCents: number): boolean {
   return Math.abs(overShort) > toleranceCents;

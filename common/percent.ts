@@ -52,6 +52,7 @@ export function percentOfCents(amountCents: number, percent: number): number {
   return Number(n < 0n ? -rounded : rounded);
 }
 
+// rule: tax-rounding
 /** The lane's sales tax on a subtotal: the one rule the screen previews and the core charges. */
 export function taxCents(subtotalCents: number, ratePercent: number): number {
   return percentOfCents(subtotalCents, ratePercent);

@@ -60,6 +60,7 @@ function isSuffix(key: string, suffix: WedgeSuffix): boolean {
   return suffix !== 'none' && key === suffix;
 }
 
+// rule: wedge-scan-timing
 /**
  * Classifies one burst: the keys from its first to its suffix (inclusive), or to its last key when the
  * suffix is `none`. Named keys other than the suffix are skipped.

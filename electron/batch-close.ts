@@ -64,6 +64,7 @@ function shared<T>(fn: () => Promise<T>): () => Promise<T> {
   };
 }
 
+// rule: terminal-batch-close
 export function createBatchClose(deps: {
   client: GatewayClient;
   journal: Journal;

@@ -30,7 +30,7 @@ export type EmbeddedGateway = {
   stop(): Promise<void>;
 };
 
-/** The sandbox merchant the embedded gateway seeds (DESIGN.md "Sandbox data"). */
+/** The sandbox merchant the embedded gateway seeds (docs/decisions.md#sandbox-data). */
 export const sandboxCredentials = {
   AppKey: 'sandbox-app-key',
   AppType: 1,

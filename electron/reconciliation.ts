@@ -54,6 +54,7 @@ function expectedBase(j: JournalRow): number | undefined {
   return j.approvedCents - j.taxCents - j.tipCents;
 }
 
+// rule: reconciliation
 export function reconcile(input: ReconcileInput): ReconciliationView {
   const failedReversal = new Set(input.reversals.filter((r) => r.state === 'failed').map((r) => r.utn));
   const rows: ReconciliationRow[] = [];

@@ -18,8 +18,8 @@ import { bundleElectron, electronBinary } from './electron-binary';
 import { newSecret } from './util/ids';
 
 /**
- * `npm start` (DESIGN.md "Running"): the whole terminal on its embedded defaults. The sandbox gateway runs
- * as a child process, devices are simulated unless a tech configured real ones, and the screens open in
+ * `npm start` (docs/decisions.md#running): the whole terminal on its embedded defaults. The sandbox gateway
+ * runs as a child process, devices are simulated unless a tech configured real ones, and the screens open in
  * the Electron window when the Electron binary is installed — otherwise they are served over loopback
  * (browser mode). Either way one line says where: `terminal ready at http://127.0.0.1:PORT/#launch=TOKEN`
  * (the token is good for one window).

@@ -127,7 +127,7 @@ function settings(): Settings | null {
     );
   // A new folder (no key file, no database; on PostgreSQL the database may already serve other processes,
   // so the key file alone decides) is never silently made a sandbox with demo merchants and generated keys:
-  // the operator says which it is (DESIGN.md said otherwise; README "The gateway alone" gives the reason).
+  // the operator says which it is (an early plan said otherwise: docs/decisions.md#running gives the reason).
   const keysExist = existsSync(join(dataDir, 'keys.json'));
   const fresh = !keysExist && (database.kind === 'postgres' || !existsSync(join(dataDir, SQLITE_FILE)));
   const basePath = args['base-path'] ?? '';

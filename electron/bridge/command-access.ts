@@ -8,6 +8,7 @@ import type { Permission } from '../roles/roles';
  */
 export type Access = 'public' | 'signed-in' | Permission | 'customer';
 
+// rule: command-access
 /**
  * The access rule of every command, checked before the handler runs. Actions that need a manager while a
  * cashier is signed in (refund, void, batch close, store-and-forward, abandoning an approved ticket) are
@@ -35,6 +36,7 @@ export const commandAccess: Record<CommandName, Access> = {
   'gift.balance': 'sell',
   'gift.reload': 'sell',
   'ebt.balance': 'sell',
+  'cardWait.cancel': 'sell',
   'preauth.complete': 'sell',
   'receipt.get': 'sell',
   'receipt.print': 'sell',

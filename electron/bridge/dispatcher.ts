@@ -2,6 +2,7 @@ import type { BridgeResult, CommandName, Session } from './contract';
 import type { CallContext, Dispatch } from './connection';
 import { BridgeFailure } from './failure';
 import { payloadProblems } from './payload-check';
+import { untrustedEcho } from './untrusted-echo';
 import { commandAccess } from './command-access';
 import type { Handlers } from './handlers';
 import { can } from '../roles/roles';
@@ -28,7 +29,7 @@ export function createDispatch(deps: {
     if (!deps.running())
       return { ok: false, error: { code: 'unavailable', message: 'The terminal is not running.' } };
     if (!Object.hasOwn(handlers, command))
-      return { ok: false, error: { code: 'invalid', message: `Unknown command ${command}.` } };
+      return { ok: false, error: { code: 'invalid', message: `Unknown command ${untrustedEcho(command)}.` } };
     const name = command as CommandName;
     const access = commandAccess[name];
     // A session ends when its employee is deactivated, changes role or clocks out (time clock on).

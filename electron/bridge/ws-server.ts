@@ -17,7 +17,7 @@ import type { BridgeConnection } from './connection';
 import { newSecret } from '../util/ids';
 
 /**
- * Browser mode (DESIGN.md "Bridge"): the renderer served over loopback and the same bridge over a
+ * Browser mode (docs/decisions.md#bridge): the renderer served over loopback and the same bridge over a
  * WebSocket. Locks that keep other software off it:
  * - it listens on 127.0.0.1 only, and the Host header must name it (no DNS-rebinding name);
  * - a socket must carry an Origin naming this server (a browser always sends one: a page elsewhere is

@@ -6,7 +6,7 @@ import { CatalogStore } from './catalog-store';
 
 /**
  * The catalog's thread: it owns catalog.sqlite, so neither an fsync nor an import of tens of thousands of
- * rows ever runs on the core's event loop (DESIGN.md "Off the UI thread"). Requests run one at a time,
+ * rows ever runs on the core's event loop (docs/decisions.md#off-the-ui-thread). Requests run one at a time,
  * each in its own transaction: a request that throws changes nothing.
  */
 

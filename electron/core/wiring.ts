@@ -24,7 +24,8 @@ import { loadSettings } from '../settings';
 import { createStoreAndForward, type StoreAndForward } from '../store-forward/saf';
 import { createTills } from '../till/tills';
 import { systemClock, systemTimers } from '../util/clock';
-import { learnMerchantTimeZone } from '../store-time-zone';
+import { formatReceiptTime } from '../../common/store-time';
+import { laneTimeZone, learnMerchantTimeZone } from '../store-time-zone';
 import { createSealer, loadOrCreateKey } from '../util/key-file';
 import { createLogger } from '../util/log';
 import { ownerOnlyDir } from '../util/owner-only';
@@ -148,7 +149,11 @@ export async function createTerminalCore(config: TerminalCoreConfig): Promise<Te
     dataDir: config.dataDir,
     stored: settings.value.devices,
     recorderEnabled: settings.value.recorder.enabled,
-    ...(config.deviceManager ? { manager: config.deviceManager } : {}),
+    // A test receipt is a receipt: the store's time, written as every receipt writes it.
+    manager: {
+      ...config.deviceManager,
+      formatTime: (at) => formatReceiptTime(at, laneTimeZone(settings.value)),
+    },
   });
   devices.onStatus((s) => emit('devices.status', s));
   devices.simulated?.controls.onChange(() => emit('simulator.changed', devices.simulatorState()));

@@ -14,7 +14,7 @@ import { paymentLinkEndpoints } from '../../gateway/contract/payment-links';
 import { classifyCode, isSuccessCode, plainMessage, type GatewayFailure } from './errors';
 import { createHttpTransport, type HttpAnswer, type HttpTransport } from './http';
 
-/** The credential envelope every operation carries (DESIGN.md "Authentication"). */
+/** The credential envelope every operation carries (docs/decisions.md#authentication). */
 export type GatewayCredentials = {
   AppKey: string;
   AppType: number;
@@ -346,8 +346,12 @@ export class GatewayClient {
       { movesMoney: false },
     );
   }
-  getReportByMerchant() {
-    return this.call(reportEndpoints.getReportByMerchant, {}, { movesMoney: false });
+  /**
+   * The merchant's transactions, narrowed by the gateway (StartDate/EndDate inclusive, BatchNumber): with
+   * years of history, an unfiltered call streams every one of them (docs/scaling.md).
+   */
+  getReportByMerchant(filter: OperationBody<typeof reportEndpoints.getReportByMerchant>) {
+    return this.call(reportEndpoints.getReportByMerchant, filter, { movesMoney: false });
   }
   getUnsettledTransactions() {
     return this.call(reportEndpoints.getUnsettledTransactions, {}, { movesMoney: false });

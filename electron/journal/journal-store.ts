@@ -29,7 +29,7 @@ import {
 
 /**
  * The journal's synchronous store. It runs inside the journal worker thread (journal-worker.ts), never on
- * the core's event loop: better-sqlite3 blocks while SQLite fsyncs (DESIGN.md "Off the UI thread").
+ * the core's event loop: better-sqlite3 blocks while SQLite fsyncs (docs/decisions.md#off-the-ui-thread).
  * Every query is a prepared statement with bound parameters; no value is ever spliced into SQL text.
  */
 
@@ -307,12 +307,13 @@ const PATCH_COLUMNS: Record<keyof EntryPatch, string> = {
   scriptResults: 'script_results',
 };
 
+// rule: lane-transaction-number
 /** `L1-mhz3k2a1q7f0-42`: lane, the journal's creation stamp (base 36), and the persisted counter. */
 export function formatUtn(laneId: string, epoch: string, seq: number): string {
   return `${laneId}-${epoch}-${seq}`;
 }
 
-/** Opens (creating and migrating) a journal database with the durability pragmas DESIGN.md requires. */
+/** Opens (creating and migrating) a journal database with the pragmas of docs/decisions.md#durability. */
 export function openJournalDatabase(
   path: string,
   migrations: readonly Migration[] = journalMigrations,
@@ -321,6 +322,7 @@ export function openJournalDatabase(
   if (path !== ':memory:' && path !== '') ownerOnlyFile(path, [`${path}-wal`, `${path}-shm`]);
   const db = new Database(path);
   db.pragma('journal_mode = WAL');
+  // rule: journal-crash-survival
   // better-sqlite3 opens an existing WAL database with synchronous=NORMAL, which can lose the last
   // commits on power loss: the journal's promise needs every commit on disk before the request leaves.
   db.pragma('synchronous = FULL');
@@ -510,6 +512,7 @@ export class JournalStore {
     return { lastSeq: 0, epoch };
   }
 
+  // rule: journal-write-ahead
   /**
    * Allocates the next UserTransactionNumber and inserts the entry, in one transaction: once this returns
    * the row is on disk (synchronous=FULL) and the request may leave. A crash before commit loses both the
@@ -625,6 +628,7 @@ export class JournalStore {
     })();
   }
 
+  // rule: journal-crash-recovery
   /**
    * After a restart: entries still `sending` may or may not have reached the gateway (the process died
    * between commit and answer). They are all unknown and get reversed; a reversal of a request that never

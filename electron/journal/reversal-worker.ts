@@ -8,7 +8,7 @@ import type { Journal } from './journal-protocol';
 import type { ReversalRow } from './journal-store';
 
 /**
- * The reversal worker (DESIGN.md "Write-ahead journal"): every journal entry whose answer was lost gets
+ * The reversal worker (docs/decisions.md#write-ahead-journal): every journal entry whose answer was lost gets
  * DoReversal, retried with exponential backoff and jitter until the gateway acknowledges. Its queue is the
  * journal's `reversals` table, so it resumes where it stopped after a crash. It runs beside the sale
  * engine and never holds it up: a pending reversal does not block a new sale on the lane.
@@ -46,6 +46,7 @@ export type ReversalWorker = {
  */
 const PERMANENT = new Set<number>([ResponseCode.VoidImpossible, ResponseCode.NotFound]);
 
+// rule: lost-answer-reversal
 export function createReversalWorker(options: ReversalWorkerOptions): ReversalWorker {
   const { journal, clock, timers, log } = options;
   const policy = options.backoff ?? reversalBackoff;

@@ -16,6 +16,7 @@ export function isPinShape(pin: unknown): pin is string {
   return typeof pin === 'string' && /^\d{4,8}$/.test(pin);
 }
 
+// rule: employee-pin
 export function isWeakPin(pin: string): boolean {
   const digits = [...pin].map(Number);
   const steps = digits.slice(1).map((d, i) => d - (digits[i] ?? 0));

@@ -14,6 +14,7 @@ import type { Clock } from '../util/clock';
  *   most five times a day, instead of trying 0000-9999.
  */
 
+// rule: pin-entry-lockout
 export const FAILURES_BEFORE_LOCK = 5;
 export const FIRST_LOCK_MS = 30_000;
 export const MAX_LOCK_MS = 15 * 60_000;

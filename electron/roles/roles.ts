@@ -7,7 +7,7 @@ import { isPinShape, isWeakPin, randomOneTimePin } from './pin-rules';
 import { pinDigest, verifyWrapped, wrapLegacy, type PinKeys } from './pins';
 import { createPinThrottle, type PinThrottle } from './pin-throttle';
 
-/** The sandbox's demo people (DESIGN.md "Terminal sandbox users"), added on a first start. */
+/** The sandbox's demo people (docs/decisions.md#sandbox-data), added on a first start. */
 export const demoEmployees: readonly { name: string; role: Role; pin: string }[] = [
   { name: 'Cashier', role: 'cashier', pin: '1111' },
   { name: 'Manager', role: 'manager', pin: '9999' },

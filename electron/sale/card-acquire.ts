@@ -167,6 +167,7 @@ const waitingPrompt: Record<Exclude<CardEntry, 'keyed'>, string> = {
   contactless: 'Tap card',
 };
 
+// rule: chip-fallback
 /**
  * Waits for a card on the readers the entry allows; the first card wins and the other readers are
  * cancelled. `present` listens on the magstripe reader and on the EMV reader for an insert or a tap

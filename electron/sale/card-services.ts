@@ -143,7 +143,10 @@ export async function ebtBalance(ctx: CardServiceContext, program: EbtProgram): 
     throw new BridgeFailure('device', got.kind === 'cancelled' ? 'Cancelled.' : 'No card in time.');
   const pin = await requestPin(deps, got.card, 0, ctx.signal, prompt);
   if (pin.kind !== 'pin')
-    throw new BridgeFailure('device', pin.kind === 'failed' ? pin.reason : 'No PIN entered.');
+    throw new BridgeFailure(
+      'device',
+      pin.kind === 'failed' ? pin.reason : pin.kind === 'cancelled' ? 'Cancelled.' : 'No PIN entered.',
+    );
   prompt('authorizing', 'Checking balance…');
   const result = await deps.gateway().ebtBalance(program, {
     ...cardFields(got.card),

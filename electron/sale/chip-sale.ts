@@ -44,6 +44,7 @@ const AWAITING_MESSAGE = 'Approved by the issuer: waiting for the card to confir
 export const PIN_CARD_ON_HOLD =
   'This card asks for its PIN, which a pre-authorization cannot carry: use a sale or another card.';
 
+// rule: card-final-say
 /** After the gateway's answer: the card confirmed, refused (the approval is being reversed), or closed a decline. */
 export type CardVerdict =
   | { kind: 'confirmed'; patch: EntryPatch }

@@ -39,6 +39,7 @@ export type CrashInquiryDeps = {
   log: Logger;
 };
 
+// rule: crash-inquiry
 /** Settles what the gateway can tell about the rows a crash left `sending`; returns how many it settled. */
 export async function inquireAfterCrash(deps: CrashInquiryDeps): Promise<number> {
   const { journal, clock, log } = deps;

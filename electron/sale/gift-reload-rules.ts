@@ -16,6 +16,7 @@ export function checkReloadOpen(req: SaleOpenRequest): void {
     throw new BridgeFailure('invalid', 'A gift card load carries no tax and no tip.');
 }
 
+// rule: gift-reload-payment
 /** Refuses a tender (or a tip) that cannot pay for a gift card load. */
 export function checkReloadTender(t: TicketView, tender: TenderRequest, tipCents: number): void {
   if (t.purpose !== 'gift-reload') return;

@@ -7,9 +7,9 @@ import type { Clock } from '../util/clock';
 import type { Logger } from '../util/log';
 
 /**
- * The journaled gateway call (DESIGN.md "Write-ahead journal"): every request that can move money commits
- * its journal row before it leaves, the answer updates the row, and no answer marks it unknown and queues
- * a reversal. The sale engine, its tenders and the post-sale operations all send through here.
+ * The journaled gateway call (docs/decisions.md#write-ahead-journal): every request that can move money
+ * commits its journal row before it leaves, the answer updates the row, and no answer marks it unknown and
+ * queues a reversal. The sale engine, its tenders and the post-sale operations all send through here.
  */
 
 export type JournaledCallDeps = {
@@ -71,6 +71,7 @@ export async function journaledCall<R>(
       failure: { kind: 'unknown-outcome', message: error instanceof Error ? error.message : String(error) },
     };
   }
+  // rule: lost-answer-inquiry
   // The answer was lost while the cashier's ticket is open: ask before reversing (the card networks'
   // inquiry-then-reverse order). The row stays `sending` meanwhile, so a crash now recovers it as
   // unknown and reverses it, exactly as before; an answer the inquiry cannot give leaves today's path.

@@ -3,8 +3,8 @@ import type { AcquiredCard, Prompt } from './card-acquire';
 import type { SaleEngineDeps } from './sale-deps';
 
 /**
- * The customer's PIN from the pad: the pad returns KSN + PIN block, never the PIN (DESIGN.md "Devices").
- * A cancelled tender cancels the pad's request, which then answers `cancelled`.
+ * The customer's PIN from the pad: the pad returns KSN + PIN block, never the PIN
+ * (docs/decisions.md#devices). A cancelled tender cancels the pad's request, which then answers `cancelled`.
  */
 export async function requestPin(
   deps: Pick<SaleEngineDeps, 'devices' | 'settings'>,

@@ -98,6 +98,7 @@ const entryLabel: Record<string, string> = {
   present: 'CARD PRESENT',
 };
 
+// rule: customer-receipt-last-four
 /**
  * The card line of a tender. The customer's copy leaves the terminal with the customer, so it carries the
  * last four digits only (FACTA's truncation rule; PCI DSS 3.4.1: no more digits than the reader of that
@@ -192,6 +193,7 @@ export function buildReceipt(
     text: copy === 'customer' ? 'CUSTOMER COPY' : 'MERCHANT COPY',
     align: 'center',
   });
+  // rule: receipt-number-code
   // The receipt number as a code the lane's scanner reads back (a return finds the sale by it): the ticket
   // id and nothing else. Code 128, which every retail scanner reads (a QR code needs a 2D imager).
   lines.push({ kind: 'barcode', data: t.ticketId });

@@ -514,9 +514,11 @@ export class SaleEngine {
     }
   }
 
-  /** Cancels a balance inquiry or reload waiting for a card. */
-  cancelOutsideTicket(): void {
-    if (this.active?.ticketId === '') this.active.abort.abort();
+  /** Cancels a balance inquiry or reload waiting for a card or a PIN; false when none is waiting. */
+  cancelOutsideTicket(): boolean {
+    if (this.active?.ticketId !== '' || this.active.abort.signal.aborted) return false;
+    this.active.abort.abort();
+    return true;
   }
 
   giftBalance(

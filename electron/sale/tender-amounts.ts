@@ -10,6 +10,7 @@ export function isTaken(x: TenderView): boolean {
   return x.status === 'approved' || x.status === 'partial' || x.status === 'stored';
 }
 
+// rule: ticket-totals
 /** Totals follow from the tenders; a ticket is paid once nothing remains and every signature is in. */
 export function recompute(t: TicketView): TicketView {
   t.totalCents = t.subtotalCents + t.taxCents + t.tipCents;

@@ -26,6 +26,7 @@ export type SafEligibility = { ok: true } | { ok: false; reason: string };
 
 export type SafCandidate = { source: 'swipe' | 'emv' | 'keyed'; tender: string; amountCents: number };
 
+// rule: offline-limit
 export function safEligibility(policy: SafPolicy, exposureCents: number, c: SafCandidate): SafEligibility {
   if (!policy.enabled) return { ok: false, reason: 'Store-and-forward is off.' };
   if (c.tender !== 'credit') return { ok: false, reason: 'Only credit sales can be stored offline.' };

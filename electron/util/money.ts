@@ -1,6 +1,6 @@
 /**
  * Integer cents inside the terminal; JSON numbers with at most two decimals on the gateway's wire
- * (DESIGN.md "Money"). `cents / 100` is the correctly rounded double of a two-decimal value, and
+ * (docs/decisions.md#money). `cents / 100` is the correctly rounded double of a two-decimal value, and
  * JSON.stringify prints it back with at most two decimals, so nothing is lost either way.
  */
 

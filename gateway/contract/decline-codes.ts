@@ -30,6 +30,7 @@ export const DeclineCode = {
 export type DeclineCodeName = keyof typeof DeclineCode;
 export type DeclineCodeValue = (typeof DeclineCode)[DeclineCodeName];
 
+// rule: decline-reasons
 /**
  * Each reason's `verbiage` (what clients that map verbiage to their own errors read, the way the real
  * service's processors word it: a PHP integration tells EXPIRED CARD from INSUFFICIENT FUNDS by it) and

@@ -20,7 +20,7 @@ export type EndpointSpec = {
   readonly response: TSchema;
   /** Bytes; the global default applies when absent. */
   readonly bodyLimit?: number;
-  /** True when the interface leaves the path unnamed and DESIGN.md (or we) named it. */
+  /** The interface leaves the path unnamed: docs/decisions.md#endpoints-the-interface-leaves-unnamed */
   readonly definedHere?: boolean;
   /**
    * Fields the interface fixes as JSON numbers for this operation (SaleWithToken's Amount, SurchargeAmount

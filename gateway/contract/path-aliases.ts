@@ -12,7 +12,8 @@ export const pathAliases: {
     { alias: '/api/MonetraAdmin/', canonical: '/api/GatewayAdmin/' },
   ],
   operations: [
-    // The pre-authorization's name before ProcessPreauth (DESIGN.md "Endpoints the interface leaves unnamed").
+    // The pre-authorization's name before ProcessPreauth
+    // (docs/decisions.md#endpoints-the-interface-leaves-unnamed).
     { alias: '/api/Transactions/PreAuthorization', canonical: '/api/Transactions/ProcessPreauth' },
   ],
 };

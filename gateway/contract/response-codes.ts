@@ -13,6 +13,7 @@ import { commerceCatalog, commerceCodes } from './response-codes-commerce';
 import { safeguardCatalog, safeguardCodes } from './response-codes-safeguards';
 import { tenderCatalog, tenderCodes } from './response-codes-tenders';
 
+// rule: response-code-catalog
 const coreCodes = {
   Success: 200,
   PartialApproval: 210,

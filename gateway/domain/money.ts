@@ -5,6 +5,7 @@ export const DEFAULT_AMOUNT_CEILING_CENTS = 99_999_999; // 999,999.99
 
 export type CentsResult = { ok: true; cents: Cents } | { ok: false; reason: string };
 
+// rule: amount-format
 /**
  * Converts a JSON number to cents, refusing what a float would silently round: more than two decimals,
  * non-finite values, values past the ceiling. `10.005` is refused, `0.29` (28.999… in binary) is 29.

@@ -15,6 +15,7 @@ import { reserveTransactionNumber, settleTransactionNumber } from './rules/user-
 /** ClosePreauth's AdditionalTip bound by default: a fifth of what the preauthorization held. */
 export const DEFAULT_MAX_TIP_PERCENT = 20;
 
+// rule: preauth-tip-bound
 /** The largest AdditionalTip a completion may add: `percent` of the hold, rounded down to the cent. */
 export function maxAdditionalTipCents(held: Cents, percent: number): Cents {
   return Math.floor((held * percent) / 100);

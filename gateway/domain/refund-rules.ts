@@ -23,6 +23,7 @@ export const REFUNDABLE_OPERATIONS: ReadonlySet<string> = new Set([
   'force',
 ]);
 
+// rule: refund-ceiling
 /** What a refund can still give back: the payment's TotalAmount (the refund ceiling) less refunds made or under way. */
 export function remainingRefundable(p: PaymentRow): Cents {
   return totalAmountCents(p) - p.refunded_cents - p.pending_refund_cents;
@@ -82,6 +83,7 @@ export async function runRefund(
           : 'Only an approved sale can be refunded',
       ]);
     }
+    // rule: force-post-refund
     if (original.operation === 'force' && !(await batchSettled(tx, original.batch_id))) {
       // A voice authorization the processor has not seen: a typed code plus a refund would be a credit
       // paid from nothing. The batch's settlement is its capture; until then it can only be voided. The real

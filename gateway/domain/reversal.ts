@@ -20,6 +20,7 @@ type ReversalDecision =
   | { kind: 'reverse'; row: PaymentRow; response: SaleResponse }
   | { kind: 'undo-refund'; row: PaymentRow };
 
+// rule: reversal-idempotent
 /**
  * DoReversal by UserTransactionNumber, for a caller that never got its answer. Idempotent: the same number
  * always gets the same answer. An unknown number is blocked, so a late original is refused instead of

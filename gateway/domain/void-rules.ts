@@ -115,6 +115,7 @@ async function storedValueCredit(q: Queryable, target: PaymentRow) {
   };
 }
 
+// rule: void-impossible
 /**
  * Why a payment cannot be voided or reversed, or null. Called in the cancel's unit of work after it locked
  * the payment; it takes the rest of the locks the decision rests on, in the order every unit of work takes

@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 
 /**
- * The wire around the interface, as the real service's published clients speak it (DESIGN.md "Wire"):
+ * The wire around the interface, as the real service's published clients speak it (docs/decisions.md#wire):
  * JSON under `application/json`, `text/json` (Gson on Android) and any `+json` type, with any charset;
  * the sandbox's `/testing/api/...` URL; a 413 the client can read.
  */

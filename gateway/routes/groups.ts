@@ -21,7 +21,7 @@ import { registerSignatureRoutes } from './signatures';
 import { registerTransactionRoutes } from './transactions';
 
 /**
- * Every group of the interface (spec/gateway-interface.md, Endpoints, in its order) and the route modules
+ * Every group of the interface (the interface's Endpoints section, in its order) and the route modules
  * that register its operations. buildGateway registers them all; a new operation goes in its group's module.
  */
 export const interfaceGroups = {

@@ -148,6 +148,7 @@ function cardSale(kind: SaleKind) {
         currency,
         card,
         pin,
+        // rule: partial-approval
         allowPartial: card.present && !kind.preauth,
         preauth: kind.preauth === true,
         ...commonOf(body, card),

@@ -112,6 +112,7 @@ function cvnOf(scheme: ChipScheme, iad: Uint8Array): number | undefined {
   return scheme === 'visa' ? iad[2] : iad[1];
 }
 
+// rule: arqc-check
 /**
  * Checks the ARQC of a chip read or a tap. `pan` is the PAN the gateway resolved from the same EmvData;
  * `amounts` what the request charges (9F02 must equal the total, 9F03 the cash back).

@@ -21,6 +21,7 @@ export type ThrottleOptions = {
   lockoutMs: number;
 };
 
+// rule: login-throttle
 export const defaultThrottle: ThrottleOptions = {
   maxPerUser: 5,
   maxPerAddress: 30,

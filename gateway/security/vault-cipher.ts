@@ -1,5 +1,6 @@
 import { createCipheriv, createDecipheriv, createHmac, randomBytes } from 'node:crypto';
 
+// rule: vault-encryption
 /**
  * The vault keeps PANs encrypted with AES-256-GCM; everything else keeps first six, last four and a keyed
  * fingerprint. The merchant id is bound as associated data, so a ciphertext moved to another merchant's

@@ -106,6 +106,7 @@ type PendingWrite = {
 export function openSqliteDatabase(file: string, readonly = false): BetterSqlite3.Database {
   const db = new BetterSqlite3(file, readonly ? { readonly: true, fileMustExist: true } : {});
   if (!readonly) db.pragma('journal_mode = WAL');
+  // rule: group-commit
   // better-sqlite3 opens an existing WAL database with synchronous=NORMAL: a commit could be lost on
   // power failure. FULL fsyncs the WAL at every commit; group commit keeps that affordable.
   db.pragma('synchronous = FULL');

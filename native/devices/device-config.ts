@@ -96,11 +96,11 @@ export const supportedKinds: Readonly<Record<DeviceRole, readonly ConnectionKind
 };
 
 /**
- * Line settings a role starts with when a tech picks a port. PIN pad: 8N1 per the USB VeriFone note (§4.2;
- * no public source states the factory baud, 19200 is the documented USB pad setting). Topaz SigLite:
- * 19200 8O1 (§5.1). ViVOpay readers ship at 19200; ESC/POS and MagTek serial readers at 9600 8N1. Serial
- * barcode scanners and Epson-mode pole displays commonly ship at 9600 8N1 too (some scanners at 115200:
- * the tech changes the rate, the format stays).
+ * Line settings a role starts with when a tech picks a port. PIN pad: 8N1 per the USB VeriFone note
+ * (docs/devices.md §4.2; no public source states the factory baud, 19200 is the documented USB pad setting).
+ * Topaz SigLite: 19200 8O1 (§5.1). ViVOpay readers ship at 19200; ESC/POS and MagTek serial readers at 9600
+ * 8N1. Serial barcode scanners and Epson-mode pole displays commonly ship at 9600 8N1 too (some scanners at
+ * 115200: the tech changes the rate, the format stays).
  */
 export const defaultLineSettings: Readonly<Record<DeviceRole, Omit<SerialConnection, 'kind' | 'path'>>> = {
   cardReader: { baudRate: 9600, dataBits: 8, parity: 'none', stopBits: 1 },
@@ -121,7 +121,7 @@ export function serialConnection(
   return { kind: 'serial', path, ...defaultLineSettings[role], ...line };
 }
 
-/** Every role simulated: the sandbox default (DESIGN.md, "Running"). */
+/** Every role simulated: the sandbox default (docs/decisions.md#running). */
 export function simulatedLaneConfig(): LaneDeviceConfig {
   return {
     cardReader: { kind: 'simulated' },

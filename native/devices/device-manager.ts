@@ -58,6 +58,8 @@ export type DeviceManagerOptions = {
    */
   wrapStream?: (role: DeviceRole, stream: ByteStream) => ByteStream;
   drivers?: DriverOptions;
+  /** How a test receipt writes its time (the store's zone: the caller knows it). See DeviceTestDeps. */
+  formatTime?: (at: number) => string;
 };
 
 export type DeviceStatus = {
@@ -436,6 +438,7 @@ export function createDeviceManager(options: DeviceManagerOptions = {}): DeviceM
       {
         devices,
         timers,
+        ...(options.formatTime ? { formatTime: options.formatTime } : {}),
         unavailable: (role) => {
           const s = slot(role);
           return s.driver ? undefined : `${role} is ${s.state}${s.lastError ? `: ${s.lastError}` : ''}`;

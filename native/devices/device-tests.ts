@@ -24,9 +24,33 @@ export type DeviceTestDeps = {
   timers: Timers;
   /** Why the role cannot be tested now (not connected, and its state and last error), or undefined. */
   unavailable(role: DeviceRole): string | undefined;
+  /**
+   * A time as a person reads it on paper: the store's zone, which native/ does not know (the caller
+   * formats; electron passes the receipt's own date line). Without one, the machine's local time with its
+   * zone's name, so the paper still says which zone it is.
+   */
+  formatTime?: (at: number) => string;
   /** One heartbeat now; `hasHeartbeat` false when the role's protocol has none (then the port being open is the answer). */
   heartbeat(role: DeviceRole): Promise<{ ok: true; hasHeartbeat: boolean } | { ok: false; error: string }>;
 };
+
+/**
+ * The machine's local time with its zone's short name. Made at each call, not once at load: the machine's
+ * zone is the one in force when the tech prints. Written as a receipt's date line is ("11/22/2026 9:05 AM
+ * EST"): no comma, and plain spaces, since a printer's code page has no narrow no-break space (recent ICU
+ * puts one before AM/PM; it prints "?").
+ */
+function machineTime(at: number): string {
+  const text = new Intl.DateTimeFormat('en-US', {
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: 'numeric',
+    minute: '2-digit',
+    timeZoneName: 'short',
+  }).format(at);
+  return text.replace(',', '').replace(/[\u202f\u00a0]/g, ' ');
+}
 
 function describe(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
@@ -133,7 +157,7 @@ export async function runDeviceTest(deps: DeviceTestDeps, test: DeviceTest): Pro
             { kind: 'text', text: 'TILLPOINT', align: 'center', bold: true, large: true },
             { kind: 'text', text: 'Printer test', align: 'center' },
             { kind: 'rule' },
-            { kind: 'pair', left: 'Time', right: new Date(deps.timers.now()).toISOString().slice(0, 19) },
+            { kind: 'pair', left: 'Time', right: (deps.formatTime ?? machineTime)(deps.timers.now()) },
             { kind: 'rule' },
           ],
         });

@@ -40,7 +40,7 @@ export type DiscoveryResult = {
 type KnownId = { vendorId: number; productId?: number; guess: RoleGuess };
 
 /**
- * USB ids we recognise (devices-reference §2.1, §3.2, §5.1; VeriFone and Epson from their USB registrations;
+ * USB ids we recognise (docs/devices.md §2.1, §3.2, §5.1; VeriFone and Epson from their USB registrations;
  * the scanner makers Honeywell, Zebra/Symbol and Datalogic likewise). A scanner's vendor alone does not say
  * whether it is in HID POS or keyboard mode: its interfaces' usage pages do (fromHid below).
  */

@@ -166,7 +166,7 @@ export function createDriverFactory(options: DriverFactoryOptions): DriverFactor
         return new PinPadDriver(await openStream(), {
           ...drivers?.pinPad,
           ...t,
-          // 7-bit lines (7E1/7O1) cannot carry bytes >= 0x80 (§4.2).
+          // 7-bit lines (7E1/7O1) cannot carry bytes >= 0x80 (docs/devices.md §4.2).
           sevenBit: c.kind === 'serial' && c.dataBits === 7,
         });
       case 'contactless':

@@ -1,7 +1,7 @@
 import { createWriteStream, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { decodeTlv, encodeTlv, type TlvNode } from '../protocols/ber-tlv';
-import { CARD_DATA_TAGS } from '../protocols/emv-sanitize';
+import { NOT_LOGGABLE_EMV_TAGS } from '../protocols/emv-sanitize';
 import { bytesToHex, hexToBytes } from '../protocols/hex';
 import { maskCardData } from '../protocols/pan-mask';
 import { ETX, lrc, SI, SO, STX } from '../protocols/verifone-packet';
@@ -13,8 +13,8 @@ import { systemTimers, type Timers } from '../drivers/timers';
 /**
  * Support recordings: every frame in and out of a device, as JSON lines (`{"t","dir","hex"}` after a
  * header line), with card data MASKED before anything touches the disk: PANs keep first six / last four
- * (PCI DSS 3.4); track names and discretionary data, the other EMV card-data tags (the sanitizer's list)
- * and PIN blocks are overwritten. Frames stay structurally valid (VeriFone LRC, ViVOtech2 CRC and
+ * (PCI DSS 3.4); track names and discretionary data, the other EMV card-data tags, the cryptograms and
+ * the card's cryptographic data (the sanitizer's NOT_LOGGABLE_EMV_TAGS) and PIN blocks are overwritten. Frames stay structurally valid (VeriFone LRC, ViVOtech2 CRC and
  * length recomputed; a bad check value stays bad) so a masked session still replays through a driver.
  */
 
@@ -75,7 +75,7 @@ function fromLatin1(s: string): Uint8Array {
 
 const stars = (n: number): string => '*'.repeat(n);
 const zeros = (n: number): string => '0'.repeat(n);
-// ISO 7813 track 1 format B and track 2 (devices-reference §1), wherever they sit in a frame.
+// ISO 7813 track 1 format B and track 2 (docs/devices.md §1), wherever they sit in a frame.
 const TRACK1 = /B(\d{8,19})\^([^^?\r\n]{0,26})\^(\d{4})(\d{3})([^?\r\n]*)/;
 const TRACK2 = /(\d{8,19})=(\d{4})(\d{3})([0-9:<>=]*)/;
 const TRACKS = new RegExp(`${TRACK1.source}|${TRACK2.source}`, 'g');
@@ -146,7 +146,8 @@ function maskTlvValue(tag: string, value: Uint8Array): Uint8Array {
     case '9F1F':
       return fromLatin1(stars(value.length));
     default:
-      // 99 (PIN data), 9F20 (track 2 discretionary), 5F24 (expiry): overwritten.
+      // 99 (PIN data), 9F20 (track 2 discretionary), 5F24 (expiry), the cryptograms and the rest of the
+      // cryptographic tags (9F26, 9F10, 9F4B, 91…): overwritten.
       return new Uint8Array(value.length);
   }
 }
@@ -157,7 +158,7 @@ function maskTlvNodes(nodes: readonly TlvNode[]): TlvNode[] {
       const children = maskTlvNodes(n.children);
       return { tag: n.tag, value: encodeTlv(children), children };
     }
-    return CARD_DATA_TAGS.has(n.tag) ? { tag: n.tag, value: maskTlvValue(n.tag, n.value) } : n;
+    return NOT_LOGGABLE_EMV_TAGS.has(n.tag) ? { tag: n.tag, value: maskTlvValue(n.tag, n.value) } : n;
   });
 }
 

@@ -23,7 +23,7 @@ import type { Listeners } from '../drivers/listeners';
 import type { Driver } from './driver-factory';
 
 /**
- * The role facades: one stable object per role (DESIGN.md "Devices") over whatever driver is attached
+ * The role facades: one stable object per role (docs/decisions.md#devices) over whatever driver is attached
  * right now, so the core subscribes once and a reconnect changes nothing it holds. A role whose device is
  * not connected answers as the role's interface says (a failed PIN, an offline printer), or throws for an
  * action that has no such answer.

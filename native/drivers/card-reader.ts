@@ -19,7 +19,7 @@ import { systemTimers, type TimerHandle, type Timers } from './timers';
 
 /** The three ways a magstripe reader reaches the terminal. */
 export type CardReaderTransport =
-  /** MagTek serial (RS-232/USB-CDC) reader: ASCII `[T1][T2][T3]CR`, the wedge format over a port (§2.4). */
+  /** MagTek serial (RS-232/USB-CDC) reader: `[T1][T2][T3]CR`, the wedge format (docs/devices.md §2.4). */
   | { kind: 'serial'; stream: ByteStream }
   /** MagTek USB HID reader: one 337/338-byte input report per swipe (§2.2). */
   | { kind: 'hid'; port: HidDevicePort }

@@ -110,8 +110,9 @@ type State =
  * The contact chip interface of an ID TECH NGA reader (VP3300-class), host-driven over Protocol 2:
  * start (60-10, or 02-40 with DFEF37 = contact) → authenticate (60-11, the 1st GENERATE AC) → the sale
  * engine goes online → apply host response (60-12: ARPC, scripts, 2nd GENERATE AC) → TC or AAC. Cancel
- * (05-01) at any time. The byte layouts and every choice the research notes leave open are in
- * protocols/idtech-emv.ts; docs/chip.md describes the flow for the sale engine.
+ * (05-01) at any time. The byte layouts and every choice the public sources leave open are in
+ * protocols/idtech-emv.ts (bare § numbers here are docs/idtech-emv.md's); docs/chip.md describes the flow
+ * for the sale engine.
  *
  * Card data stays in the results' `emvTlvHex` (for the gateway only); everything else is masked.
  */
@@ -179,7 +180,7 @@ export class ChipReaderDriver implements ChipReader, DriverLifecycle {
     const other = request.otherAmountCents ?? 0;
     const type = request.type ?? (other > 0 ? 'purchase-with-cashback' : 'purchase');
     const seconds = Math.min(255, Math.max(1, Math.ceil(request.timeoutMs / 1000)));
-    // Contact and contactless in one transaction is 02-40's job (idtech-emv.md §3: "02-40 (all modes)").
+    // Contact and contactless in one transaction is 02-40's job (docs/idtech-emv.md §3: "02-40 (all modes)").
     const viaActivate = this.opts.startCommand === '02-40' || request.contactless === true;
     let frameOut: Uint8Array;
     try {

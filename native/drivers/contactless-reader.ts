@@ -37,7 +37,7 @@ export type ContactlessReaderDriverOptions = {
 };
 
 /**
- * ID TECH ViVOpay Protocol 2 reader (devices-reference §3.3): ping, buzzer, and the Activate Transaction
+ * ID TECH ViVOpay Protocol 2 reader (docs/devices.md §3.3): ping, buzzer, and the Activate Transaction
  * flow, whose answer is the EMV TLV the gateway needs. One command outstanding at a time, except Cancel,
  * which is sent while Activate waits for a tap.
  */

@@ -15,7 +15,7 @@ export type NgaReaderDriverOptions = {
  * One ID TECH NGA reader (VP3300/VP3350/NEO 2 class) on one Protocol 2 link, serving two interfaces:
  * contactless (02-01 activate, unchanged) and contact chip (60-10/60-11/60-12). Each driver decodes the
  * link itself and takes only the answers to its own commands. The reader runs one transaction at a
- * time (a command during one is taken as Cancel, idtech-emv.md §2), so the heartbeat pauses while a
+ * time (a command during one is taken as Cancel, docs/idtech-emv.md §2), so the heartbeat pauses while a
  * chip transaction is open, as it does for a contactless one.
  */
 export class NgaReaderDriver implements DriverLifecycle {

@@ -61,7 +61,7 @@ const LINK_FAILURE_TEXT: Record<Exclude<SendResult, { ok: true }>['reason'], str
 };
 
 /**
- * VISA/VeriFone packet PIN pad (devices-reference §4.2–4.3) in DUKPT mode: Z62 (or 70) out, 73 back.
+ * VISA/VeriFone packet PIN pad (docs/devices.md §4.2–4.3) in DUKPT mode: Z62 (or 70) out, 73 back.
  * The link layer (ACK/NAK, 3 tries then EOT) is helper code shared with the simulator; this driver owns
  * the session: one PIN request at a time, exactly one result per request, cancel with 72. Every answer
  * is told to the request it belongs to by the order of the line: a 73 or EOT counts for a request only

@@ -70,7 +70,7 @@ export function toEscPosLines(lines: readonly ReceiptLine[], columns: number): (
 }
 
 /**
- * ESC/POS receipt printer (devices-reference §6). Status comes from DLE EOT real-time requests, one
+ * ESC/POS receipt printer (docs/devices.md §6). Status comes from DLE EOT real-time requests, one
  * reply byte each, answered even while the printer is busy, so they double as the heartbeat. A receipt
  * is not sent to a printer that reports paper end, an open cover or offline.
  */

@@ -2,8 +2,8 @@
  * The device roles the terminal core programs against. Types only: drivers implement them, the device
  * manager hands out stable facades of them (a facade survives reconnects, so the core subscribes once).
  *
- * Card data rules (DESIGN.md, "Card data"): the raw tracks, EMV TLV and PIN blocks below exist only to be
- * forwarded to the gateway. Never log them; log `maskedPan` and the sanitized EMV tags instead.
+ * Card data rules (docs/decisions.md#card-data): the raw tracks, EMV TLV and PIN blocks below exist only to
+ * be forwarded to the gateway. Never log them; log `maskedPan` and the sanitized EMV tags instead.
  */
 
 import type { Symbology } from '../protocols/aim-symbology-id';
@@ -160,8 +160,8 @@ export type ChipStartRequest = {
   /**
    * Also wait for a tap: one 02-40 with DFEF37 = contact + contactless, so the reader serves whichever
    * interface the customer uses ("insert, tap or swipe"). An NGA reader runs one transaction at a time and
-   * takes any other command during one as Cancel (idtech-emv.md §2), so a contactless activation beside a
-   * contact start is not an option. Default false: 60-10, the contact slot only.
+   * takes any other command during one as Cancel (docs/idtech-emv.md §2), so a contactless activation beside
+   * a contact start is not an option. Default false: 60-10, the contact slot only.
    */
   contactless?: boolean;
 };
@@ -279,7 +279,7 @@ export type ChipReader = {
 };
 
 // ---------------------------------------------------------------------------------------------------
-// Signature pad (Topaz-style pen packets, reverse-engineered: devices-reference §5.1)
+// Signature pad (Topaz-style pen packets, reverse-engineered: docs/devices.md §5.1)
 
 export type SignaturePoint = { x: number; y: number; t: number };
 

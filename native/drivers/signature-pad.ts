@@ -19,7 +19,7 @@ function toBase64(bytes: Uint8Array): string {
 }
 
 /**
- * Topaz-style serial signature pad (reverse-engineered protocol, devices-reference §5.1). The pad streams
+ * Topaz-style serial signature pad (reverse-engineered protocol, docs/devices.md §5.1). The pad streams
  * pen packets whenever the pen is near; the host decides when a signature starts and ends (a SigLite has
  * no buttons), so strokes are collected only between `startCapture` and `finishCapture`.
  */

@@ -5,7 +5,7 @@ import { decodePinBlockFormat0, encodePinBlockFormat0, PinBlockError } from './i
 /**
  * ANSI X9.24-1:2009 TDES DUKPT, host side: derive the IPEK from the BDK, the transaction key from the IPEK
  * and KSN, and the PIN-encryption variant; then the format-0 PIN block as the PIN pad's packet 73 carries it
- * (devices-reference §4.3).
+ * (docs/devices.md §4.3).
  */
 
 export type DukptErrorCode = 'bdk' | 'ipek' | 'ksn' | 'counter' | 'key';
@@ -34,7 +34,7 @@ const SHORT_OR_FULL_KSN = /^[0-9a-fA-F]{10,20}$/;
 
 /**
  * Accepts a full 10-byte KSN or the shortened form a VeriFone packet 73 sends ("leading F's dropped",
- * devices-reference §4.3: 10-20 hex digits) and restores the dropped F's.
+ * docs/devices.md §4.3: 10-20 hex digits) and restores the dropped F's.
  */
 export function normalizeKsnTdes(ksnHex: string): string {
   if (!SHORT_OR_FULL_KSN.test(ksnHex)) throw new DukptError('ksn', 'KSN must be 10 to 20 hex digits');
@@ -87,6 +87,7 @@ function nonReversibleKeyGen(key: Uint8Array, data: Uint8Array): Uint8Array {
   return Uint8Array.from([...left, ...right]);
 }
 
+// rule: dukpt-tdes
 /**
  * Host-side transaction key (X9.24-1 A.3/A.4): starting from the IPEK, for each set bit of the counter from
  * the most significant, set it in the KSN register and run the non-reversible key generation. This covers

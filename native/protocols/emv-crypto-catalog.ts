@@ -41,7 +41,7 @@ import { macIso9797Alg3 } from './iso9797-mac';
 
 /**
  * The EMV cryptography of this folder under the names of the published vectors file
- * (`../shared/vectors/emv-cryptograms.json`, whose `conventions` block defines each algorithm): one entry
+ * (`test/vectors/emv/emv-cryptograms.json`, whose `conventions` block defines each algorithm): one entry
  * per `algorithm`, taking that file's `inputs` and returning its `expected` names, binary values in
  * upper-case hex. The field toolkit (`npm run tool -- emv`) and the vector tests both call it, so what a
  * tech computes is what the vectors check.

@@ -1,5 +1,5 @@
 /**
- * ESC/POS receipt printers, devices-reference.md §6: receipts built through
+ * ESC/POS receipt printers, docs/devices.md §6: receipts built through
  * @point-of-sale/receipt-printer-encoder (we own only the transport), the DLE EOT real-time status
  * bytes, and a stream decoder for the printer simulator. Pure: no I/O.
  */

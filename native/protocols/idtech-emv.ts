@@ -1,8 +1,8 @@
 /**
  * ID TECH NGA "Protocol 2" host-driven contact EMV commands (VP3300/VP3350, NEO 2 family), on top of the
- * `ViVOtech2\0` framing of vivotech2.ts. Source: the team's research notes `../shared/idtech-emv.md`
- * (section numbers below are its sections; "NEO2 p.N" is the NEO 2 Interface Developer's Guide page it
- * cites). Pure: builds and parses frames' data, no I/O, no timers.
+ * `ViVOtech2\0` framing of vivotech2.ts. Source: docs/idtech-emv.md, which summarises the public ID TECH
+ * manuals and SDK headers (section numbers below are its sections; "NEO2 p.N" is the NEO 2 Interface
+ * Developer's Guide page it cites). Pure: builds and parses frames' data, no I/O, no timers.
  *
  *   02-40  Start (Activate) Transaction, all interfaces; DFEF37 selects them (bit2 = contact) (§2)
  *   60-10  Contact Start Transaction: power-on, application selection, GPO, read records   (§3)

@@ -1,5 +1,5 @@
 /**
- * ISO/IEC 7813 financial magnetic-stripe tracks (devices-reference §1), as card readers hand them over:
+ * ISO/IEC 7813 financial magnetic-stripe tracks (docs/devices.md §1), as card readers hand them over:
  * with or without the start/end sentinels, with an optional LRC character after the end sentinel, and
  * MagTek's `E` in place of a track it could not read (§2.4). Never throws: bad input is a result.
  */
@@ -63,6 +63,7 @@ function unwrap(raw: string, startSentinel: string): Unwrapped {
   return { ok: true, body: s };
 }
 
+// rule: track-format
 export function parseTrack1(raw: string): TrackResult<Track1Data> {
   const u = unwrap(raw, '%');
   if (!u.ok) return u;

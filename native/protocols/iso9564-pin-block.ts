@@ -4,7 +4,7 @@ import { bytesToHex, hexToBytes, isHex, xorBytes } from './hex';
 
 /**
  * ISO 9564-1 PIN blocks: format 0 (the "ISO-0"/ANSI X9.8 block DUKPT PIN pads send, packet 71 "01" and 73,
- * devices-reference §4.3) and format 4 (the AES block of ISO 9564-1:2017 §9.4.2).
+ * docs/devices.md §4.3) and format 4 (the AES block of ISO 9564-1:2017 §9.4.2).
  *
  * The PAN is not Luhn-checked: the published PIN-block examples use PANs that fail Luhn, and the block
  * only binds the PIN to the account digits as given.
@@ -71,6 +71,7 @@ function readPinField(fieldHex: string, format: string, fill: string): string {
   return pin;
 }
 
+// rule: pin-block-format-0
 /** ISO 9564-1 format 0: returns the 8-byte clear PIN block as 16 upper-case hex digits. */
 export function encodePinBlockFormat0(pin: string, pan: string): string {
   checkPin(pin);

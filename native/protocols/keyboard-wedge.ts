@@ -1,5 +1,5 @@
 /**
- * Keyboard-wedge card readers (devices-reference §2.4): the swipe arrives as keystrokes mixed with
+ * Keyboard-wedge card readers (docs/devices.md §2.4): the swipe arrives as keystrokes mixed with
  * whatever the cashier types. A swipe starts with a track sentinel (`%` or `;`), comes faster than a
  * person types, and ends with CR; anything else is typing and is handed back unchanged. Pure and
  * incremental: the caller feeds characters with their timestamps and calls `flush` from a timer.

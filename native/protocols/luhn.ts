@@ -1,3 +1,4 @@
+// rule: luhn-check
 /** ISO/IEC 7812-1 Annex B check digit (the "Luhn" mod-10 algorithm). */
 export function isLuhnValid(digits: string): boolean {
   if (!/^\d{2,19}$/.test(digits)) return false;

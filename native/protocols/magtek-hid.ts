@@ -1,5 +1,5 @@
 /**
- * MagTek USB HID swipe readers (MagTek manual 99875191; devices-reference §2): the swipe input report,
+ * MagTek USB HID swipe readers (MagTek manual 99875191; docs/devices.md §2): the swipe input report,
  * parsed by its length because models differ, and the 24-byte feature-report command protocol.
  * Pure: node-hid or a simulator moves the bytes.
  */

@@ -5,6 +5,7 @@
 
 const MASK = '*';
 
+// rule: card-data-masking
 /** `411111******1111`; PANs under 13 digits show only the last four, as their first six would be most of them. */
 export function maskPan(pan: string): string {
   const digits = pan.replace(/[ -]/g, '');

@@ -1,5 +1,5 @@
 /**
- * Captured signature strokes -> the shapes gateways take (devices-reference.md §5.2): an SVG document,
+ * Captured signature strokes -> the shapes gateways take (docs/devices.md §5.2): an SVG document,
  * PNG bytes (Finix, Paynet and Clover take base64 PNG), and the Worldnet/Payroc base-28 vector point
  * string. Pure CPU work; no I/O.
  */

@@ -1,6 +1,6 @@
 /**
  * Topaz SigLite / SignatureGem serial pen packets -> points -> strokes, and the inverse for the
- * simulator. devices-reference.md §5.1.
+ * simulator. docs/devices.md §5.1.
  *
  * REVERSE-ENGINEERED: Topaz publishes no byte-level spec. This follows the open-source driver
  * l1n/topaz-dext (`lib/topaz.js`, its `MODELS` table) and a public AVR bridge (`topaz_serial.cpp`,

@@ -1,5 +1,5 @@
 /**
- * The VISA/VeriFone packet link layer (devices-reference.md §4.2) as one state machine that both the
+ * The VISA/VeriFone packet link layer (docs/devices.md §4.2) as one state machine that both the
  * host driver and the PIN-pad simulator use:
  *
  * - receiving: a packet with a good LRC is ACKed and delivered; a bad LRC is NAKed (PP791 p.26, p.35).

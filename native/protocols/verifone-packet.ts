@@ -1,7 +1,7 @@
 /**
  * VISA / VeriFone "packet" PIN-pad protocol (PINpad 1000/1000SE, the IPP of Omni/MX800, clones such as
  * the UIC PP791): framing, LRC, an incremental decoder, 7E1 helpers and the PIN-entry messages.
- * devices-reference.md §4.2 (framing) and §4.3 (messages). Pure: no I/O, no timers; the ACK/NAK link
+ * docs/devices.md §4.2 (framing) and §4.3 (messages). Pure: no I/O, no timers; the ACK/NAK link
  * layer lives in verifone-link.ts.
  *
  * Wire shapes:

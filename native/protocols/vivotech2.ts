@@ -1,5 +1,5 @@
 /**
- * ID TECH ViVOpay / NGA "Protocol 2" framing (VP3300, Kiosk, NEO 2 family), devices-reference.md §3.3.
+ * ID TECH ViVOpay / NGA "Protocol 2" framing (VP3300, Kiosk, NEO 2 family), docs/devices.md §3.3.
  * Pure: no I/O, no timers.
  *
  *   command  : "ViVOtech2\0" | cmd | subcmd | lenMSB | lenLSB | data | CRC   (CRC sent LSB first)

@@ -3,7 +3,8 @@
  * 60-10 / 02-40 start (waits for a card to be inserted), 60-11 authenticate (1st GENERATE AC: an ARQC
  * under the card's real ICC key), 60-12 apply host response (EXTERNAL AUTHENTICATE, scripts 71, 2nd
  * GENERATE AC, scripts 72, 9F5B), 05-01 cancel, ping. Frame layouts come from protocols/idtech-emv.ts,
- * which holds every layout choice the research notes leave open; the card is chip-card.ts.
+ * which holds every layout choice the public sources leave open (docs/idtech-emv.md); the card is
+ * chip-card.ts.
  *
  * Faults a test or the sandbox panel can script: a chip that cannot be read (fallback result 0007), a
  * card that stops answering (result 3006 after the reader's own wait), a card pulled out before
@@ -65,7 +66,7 @@ export type ChipSimulatorOptions = {
   atcStore?: ChipAtcStore;
   /** How long the reader waits for a card that stopped answering before it says so (3006). Default 2000 ms. */
   cardTimeoutMs?: number;
-  /** Inter-byte limit before a partial frame is answered with a timeout (§3.3). Default 200 ms. */
+  /** Inter-byte limit before a partial frame gets a timeout answer (docs/devices.md §3.3). Default 200 ms. */
   interByteTimeoutMs?: number;
   timers?: LinkTimers;
   /** Clock for 9A. */
@@ -223,7 +224,7 @@ export class ChipSimulator {
   /**
    * A card tapped while a contact + contactless 02-40 waits: the reader answers that start for the
    * contactless interface with the tap's record (`tlvs`, built by the contactless side of the reader).
-   * Status 23 "request online authorization": the record carries an ARQC (idtech-emv.md §2.1).
+   * Status 23 "request online authorization": the record carries an ARQC (docs/idtech-emv.md §2.1).
    */
   tapped(tlvs: readonly TlvNode[], last4: string): boolean {
     const p = this.pending;

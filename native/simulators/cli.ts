@@ -61,7 +61,7 @@ type Fault =
   | { kind: 'card-mute'; step: ChipStep }
   | { kind: 'card-removed'; step: ChipStep };
 
-/** Each device's usual line settings (§4.2 PIN pads 8N1 by default; §5.1 SigLite 19200 8O1). */
+/** Each device's usual line settings (docs/devices.md §4.2: PIN pads 8N1; §5.1: SigLite 19200 8O1). */
 const LINE: Record<Device, Omit<SerialSettings, 'path'>> = {
   pinpad: { baudRate: 19200, dataBits: 8, parity: 'none', stopBits: 1 },
   swipe: { baudRate: 9600, dataBits: 8, parity: 'none', stopBits: 1 },
@@ -124,7 +124,8 @@ function parseCard(pan: string | undefined, device: Device): TestCard {
   if (pan === undefined) return device === 'chip' ? DEFAULT_CHIP_TEST_CARD : DEFAULT_TEST_CARD;
   const card = findTestCard(pan.replace(/[ -]/g, ''));
   // Refuse anything but the sandbox's published test cards, and never echo the number in clear.
-  if (!card) throw new UsageError(`${maskPan(pan)} is not a sandbox test card (see DESIGN.md)`);
+  if (!card)
+    throw new UsageError(`${maskPan(pan)} is not a sandbox test card (docs/decisions.md#sandbox-data)`);
   return card;
 }
 

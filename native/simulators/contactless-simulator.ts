@@ -1,5 +1,5 @@
 /**
- * An ID TECH ViVOpay contactless reader speaking Protocol 2 (devices-reference.md §3.3) over any
+ * An ID TECH ViVOpay contactless reader speaking Protocol 2 (docs/devices.md §3.3) over any
  * ByteStream: ping, get configuration, LED, buzzer, activate transaction (answered with EMV TLV data
  * built from a test card once a card is tapped) and cancel. A frame with a bad CRC is answered with
  * status 04; a frame that stalls longer than the 200 ms inter-byte limit with status 08 (timeout).
@@ -322,7 +322,7 @@ export class ContactlessSimulator {
       { tag: '9F36', value: chip.atc },
       ...(chip.iad ? [{ tag: '9F10', value: chip.iad }] : []),
       ...(chip.psn ? [{ tag: '5F34', value: toBcd(chip.psn, 1) }] : []),
-      // POS entry mode 07: contactless EMV (idtech-emv.md §5); a contact chip read says 05.
+      // POS entry mode 07: contactless EMV (docs/idtech-emv.md §5); a contact chip read says 05.
       { tag: '9F39', value: Uint8Array.of(0x07) },
     ];
     const track2 = `${card.pan}D${card.expiryYYMM}${card.serviceCode}0000000000000`.slice(0, 37);

@@ -1,5 +1,5 @@
 /**
- * A VISA/VeriFone packet PIN pad (devices-reference.md §4.2-4.3) over any ByteStream: ACK/NAK link
+ * A VISA/VeriFone packet PIN pad (docs/devices.md §4.2-4.3) over any ByteStream: ACK/NAK link
  * layer, Z2 display, 08 master-key select, Z62/70 PIN entry answered by 73 (DUKPT) or 71
  * (master/session, when the request carries a session key), 72 cancel answered by EOT, and the
  * cardholder's Cancel key and entry timeout answered by EOT (PP791 p.244; MX800 p.309).
@@ -25,7 +25,7 @@ import {
 import type { ByteStream } from '../transports/byte-stream';
 import { StreamWriter } from './stream-writer';
 
-/** The sandbox's DUKPT base derivation key (the X9.24 test BDK, DESIGN.md sandbox). */
+/** The sandbox's DUKPT base derivation key (the X9.24 test BDK, docs/decisions.md#sandbox-data). */
 export const SANDBOX_BDK = '0123456789ABCDEFFEDCBA9876543210';
 /** The first transaction uses counter 1 of this key set: KSN FFFF9876543210E00001. */
 export const SANDBOX_INITIAL_KSN = 'FFFF9876543210E00000';

@@ -1,5 +1,5 @@
 /**
- * An ESC/POS receipt printer (devices-reference.md §6) over any ByteStream: it decodes what it receives
+ * An ESC/POS receipt printer (docs/devices.md §6) over any ByteStream: it decodes what it receives
  * into printed lines (kept for tests and the UI's receipt preview), counts cuts and drawer kicks, and
  * answers DLE EOT at once, even mid-receipt, with the paper/cover state the script sets. Faults: slow
  * status answers, and the cable pulled after N bytes.

@@ -1,6 +1,6 @@
 /**
  * A connected pair of pseudo-terminals from socat, so a simulator and a driver talk over real tty
- * devices through `serialport` (DESIGN.md: "Pty pairs from socat open fine with serialport"):
+ * devices through `serialport`, which opens them as it opens real ports (docs/decisions.md#build-machines):
  *
  *   socat -d -d pty,raw,echo=0,link=DIR/A pty,raw,echo=0,link=DIR/B
  */

@@ -1,5 +1,5 @@
 /**
- * A Topaz-style serial signature pad (devices-reference.md §5.1, reverse-engineered format): it sends
+ * A Topaz-style serial signature pad (docs/devices.md §5.1, reverse-engineered format): it sends
  * 5-byte pen packets for a scripted signature or for strokes the UI's simulated pad draws. Basic SigLite
  * pads take no commands, so input is ignored. Faults: slow, split writes, a lost byte now and then (the
  * host must resynchronise on the next status byte), and the cable pulled mid-signature.

@@ -1,5 +1,5 @@
 /**
- * A MagTek-format serial magstripe reader (devices-reference.md §1, §2.4): each swipe is sent as
+ * A MagTek-format serial magstripe reader (docs/devices.md §1, §2.4): each swipe is sent as
  * `[%track1?][;track2?]CR`, upper case, a track that failed to read carrying the letter `E` as its data,
  * a blank track nothing. Tracks are built from a test card (PAN, name, expiry, service code).
  * Faults: slow swipes, a swipe cut into small pieces with gaps (a UART's partial reads), and the cable

@@ -1,5 +1,5 @@
 /**
- * The sandbox processor's test cards (DESIGN.md "Sandbox data"), as the simulators present them: each
+ * The sandbox processor's test cards (docs/decisions.md#sandbox-data), as the simulators present them: each
  * with a cardholder name, an expiry in the future and a service code, so a script can swipe, tap or
  * key them. Only published test PANs belong here.
  */
@@ -7,7 +7,7 @@ import { type CardBrand, detectBrand } from '../protocols/card-brand';
 import type { CryptogramVersionId, MasterKeys } from '../protocols/emv-cryptogram-versions';
 import { hexToBytes } from '../protocols/hex';
 
-/** What the sandbox processor does with the card (DESIGN.md). */
+/** What the sandbox processor does with the card (docs/decisions.md#sandbox-data). */
 export type TestCardOutcome =
   | 'approve'
   | 'decline'
@@ -52,7 +52,7 @@ export type ChipProfile = {
 export type TestCard = {
   pan: string;
   brand: CardBrand;
-  /** Track 1 form, `SURNAME/GIVEN` (§1). */
+  /** Track 1 form, `SURNAME/GIVEN` (docs/devices.md §1). */
   name: string;
   /** YYMM, as on the tracks. */
   expiryYYMM: string;
@@ -66,7 +66,7 @@ export type TestCard = {
   chip?: ChipProfile;
 };
 
-/** Debit and EBT test PIN of the sandbox (DESIGN.md). */
+/** Debit and EBT test PIN of the sandbox (docs/decisions.md#sandbox-data). */
 export const SANDBOX_PIN = '1234';
 
 /**

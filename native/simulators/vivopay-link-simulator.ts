@@ -1,5 +1,5 @@
 /**
- * The reader side of one ViVOpay / ID TECH Protocol 2 serial link (devices-reference.md §3.3), shared by
+ * The reader side of one ViVOpay / ID TECH Protocol 2 serial link (docs/devices.md §3.3), shared by
  * the chip (IDG) and contactless reader simulators: receives command frames with the inter-byte timer,
  * answers bad frames with status 04, writes responses, and applies the link faults a test can switch on.
  * What a command means is the simulator's business (`onFrame`).

@@ -2,7 +2,7 @@
  * USB HID transport over `node-hid`, loaded lazily.
  *
  * `node-hid`'s prebuilt binding needs libusb-1.0 at load time; where it is missing, loading throws
- * (DESIGN.md, "Facts about the build machines"). It is imported on first use inside try/catch, and every
+ * (docs/decisions.md#build-machines). It is imported on first use inside try/catch, and every
  * public function here reports HID as unavailable with the reason instead of throwing, so a terminal without
  * libusb still starts.
  *
@@ -29,7 +29,7 @@ export type HidDevicePort = {
   readonly label: string;
   readonly isOpen: boolean;
   readonly info: HidDeviceInfo;
-  /** Input reports, without a report-ID byte when the device uses none (MagTek §2.2). */
+  /** Input reports, without a report-ID byte when the device uses none (MagTek, docs/devices.md §2.2). */
   onReport(listener: (report: Uint8Array) => void): () => void;
   /** Fires once when the device is closed or unplugged. */
   onClose(listener: (reason: Error | undefined) => void): () => void;
@@ -180,7 +180,7 @@ export function hex4(n: number): string {
 
 /**
  * hidapi returns feature reports with the report-ID byte first on Linux/macOS, but some Windows stacks
- * drop it for report ID 0 (libusb/hidapi#328, node-hid#517; devices-reference §2.3). Normalise to the body.
+ * drop it for report ID 0 (libusb/hidapi#328, node-hid#517; docs/devices.md §2.3). Normalise to the body.
  */
 export function normalizeFeatureReport(reportId: number, length: number, raw: Uint8Array): Uint8Array {
   const body = raw.length === length + 1 && raw[0] === reportId ? raw.subarray(1) : raw;

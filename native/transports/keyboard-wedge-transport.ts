@@ -3,9 +3,9 @@ import type { HidDevicePort } from './hid-transport';
 
 /**
  * A keyboard-wedge card reader (MagTek PID 0x0001 and most "USB keyboard" MSRs) arrives as keystrokes:
- * from the Electron window (the OS owns keyboards; node-hid cannot open them on Windows, §2.4) or, on
- * Linux, as boot-keyboard reports from a hidraw node. Both feed the wedge decoder, which separates fast
- * `%…?;…?CR` bursts (swipes) from the cashier's typing, handed back unchanged.
+ * from the Electron window (the OS owns keyboards; node-hid cannot open them on Windows, docs/devices.md
+ * §2.4) or, on Linux, as boot-keyboard reports from a hidraw node. Both feed the wedge decoder, which
+ * separates fast `%…?;…?CR` bursts (swipes) from the cashier's typing, handed back unchanged.
  */
 export type KeyboardWedgeTransport = {
   readonly label: string;

@@ -6,7 +6,7 @@ import type { ByteStream } from './byte-stream';
 
 /**
  * Line settings a field tech can set per port. 8N1 is the usual default; VeriFone pads can be switched to
- * 7E1 (devices-reference §4.2) and Topaz pads speak 8O1 or 7O1 (§5.1), so every field is explicit.
+ * 7E1 (docs/devices.md §4.2) and Topaz pads speak 8O1 or 7O1 (§5.1), so every field is explicit.
  */
 export type SerialSettings = {
   path: string;
@@ -311,8 +311,8 @@ function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
 
 /**
  * Lists serial ports and never throws. On Linux `SerialPort.list()` spawns `udevadm info -e`; on a machine
- * without udevadm the child's spawn error has crashed whole processes in some serialport versions (DESIGN.md,
- * "Facts about the build machines"), so udevadm is looked up on PATH first and never spawned when absent,
+ * without udevadm the child's spawn error has crashed whole processes in some serialport versions
+ * (docs/decisions.md#build-machines), so udevadm is looked up on PATH first and never spawned when absent,
  * and any failure of the udev path falls back to scanning /dev and /sys ourselves.
  */
 export async function listSerialPorts(options: ListSerialPortsOptions = {}): Promise<SerialPortList> {

@@ -69,11 +69,18 @@ function TopBar() {
   const till = useTillStatus();
   const online = gateway?.online ?? true;
   const exposure = saf?.exposureCents ?? status?.saf.exposureCents ?? 0;
+  // A notice shows over the brand and the lane's name for its few seconds (see Notices).
+  const noticeShown = useApp((s) => s.notices.length > 0);
   return (
     <header className="topbar">
-      <span className="brand">Tillpoint</span>
-      {status ? <span className="chip">Lane {status.laneId}</span> : null}
-      {status?.sandbox ? <span className="chip chip-warn">Sandbox</span> : null}
+      <div className="brand-slot">
+        <span className={noticeShown ? 'brand-group brand-hidden' : 'brand-group'}>
+          <span className="brand">Tillpoint</span>
+          {status ? <span className="chip">Lane {status.laneId}</span> : null}
+          {status?.sandbox ? <span className="chip chip-warn">Sandbox</span> : null}
+        </span>
+        <Notices />
+      </div>
       <span
         className={`chip ${online ? '' : 'chip-bad'}`}
         role="status"
@@ -162,24 +169,25 @@ function Nav() {
   );
 }
 
+/**
+ * Confirmations ("Refunded $10.00.") in the top bar, over the brand's slot (the brand, the lane's and the
+ * sandbox's chips, which say nothing that changes, and the free room after them) while one shows: never
+ * over a row, a button or Sign in (a floating toast covered the table's rows and, after sign-out, the
+ * Sign in button), and never a taller or shorter bar, since the slot's size does not change (a bar that
+ * grew pushed the sale screen's total below the fold at 1024×768). The brand alone left a cashier's full
+ * bar at 1024 px about 120 px: "Refunded $5.00 in cash: the drawer is open." was cut off. The newest one
+ * shows, in two lines at most (its whole text stays in the live region for a screen reader, and in its
+ * title); each leaves by itself (app-store.ts `notify`).
+ */
 function Notices() {
-  const notices = useApp((s) => s.notices);
-  const app = useAppStore();
+  const notice = useApp((s) => s.notices.at(-1));
   return (
     <div className="notices" role="status" aria-live="polite">
-      {notices.map((n) => (
-        <div key={n.id} className={`notice notice-${n.tone}`}>
-          {n.text}{' '}
-          <button
-            type="button"
-            className="btn btn-small"
-            onClick={() => app.getState().dismiss(n.id)}
-            aria-label="Dismiss"
-          >
-            ✕
-          </button>
+      {notice ? (
+        <div key={notice.id} className={`notice notice-${notice.tone}`} title={notice.text}>
+          {notice.text}
         </div>
-      ))}
+      ) : null}
     </div>
   );
 }
@@ -229,7 +237,6 @@ export function App() {
       </main>
       <SimulatorPanel />
       <ManagerPinDialog />
-      <Notices />
     </div>
   );
 }

@@ -21,6 +21,7 @@ const benches = [
   'sign-in.bench.ts',
   'catalog.bench.ts',
   'email-receipts.bench.ts',
+  'screen.bench.ts',
   ...onDemand,
 ].filter(
   (f) =>

@@ -8,6 +8,7 @@ import {
   buildRenderer,
   go,
   launchBrowser,
+  openTillFor,
   screenshot,
   signIn,
   signOut,
@@ -77,6 +78,8 @@ async function importFile(p: Page, name: string, text: string): Promise<void> {
 beforeAll(async () => {
   buildRenderer();
   terminal = await startTerminal();
+  // The cashier's cash sale below goes through a till.
+  await openTillFor(terminal);
   const b = readBridgeFile(terminal.dataDir);
   tool = await connectBridge(b.wsUrl, b.secret);
   // The tool looks into the catalog as a manager would (the simulator's commands need no one signed in).

@@ -427,8 +427,8 @@ describe('the bridge fed any frame, any command from any role (a terminal proces
     const sessions = new Map<Role | 'nobody', RemoteBridge>();
     for (const who of ['nobody', 'cashier', 'manager', 'tech'] as const)
       sessions.set(who, await connectBridge(terminal.wsUrl, SECRET));
-    // The customer at the simulated devices: a call that waits for a card or a PIN (a gift balance has no
-    // cancel on the bridge) ends when the customer acts, as at a real counter.
+    // The customer at the simulated devices: a call that waits for a card or a PIN ends when the customer
+    // acts, as at a real counter (or when a fuzzed cardWait.cancel stops it).
     const customer = await connectBridge(terminal.wsUrl, SECRET);
     const customerActions: [string, unknown][] = [
       ['simulator.swipe', {}],

@@ -168,6 +168,31 @@ describe('browser-mode bridge over a loopback WebSocket', () => {
     expect(refused).toBe(403);
   });
 
+  it('echoes an unknown command name bounded and without control characters, the same over both carriers', async () => {
+    // The IPC carrier (main.ts) hands any string to connection.dispatch; the WebSocket frames cap the
+    // name at 200. One rule answers both: a short, printable echo.
+    const ipc = lane.core.connect();
+    const ws = (await connectBridge(server.wsUrl, secret)) as unknown as {
+      send(c: string, p: unknown): Promise<{ ok: boolean; error?: { code: string; message: string } }>;
+      close(): Promise<void>;
+    };
+    const hostile = `evil\u001b[2J\r\nFAKE: Approved\u0000\u2028${'x'.repeat(150)}`.slice(0, 200);
+    const overIpc = await ipc.dispatch(hostile, {});
+    const overWs = await ws.send(hostile, {});
+    const messages = [overIpc, overWs].map((r) => (r.ok ? 'ok' : (r.error?.message ?? '')));
+    for (const m of messages) {
+      expect(m).toMatch(/^Unknown command evil/);
+      expect(m.length).toBeLessThanOrEqual(100);
+      expect(Array.from(m).filter((ch) => /\p{Cc}|\p{Zl}|\p{Zp}|\p{Cf}/u.test(ch))).toEqual([]);
+    }
+    expect(messages[0]).toBe(messages[1]);
+    const huge = await ipc.dispatch('y'.repeat(100_000), {});
+    expect(huge.ok ? 'ok' : huge.error.code).toBe('invalid');
+    expect(huge.ok ? '' : huge.error.message.length).toBeLessThanOrEqual(100);
+    ipc.close();
+    await ws.close();
+  });
+
   it('refuses a wrong secret', async () => {
     await expect(connectBridge(server.wsUrl, 'nope')).rejects.toThrow(/refused/);
   });

@@ -3,8 +3,9 @@ import path from 'node:path';
 import tseslint from 'typescript-eslint';
 import { describe, expect, it } from 'vitest';
 
-// DESIGN.md's dependency direction is enforced by the lint configuration; these cases prove that the
-// rule fires on each forbidden edge (a configuration that silently stopped resolving would pass them all).
+// The dependency direction (docs/decisions.md#dependency-direction) is enforced by the lint configuration;
+// these cases prove that the rule fires on each forbidden edge (a configuration that silently stopped
+// resolving would pass them all).
 const root = path.resolve(import.meta.dirname, '../..');
 // The probe files do not exist, so type-aware parsing is switched off for them; the layering rule
 // needs only the import paths.
@@ -73,7 +74,7 @@ describe('layering rule', () => {
     120_000,
   );
 
-  it('allows the edges DESIGN.md permits', async () => {
+  it('allows the edges the dependency direction permits', async () => {
     expect(
       await layeringErrors(
         'gateway/http/probe.ts',

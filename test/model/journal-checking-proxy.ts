@@ -3,7 +3,7 @@ import { startLoopbackProxy, type ProxyPlan } from '../support/loopback-proxy';
 
 /**
  * A stand-in for the network between a terminal and its gateway that checks the terminal's write-ahead
- * promise (DESIGN.md "Write-ahead journal") at the only moment it matters: when a money-moving request
+ * promise (docs/decisions.md#write-ahead-journal) at the only moment it matters: when a money-moving request
  * arrives, the journal's SQLite file — read from a separate connection, as another process would — must
  * already hold that UserTransactionNumber's row in `sending`. Then it forwards the request to the real
  * gateway, or plays a fault: the answer late (after the terminal gave up), the answer dropped after the

@@ -69,6 +69,22 @@ describe('app store: session, screens and manager approval', () => {
     expect(JSON.stringify(app.getState())).not.toContain('482913');
   });
 
+  it('a session the core ends (clocked out, deactivated) takes its notices with it: the next person starts with none', () => {
+    const bridge = new FakeBridge().answer('terminal.status', status(null));
+    const app = createAppStore(bridge);
+    const stop = app.getState().init();
+    bridge.emit('session.changed', cashier);
+    app.getState().notify('success', 'Refunded $10.00.');
+    // The same person's session renewed keeps what it was told.
+    bridge.emit('session.changed', { ...cashier, signedInAt: 2 });
+    expect(app.getState().notices.map((n) => n.text)).toEqual(['Refunded $10.00.']);
+    bridge.emit('session.changed', null);
+    expect(app.getState().notices).toEqual([]);
+    bridge.emit('session.changed', manager);
+    expect(app.getState().notices).toEqual([]);
+    stop();
+  });
+
   it('signing out leaves no notice for the next person: the cashier’s "Refunded $5.00 in cash" is not the manager’s to read', async () => {
     const bridge = new FakeBridge().answer('session.signOut', null);
     const app = createAppStore(bridge);

@@ -43,6 +43,7 @@ const SCANNED_SCREENS = [
   'cashier: gift load manager PIN',
   'cashier: EBT PIN prompt',
   'cashier: EBT balance',
+  'cashier: card wait with Cancel',
   'sale: pre-authorized',
   'cashier: pre-authorizations',
   'cashier: complete pre-authorization dialog',
@@ -171,6 +172,47 @@ describe('gift, EBT, pre-authorization and audit log screens in Chromium (sandbo
     await screenshot(page, 'cards-03-ebt-food-balance');
     expect(await pageText(page)).not.toContain(EBT);
   }, 60_000);
+
+  it('Cancel stops a gift balance waiting for a swipe and an EBT balance waiting for the PIN, at both sizes', async () => {
+    for (const size of [
+      { width: 1024, height: 768 },
+      { width: 1366, height: 900 },
+    ]) {
+      await page.setViewportSize(size);
+      await chooseCard(page, GIFT);
+      await page.getByRole('button', { name: 'Check gift balance' }).click();
+      await page.waitForSelector('#card-prompt[data-step="waiting-for-card"]');
+      const cancel = page.getByRole('button', { name: 'Cancel', exact: true });
+      // The button is on screen without scrolling, where the cashier looks while the card is awaited.
+      const box = await cancel.boundingBox();
+      expect(box && box.y + box.height).toBeLessThanOrEqual(size.height);
+      if (size.width === 1024) await checkA11y(page, 'cashier: card wait with Cancel');
+      await screenshot(page, `cards-03a-gift-wait-cancel-${size.width}`);
+      await cancel.click();
+      await page.locator('#card-prompt').waitFor({ state: 'detached' });
+      expect(await page.getByRole('alert').textContent()).toContain('Cancelled');
+      expect(await page.getByRole('button', { name: 'Check gift balance' }).isEnabled()).toBe(true);
+      // The reader stopped: a swipe now reaches no one, and the screen stays as it was.
+      await page.click('[data-sim="swipe"]');
+      expect(await page.locator('[data-testid="card-balance"]').count()).toBe(0);
+
+      // EBT: the card is read, the PIN pad asks; Cancel on the screen stops the PIN pad.
+      await chooseCard(page, EBT);
+      await page.getByRole('button', { name: 'Food (SNAP) balance' }).click();
+      await page.waitForSelector('#card-prompt[data-step="waiting-for-card"]');
+      await page.click('[data-sim="swipe"]');
+      await page.waitForSelector('#card-prompt[data-step="pin-entry"]');
+      await page.getByText('Asking for the PIN').waitFor();
+      await screenshot(page, `cards-03b-ebt-pin-cancel-${size.width}`);
+      await cancel.click();
+      await page.locator('#card-prompt').waitFor({ state: 'detached' });
+      await page.getByText('Not asking for a PIN').waitFor();
+      expect(await page.getByRole('alert').textContent()).toContain('Cancelled');
+      expect(await page.getByRole('button', { name: 'Food (SNAP) balance' }).isEnabled()).toBe(true);
+      await screenshot(page, `cards-03c-cancelled-${size.width}`);
+    }
+    await page.setViewportSize({ width: 1366, height: 900 });
+  }, 90_000);
 
   it('pre-authorization on the sale screen, completed with a tip; the completion is in today’s transactions', async () => {
     await go(page, 'Sale');

@@ -190,6 +190,7 @@ describe('sale store: the cashier’s sale as a state machine over the bridge', 
       ok: true,
       value: [
         {
+          cursor: 'mzx.9',
           userTransactionNumber: 'L1-9',
           operation: 'sale',
           state,
@@ -227,6 +228,7 @@ describe('sale store: the cashier’s sale as a state machine over the bridge', 
       ok: true,
       value: [
         {
+          cursor: 'mzx.0',
           userTransactionNumber: 'L1-10',
           operation: 'sale',
           state,

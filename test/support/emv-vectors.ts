@@ -1,7 +1,7 @@
 import { loadVector } from './vectors';
 
 /**
- * The published EMV cryptography vectors (`../shared/vectors/emv-cryptograms.json`), read in place. Its
+ * The published EMV cryptography vectors (`test/vectors/emv/emv-cryptograms.json`), read in place. Its
  * `conventions` block defines each algorithm; the tests iterate over whatever the file holds, so a vector
  * added to it later is tested too.
  */
@@ -15,7 +15,7 @@ export type EmvVector = {
 
 export type EmvVectorFile = { conventions: Record<string, string>; vectors: EmvVector[] };
 
-export const emvVectorFile = loadVector<EmvVectorFile>('emv-cryptograms.json');
+export const emvVectorFile = loadVector<EmvVectorFile>('emv/emv-cryptograms.json');
 
 /**
  * The KCV length a vector's expected values use. The file mixes 2- and 3-byte KCVs (its `kcv`

@@ -1,31 +1,15 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { dirname, join, resolve } from 'node:path';
+import { join } from 'node:path';
 
 /**
- * The published vectors live in the team's shared folder beside the repository (`../shared/vectors`):
- * tests read them there, never from copies that could drift. A clone elsewhere on the machine finds the
- * same folder by walking up, or through TILLPOINT_VECTORS.
+ * The published test vectors and the interface's endpoint list, kept in the repository under
+ * test/vectors/ (one folder per set; origin and licence of each in test/vectors/SOURCES.md). Found
+ * relative to this file, so a clone anywhere runs the same tests with nothing beside it.
  */
-/** The team's shared folder (vectors, the interface spec, DESIGN.md), found beside the repository or above it. */
-function findSharedDir(): string {
-  const fromEnv = process.env.TILLPOINT_SHARED;
-  if (fromEnv) return fromEnv;
-  let dir = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-  for (;;) {
-    const candidate = join(dir, '..', 'shared');
-    if (existsSync(join(candidate, 'vectors'))) return candidate;
-    const parent = dirname(dir);
-    if (parent === dir) break;
-    dir = parent;
-  }
-  if (existsSync('/work/shared/vectors')) return '/work/shared';
-  throw new Error('the shared folder (vectors, spec) was not found: set TILLPOINT_SHARED to it');
-}
+export const vectorsDir = fileURLToPath(new URL('../vectors/', import.meta.url));
 
-export const sharedDir = findSharedDir();
-export const vectorsDir = process.env.TILLPOINT_VECTORS ?? join(sharedDir, 'vectors');
-
+/** A vector file by its path under test/vectors/, e.g. `ansi-x9.24-dukpt/dukpt-tdes.json`. */
 export function loadVector<T>(file: string): T {
   return JSON.parse(readFileSync(join(vectorsDir, file), 'utf8')) as T;
 }

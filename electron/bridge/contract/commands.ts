@@ -117,7 +117,7 @@ import {
   TillSignOffSchema,
   ZListSchema,
 } from './till';
-import type { RefundOutcome, TransactionView } from './transactions';
+import type { RefundOutcome, TransactionListRow, TransactionView } from './transactions';
 import { RefundRequestSchema, TransactionQuerySchema, VoidRequestSchema } from './transactions';
 
 const Empty = Type.Object({});
@@ -192,6 +192,11 @@ export const commandPayloads = {
   }),
   'gift.reload': GiftReloadRequestSchema,
   'ebt.balance': Type.Object({ program: EbtProgramSchema }),
+  /**
+   * Stops a gift balance, gift load or EBT balance waiting for a card or a PIN (readers and PIN pad stop);
+   * `cancelled: false` when none is waiting. A tender's wait is `sale.cancel`'s.
+   */
+  'cardWait.cancel': Empty,
   'preauth.complete': PreauthCompleteRequestSchema,
 
   // --- receipts
@@ -451,13 +456,14 @@ export type CommandValues = CustomerCommandValues & {
   'gift.balance': BalanceView;
   'gift.reload': TransactionView;
   'ebt.balance': BalanceView;
+  'cardWait.cancel': { cancelled: boolean };
   'preauth.complete': TransactionView;
   'receipt.get': ReceiptView;
   'receipt.print': ReceiptPrintResult;
   'receipt.reprintLast': ReceiptPrintResult;
   'receipt.transaction.get': ReceiptView;
   'receipt.transaction.print': ReceiptPrintResult;
-  'transactions.list': TransactionView[];
+  'transactions.list': TransactionListRow[];
   'transactions.refund': RefundOutcome;
   'transactions.void': RefundOutcome;
   'batch.totals': BatchTotals;

@@ -23,7 +23,7 @@ export const BRIDGE_WS_PATH = '/bridge';
 export const IPC_CALL_CHANNEL = 'tillpoint:call';
 export const IPC_EVENT_CHANNEL = 'tillpoint:event';
 
-/** The terminal's roles (DESIGN.md "Roles"): the one list every other place reads. */
+/** The terminal's roles (docs/decisions.md#roles): the one list every other place reads. */
 export const ROLES = ['cashier', 'manager', 'tech'] as const;
 
 /** The roles a device plays on the lane: the one list every other place reads. */

@@ -70,12 +70,20 @@ export type TransactionView = {
   approvedByName?: string;
 };
 
+/** A row of transactions.list: the transaction and where the list continues after it. */
+export type TransactionListRow = TransactionView & { cursor: string };
+
 export const TransactionQuerySchema = Type.Object({
   last4: Type.Optional(Type.String({ pattern: '^[0-9]{4}$', problem: 'Search by the last four digits.' })),
   amountCents: Type.Optional(Cents({ problem: 'The amount is in cents.' })),
   /** Default: since local midnight of today. */
   since: Type.Optional(Type.Number()),
+  /** Rows on one page: 500 unless asked, 5000 at most. */
   limit: Type.Optional(Limit()),
+  /** The next page: the `cursor` of the last row of the page before (opaque; newest first). */
+  before: Type.Optional(
+    Type.String({ maxLength: 40, problem: 'The page cursor is a cursor from the list.' }),
+  ),
 });
 export type TransactionQuery = Static<typeof TransactionQuerySchema>;
 

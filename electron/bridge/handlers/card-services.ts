@@ -37,6 +37,8 @@ export function cardServiceHandlers(s: CoreServices) {
       }
     },
     'ebt.balance': (p) => engine.ebtBalance(p.program),
+    'cardWait.cancel': () => Promise.resolve({ cancelled: engine.cancelOutsideTicket() }),
+    // rule: preauth-tip-approval
     async 'preauth.complete'(p, ctx) {
       const srn = p.serviceReferenceNumber;
       const tip = p.tipCents ?? 0;
@@ -75,5 +77,5 @@ export function cardServiceHandlers(s: CoreServices) {
         throw error;
       }
     },
-  } satisfies HandlerSlice<'gift' | 'ebt' | 'preauth'>;
+  } satisfies HandlerSlice<'gift' | 'ebt' | 'cardWait' | 'preauth'>;
 }

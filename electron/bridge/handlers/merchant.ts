@@ -1,15 +1,18 @@
 import type { BusinessSettingsView } from '../contract';
 import { isExactRate } from '../../../common/percent';
+import { startOfStoreDayAt } from '../../../common/store-time';
 import { fraudGet, fraudSet, linkCreate, linkDisable, linksList, reportView } from '../../merchant';
 import { laneTimeZone } from '../../store-time-zone';
 import { BridgeFailure } from '../failure';
 import { createApprovals } from './approvals';
 import type { CoreServices, HandlerSlice } from './services';
 
-function startOfDay(now: number): number {
-  const d = new Date(now);
-  d.setHours(0, 0, 0, 0);
-  return d.getTime();
+/** A report bound as the screen sends it (an instant), or `fallback` when absent. */
+function instant(text: string | undefined, fallback: number | undefined): number | undefined {
+  if (text === undefined) return fallback;
+  const t = Date.parse(text);
+  if (!Number.isFinite(t)) throw new BridgeFailure('invalid', 'The report range is two dates.');
+  return t;
 }
 
 /** The manager's passthroughs to the gateway: reports, business settings, fraud options, payment links. */
@@ -40,27 +43,26 @@ export function merchantHandlers(s: CoreServices) {
 
   return {
     async 'reports.transactions'(p) {
-      const r = await client.getReportByMerchant();
+      // The gateway narrows to the range (the store's days, as the screen picks them): without a start it
+      // is the store's today, never the merchant's whole history.
+      const zone = laneTimeZone(settings.value);
+      const from = instant(p.from, startOfStoreDayAt(s.clock.now(), zone)) ?? 0;
+      const to = instant(p.to, undefined);
+      const StartDate = new Date(from).toISOString();
+      const EndDate = to === undefined ? undefined : new Date(to).toISOString();
+      const r = await client.getReportByMerchant({ StartDate, ...(EndDate ? { EndDate } : {}) });
       if (!r.ok) throw engine.failureOf(r.failure);
       return reportView(
         r.response.Transactions ?? [],
-        {
-          ...(p.from !== undefined ? { from: p.from } : {}),
-          ...(p.to !== undefined ? { to: p.to } : {}),
-        },
-        laneTimeZone(settings.value),
+        { from: StartDate, ...(EndDate ? { to: EndDate } : {}) },
+        zone,
       );
     },
 
     async 'reports.figures'(p) {
-      // The range reads the journal along its time index: without a start it is today, never all time.
-      const instant = (text: string | undefined, fallback: number | undefined) => {
-        if (text === undefined) return fallback;
-        const t = Date.parse(text);
-        if (!Number.isFinite(t)) throw new BridgeFailure('invalid', 'The report range is two dates.');
-        return t;
-      };
-      const from = instant(p.from, startOfDay(s.clock.now())) ?? 0;
+      // The range reads the journal along its time index: without a start it is the store's today, never
+      // all time.
+      const from = instant(p.from, startOfStoreDayAt(s.clock.now(), laneTimeZone(settings.value))) ?? 0;
       const to = instant(p.to, undefined);
       // `to` is the range's last millisecond (the screen sends 23:59:59.999): the journal's bound excludes.
       return s.batchClose.figures(from, to === undefined ? undefined : to + 1);

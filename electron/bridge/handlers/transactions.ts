@@ -4,6 +4,7 @@ import { toTransactionView } from '../../sale/transaction-view';
 import { laneTimeZone } from '../../store-time-zone';
 import { dollars } from '../../util/money';
 import { BridgeFailure } from '../failure';
+import { decodeListCursor, encodeListCursor } from '../list-cursor';
 import { createApprovals } from './approvals';
 import type { CoreServices, HandlerSlice } from './services';
 
@@ -23,16 +24,23 @@ export function transactionHandlers(s: CoreServices) {
   const { who, manager, approvedBy, stamp } = createApprovals(s);
   return {
     async 'transactions.list'(p) {
-      // "Today" is the store's day (its time zone), as the list's times read.
+      // "Today" is the store's day (its time zone), as the list's times read. A page at a time, along
+      // the journal's (created_at, seq) index: `before` is the last row's cursor of the page before.
+      const before = p.before === undefined ? undefined : decodeListCursor(p.before);
       const rows = await journal.list({
         since: p.since ?? startOfStoreDayAt(s.clock.now(), laneTimeZone(settings.value)),
         ...(p.last4 !== undefined ? { last4: p.last4 } : {}),
         ...(p.amountCents !== undefined ? { amountCents: p.amountCents } : {}),
+        ...(before ? { before } : {}),
         limit: Math.min(p.limit ?? 500, 5000),
       });
       const settledBefore = await batchClose.lastCloseSeen();
-      return rows.map((r) => toTransactionView(r, settledBefore, s.roles.nameOf));
+      return rows.map((r) => ({
+        ...toTransactionView(r, settledBefore, s.roles.nameOf),
+        cursor: encodeListCursor({ createdAt: r.createdAt, seq: r.seq }),
+      }));
     },
+    // rule: who-may-refund
     async 'transactions.refund'(p, ctx) {
       const approver = await manager(ctx, p.approval, 'transactions.refund');
       const srn = p.serviceReferenceNumber;
@@ -45,6 +53,7 @@ export function transactionHandlers(s: CoreServices) {
       );
       return r;
     },
+    // rule: who-may-void
     async 'transactions.void'(p, ctx) {
       const srn = p.serviceReferenceNumber;
       // Refused before the manager is asked: a PIN typed for a void that cannot happen is wasted.

@@ -1,7 +1,7 @@
 import type { Migration } from './types';
 
 /**
- * The write-ahead journal (DESIGN.md "Write-ahead journal"): one row per request that can move money,
+ * The write-ahead journal (docs/decisions.md#write-ahead-journal): one row per request that can move money,
  * committed before the request leaves. No PAN, track, CVN or PIN block has a column here: last four only.
  * `lane_counter` holds the last UserTransactionNumber sequence used, so a number is never handed out twice,
  * also after a crash (it is bumped in the same transaction that inserts the row).

@@ -1,15 +1,16 @@
 /**
  * Batch close, part 1 of 2: WHEN a merchant's open batch closes by itself. Interface, Limits 6: "Default
  * automatic batch closing time is 17:00"; Errors: "UpdateAutomaticHourToCloseBatch for a merchant not
- * enrolled: error message returned" (57); DESIGN.md, Batches: enrolled at 17:00 by default, merchant's
- * local time. Part 2, what a close does to the batch and its money, is settlement.ts beside this file;
- * schedulers/batch-close.ts runs this schedule and calls it.
+ * enrolled: error message returned" (57); docs/decisions.md#batches: enrolled at 17:00 by default, in the
+ * merchant's local time. Part 2, what a close does to the batch and its money, is settlement.ts beside this
+ * file; schedulers/batch-close.ts runs this schedule and calls it.
  */
 import { ResponseCode } from '../../contract/response-codes';
 import type { Queryable } from '../../storage/queryable';
 import { addDays, localParts, safeZone, zonedInstant } from '../local-time';
 import { DomainError } from '../outcome';
 
+// rule: automatic-batch-close
 /** The interface's default: every merchant is enrolled in automatic batch close at 17:00. */
 export const DEFAULT_CLOSE_TIME = '17:00';
 

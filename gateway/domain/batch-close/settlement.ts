@@ -1,9 +1,9 @@
 /**
- * Batch close, part 2 of 2: WHAT a close does. DESIGN.md, Batches: "Approved payments join the merchant's
- * open batch; DoSettlement and the automatic close (schedule.ts beside this file) close it; the Reporting
- * group reads real batches"; interface, Settlement report (AmountSettled, Batches, CompletedOn). A batch's
- * sales count what the card was charged (rules/card-paid.ts); a settled batch never reopens, so a void
- * after it is refused (void-rules.ts) and its payments are refunded instead.
+ * Batch close, part 2 of 2: WHAT a close does. docs/decisions.md#batches: approved payments join their
+ * merchant's open batch, DoSettlement or the automatic close (schedule.ts beside this file) closes it, and
+ * the Reporting group reads the real batches; interface, Settlement report (AmountSettled, Batches,
+ * CompletedOn). A batch's sales count what the card was charged (rules/card-paid.ts); a settled batch never
+ * reopens, so a void after it is refused (void-rules.ts) and its payments are refunded instead.
  */
 import type { Queryable, Storage } from '../../storage/queryable';
 import type { BatchesTable } from '../../storage/schema';
@@ -70,6 +70,7 @@ export type SettlementResult = {
   completedOn: string | null;
 };
 
+// rule: batch-settlement
 /**
  * Settles the merchant's open batch: its totals become a settlement record and the batch stops taking
  * payments (the next approval opens a new one). An empty or missing open batch settles nothing.

@@ -1,8 +1,8 @@
 /**
  * Duplicate payment. Interface, Limits 4: "A payment with the same signature as a recent payment is
  * rejected unless ForceDuplication is true" (card sale field ForceDuplication: "run the payment even when a
- * recent payment with the same signature exists"); DESIGN.md, Identity of a payment: same merchant, card
- * fingerprint, amount and type within the window (5 minutes by default, configurable: PaymentRules).
+ * recent payment with the same signature exists"); docs/decisions.md#identity-of-a-payment: same merchant,
+ * card fingerprint, amount and type within the window (5 minutes by default, configurable: PaymentRules).
  *
  * The signature: merchant, card fingerprint, base amount, TransactionType and operation. The operation is
  * part of it because one TransactionType covers movements that are not repeats of each other: a gift card
@@ -44,6 +44,7 @@ export function windowStart(now: Date, windowMs: number): string {
 /** Stands for an argument of the rule's query inside a prepared statement (storage/prepared.ts). */
 export type DuplicateParam = <K extends keyof DuplicateQuery>(name: K) => DuplicateQuery[K];
 
+// rule: duplicate-payment
 /** At most one recent payment of the signature: the rule as a query, for a statement that embeds it. */
 export function recentPaymentOfSignature(qb: Kysely<Database>, p: DuplicateParam) {
   const s: DuplicateQuery = {

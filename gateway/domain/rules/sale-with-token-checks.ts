@@ -3,7 +3,8 @@
  * rules: "an invalid Amount, an invalid TransactionType and a missing Token are all reported together in
  * Msg before a new UserTransactionNumber is reserved; priority is Amount (506), type (501), missing token
  * (3)"; Errors, Known conditions: "several of the three above: all reported in Msg; priority 506, 501, 3".
- * DESIGN.md, Wire: SaleWithToken's Amount, SurchargeAmount and TransactionType are JSON numbers (506, 501).
+ * docs/decisions.md#wire: SaleWithToken's Amount, SurchargeAmount and TransactionType are JSON numbers (506,
+ * 501).
  *
  * Where it applies: http/operation.ts maps a schema problem of a field to its code (`codeForField`);
  * domain/problems.ts orders the answer by `FIXED_CODE_PRIORITY`; routes/transactions.ts reports a missing
@@ -12,6 +13,7 @@
  */
 import { ResponseCode } from '../../contract/response-codes';
 
+// rule: sale-with-token-checks
 /** The interface's priority among the codes it fixes; every other code follows in the order found. */
 export const FIXED_CODE_PRIORITY: readonly number[] = [
   ResponseCode.InvalidAmount,

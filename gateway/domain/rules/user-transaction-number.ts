@@ -1,8 +1,8 @@
 /**
  * UserTransactionNumber use. Interface, Limits 1: "UserTransactionNumber must be unique; every refund needs
- * a new one"; DESIGN.md, Identity of a payment: unique per merchant for every operation that takes one,
- * reuse is refused and changes nothing; DESIGN.md, Reversal: reversing an unknown number blocks it, so a
- * late original is refused instead of charged.
+ * a new one"; docs/decisions.md#identity-of-a-payment: unique per merchant for every operation that takes
+ * one, reuse is refused and changes nothing; docs/decisions.md#reversal: reversing an unknown number blocks
+ * it, so a late original is refused instead of charged.
  *
  * A number is claimed (`reserved`) by the unit of work of the operation that carries it, marked `used` with
  * the payment it produced, released when that unit refuses and changes nothing, or `blocked` by DoReversal.
@@ -76,6 +76,7 @@ export function refusalFor(use: NumberUse): DomainError {
       ]);
 }
 
+// rule: transaction-number-once
 /**
  * Claims a UserTransactionNumber for an operation inside a unit of work. The primary key (mid, utn) is the
  * real guard: two requests racing for one number, even in two processes, cannot both insert it. The claim

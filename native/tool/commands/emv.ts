@@ -9,7 +9,7 @@ import { parseCommandArgs, ToolError, type ToolCommand } from '../command';
 /**
  * `emv ALGORITHM --json 'INPUTS'`: EMV key derivation, cryptograms, ARPC and issuer-script secure
  * messaging under the algorithm and input names of the published vectors file
- * (`../shared/vectors/emv-cryptograms.json`); prints the outputs under that file's `expected` names.
+ * (`test/vectors/emv/emv-cryptograms.json`); prints the outputs under that file's `expected` names.
  *
  * For published test keys only (the vectors', the sandbox issuer's in README). Unlike `dukpt` it does not
  * refuse unknown keys: the reference implementation publishes more vectors than the team's file holds,
@@ -25,7 +25,7 @@ function help(): unknown {
     usage,
     algorithms: EMV_ALGORITHMS.map((name) => ({ name, summary: emvAlgorithmSummary(name) })),
     notes: [
-      'inputs and outputs use the names of ../shared/vectors/emv-cryptograms.json',
+      'inputs and outputs use the names of test/vectors/emv/emv-cryptograms.json',
       'a null input means "not given" (the reference implementation\'s default applies)',
       'key check values print 2 bytes long; add "kcvLength": 3 for 3',
       'for published test keys only',

@@ -1,5 +1,5 @@
 import { decodeTlvHex, TlvError, type TlvNode } from '../../protocols/ber-tlv';
-import { CARD_DATA_TAGS } from '../../protocols/emv-sanitize';
+import { NOT_LOGGABLE_EMV_TAGS } from '../../protocols/emv-sanitize';
 import { emvTagInfo } from '../../protocols/emv-tags';
 import { bytesToHex } from '../../protocols/hex';
 import { maskCardData, maskPan } from '../../protocols/pan-mask';
@@ -24,7 +24,7 @@ function view(node: TlvNode): TagView {
   const base = { tag: node.tag, name: info?.name ?? 'unknown', length: node.value.length };
   if (node.children) return { ...base, children: node.children.map(view) };
   const hex = bytesToHex(node.value);
-  if (CARD_DATA_TAGS.has(node.tag)) {
+  if (NOT_LOGGABLE_EMV_TAGS.has(node.tag)) {
     const pan = LEADING_PAN.exec(`${hex}F`)?.[1];
     return { ...base, redacted: true, ...(pan ? { maskedPan: maskPan(pan) } : {}) };
   }
@@ -39,7 +39,8 @@ function view(node: TlvNode): TagView {
 const usage = 'tlv <hex>';
 
 export const tlv: ToolCommand = {
-  summary: 'decode EMV BER-TLV hex; card-data tags are redacted, PANs masked first six / last four',
+  summary:
+    'decode EMV BER-TLV hex; card-data and cryptogram tags are redacted, PANs masked first six / last four',
   usage,
   run(args) {
     const { positionals } = parseCommandArgs(args, {}, usage);

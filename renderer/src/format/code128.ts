@@ -111,6 +111,7 @@ function dataValues(text: string): number[] {
   return values;
 }
 
+// rule: code128-symbol
 /** The modulo-103 check character of a start and its data values. */
 export function code128Check(values: readonly number[]): number {
   let sum = values[0] ?? 0;

@@ -7,8 +7,9 @@ import { roleWords } from './tech/DevicesScreen';
 const roles = Object.keys(roleWords) as DeviceRoleName[];
 
 /**
- * The sandbox device simulator (DESIGN.md): present a test card, type the PIN on the simulated pad, sign
- * on the simulated pad, and break things (paper out, unplug). Only in the sandbox with simulated devices.
+ * The sandbox device simulator (docs/decisions.md#sandbox-data): present a test card, type the PIN on the
+ * simulated pad, sign on the simulated pad, and break things (paper out, unplug). Only in the sandbox with
+ * simulated devices.
  */
 export function SimulatorPanel() {
   const sim = useSim((s) => s.sim);

@@ -107,7 +107,8 @@ export function createAppStore(bridge: Bridge, connection: Connection = 'open'):
         const offs = [
           bridge.on('session.changed', (session) => {
             const before = get().session;
-            set({ session });
+            // A session that ends takes its confirmations with it: the next person starts with none.
+            set(before && !session ? { session, notices: [] } : { session });
             if (session && (!before || before.role !== session.role)) set({ view: homeView(session.role) });
           }),
           bridge.on('gateway.status', (gateway) => set({ gateway })),

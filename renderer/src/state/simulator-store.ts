@@ -46,8 +46,9 @@ export type SimulatorState = {
 export type SimulatorStore = StoreApi<SimulatorState>;
 
 /**
- * The sandbox device-simulator panel (DESIGN.md): it drives the simulated reader, PIN pad, signature pad
- * and printer through the bridge's `simulator.*` commands, exactly as the e2e tests and a newcomer do.
+ * The sandbox device-simulator panel (docs/decisions.md#sandbox-data): it drives the simulated reader, PIN
+ * pad, signature pad and printer through the bridge's `simulator.*` commands, exactly as the e2e tests and a
+ * newcomer do.
  */
 export function createSimulatorStore(bridge: Bridge): SimulatorStore {
   return createStore<SimulatorState>()((set, get) => {

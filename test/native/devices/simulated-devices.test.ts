@@ -96,6 +96,35 @@ describe('simulated devices behind the real drivers (the sandbox set)', () => {
     });
   });
 
+  it('the test receipt, with no store zone handed in, prints the machine’s local time and zone in plain ASCII', async () => {
+    // This machine runs in UTC, where a UTC time and the local one read the same.
+    const machineZone = process.env.TZ;
+    process.env.TZ = 'America/Chicago';
+    try {
+      const { sims, manager } = await setup();
+      const before = Date.now();
+      expect(await manager.runTest({ role: 'receiptPrinter', action: 'print-test-receipt' })).toMatchObject({
+        ok: true,
+      });
+      const after = Date.now();
+      await until(() => sims.controls.state().receiptPrinter.receipts.length === 1, 2000, 'test receipt');
+      const time = sims.controls.state().receiptPrinter.receipts[0]?.find((l) => l.startsWith('Time')) ?? '';
+      const chicago = new Intl.DateTimeFormat('en-US', { timeZone: 'America/Chicago', hour: 'numeric' });
+      const hours = [before, after].map(
+        (at) => chicago.formatToParts(at).find((p) => p.type === 'hour')?.value,
+      );
+      // The local hour (the hour may turn between the two readings) and the zone's short name, so paper
+      // says which zone it is.
+      expect(time).toMatch(new RegExp(` (${hours.join('|')}):\\d\\d [AP]M C[DS]T$`));
+      expect(time).not.toMatch(/\d{4}-\d{2}-\d{2}T/);
+      // A printer's code page has no narrow no-break space (ICU's before AM/PM): it would print "?".
+      expect(time).toMatch(/^[\x20-\x7e]+$/);
+    } finally {
+      if (machineZone === undefined) delete process.env.TZ;
+      else process.env.TZ = machineZone;
+    }
+  });
+
   it('unplugging a simulated pad shows it reconnecting; replugging restores it with its KSN counter intact', async () => {
     const { sims, manager } = await setup();
     const first = manager.devices.pinPad.requestPin({

@@ -73,7 +73,7 @@ describe('CardReaderDriver over a socat pty (MagTek serial ASCII)', () => {
     await sim.swipe(visa, { track1: 'error' });
     await until(() => events.length >= 2, 5000, 'two events');
     expect(events[0]).toMatchObject({ kind: 'read-error', reason: 'bad-read' });
-    // Track 1 in error, track 2 good: the swipe is usable (§2.4 `E` for the failed track).
+    // Track 1 in error, track 2 good: the swipe is usable (docs/devices.md §2.4: `E` for the failed track).
     expect(events[1]).toMatchObject({ kind: 'swipe', maskedPan: '411111******1111' });
   });
 

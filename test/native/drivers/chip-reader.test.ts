@@ -89,7 +89,8 @@ describe('ChipReaderDriver against the contact chip simulator over a socat pty',
     expect(bytesToHex(findTlv(tlv, '9F27')?.value ?? new Uint8Array(0))).toBe('80');
     expect(bytesToHex(findTlv(tlv, '9F02')?.value ?? new Uint8Array(0))).toBe('000000002500');
     const safe = decodeTlvHex(r.sanitizedEmvHex);
-    for (const tag of ['5A', '57', '5F24']) expect(findTlv(safe, tag)).toBeUndefined();
+    for (const tag of ['5A', '57', '5F24', '9F26', '9F10']) expect(findTlv(safe, tag)).toBeUndefined();
+    expect(findTlv(safe, '9F27')).toBeDefined();
     expect(r.sanitizedEmvHex).not.toContain(visaCredit.pan);
     expect(driver.inTransaction()).toBe(true);
 

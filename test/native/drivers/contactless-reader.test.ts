@@ -40,10 +40,11 @@ describe('ContactlessReaderDriver against the ViVOpay simulator over a socat pty
     const full = decodeTlvHex(r.emvTlvHex);
     expect(findTlv(full, '5A')).toBeDefined();
     expect(findTlv(full, '9F02')?.value).toEqual(Uint8Array.of(0, 0, 0, 0, 0x12, 0x34));
-    // The log copy keeps the transaction tags and drops the card's.
+    // The log copy keeps the transaction tags and drops the card's and the cryptogram.
     const safe = decodeTlvHex(r.sanitizedEmvHex);
-    expect(findTlv(safe, '9F26')).toBeDefined();
-    for (const tag of ['5A', '57', '5F24']) expect(findTlv(safe, tag)).toBeUndefined();
+    expect(findTlv(safe, '9F02')).toBeDefined();
+    expect(findTlv(safe, '9F27')).toBeDefined();
+    for (const tag of ['5A', '57', '5F24', '9F26', '9F10']) expect(findTlv(safe, tag)).toBeUndefined();
     expect(r.sanitizedEmvHex).not.toContain(mastercard.pan);
   });
 

@@ -36,7 +36,7 @@ describe('SignaturePadDriver against the Topaz simulator over a socat pty (8O1)'
     await until(() => strokes.length === SCRIPTED_SIGNATURE.length, 3000, 'all strokes');
     const sig = await driver.finishCapture();
     expect(sig?.strokes.map((s) => s.length)).toEqual(SCRIPTED_SIGNATURE.map((s) => s.length));
-    // Logical coordinates survive the tablet round trip within a unit (§5.1 scaling).
+    // Logical coordinates survive the tablet round trip within a unit (docs/devices.md §5.1 scaling).
     expect(Math.abs((sig?.strokes[0]?.[0]?.x ?? 0) - 300)).toBeLessThanOrEqual(1);
     expect(sig?.svg).toMatch(/^<svg /);
     expect(sig?.pngBase64.startsWith(PNG_MAGIC)).toBe(true);

@@ -16,7 +16,7 @@ import { loadVector } from '../../support/vectors';
 import { assertThrown } from '../../support/narrow';
 
 type EmvVector = { hex: string; tlvCount: number; expect: Record<string, string> };
-const v = loadVector<EmvVector>('emv-tlv.json');
+const v = loadVector<EmvVector>('emv/emv-tlv.json');
 
 function errorCode(fn: () => unknown): string {
   try {

@@ -2,7 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { detectBrand, type CardBrand } from '../../../native/protocols/card-brand';
 import { loadVector } from '../../support/vectors';
 
-const { luhnValidTestCards } = loadVector<{ luhnValidTestCards: string[] }>('card-tracks.json');
+const { luhnValidTestCards } = loadVector<{ luhnValidTestCards: string[] }>(
+  'iso7813-tracks/card-tracks.json',
+);
 
 // The brand of each published test card, in the order of card-tracks.json (the PANs stay in the vector file).
 const EXPECTED_BRANDS: CardBrand[] = [

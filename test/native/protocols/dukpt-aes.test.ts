@@ -22,7 +22,7 @@ type AesVectors = {
   pinBlockFormat4: { pinKey: string; pin: string; pan: string; randomPad: string; encrypted: string };
 };
 
-const v = loadVector<AesVectors>('dukpt-aes.json');
+const v = loadVector<AesVectors>('ansi-x9.24-dukpt/dukpt-aes.json');
 const ksnFor = (counter: number): string =>
   v.initialKeyId + counter.toString(16).toUpperCase().padStart(8, '0');
 

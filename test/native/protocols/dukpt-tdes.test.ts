@@ -28,7 +28,7 @@ type TdesVectors = {
   wrongSingleDesResults: Record<string, string>;
 };
 
-const v = loadVector<TdesVectors>('dukpt-tdes.json');
+const v = loadVector<TdesVectors>('ansi-x9.24-dukpt/dukpt-tdes.json');
 const xorHex = (a: string, b: string): string =>
   (BigInt(`0x${a}`) ^ BigInt(`0x${b}`)).toString(16).toUpperCase().padStart(a.length, '0');
 
@@ -78,7 +78,7 @@ describe('ANSI X9.24-1 TDES DUKPT (Annex A.4 vectors)', () => {
   });
 
   it('accepts the shortened KSN of a packet 73 (leading F dropped) and lower case', () => {
-    // devices-reference §4.3 example: 73.00000 9876543210E00001 1B9C1845EB993A7A
+    // docs/devices.md §4.3 example: 73.00000 9876543210E00001 1B9C1845EB993A7A
     expect(normalizeKsnTdes('9876543210E00001')).toBe('FFFF9876543210E00001');
     expect(normalizeKsnTdes('fff9876543210e00001')).toBe('FFFF9876543210E00001');
     expect(

@@ -4,7 +4,7 @@ import { emvVectorFile, inputsOf } from '../../support/emv-vectors';
 
 const { vectors } = emvVectorFile;
 
-describe('EMV cryptography: every published vector (../shared/vectors/emv-cryptograms.json)', () => {
+describe('EMV cryptography: every published vector (test/vectors/emv/emv-cryptograms.json)', () => {
   it('the file holds vectors, and every algorithm it names has an implementation', () => {
     expect(vectors.length).toBeGreaterThan(0);
     const missing = [...new Set(vectors.map((v) => v.algorithm))].filter((a) => !EMV_ALGORITHMS.includes(a));

@@ -3,6 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { decodeTlvHex, encodeTlvHex, flattenTlv } from '../../../native/protocols/ber-tlv';
 import {
   CARD_DATA_TAGS,
+  LOGGABLE_EMV_TAGS,
+  NOT_LOGGABLE_EMV_TAGS,
   readEmvCardData,
   sanitizeEmvForLog,
   UNPARSEABLE_EMV_FOR_LOG,
@@ -22,7 +24,8 @@ type EmvVector = {
   };
   note: string;
 };
-const v = loadVector<EmvVector>('emv-tlv.json');
+const v = loadVector<EmvVector>('emv/emv-tlv.json');
+const TEMPLATES = new Set(['70', '77']);
 const tagsOf = (hex: string): string[] => flattenTlv(decodeTlvHex(hex)).map((n) => n.tag);
 const tlv = (tag: string, valueHex: string): string =>
   `${tag}${(valueHex.length / 2).toString(16).toUpperCase().padStart(2, '0')}${valueHex}`;
@@ -72,22 +75,39 @@ describe('EMV data sanitised for logs', () => {
     for (const tag of named) expect(CARD_DATA_TAGS.has(tag)).toBe(true);
   });
 
-  it('removes card data from the published record and keeps the rest byte for byte', () => {
+  it('keeps only the loggable tags of the published record, byte for byte, and never its cryptogram', () => {
     const out = sanitizeEmvForLog(v.hex);
     const kept = tagsOf(out);
     const original = tagsOf(v.hex);
-    expect(kept).toEqual(original.filter((t) => !CARD_DATA_TAGS.has(t)));
-    expect(kept).toHaveLength(v.tlvCount - 5);
+    expect(kept).toEqual(original.filter((t) => LOGGABLE_EMV_TAGS.has(t)));
+    // What a support reader needs survives: the cryptogram's type, the terminal's checks, the amount.
+    for (const tag of ['9F27', '95', '9B', '9F34', '9F36', '9F02', '5F2A', '9F1A', '82', '84'])
+      expect(kept).toContain(tag);
+    for (const tag of ['5A', '57', '5F20', '5F24', '9F1F', '9F26', '9F10', '5F34', '9F37'])
+      expect(kept).not.toContain(tag);
     expect(out).not.toContain(v.decoded.pan);
     expect(out).not.toContain('221231');
-    const cryptogram = flattenTlv(decodeTlvHex(out)).find((n) => n.tag === '9F26');
-    expect(cryptogram && encodeTlvHex([cryptogram])).toBe(`9F2608${v.expect['9F26'] ?? ''}`);
+    expect(out).not.toContain(v.expect['9F26'] ?? '9F26');
+    expect(out).not.toContain(v.expect['9F10'] ?? '9F10');
+    const kept9F27 = flattenTlv(decodeTlvHex(out)).find((n) => n.tag === '9F27');
+    expect(kept9F27 && encodeTlvHex([kept9F27])).toBe('9F270180');
   });
 
-  it('removes card data at any depth and fixes the parents’ lengths', () => {
+  it('drops card data, cryptographic output and unknown tags at any depth and fixes the parents’ lengths', () => {
     const inner = `${tlv('57', v.expect['57'] ?? '')}${tlv('9F27', '80')}${tlv('5F20', '444F452F4A4F484E')}`;
-    const hex = tlv('77', `${tlv('70', inner)}${tlv('99', '1B9C1845EB993A7A')}${tlv('9F6B', '4111')}`);
+    const crypto = `${tlv('9F26', 'D737017E33C78692')}${tlv('9F10', '06010A03A02000')}${tlv('9F4B', 'A1B2C3D4')}`;
+    const hex = tlv(
+      '77',
+      `${tlv('70', inner)}${tlv('99', '1B9C1845EB993A7A')}${tlv('9F6B', '4111')}${crypto}${tlv('DF8129', 'AB')}`,
+    );
     expect(sanitizeEmvForLog(hex)).toBe(tlv('77', tlv('70', tlv('9F27', '80'))));
+  });
+
+  it('lists nothing as both loggable and not', () => {
+    for (const tag of NOT_LOGGABLE_EMV_TAGS) expect(LOGGABLE_EMV_TAGS.has(tag)).toBe(false);
+    for (const tag of CARD_DATA_TAGS) expect(NOT_LOGGABLE_EMV_TAGS.has(tag)).toBe(true);
+    for (const tag of ['9F26', '9F10', '9F4B', '91', '71', '72', '80'])
+      expect(NOT_LOGGABLE_EMV_TAGS.has(tag)).toBe(true);
   });
 
   it('logs a marker, not the data, when the TLV does not parse', () => {
@@ -107,10 +127,44 @@ describe('EMV data sanitised for logs', () => {
       fc.property(fc.oneof(record, nested, fc.string({ maxLength: 80 })), (hex) => {
         const out = sanitizeEmvForLog(hex);
         const kept = out === UNPARSEABLE_EMV_FOR_LOG ? [] : tagsOf(out);
-        expect(kept.filter((tag) => CARD_DATA_TAGS.has(tag))).toEqual([]);
+        expect(kept.filter((tag) => !LOGGABLE_EMV_TAGS.has(tag) && !TEMPLATES.has(tag))).toEqual([]);
         expect(typeof readEmvCardData(hex).ok).toBe('boolean');
       }),
       { numRuns: 1500 },
+    );
+  });
+
+  it('property: no value of a card-data or cryptographic tag appears anywhere in the sanitised form', () => {
+    // Secret values are 4+ bytes, so a TLV header of the kept tags cannot spell one by itself; a kept
+    // value that happens to contain a secret (fast-check likes all-zero arrays) is ruled out by `pre`.
+    const secret = fc
+      .tuple(fc.constantFrom(...NOT_LOGGABLE_EMV_TAGS), fc.uint8Array({ minLength: 4, maxLength: 24 }))
+      .map(([tag, b]) => ({ tag, value: Buffer.from(b).toString('hex').toUpperCase(), secret: true }));
+    const loggable = fc
+      .tuple(fc.constantFrom(...LOGGABLE_EMV_TAGS), fc.uint8Array({ maxLength: 12 }))
+      .map(([tag, b]) => ({ tag, value: Buffer.from(b).toString('hex').toUpperCase(), secret: false }));
+    const element = fc.oneof(secret, loggable);
+    fc.assert(
+      fc.property(
+        fc.array(element, { minLength: 1, maxLength: 10 }),
+        fc.constantFrom('', '70', '77'),
+        (elements, template) => {
+          const wrap = (body: string): string =>
+            template === '' || body.length / 2 >= 0x80 ? body : tlv(template, body);
+          const hex = wrap(elements.map((e) => tlv(e.tag, e.value)).join(''));
+          const secrets = elements.filter((e) => e.secret).map((e) => e.value);
+          const loggableOnly = wrap(
+            elements
+              .filter((e) => !e.secret)
+              .map((e) => tlv(e.tag, e.value))
+              .join(''),
+          );
+          fc.pre(secrets.every((s) => !loggableOnly.includes(s)));
+          const out = sanitizeEmvForLog(hex);
+          for (const s of secrets) expect(out).not.toContain(s);
+        },
+      ),
+      { numRuns: 2000 },
     );
   });
 });

@@ -3,7 +3,7 @@ import { decodeTlvHex, flattenTlv } from '../../../native/protocols/ber-tlv';
 import { EMV_TAGS, emvTagInfo } from '../../../native/protocols/emv-tags';
 import { loadVector } from '../../support/vectors';
 
-const v = loadVector<{ hex: string }>('emv-tlv.json');
+const v = loadVector<{ hex: string }>('emv/emv-tlv.json');
 
 describe('EMV tag dictionary', () => {
   it.each(flattenTlv(decodeTlvHex(v.hex)).map((n) => n.tag))(

@@ -16,7 +16,7 @@ const hex = (b: Uint8Array): string => Buffer.from(b).toString('hex').toUpperCas
 const lines = (events: EscPosEvent[]): string[] =>
   events.flatMap((e) => (e.type === 'line' ? [e.line.text.trimEnd()] : []));
 
-describe('ESC/POS commands of devices-reference §6', () => {
+describe('ESC/POS commands of docs/devices.md §6', () => {
   it('drawer kick is 1B 70 00 19 FA', () => {
     expect(hex(DRAWER_KICK)).toBe('1B700019FA');
     expect(hex(drawerKick())).toBe('1B700019FA');

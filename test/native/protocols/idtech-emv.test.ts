@@ -44,7 +44,7 @@ const responseFrame = (frame: Uint8Array) => {
   return f;
 };
 
-// The worked frames of ../shared/idtech-emv.md, CRCs verified there ([calc]).
+// The worked frames of docs/idtech-emv.md, CRCs verified there ([calc]).
 describe("ID TECH NGA Protocol 2 EMV commands: the notes' worked frames, byte for byte", () => {
   it('02-40 of the VP3350 manual p.13 (30 s, 9C 00, 1.00, all interfaces, fallback, 96 s; CRC 0xD118)', () => {
     const frame = buildActivateTransaction240({

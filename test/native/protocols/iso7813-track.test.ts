@@ -11,9 +11,9 @@ type TrackCase = {
   serviceCode: string;
   source: string;
 };
-const { cases } = loadVector<{ cases: TrackCase[] }>('card-tracks.json');
+const { cases } = loadVector<{ cases: TrackCase[] }>('iso7813-tracks/card-tracks.json');
 
-// devices-reference §1: the example swipe exactly as a wedge types it.
+// docs/devices.md §1: the example swipe exactly as a wedge types it.
 const EXAMPLE_T1 = '%B4111111111111111^DOE/JOHN^2812101000000000000000000?';
 const EXAMPLE_T2 = ';4111111111111111=28121010000000000000?';
 const EXAMPLE_SWIPE = `${EXAMPLE_T1}${EXAMPLE_T2}\r`;

@@ -15,8 +15,8 @@ type AesVectors = {
   pinBlockFormat4: { pinKey: string; pin: string; pan: string; randomPad: string; encrypted: string };
 };
 
-const iso0 = loadVector<Iso0Vectors>('pinblock-iso0.json');
-const f4 = loadVector<AesVectors>('dukpt-aes.json').pinBlockFormat4;
+const iso0 = loadVector<Iso0Vectors>('iso9564-pin-blocks/pinblock-iso0.json');
+const f4 = loadVector<AesVectors>('ansi-x9.24-dukpt/dukpt-aes.json').pinBlockFormat4;
 
 function codeOf(fn: () => unknown): string {
   try {

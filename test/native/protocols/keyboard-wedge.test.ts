@@ -16,7 +16,7 @@ function type(d: KeyboardWedgeDecoder, text: string, gapMs: number, t0 = 0): Wed
 }
 
 describe('keyboard-wedge decoder', () => {
-  it('recognises a fast swipe ending in CR (§2.4) and hands it to the track parser', () => {
+  it('recognises a fast swipe ending in CR (docs/devices.md §2.4) and hands it to the track parser', () => {
     const d = new KeyboardWedgeDecoder();
     const events = type(d, `${SWIPE}\r`, 4);
     expect(events).toEqual([{ type: 'swipe', data: SWIPE }]);

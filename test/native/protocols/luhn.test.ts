@@ -5,7 +5,7 @@ import { loadVector } from '../../support/vectors';
 type CardVectors = { luhnValidTestCards: string[]; luhnInvalid: string[] };
 
 describe('Luhn (ISO/IEC 7812-1)', () => {
-  const v = loadVector<CardVectors>('card-tracks.json');
+  const v = loadVector<CardVectors>('iso7813-tracks/card-tracks.json');
   it.each(v.luhnValidTestCards)('accepts published test card %s', (pan) => {
     expect(isLuhnValid(pan)).toBe(true);
   });

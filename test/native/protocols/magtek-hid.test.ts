@@ -20,7 +20,7 @@ import {
   parseMagtekSwipeReport,
 } from '../../../native/protocols/magtek-hid';
 
-// devices-reference §1 example card, as the reader's HID report carries it (§2.2).
+// docs/devices.md §1 example card, as the reader's HID report carries it (§2.2).
 const T1 = '%B4111111111111111^DOE/JOHN^2812101000000000000000000?';
 const T2 = ';4111111111111111=28121010000000000000?';
 const ascii = (s: string): number[] => Array.from(s, (c) => c.charCodeAt(0));

@@ -19,7 +19,7 @@ const PLUS = [
   ],
 ];
 
-describe('Worldnet/Payroc base-28 vector signature (devices-reference §5.2)', () => {
+describe('Worldnet/Payroc base-28 vector signature (docs/devices.md §5.2)', () => {
   it('decodes the published example 4i1m621m00005a125a2e to a "+" sign', () => {
     expect(decodeVectorSignature('4i1m621m00005a125a2e')).toEqual(PLUS);
   });

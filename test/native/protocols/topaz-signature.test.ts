@@ -12,7 +12,7 @@ import {
 
 const hex = (b: Uint8Array): string => Buffer.from(b).toString('hex').toUpperCase();
 
-describe('Topaz pen packets (reverse-engineered, devices-reference §5.1)', () => {
+describe('Topaz pen packets (reverse-engineered, docs/devices.md §5.1)', () => {
   it('[calc] pen-down, near, X=1000, Y=800 -> C1 68 07 20 06', () => {
     expect(hex(encodeTopazPacket({ x: 1000, y: 800, penDown: true }))).toBe('C168072006');
     expect(decodeTopazPacket(Uint8Array.of(0xc1, 0x68, 0x07, 0x20, 0x06))).toEqual({

@@ -58,7 +58,7 @@ function harness(opts: { acceptPacket?: (p: DecodedPacket) => boolean } = {}) {
 
 const Z2 = encodeMessage({ type: 'Z2', text: 'HELLO', clear: false });
 
-describe('VerifoneLink sender (devices-reference §4.2)', () => {
+describe('VerifoneLink sender (docs/devices.md §4.2)', () => {
   it('resolves on ACK after one transmission', async () => {
     const h = harness();
     const result = h.link.send(Z2);

@@ -22,7 +22,7 @@ import {
 const hex = (b: Uint8Array): string => Buffer.from(b).toString('hex').toUpperCase();
 const bytes = (h: string): Uint8Array => Uint8Array.from(Buffer.from(h.replace(/\s+/g, ''), 'hex'));
 
-describe('VeriFone packet framing: worked frames of devices-reference §4.2/§4.3', () => {
+describe('VeriFone packet framing: worked frames of docs/devices.md §4.2/§4.3', () => {
   it('<STX>Z2THX<ETX> = 02 5A 32 54 48 58 03 2F', () => {
     expect(hex(encodeTransactionPacket('Z2THX'))).toBe('025A3254485803' + '2F');
     expect(hex(encodeMessage({ type: 'Z2', text: 'THX', clear: false }))).toBe('025A32544858032F');

@@ -27,7 +27,7 @@ const bytes = (h: string): Uint8Array => Uint8Array.from(Buffer.from(h.replace(/
 const PING = '56 69 56 4F 74 65 63 68 32 00 18 01 00 00 B3 CD';
 const PING_OK = '56 69 56 4F 74 65 63 68 32 00 18 00 00 00 FA 83';
 
-describe('ViVOtech2 Protocol 2 framing: worked examples of devices-reference §3.3', () => {
+describe('ViVOtech2 Protocol 2 framing: worked examples of docs/devices.md §3.3', () => {
   it('ping command, CRC 0xCDB3 sent LSB first', () => {
     expect(hex(buildPing())).toBe(PING);
     expect(vivo2Crc(bytes(PING), 0, 14)).toBe(0xcdb3);

@@ -30,7 +30,7 @@ describe.each<Transport>(['memory', 'pty'])('signature pad simulator over %s', (
     link = undefined;
   });
   async function setup(opts: SignaturePadSimulatorOptions = {}) {
-    // SigLite 1x5: 19200 baud, 8 data bits, odd parity (§5.1).
+    // SigLite 1x5: 19200 baud, 8 data bits, odd parity (docs/devices.md §5.1).
     link = await openLink(transport, { baudRate: 19200, parity: 'odd' });
     return { sim: new SignaturePadSimulator(link.device, opts), h: host(link), link };
   }

@@ -25,7 +25,7 @@ function host(link: Link) {
   return { swipes, chunks, pending: () => pending };
 }
 
-describe('test cards and track strings (devices-reference §1)', () => {
+describe('test cards and track strings (docs/devices.md §1)', () => {
   it('the reference swipe, byte for byte, for 4111... with expiry 2812', () => {
     const card = { ...TEST_CARDS[0]!, expiryYYMM: '2812' };
     expect(swipeOutput(card)).toBe(

@@ -42,9 +42,9 @@ type AesVectors = {
   firstKsn: string;
   pinBlockFormat4: { pinKey: string; pin: string; pan: string; randomPad: string; encrypted: string };
 };
-const tdes = loadVector<TdesVectors>('dukpt-tdes.json');
-const aes = loadVector<AesVectors>('dukpt-aes.json');
-const emv = loadVector<{ hex: string; tlvCount: number; decoded: { pan: string } }>('emv-tlv.json');
+const tdes = loadVector<TdesVectors>('ansi-x9.24-dukpt/dukpt-tdes.json');
+const aes = loadVector<AesVectors>('ansi-x9.24-dukpt/dukpt-aes.json');
+const emv = loadVector<{ hex: string; tlvCount: number; decoded: { pan: string } }>('emv/emv-tlv.json');
 const SWIPE = '%B4111111111111111^DOE/JOHN^2812101000000000000000000?;4111111111111111=28121010000000000000?';
 
 // Each case spawns the CLI as a field tech would; they run concurrently to keep the file quick.
@@ -184,7 +184,10 @@ describe.concurrent('field tech toolkit CLI', { timeout: 120_000 }, () => {
     });
     expect(out.tags.find((t) => t.tag === '5F20')).toMatchObject({ redacted: true });
     expect(out.tags.find((t) => t.tag === '50')).toMatchObject({ text: 'VISA CREDIT' });
+    expect(out.tags.find((t) => t.tag === '9F26')).toMatchObject({ redacted: true });
+    expect(out.tags.find((t) => t.tag === '9F10')).toMatchObject({ redacted: true });
     expect(r.stdout).not.toContain(emv.decoded.pan);
+    expect(r.stdout).not.toContain('D737017E33C78692');
     const bad = await tool(['tlv', '5A08476173']);
     expect(bad.code).toBe(1);
     expect(bad.json).toMatchObject({ error: { code: 'tlv-truncated' } });

@@ -20,7 +20,7 @@ describe('HID transport', () => {
     );
   });
 
-  it('normalises the report-ID-0 quirk of feature reports (§2.3)', () => {
+  it('normalises the report-ID-0 quirk of feature reports (docs/devices.md §2.3)', () => {
     const body = Uint8Array.from({ length: 24 }, (_, i) => i + 1);
     const withId = Uint8Array.of(0, ...body);
     expect(normalizeFeatureReport(0, 24, withId)).toEqual(body);

@@ -60,7 +60,15 @@ function useOutsideTicketProgress(active: boolean, ticketId: string | undefined)
   return progress;
 }
 
-function WaitPanel({ running, progress }: { running: Running; progress: SaleProgress | null }) {
+function WaitPanel({
+  running,
+  progress,
+  onCancel,
+}: {
+  running: Running;
+  progress: SaleProgress | null;
+  onCancel: () => void;
+}) {
   const [deadline, setDeadline] = useState<number | null>(null);
   const now = useNow(1000);
   useEffect(() => {
@@ -81,12 +89,15 @@ function WaitPanel({ running, progress }: { running: Running; progress: SaleProg
         {progress?.prompt ?? 'Starting…'}
       </div>
       {left !== null ? <p className="hint">Times out in {left} s</p> : null}
-      {/* The bridge has no cancel for a wait outside a ticket (sale.cancel needs a ticket id): say how it ends. */}
-      <p className="hint">
-        {ebt
-          ? 'To stop, the customer presses Cancel on the PIN pad; otherwise the wait times out.'
-          : 'The wait ends when the card is read or the reader times out.'}
-      </p>
+      <div className="row">
+        {/* Stops the readers and the PIN pad; an answer already asked of the gateway is not cancelled. */}
+        <button type="button" className="btn" onClick={onCancel} disabled={progress?.step === 'authorizing'}>
+          Cancel
+        </button>
+        <p className="hint">
+          {ebt ? 'The customer may also press Cancel on the PIN pad.' : 'Or wait: the reader times out.'}
+        </p>
+      </div>
     </section>
   );
 }
@@ -329,6 +340,19 @@ export function CardServicesScreen() {
       (balance) => ({ kind: 'balance', balance }),
     );
 
+  /**
+   * Cancel in the wait panel: the load's own payment is a tender on its ticket (`sale.cancel`); a balance
+   * or a load's card read waits outside any ticket (`cardWait.cancel`). The running call then answers
+   * "Cancelled." and the screen shows it as it shows any refusal.
+   */
+  const cancel = async () => {
+    const r =
+      paid && paid.tenderId === ''
+        ? await bridge.send('sale.cancel', { ticketId: paid.ticketId })
+        : await bridge.send('cardWait.cancel', {});
+    if (!r.ok) setError(describeError(r.error));
+  };
+
   const busy = running !== null;
   const validReload = reloadCents !== undefined && reloadCents > 0;
   return (
@@ -436,7 +460,9 @@ export function CardServicesScreen() {
           </section>
         </div>
         <div className="stack">
-          {running ? <WaitPanel running={running} progress={progress} /> : null}
+          {running ? (
+            <WaitPanel running={running} progress={progress} onCancel={() => void cancel()} />
+          ) : null}
           {paid && !running ? (
             <section className="card stack" aria-labelledby="paid-load-title" data-testid="paid-load">
               <h2 id="paid-load-title">Load paid: {formatCents(paid.amountCents)}</h2>

@@ -1,5 +1,10 @@
 import { useEffect, useState, type FormEvent } from 'react';
-import type { JournalState, TransactionQuery, TransactionView } from '../../../../electron/bridge/contract';
+import type {
+  JournalState,
+  TransactionListRow,
+  TransactionQuery,
+  TransactionView,
+} from '../../../../electron/bridge/contract';
 import {
   askedCents,
   cardChargedCents,
@@ -253,11 +258,42 @@ function AmountCell({ t }: { t: TransactionView }) {
   );
 }
 
+/** Rows per page: a busy day's list arrives a page at a time (transactions.list is keyset-paged). */
+export const TRANSACTIONS_PAGE = 50;
+
+/**
+ * The pages after the first one, asked with the last row's cursor; cleared whenever the first page is
+ * read again (a new search, Show all, a refund), so a page never sits under a first page it did not follow.
+ */
+function useEarlierPages(query: TransactionQuery, first: readonly TransactionListRow[] | undefined) {
+  const bridge = useBridge();
+  const [pages, setPages] = useState<TransactionListRow[][]>([]);
+  const [loading, setLoading] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  useEffect(() => {
+    setPages([]);
+    setError(null);
+  }, [first]);
+  const last = pages.at(-1) ?? first ?? [];
+  const more = last.length === TRANSACTIONS_PAGE;
+  const showEarlier = async () => {
+    const cursor = last.at(-1)?.cursor;
+    if (!cursor) return;
+    setLoading(true);
+    const r = await bridge.send('transactions.list', { ...query, limit: TRANSACTIONS_PAGE, before: cursor });
+    setLoading(false);
+    if (!r.ok) return setError(describeError(r.error));
+    setError(null);
+    setPages((p) => [...p, r.value]);
+  };
+  return { rows: pages.flat(), more, loading, error, showEarlier, asked: pages.length > 0 };
+}
+
 /** Today's transactions on this lane, grouped by sale, searchable by last four or amount, with refund and void. */
 export function TransactionsScreen() {
   const [last4, setLast4] = useState('');
   const [amount, setAmount] = useState('');
-  const [query, setQuery] = useState<TransactionQuery>({});
+  const [query, setQuery] = useState<TransactionQuery>({ limit: TRANSACTIONS_PAGE });
   const [formError, setFormError] = useState<string | null>(null);
   const [action, setAction] = useState<Action | null>(null);
   const [done, setDone] = useState<Done | null>(null);
@@ -269,7 +305,7 @@ export function TransactionsScreen() {
 
   const search = (e: FormEvent) => {
     e.preventDefault();
-    const q: TransactionQuery = {};
+    const q: TransactionQuery = { limit: TRANSACTIONS_PAGE };
     if (last4.length > 0) {
       if (!/^\d{4}$/.test(last4)) return setFormError('Last four is exactly four digits.');
       q.last4 = last4;
@@ -283,7 +319,8 @@ export function TransactionsScreen() {
     setQuery(q);
   };
 
-  const rows = list.data ?? [];
+  const earlier = useEarlierPages(query, list.data);
+  const rows = [...(list.data ?? []), ...earlier.rows];
   const groups = groupBySale(rows);
   return (
     <div>
@@ -307,7 +344,7 @@ export function TransactionsScreen() {
           onClick={() => {
             setLast4('');
             setAmount('');
-            setQuery({});
+            setQuery({ limit: TRANSACTIONS_PAGE });
             void list.reload();
           }}
         >
@@ -325,7 +362,9 @@ export function TransactionsScreen() {
       <ErrorAlert message={list.error} />
       <table className="data" aria-describedby="tx-count">
         <caption id="tx-count" className="hint" style={{ textAlign: 'left' }}>
-          {list.loading ? 'Loading…' : `${rows.length} transaction${rows.length === 1 ? '' : 's'}`}
+          {list.loading
+            ? 'Loading…'
+            : `${rows.length} transaction${rows.length === 1 ? '' : 's'}${earlier.more ? ', newest first: earlier ones below' : ''}`}
         </caption>
         <TableHead
           columns={['Time', 'Type', 'Card', 'Amount', 'Status', 'By', 'Auth / number', 'Actions']}
@@ -422,6 +461,23 @@ export function TransactionsScreen() {
           );
         })}
       </table>
+      <ErrorAlert message={earlier.error} />
+      {earlier.more ? (
+        <div className="row">
+          <button
+            type="button"
+            className="btn"
+            disabled={earlier.loading}
+            onClick={() => void earlier.showEarlier()}
+          >
+            {earlier.loading ? 'Loading…' : 'Show earlier'}
+          </button>
+        </div>
+      ) : earlier.asked ? (
+        <p className="hint" data-testid="tx-no-earlier">
+          No earlier transactions{query.last4 || query.amountCents !== undefined ? ' match' : ' today'}.
+        </p>
+      ) : null}
       {action ? (
         <RefundDialog
           action={action}

@@ -6,7 +6,7 @@ import { parseMoney } from '../../format/money';
 import { describeError } from '../../state/app-store';
 import { useAppStore, useBridge, useSaleStore } from '../../state/context';
 import { useCommand } from '../../state/use-command';
-import { DigitsField, ErrorAlert, InputField, SelectField, type SelectOption } from '../../ui/fields';
+import { ErrorAlert, InputField, SelectField, type SelectOption } from '../../ui/fields';
 import { DiscountLimitSettings, ReceiptHeaderSettings } from './StoreSettings';
 import { EmailSettings } from './EmailSettings';
 
