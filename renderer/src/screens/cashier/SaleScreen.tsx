@@ -411,10 +411,12 @@ export function SaleScreen() {
   useSaleKeys();
 
   // Every scanner's scans (serial, USB HID POS, a keyboard wedge's once told from typing) ring the item.
+  // Every window of the lane hears a scan: a hidden one (minimised, a background tab) leaves it to the
+  // window the cashier sees.
   useEffect(
     () =>
       bridge.on('scanner.scanned', (scan) => {
-        if (signedIn) void ring.scan(scan);
+        if (signedIn && document.visibilityState !== 'hidden') void ring.scan(scan);
       }),
     [bridge, ring, signedIn],
   );

@@ -229,8 +229,8 @@ function DiscountDialog({ lineId }: { lineId: string | null }) {
                 onChange={() => {
                   setKind(k);
                   setProblem(null);
-                  // The keys typed next are the discount's.
-                  requestAnimationFrame(() => document.getElementById('discount-value')?.focus());
+                  // The keys typed next are the discount's (at once: the next key may already be coming).
+                  document.getElementById('discount-value')?.focus();
                 }}
               />
               {k === 'percent' ? words.percentOff : words.amountOff}

@@ -291,17 +291,15 @@ export function TicketPanel({ ticket }: { ticket: TicketView }) {
   const scroller = useRef<HTMLDivElement>(null);
   const count = lines.length;
   useEffect(() => {
-    // The line just rung is the one the cashier and the customer look for.
+    // In view: the line being changed (the list is shorter while its buttons show, and shorter still on a
+    // smaller screen), else the line just rung — the one the cashier and the customer look for.
     const el = scroller.current;
-    if (el) el.scrollTop = el.scrollHeight;
-  }, [count]);
-  useEffect(() => {
-    // The line being changed stays in view above its buttons: the list is shorter while they show, and
-    // shorter still on a smaller screen.
-    const el = scroller.current;
-    if (!selectedId || !el) return;
-    const keep = () =>
-      el.querySelector(`tr[data-line="${CSS.escape(selectedId)}"]`)?.scrollIntoView({ block: 'nearest' });
+    if (!el) return;
+    const keep = () => {
+      const row = selectedId ? el.querySelector(`tr[data-line="${CSS.escape(selectedId)}"]`) : null;
+      if (row) row.scrollIntoView({ block: 'nearest' });
+      else el.scrollTop = el.scrollHeight;
+    };
     const id = requestAnimationFrame(keep);
     const resized = new ResizeObserver(keep);
     resized.observe(el);
@@ -309,7 +307,7 @@ export function TicketPanel({ ticket }: { ticket: TicketView }) {
       cancelAnimationFrame(id);
       resized.disconnect();
     };
-  }, [selectedId]);
+  }, [selectedId, count]);
   return (
     <section className="ticket-panel" aria-labelledby="ticket-title">
       <h2 id="ticket-title" tabIndex={-1} data-autofocus={editable || undefined}>
