@@ -193,6 +193,10 @@ export function buildReceipt(
     text: copy === 'customer' ? 'CUSTOMER COPY' : 'MERCHANT COPY',
     align: 'center',
   });
+  // rule: receipt-number-code
+  // The receipt number as a code the lane's scanner reads back (a return finds the sale by it): the ticket
+  // id and nothing else. Code 128, which every retail scanner reads (a QR code needs a 2D imager).
+  lines.push({ kind: 'barcode', data: t.ticketId });
   const qrData = `tillpoint:receipt:${t.ticketId}:${formatCents(t.paidCents)}`;
   lines.push({ kind: 'qr', data: qrData });
 
@@ -266,6 +270,7 @@ export function receiptText(lines: readonly ReceiptLineView[], width = 42): stri
         case 'rule':
           return '-'.repeat(width);
         case 'qr':
+        case 'barcode':
           return '';
       }
     })
@@ -292,6 +297,8 @@ export function toPrinterReceipt(view: Pick<ReceiptView, 'lines'>, openDrawer: b
         return { kind: 'rule' };
       case 'qr':
         return { kind: 'qr', data: l.data };
+      case 'barcode':
+        return { kind: 'barcode', data: l.data };
     }
   });
   lines.push({ kind: 'feed', lines: 3 });
