@@ -119,27 +119,42 @@ describe('a batch as one routine call (PostgreSQL)', () => {
   it('holds its locks to the end of its transaction', async () => {
     const { url } = await fresh();
     const storage = await storageAt(url);
-    const order: string[] = [];
-    const slow = storage.batch([{ key: 'utn:1:a' }], [sleepFor({ seconds: 0.3 })] as const).then(() => {
-      order.push('batch');
+    let batchDone = false;
+    const slow = storage.batch([{ key: 'utn:1:a' }], [sleepFor({ seconds: 1 })] as const).then(() => {
+      batchDone = true;
     });
-    // Until the batch holds its lock (seen in pg_locks): a fixed pause lost the race on a loaded machine.
     const watcher = await rawClient(url);
-    for (let held = 0; held === 0; await new Promise((r) => setTimeout(r, 10))) {
+    const advisory = async (granted: boolean): Promise<number> => {
       const { rows } = await watcher.query<{ n: string }>(
-        `select count(*) as n from pg_locks where locktype = 'advisory' and granted
+        `select count(*) as n from pg_locks where locktype = 'advisory' and granted = $2
            and ((classid::bigint << 32) | objid::bigint) = hashtextextended($1, 0)`,
-        ['utn:1:a'],
+        ['utn:1:a', granted],
       );
-      held = Number(rows[0]?.n ?? 0);
-    }
+      return Number(rows[0]?.n ?? 0);
+    };
+    // Until the batch holds its lock (seen in pg_locks): a fixed pause lost the race on a loaded machine.
+    while ((await advisory(true)) === 0) await new Promise((r) => setTimeout(r, 10));
     const waiter = await rawClient(url);
     await waiter.query('begin');
-    await waiter.query('select pg_advisory_xact_lock(hashtextextended($1, 0))', ['utn:1:a']);
-    order.push('waiter');
+    let waiterHasIt = false;
+    const acquired = waiter
+      .query('select pg_advisory_xact_lock(hashtextextended($1, 0))', ['utn:1:a'])
+      .then(() => {
+        waiterHasIt = true;
+      });
+    // The waiter queues behind the batch while the batch's statement still runs: the lock is the
+    // transaction's, not the statement's. (Which answer the client reads first after the commit is a race
+    // of two sockets, so the order of the two promises proves nothing.)
+    let seenQueuedWhileBatchRan = false;
+    while (!waiterHasIt && !seenQueuedWhileBatchRan) {
+      seenQueuedWhileBatchRan = (await advisory(false)) > 0 && !batchDone;
+      if (!seenQueuedWhileBatchRan) await new Promise((r) => setTimeout(r, 10));
+    }
+    await acquired;
     await waiter.query('commit');
     await slow;
-    expect(order).toEqual(['batch', 'waiter']);
+    expect(seenQueuedWhileBatchRan).toBe(true);
+    expect(batchDone).toBe(true);
   });
 
   it('is all or nothing: a failing query undoes the ones before it, with the constraint in SQLite words', async () => {
