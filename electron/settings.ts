@@ -1,4 +1,5 @@
 import { DEFAULT_CONFIRM_ABOVE_CENTS } from '../common/amount-ceiling';
+import { DEFAULT_STORE_LOCALE, isCurrency, isStoreLocaleTag, type StoreLocale } from '../common/store-locale';
 import type {
   AutoCloseView,
   DeviceConfigView,
@@ -88,6 +89,8 @@ export type SettingsShape = {
   store: StoreProfileView;
   /** What a cashier may discount or reprice on a ticket without a manager. */
   discounts: DiscountLimitsView;
+  /** The store's locale and currency: receipts and reports print in it, screens start in it. */
+  locale: StoreLocale;
 };
 
 export const defaultSaleSettings: SaleSettings = {
@@ -133,6 +136,14 @@ export const defaultSafPolicy: SafPolicy = {
   totalLimitCents: 50_000,
   maxAgeHours: 24,
 };
+
+/** A stored locale the terminal no longer knows (a downgrade) reads as the default, field by field. */
+function storedLocale(stored: Partial<StoreLocale> | undefined): StoreLocale {
+  return {
+    locale: isStoreLocaleTag(stored?.locale) ? stored.locale : DEFAULT_STORE_LOCALE.locale,
+    currency: isCurrency(stored?.currency) ? stored.currency : DEFAULT_STORE_LOCALE.currency,
+  };
+}
 
 export type Settings = {
   readonly value: Readonly<SettingsShape>;
@@ -204,6 +215,7 @@ export async function loadSettings(
     till: { ...defaultTillSettings, ...(await read<Partial<TillSettingsView>>('till')) },
     store: { ...defaultStoreProfile, ...(await read<Partial<StoreProfileView>>('store')) },
     discounts: { ...defaultDiscountLimits, ...(await read<Partial<DiscountLimitsView>>('discounts')) },
+    locale: storedLocale(await read<Partial<StoreLocale>>('locale')),
   };
 
   const unseal = (s: NonNullable<GatewaySettings['sealedPassword']>): string =>

@@ -1,6 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { Cents, Text } from './schema-kit';
 import { TicketIdSchema, type TicketStatus, type TicketView } from './sale';
+import type { StoreLocaleView } from './store-profile';
 
 /**
  * The customer's side (docs/bridge.md "Customer display"): what a customer-facing display reads and what the
@@ -92,6 +93,11 @@ export type CustomerDisplayView = {
   /** `idle`: welcome; `ticket`: a sale under way; `thanks`: the sale is paid. */
   phase: 'idle' | 'ticket' | 'thanks';
   storeName: string;
+  /**
+   * The store's locale and currency: the display starts in the store's language (the customer may choose
+   * another) and shows amounts in the store's currency.
+   */
+  locale?: StoreLocaleView;
   /** Customer displays attached now: with one, the customer chooses the tip (the cashier's screen waits). */
   displays: number;
   ticket?: CustomerTicketView;
