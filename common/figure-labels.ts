@@ -37,24 +37,46 @@ export const FIGURE_LABELS_IN: Readonly<Record<Language, Readonly<Record<FigureK
 };
 
 /**
- * The names a figure line is keyed by (money-figures.ts `tenderName`, `tenderLines`) in Spanish. A key
- * that is not a tender's name (a card type such as Visa, a discount's or a tax class's name) is the
+ * The names a figure line is keyed by (money-figures.ts `tenderName`, `tenderLines`), in each language. A
+ * key that is not a tender's name (a card type such as Visa, a discount's or a tax class's name) is the
  * store's own word and is shown as it is.
  */
-const TENDER_WORDS_ES: Readonly<Record<string, string>> = {
-  Credit: 'Crédito',
-  'Credit (pre-authorized)': 'Crédito (preautorizado)',
-  'Card on file': 'Tarjeta guardada',
-  Debit: 'Débito',
-  'EBT food': 'EBT alimentos',
-  'EBT cash': 'EBT efectivo',
-  'Gift card': 'Tarjeta de regalo',
-  'Gift card load': 'Recarga de tarjeta de regalo',
-  Cash: 'Efectivo',
-  Check: 'Cheque',
-  Other: 'Otra',
+const TENDER_NAMES_EN = {
+  Credit: 'Credit',
+  'Credit (pre-authorized)': 'Credit (pre-authorized)',
+  'Card on file': 'Card on file',
+  Debit: 'Debit',
+  'EBT food': 'EBT food',
+  'EBT cash': 'EBT cash',
+  'Gift card': 'Gift card',
+  'Gift card load': 'Gift card load',
+  Cash: 'Cash',
+  Check: 'Check',
+  Other: 'Other',
+};
+export type TenderNameKey = keyof typeof TENDER_NAMES_EN;
+
+export const TENDER_NAMES_IN: Readonly<Record<Language, Readonly<Record<TenderNameKey, string>>>> = {
+  en: TENDER_NAMES_EN,
+  es: {
+    Credit: 'Crédito',
+    'Credit (pre-authorized)': 'Crédito (preautorizado)',
+    'Card on file': 'Tarjeta guardada',
+    Debit: 'Débito',
+    'EBT food': 'EBT alimentos',
+    'EBT cash': 'EBT efectivo',
+    'Gift card': 'Tarjeta de regalo',
+    'Gift card load': 'Recarga de tarjeta de regalo',
+    Cash: 'Efectivo',
+    Check: 'Cheque',
+    Other: 'Otra',
+  },
 };
 
+function isTenderName(key: string): key is TenderNameKey {
+  return Object.hasOwn(TENDER_NAMES_EN, key);
+}
+
 export function figureLineLabel(key: string, language: Language): string {
-  return language === 'es' ? (TENDER_WORDS_ES[key] ?? key) : key;
+  return isTenderName(key) ? TENDER_NAMES_IN[language][key] : key;
 }

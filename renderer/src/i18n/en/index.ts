@@ -1,4 +1,4 @@
-import { FIGURE_LABELS_IN } from '../../../../common/figure-labels';
+import { FIGURE_LABELS_IN, TENDER_NAMES_IN } from '../../../../common/figure-labels';
 import { app } from './app';
 import { common } from './common';
 import { customer } from './customer';
@@ -21,5 +21,5 @@ export const en = {
   settings,
   customer,
   /** The money figures' labels: common/figure-labels.ts, shared with the printed reports. */
-  figures: { ...FIGURE_LABELS_IN.en },
+  figures: { ...FIGURE_LABELS_IN.en, tenders: { ...TENDER_NAMES_IN.en } },
 };

@@ -118,8 +118,6 @@ export const till = {
       'roll-5': 'Rolls of nickels ($2)',
       'roll-1': 'Rolls of pennies (50¢)',
     },
-    badPieces: 'Count {{what}} as a whole number of pieces.',
-    tooMany: 'Count at most {{max}} {{what}}.',
     title: 'Count {{till}}',
     resultLabel: 'Count of till {{tillId}}',
     blindHint:

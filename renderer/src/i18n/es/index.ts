@@ -1,4 +1,4 @@
-import { FIGURE_LABELS_IN } from '../../../../common/figure-labels';
+import { FIGURE_LABELS_IN, TENDER_NAMES_IN } from '../../../../common/figure-labels';
 import type { en } from '../en';
 import type { Messages } from '../messages';
 import { app } from './app';
@@ -22,5 +22,5 @@ export const es: Messages<typeof en> = {
   employees,
   settings,
   customer,
-  figures: { ...FIGURE_LABELS_IN.es },
+  figures: { ...FIGURE_LABELS_IN.es, tenders: { ...TENDER_NAMES_IN.es } },
 };

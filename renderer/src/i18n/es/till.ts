@@ -123,8 +123,6 @@ export const till: Messages<typeof en> = {
       'roll-5': 'Rollos de 5¢ ($2)',
       'roll-1': 'Rollos de 1¢ (50¢)',
     },
-    badPieces: 'Cuente {{what}} como un número entero de piezas.',
-    tooMany: 'Cuente como máximo {{max}} piezas de {{what}}.',
     title: 'Contar la {{till}}',
     resultLabel: 'Conteo de la caja {{tillId}}',
     blindHint:
