@@ -15,6 +15,11 @@ import type { StoreLocaleView } from './store-profile';
 export type CustomerLineView = {
   lineId: string;
   description: string;
+  /**
+   * A line the terminal names itself (an open amount, a gift card load, the ticket's discount): the
+   * display says it in the customer's language; `description` is its English. Absent for a store's item.
+   */
+  wording?: 'sale' | 'giftCardLoad' | 'discount';
   /** Whole units; absent for an open amount. */
   quantity?: number;
   unitPriceCents?: number;

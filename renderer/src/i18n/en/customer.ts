@@ -57,6 +57,8 @@ export const customer = {
   ok: 'OK',
   connecting: 'Connecting to the register…',
 
+  /** The lines the terminal names itself (CustomerLineView's wording). */
+  wording: { sale: 'Sale', giftCardLoad: 'Gift card load', discount: 'Discount' },
   prompt: {
     'present-card': 'Insert, tap or swipe your card',
     'reading-card': 'Reading your card…',

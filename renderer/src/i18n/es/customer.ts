@@ -56,6 +56,7 @@ export const customer: Messages<typeof en> = {
   ok: 'Aceptar',
   connecting: 'Conectando con la caja…',
 
+  wording: { sale: 'Venta', giftCardLoad: 'Recarga de tarjeta de regalo', discount: 'Descuento' },
   prompt: {
     'present-card': 'Inserte, acerque o deslice su tarjeta',
     'reading-card': 'Leyendo su tarjeta…',

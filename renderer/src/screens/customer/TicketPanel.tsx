@@ -20,7 +20,7 @@ export function TicketPanel({ ticket }: { ticket: CustomerTicketView }) {
               {line.quantity !== undefined && line.quantity !== 1
                 ? t('quantity', { quantity: line.quantity })
                 : ''}
-              {line.description}
+              {line.wording ? t(`wording.${line.wording}`) : line.description}
               {line.unitPriceCents !== undefined && line.quantity !== undefined && line.quantity !== 1 ? (
                 <small> {t('each', { price: formatCents(line.unitPriceCents) })}</small>
               ) : null}
