@@ -9,7 +9,8 @@ import { FIGURE_LABELS } from './money-figures';
 export type FigureKey = keyof typeof FIGURE_LABELS;
 
 const es: Readonly<Record<FigureKey, string>> = {
-  cardSales: 'Ventas con tarjeta (cargadas a tarjetas)',
+  // Short enough for a receipt line with its count and amount (42 columns).
+  cardSales: 'Ventas con tarjeta (cargos)',
   cardRefunds: 'Devoluciones a tarjetas',
   cardNet: 'Neto de tarjetas (va al banco)',
   cardCashBack: 'Retiro de efectivo con débito en ventas con tarjeta',

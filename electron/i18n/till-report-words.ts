@@ -121,7 +121,8 @@ const es: TillReportWords = {
   tills: 'Cajas',
   tillLine: (tillId, employee) => `Caja ${tillId} - ${employee}`,
   opened: 'Abierta',
-  leftTheDrawer: 'Salió del cajón',
+  // Beside a date line "27/11/2026 11:54 a.m. GMT-5", in 42 columns.
+  leftTheDrawer: 'Salida',
   countedBy: (counted, employee) => `${counted} por ${employee}`,
   signedOffBy: 'Visto bueno de',
   notCounted: 'Sin contar',

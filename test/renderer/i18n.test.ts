@@ -66,6 +66,8 @@ const SAME_IN_BOTH = new Set([
   'common.language.switchTo_es',
   'common.language.switchLabel_en', // said to someone who reads English
   'common.language.switchLabel_es',
+  'common.language.short_en',
+  'common.language.short_es',
   'app.brand',
   'settings.locale.locales.en-US',
   'settings.locale.locales.es-US',

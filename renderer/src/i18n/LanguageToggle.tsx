@@ -8,7 +8,7 @@ import { chooseLanguage, localeStore } from './locale';
  * own). It names the other language in that language's own words ("Español", "English"). Choosing the
  * store's language again forgets the choice, so the window follows the store's setting from then on.
  */
-export function LanguageToggle({ className = 'btn btn-small' }: { className?: string }) {
+export function LanguageToggle({ className = 'btn btn-small language-toggle' }: { className?: string }) {
   const { t } = useTranslation('common');
   const language = useStore(localeStore, (s) => s.language);
   const storeLanguage = useStore(localeStore, (s) => languageOf(s.store.locale));
@@ -21,7 +21,10 @@ export function LanguageToggle({ className = 'btn btn-small' }: { className?: st
       aria-label={t(`language.switchLabel_${next}`)}
       onClick={() => chooseLanguage(next === storeLanguage ? null : next)}
     >
-      {t(`language.switchTo_${next}`)}
+      <span className="language-long">{t(`language.switchTo_${next}`)}</span>
+      <span className="language-short" aria-hidden="true">
+        {t(`language.short_${next}`)}
+      </span>
     </button>
   );
 }

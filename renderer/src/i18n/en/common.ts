@@ -11,8 +11,11 @@ export const common = {
     /** The top bar's button: the other language, in its own words. */
     switchTo_en: 'English',
     switchTo_es: 'Español',
-    switchLabel_en: 'Switch this screen to English',
-    switchLabel_es: 'Cambiar esta pantalla a español',
+    /** The same, where a 1024 px top bar has room for two letters only. */
+    short_en: 'EN',
+    short_es: 'ES',
+    switchLabel_en: 'English (EN): switch this screen to English',
+    switchLabel_es: 'Español (ES): cambiar esta pantalla a español',
   },
   managerApproval: {
     title: 'Manager approval',

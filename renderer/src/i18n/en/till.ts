@@ -203,6 +203,8 @@ export const till = {
     today: 'Today’s tills (since the last Z)',
     where: 'Where it is',
     count: 'Count',
+    /** The button (its accessible name, countTill, starts with the same word). */
+    countAction: 'Count',
     noTill: 'No till yet since the last Z.',
     countTill: 'Count {{till}}',
     signOffTill: 'Sign off {{till}}',

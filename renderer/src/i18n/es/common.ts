@@ -12,8 +12,10 @@ export const common: Messages<typeof en> = {
   language: {
     switchTo_en: 'English',
     switchTo_es: 'Español',
-    switchLabel_en: 'Switch this screen to English',
-    switchLabel_es: 'Cambiar esta pantalla a español',
+    short_en: 'EN',
+    short_es: 'ES',
+    switchLabel_en: 'English (EN): switch this screen to English',
+    switchLabel_es: 'Español (ES): cambiar esta pantalla a español',
   },
   managerApproval: {
     title: 'Autorización del gerente',

@@ -209,6 +209,7 @@ export const till: Messages<typeof en> = {
     today: 'Cajas de hoy (desde el último corte Z)',
     where: 'Dónde está',
     count: 'Conteo',
+    countAction: 'Contar',
     noTill: 'Ninguna caja desde el último corte Z.',
     countTill: 'Contar la {{till}}',
     signOffTill: 'Dar el visto bueno a la {{till}}',

@@ -6,6 +6,7 @@ import {
   type CurrencyCode,
   type StoreLocaleTag,
 } from '../../../../common/store-locale';
+import { i18n } from '../../i18n/i18n';
 import { setStoreLocale } from '../../i18n/locale';
 import { useAppStore } from '../../state/context';
 import { useAction, useCommand } from '../../state/use-command';
@@ -36,7 +37,8 @@ export function LocaleSettings() {
     // This window follows at once; the others with the terminal's status.
     setStoreLocale(saved);
     void app.getState().refreshStatus();
-    app.getState().notify('success', t('locale.saved'));
+    // Said in the language the window speaks now (this render's `t` still speaks the one before).
+    app.getState().notify('success', i18n.t('settings:locale.saved'));
   };
   return (
     <section className="card" aria-labelledby="locale-set-title">
@@ -51,6 +53,8 @@ export function LocaleSettings() {
             value={locale}
             options={STORE_LOCALES.map((l) => [l, t(`locale.locales.${l}`)] as const)}
             onChange={setLocale}
+            // Until the setting is read, a choice would be overwritten by it.
+            disabled={!current.data}
           />
           <SelectField
             id="store-currency"
@@ -58,6 +62,7 @@ export function LocaleSettings() {
             value={currency}
             options={CURRENCIES.map((c) => [c, t(`locale.currencies.${c}`)] as const)}
             onChange={setCurrency}
+            disabled={!current.data}
           />
         </div>
         <p className="hint">{t('locale.currencyHint')}</p>

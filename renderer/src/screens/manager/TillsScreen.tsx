@@ -263,7 +263,7 @@ export function TillsScreen() {
                           till: tillName(s),
                         })}
                       >
-                        {s.state === 'counted' ? t('count.signOff') : t('manager.count')}
+                        {s.state === 'counted' ? t('count.signOff') : t('manager.countAction')}
                       </button>
                     ) : null}
                     <button
