@@ -32,9 +32,16 @@ function exact(cents: number): number {
   return decimalOfCents(cents) as unknown as number;
 }
 
-/** "$1,234.50" (en-US, es-US), "USD 1,234.50" (es-MX): an amount on a screen. */
+/**
+ * "$1,234.50": an amount on a screen, in the locale's grouping, decimals and sign placement. The
+ * currency is written with its narrow symbol in every locale: a store sells in its one currency (its
+ * setting), so the code CLDR would put before a foreign currency ("USD 1,234.50" in es-MX) says nothing
+ * the counter does not know, and costs the figure the width a 1024 px screen keeps for it.
+ */
 export function formatMoney(cents: number, locale: string, currency: string): string {
-  return numberFormat(locale, { style: 'currency', currency }).format(exact(cents));
+  return numberFormat(locale, { style: 'currency', currency, currencyDisplay: 'narrowSymbol' }).format(
+    exact(cents),
+  );
 }
 
 /**

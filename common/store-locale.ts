@@ -10,8 +10,8 @@ export const LANGUAGES = ['en', 'es'] as const;
 export type Language = (typeof LANGUAGES)[number];
 
 /**
- * The store's locale: its language and region (the region writes dates and a foreign currency: es-MX
- * shows US dollars as "USD 12.50", es-US as "$12.50").
+ * The store's locale: its language and region (the region writes dates: es-MX "27 nov, 9:05 a.m." on screen,
+ * its zone as "GMT-5" on a receipt where es-US prints "EST").
  */
 export const STORE_LOCALES = ['en-US', 'es-US', 'es-MX'] as const;
 export type StoreLocaleTag = (typeof STORE_LOCALES)[number];

@@ -14,8 +14,10 @@ describe('money as people read it (common/money-format.ts)', () => {
     expect(formatMoney(123_450, 'en-US', 'USD')).toBe('$1,234.50');
     expect(formatMoney(-5, 'en-US', 'USD')).toBe('-$0.05');
     expect(formatMoney(123_450, 'es-US', 'USD')).toBe('$1,234.50');
-    // A Mexican store's Spanish names the foreign currency rather than borrow the peso's sign.
-    expect(formatMoney(123_450, 'es-MX', 'USD')).toMatch(/^USD\s1,234\.50$/);
+    // The store's one currency by its narrow symbol, also where CLDR would name it (es-MX: "USD 1,234.50").
+    expect(formatMoney(123_450, 'es-MX', 'USD')).toBe('$1,234.50');
+    // The locale decides grouping, decimals and where the sign goes.
+    expect(formatMoney(123_450, 'es', 'USD')).toMatch(/^1234,50\s\$$/);
   });
 
   it('is exact for every amount a till can hold: no float on the way', () => {

@@ -31,8 +31,8 @@ import {
  * Z report on the simulated printer is in Spanish with the journal's figures to the cent. Then two pages:
  * the customer display in Spanish while the cashier switched their own screen to English.
  *
- * es-MX rather than es-US: a Mexican store's Spanish writes US dollars as "USD 12.50" where es-US writes
- * "$12.50" as English does, so a figure in the store's locale is told apart from one in English.
+ * es-MX: a Mexican store's Spanish (its dates "27 nov, 11:54 a.m."; on paper its zone as "GMT-5"). Money
+ * is written by the one rule in the store's locale and currency, compared here as that rule writes it.
  */
 
 const LOCALE = 'es-MX';
@@ -45,7 +45,7 @@ let page: Page;
 let tool: RemoteBridge;
 const a11y = new Map<string, AxeViolation[]>();
 
-/** An amount as the store's Spanish writes it on screen ("USD 23.40"), by the one rule. */
+/** An amount as the store's Spanish writes it on screen, by the one rule. */
 const money = (cents: number) => plain(formatMoney(cents, LOCALE, CURRENCY));
 /** Text as a test compares it: the no-break spaces Intl puts in amounts read as spaces. */
 function plain(text: string | null): string {
@@ -362,7 +362,7 @@ describe('issue 20: a day at the counter in Spanish (Chromium, sandbox gateway, 
     await result.waitFor();
     expect(await figure(result, 'Esperado en el cajón')).toBe(money(11_140));
     expect(await figure(result, 'Contado')).toBe(money(11_840));
-    expect(await figure(result, 'Sobrante (+) / faltante (−)')).toBe(`Sobrante ${money(700)}`);
+    expect(await figure(result, 'Sobrante (+) / faltante (−)')).toBe(`Sobra ${money(700)}`);
     await page.getByText('Fuera de la tolerancia de la tienda').waitFor();
     await shots(page, '12-count-over-sign-off');
     a11y.set('tills: count over, sign-off', await axeSerious(page));
@@ -482,8 +482,8 @@ describe('issue 20: a day at the counter in Spanish (Chromium, sandbox gateway, 
 
     await customer.getByRole('heading', { name: 'Inserte, acerque o deslice su tarjeta' }).waitFor();
     expect(plain(await customer.getByTestId('cd-tip').textContent())).toBe(money(300));
-    // The same total on both pages, each written in its own language's way: the English window the
-    // US way, the Spanish display as the store's Spanish (es-MX) writes US dollars. (No tax in the sandbox.)
+    // The same total on both pages, each written by the one rule in its own language's locale (the
+    // English window en-US, the Spanish display es-MX). No tax in the sandbox.
     expect(plain(await customer.getByTestId('cd-total').textContent())).toBe(money(6_300));
     expect(plain(await page.getByTestId('total-total').textContent())).toBe(
       plain(formatMoney(6_300, 'en-US', CURRENCY)),

@@ -25,8 +25,9 @@ export const till: Messages<typeof en> = {
     closed: 'Cerrada',
   },
   even: 'Cuadra',
-  over: 'Sobrante {{amount}}',
-  short: 'Faltante {{amount}}',
+  // As a cashier says it ("sobran siete dólares"), and short enough for a figure's column.
+  over: 'Sobra {{amount}}',
+  short: 'Falta {{amount}}',
   moves: {
     'paid-in': {
       title: 'Entrada de efectivo',
@@ -70,7 +71,7 @@ export const till: Messages<typeof en> = {
   active: {
     title: '{{till}} está en el cajón',
     opened:
-      'La abrió {{employee}} a las {{time}} con un fondo de {{float}}. Aquí entran las ventas en efectivo, los retiros de efectivo y las devoluciones en efectivo.',
+      'La abrió {{employee}} el {{time}} con un fondo de {{float}}. Aquí entran las ventas en efectivo, los retiros de efectivo y las devoluciones en efectivo.',
     drawer: 'Cajón',
     endTitle: 'Fin del turno',
     endHint:
@@ -145,7 +146,8 @@ export const till: Messages<typeof en> = {
     period: 'Terminal {{lane}} · del {{from}} al {{until}}',
     closedBy: ' · cerró {{name}}',
     figure: 'Concepto',
-    count: 'Cantidad',
+    // "Cant.", as Mexican tickets and forms write it: two figure tables share a 1024 px row.
+    count: 'Cant.',
     amount: 'Importe',
     salesByTender: 'Ventas por forma de pago',
     salesByTenderHint:
@@ -166,12 +168,13 @@ export const till: Messages<typeof en> = {
     employee: 'Empleado',
     tills: 'Cajas',
     sales: 'Ventas',
-    cashRefunds: 'Devoluciones en efectivo',
+    cashRefunds: 'Devol. en efectivo',
     paidIn: 'Entradas',
     paidOut: 'Salidas',
-    safeDrops: 'Depósitos a caja fuerte',
+    safeDrops: 'A caja fuerte',
     noSales: 'Sin venta',
-    overShort: 'Sobrante/faltante',
+    // Spaced so a narrow column can wrap it.
+    overShort: 'Sobrante / faltante',
     till: 'Caja',
     cashier: 'Cajero',
     opened: 'Abierta',
