@@ -97,6 +97,8 @@ export const settings = {
     senderName: 'Sender name',
     senderNameHint: 'What customers see as the sender, e.g. the store’s name.',
     certificate: 'Trusted certificate (optional)',
+    /** A PEM's first line, as the field's sample: the same in every language. */
+    certificatePlaceholder: '-----BEGIN CERTIFICATE-----',
     certificateHint:
       'Only for the store’s own mail server with a certificate no public authority signed: paste that certificate (PEM).',
     certificateTrusted: 'Trusting {{subject}}, valid until {{until}}.',

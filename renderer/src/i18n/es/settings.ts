@@ -99,6 +99,7 @@ export const settings: Messages<typeof en> = {
     senderName: 'Nombre del remitente',
     senderNameHint: 'Lo que los clientes ven como remitente, por ejemplo el nombre de la tienda.',
     certificate: 'Certificado de confianza (opcional)',
+    certificatePlaceholder: '-----BEGIN CERTIFICATE-----',
     certificateHint:
       'Solo para un servidor de correo propio de la tienda con un certificado que no firmó una autoridad pública: pegue ese certificado (PEM).',
     certificateTrusted: 'Se confía en {{subject}}, válido hasta {{until}}.',

@@ -221,7 +221,7 @@ export function EmailSettings() {
             rows={3}
             spellCheck={false}
             value={pem}
-            placeholder="-----BEGIN CERTIFICATE-----"
+            placeholder={t('email.certificatePlaceholder')}
             onChange={(e) => setPem(e.target.value)}
             aria-describedby="email-certificate-hint"
           />
