@@ -442,7 +442,11 @@ describe('issue 20: a day at the counter in Spanish (Chromium, sandbox gateway, 
     await signOut(page);
     await signIn(page, '1111');
     // The cashier's own choice: English on this window, the store still Spanish.
-    await page.getByRole('button', { name: 'English (EN): switch this screen to English' }).click();
+    // The top bar's last button: "EN" at 1024 px (its title says what it does).
+    await page.setViewportSize({ width: 1024, height: 768 });
+    const toggle = page.getByRole('button', { name: 'EN', exact: true });
+    expect(await toggle.getAttribute('title')).toBe('English (EN): switch this screen to English');
+    await toggle.click();
     await page
       .locator('nav[aria-label="Screens"]')
       .getByRole('button', { name: 'Sale', exact: true })

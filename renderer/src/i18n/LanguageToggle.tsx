@@ -18,13 +18,13 @@ export function LanguageToggle({ className = 'btn btn-small language-toggle' }: 
       type="button"
       className={className}
       lang={next}
-      aria-label={t(`language.switchLabel_${next}`)}
+      // Named by what it shows ("Español", or "ES" at 1024 px: a voice user says what they see); what it
+      // does is its description.
+      title={t(`language.switchLabel_${next}`)}
       onClick={() => chooseLanguage(next === storeLanguage ? null : next)}
     >
       <span className="language-long">{t(`language.switchTo_${next}`)}</span>
-      <span className="language-short" aria-hidden="true">
-        {t(`language.short_${next}`)}
-      </span>
+      <span className="language-short">{t(`language.short_${next}`)}</span>
     </button>
   );
 }

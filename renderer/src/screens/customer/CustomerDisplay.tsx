@@ -139,7 +139,7 @@ function LanguageChoice({ ticketId }: { ticketId: string | null }) {
       type="button"
       className="cd-button cd-language"
       lang={next}
-      aria-label={t(`language.switchLabel_${next}`)}
+      title={t(`language.switchLabel_${next}`)}
       onClick={() => (next === storeLanguage ? chooseLanguage(null) : chooseCustomerLanguage(next, ticketId))}
     >
       {t(`language.switchTo_${next}`)}
