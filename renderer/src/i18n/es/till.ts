@@ -173,8 +173,8 @@ export const till: Messages<typeof en> = {
     paidOut: 'Salidas',
     safeDrops: 'A caja fuerte',
     noSales: 'Sin venta',
-    // Spaced so a narrow column can wrap it.
-    overShort: 'Sobrante / faltante',
+    // A column's head beside "Sobra $7.00" figures: as short as they are.
+    overShort: 'Sobra / falta',
     till: 'Caja',
     cashier: 'Cajero',
     opened: 'Abierta',

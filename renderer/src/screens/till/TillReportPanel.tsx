@@ -199,7 +199,7 @@ export function TillReportPanel({
               <td className="num">{formatCents(e.paidOut.cents)}</td>
               <td className="num">{formatCents(e.safeDrops.cents)}</td>
               <td className="num">{e.noSales}</td>
-              <td className="num">{e.tills > 0 ? overShortWords(e.overShortCents) : ''}</td>
+              <td className="num words">{e.tills > 0 ? overShortWords(e.overShortCents) : ''}</td>
             </tr>
           ))}
         </tbody>
@@ -230,7 +230,7 @@ export function TillReportPanel({
               <td>{s.endedAt !== undefined ? formatDateTime(s.endedAt, zone) : stateWord(s.state)}</td>
               <td className="num">{formatCents(s.count?.expectedCents ?? s.figures.expectedCents)}</td>
               <td className="num">{s.count ? formatCents(s.count.countedCents) : t('report.notCounted')}</td>
-              <td className="num">{s.count ? overShortWords(s.count.overShortCents) : ''}</td>
+              <td className="num words">{s.count ? overShortWords(s.count.overShortCents) : ''}</td>
               <td>{s.count?.signedOffBy ?? (s.count?.needsSignOff ? t('report.waiting') : '')}</td>
             </tr>
           ))}
