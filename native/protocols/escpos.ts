@@ -242,7 +242,7 @@ export type EscPosEvent =
   | { type: 'status-request'; n: number };
 
 // Code page 437 upper half (ESC t 0, the power-on default), so receipts with box rules read right.
-const CP437_HIGH =
+export const CP437_HIGH =
   'ÇüéâäàåçêëèïîìÄÅÉæÆôöòûùÿÖÜ¢£¥₧ƒáíóúñÑªº¿⌐¬½¼¡«»░▒▓│┤╡╢╖╕╣║╗╝╜╛┐└┴┬├─┼╞╟╚╔╩╦╠═╬╧╨╤╥╙╘╒╓╫╪┘┌█▄▌▐▀αßΓπΣσµτΦΘΩδ∞φε∩≡±≥≤⌠⌡÷≈°∙·√ⁿ²■\u00a0';
 
 /** Fixed parameter counts of ESC x, GS x and FS x commands (Epson ESC/POS command reference). */
