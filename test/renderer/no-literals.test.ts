@@ -27,6 +27,7 @@ const NOT_YET_TRANSLATED = {
   manager: [
     'sale', // SaleScreen and its panels (tenders, prompts, outcome, receipt, signature, customer side)
     'transactions', // TransactionsScreen (and the cash refund dialog)
+    'returns', // ReturnsScreen (returns from a receipt)
     'cards', // CardServicesScreen: gift and EBT
     'preauths', // PreauthScreen
     'batch', // BatchScreen and the money figures tables
@@ -373,6 +374,7 @@ function navIndex(pin: '9999' | '7777', view: string): number {
           'sale',
           'till',
           'transactions',
+          'returns',
           'cards',
           'preauths',
           'batch',

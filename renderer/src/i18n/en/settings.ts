@@ -2,6 +2,14 @@
 export const settings = {
   title: 'Settings',
   saved: 'Settings saved.',
+  returns: {
+    title: 'Returns',
+    noReceiptRefund: 'A return without a receipt refunds to',
+    cash: 'Cash from the drawer',
+    giftCard: 'A gift card (store credit)',
+    hint: 'A manager approves every return without a receipt; returns with one go back to the sale’s own payments.',
+    saved: 'Saved: returns without a receipt.',
+  },
   locale: {
     title: 'Language and currency',
     hint: 'Receipts and till reports print in the store’s language, and every screen starts in it. Each screen can switch its own language in the top bar; the customer display has its own choice for the customer.',

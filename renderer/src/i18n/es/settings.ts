@@ -4,6 +4,14 @@ import type { settings as en } from '../en/settings';
 export const settings: Messages<typeof en> = {
   title: 'Ajustes',
   saved: 'Ajustes guardados.',
+  returns: {
+    title: 'Devoluciones',
+    noReceiptRefund: 'Una devolución sin recibo se reembolsa en',
+    cash: 'Efectivo del cajón',
+    giftCard: 'Una tarjeta de regalo (crédito en tienda)',
+    hint: 'Un gerente aprueba cada devolución sin recibo; las que traen recibo vuelven a los pagos de la propia venta.',
+    saved: 'Guardado: devoluciones sin recibo.',
+  },
   locale: {
     title: 'Idioma y moneda',
     hint: 'Los tickets y los cortes de caja se imprimen en el idioma de la tienda, y cada pantalla empieza en él. Cada pantalla puede cambiar su propio idioma en la barra superior; la pantalla del cliente tiene su propia opción para el cliente.',
