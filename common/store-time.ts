@@ -3,9 +3,16 @@
  * merchant's time zone as the gateway keeps it, or the machine's where none is known. The terminal and its
  * screens format every such time here, with the zone handed in (Intl only, no date library), so a receipt
  * and the screen beside it never disagree, and neither prints UTC or a raw ISO string.
+ *
+ * The locale says how the words and figures of a time are written ("Nov 22, 9:05 AM" in en-US,
+ * "22 nov, 9:05 a.m." in es-US): the locale of the text the time sits in (common/store-locale.ts
+ * `formatLocale`). It defaults to en-US, the store's default.
  */
 
 const formatters = new Map<string, Intl.DateTimeFormat>();
+
+/** The store's default locale: times are written in it unless the caller names another. */
+const DEFAULT_LOCALE = 'en-US';
 
 /**
  * Recent ICU puts a narrow no-break space before AM/PM; a receipt printer's code page has no such
@@ -15,11 +22,15 @@ function plain(text: string): string {
   return text.replace(/[\u202f\u00a0]/g, ' ');
 }
 
-function formatter(zone: string, options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
-  const key = `${zone}|${JSON.stringify(options)}`;
+function formatter(
+  zone: string,
+  options: Intl.DateTimeFormatOptions,
+  locale: string = DEFAULT_LOCALE,
+): Intl.DateTimeFormat {
+  const key = `${locale}|${zone}|${JSON.stringify(options)}`;
   let f = formatters.get(key);
   if (!f) {
-    f = new Intl.DateTimeFormat('en-US', { ...options, timeZone: zone });
+    f = new Intl.DateTimeFormat(locale, { ...options, timeZone: zone });
     formatters.set(key, f);
   }
   return f;
@@ -43,41 +54,48 @@ export function storeTimeZone(merchantZone: string | null | undefined, machineZo
 }
 
 /** "9:05 AM": a time of today (the transactions list). */
-export function formatStoreTime(at: number, zone: string): string {
-  return plain(formatter(zone, { hour: 'numeric', minute: '2-digit' }).format(at));
+export function formatStoreTime(at: number, zone: string, locale?: string): string {
+  return plain(formatter(zone, { hour: 'numeric', minute: '2-digit' }, locale).format(at));
 }
 
 /** "Nov 22, 9:05 AM": a time of the last days (holds, queues, devices, reports, settlements). */
-export function formatStoreDateTime(at: number, zone: string): string {
+export function formatStoreDateTime(at: number, zone: string, locale?: string): string {
   return plain(
-    formatter(zone, { month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit' }).format(at),
+    formatter(zone, { month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit' }, locale).format(
+      at,
+    ),
   );
 }
 
 /** "Nov 22, 9:05:07 AM": to the second, where two entries a minute apart must not read the same (audit). */
-export function formatStoreStamp(at: number, zone: string): string {
+export function formatStoreStamp(at: number, zone: string, locale?: string): string {
   return plain(
-    formatter(zone, {
-      month: 'short',
-      day: 'numeric',
-      hour: 'numeric',
-      minute: '2-digit',
-      second: '2-digit',
-    }).format(at),
+    formatter(
+      zone,
+      { month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit', second: '2-digit' },
+      locale,
+    ).format(at),
   );
 }
 
-/** "11/22/2026 9:05 AM EST": a receipt's date line, with the zone's short name so paper is unambiguous. */
-export function formatReceiptTime(at: number, zone: string): string {
-  const f = formatter(zone, {
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-    hour: 'numeric',
-    minute: '2-digit',
-    timeZoneName: 'short',
-  });
-  // en-US puts a comma between date and time; a receipt line reads better without it.
+/**
+ * "11/22/2026 9:05 AM EST" (es-US: "22/11/2026 9:05 a.m. EST"): a receipt's date line, with the zone's
+ * short name so paper is unambiguous.
+ */
+export function formatReceiptTime(at: number, zone: string, locale?: string): string {
+  const f = formatter(
+    zone,
+    {
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: 'numeric',
+      minute: '2-digit',
+      timeZoneName: 'short',
+    },
+    locale,
+  );
+  // en-US and es-US put a comma between date and time; a receipt line reads better without it.
   return plain(f.format(at).replace(',', ''));
 }
 

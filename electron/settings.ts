@@ -1,4 +1,5 @@
 import { DEFAULT_CONFIRM_ABOVE_CENTS } from '../common/amount-ceiling';
+import { DEFAULT_STORE_LOCALE, isCurrency, isStoreLocaleTag, type StoreLocale } from '../common/store-locale';
 import type {
   AutoCloseView,
   DeviceConfigView,
@@ -91,6 +92,8 @@ export type SettingsShape = {
   discounts: DiscountLimitsView;
   /** Returns (docs/terminal.md "Returns"): where a return without a receipt puts the money. */
   returns: ReturnSettingsView;
+  /** The store's locale and currency: receipts and reports print in it, screens start in it. */
+  locale: StoreLocale;
 };
 
 export const defaultSaleSettings: SaleSettings = {
@@ -142,6 +145,14 @@ export const defaultSafPolicy: SafPolicy = {
   totalLimitCents: 50_000,
   maxAgeHours: 24,
 };
+
+/** A stored locale the terminal no longer knows (a downgrade) reads as the default, field by field. */
+function storedLocale(stored: Partial<StoreLocale> | undefined): StoreLocale {
+  return {
+    locale: isStoreLocaleTag(stored?.locale) ? stored.locale : DEFAULT_STORE_LOCALE.locale,
+    currency: isCurrency(stored?.currency) ? stored.currency : DEFAULT_STORE_LOCALE.currency,
+  };
+}
 
 export type Settings = {
   readonly value: Readonly<SettingsShape>;
@@ -214,6 +225,7 @@ export async function loadSettings(
     store: { ...defaultStoreProfile, ...(await read<Partial<StoreProfileView>>('store')) },
     discounts: { ...defaultDiscountLimits, ...(await read<Partial<DiscountLimitsView>>('discounts')) },
     returns: { ...defaultReturnSettings, ...(await read<Partial<ReturnSettingsView>>('returns')) },
+    locale: storedLocale(await read<Partial<StoreLocale>>('locale')),
   };
 
   const unseal = (s: NonNullable<GatewaySettings['sealedPassword']>): string =>

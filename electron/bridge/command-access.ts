@@ -149,6 +149,9 @@ export const commandAccess: Record<CommandName, Access> = {
   'store.profile.update': 'manage',
   'store.discountLimits.get': 'sell',
   'store.discountLimits.update': 'manage',
+  // The locale also reaches every window through terminal.status (public: the sign-in screen speaks it).
+  'store.locale.get': 'signed-in',
+  'store.locale.update': 'manage',
   'audit.list': 'manage',
   'diagnostics.bundle': 'signed-in',
   'simulator.state': 'public',

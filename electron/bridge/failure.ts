@@ -6,11 +6,20 @@ export class BridgeFailure extends Error {
   readonly gatewayCode: number | undefined;
   readonly declineCode: number | undefined;
   readonly problems: string[] | undefined;
+  readonly messageId: string | undefined;
+  readonly params: Record<string, string | number> | undefined;
 
   constructor(
     code: BridgeErrorCode,
     message: string,
-    extra: { gatewayCode?: number; declineCode?: number; problems?: string[] } = {},
+    extra: {
+      gatewayCode?: number;
+      declineCode?: number;
+      problems?: string[];
+      /** The message's id in the screens' catalogs (contract/errors.ts) and its values. */
+      messageId?: string;
+      params?: Record<string, string | number>;
+    } = {},
   ) {
     super(message);
     this.name = 'BridgeFailure';
@@ -18,6 +27,8 @@ export class BridgeFailure extends Error {
     this.gatewayCode = extra.gatewayCode;
     this.declineCode = extra.declineCode;
     this.problems = extra.problems;
+    this.messageId = extra.messageId;
+    this.params = extra.params;
   }
 
   toError(): BridgeError {
@@ -27,6 +38,8 @@ export class BridgeFailure extends Error {
       ...(this.gatewayCode !== undefined ? { gatewayCode: this.gatewayCode } : {}),
       ...(this.declineCode !== undefined ? { declineCode: this.declineCode } : {}),
       ...(this.problems ? { problems: this.problems } : {}),
+      ...(this.messageId !== undefined ? { messageId: this.messageId } : {}),
+      ...(this.params ? { params: this.params } : {}),
     };
   }
 }

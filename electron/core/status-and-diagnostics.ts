@@ -67,6 +67,7 @@ export function createStatusViews(deps: {
       contractVersion: BRIDGE_CONTRACT_VERSION,
       session,
       timeClock: settings.value.people.timeClock,
+      locale: settings.value.locale,
       gateway: deps.gatewayStatus(),
       reversals: { pending: pending.length },
       saf: {

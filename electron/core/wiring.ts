@@ -206,6 +206,7 @@ export async function createTerminalCore(config: TerminalCoreConfig): Promise<Te
     }),
     displays: () => hub.count('customer-display'),
     storeName: () => settings.value.store.storeName.trim() || config.merchantName || 'TILLPOINT STORE',
+    locale: () => settings.value.locale,
     emit: (view) => hub.emit('customer.updated', view),
     timers,
     mailer: emailQueueMailer(emailReceipts, emailSettings),

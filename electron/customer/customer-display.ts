@@ -7,6 +7,7 @@ import type {
   Events,
   SaleProgress,
   SignatureInput,
+  StoreLocaleView,
   TicketView,
   TipAskOutcome,
 } from '../bridge/contract';
@@ -31,6 +32,8 @@ export type CustomerDisplayDeps = {
   /** Customer displays attached now. */
   displays: () => number;
   storeName: () => string;
+  /** The store's locale and currency now. */
+  locale?: () => StoreLocaleView;
   emit: (view: Events['customer.updated']) => void;
   timers: Timers;
   /** Email receipts (the email queue); absent where they are not set up. */
@@ -102,7 +105,12 @@ export function createCustomerDisplay(deps: CustomerDisplayDeps) {
   };
 
   const view = (): CustomerDisplayView => {
-    const base = { storeName: deps.storeName(), displays: deps.displays(), version };
+    const base = {
+      storeName: deps.storeName(),
+      ...(deps.locale ? { locale: deps.locale() } : {}),
+      displays: deps.displays(),
+      version,
+    };
     if (!shown) return { phase: 'idle', ...base };
     const last = shown.tenders[shown.tenders.length - 1];
     const outcome = last ? customerOutcomeOf(last) : undefined;

@@ -13,6 +13,7 @@ export function customerLinesOf(ticket: TicketView): CustomerLineView[] {
       {
         lineId: `${ticket.ticketId}-amount`,
         description: ticket.purpose === 'gift-reload' ? 'Gift card load' : 'Sale',
+        wording: ticket.purpose === 'gift-reload' ? 'giftCardLoad' : 'sale',
         amountCents: ticket.subtotalCents,
       },
     ];
@@ -33,6 +34,7 @@ export function customerLinesOf(ticket: TicketView): CustomerLineView[] {
     lines.push({
       lineId: `${ticket.ticketId}-discount`,
       description: 'Discount',
+      wording: 'discount',
       amountCents: -ticketDiscount,
     });
   return lines;

@@ -54,6 +54,9 @@ function htmlLine(l: ReceiptLineView): string {
     case 'qr':
       // The on-screen QR is for the phone at the counter; the email is already on the phone.
       return '';
+    case 'barcode':
+      // The receipt number is on the TICKET line as text; a mail client cannot be trusted to draw bars.
+      return '';
   }
 }
 

@@ -17,7 +17,14 @@ export type Journal = { [K in JournalMethod]: (...args: Fn<K>[0]) => Promise<Fn<
 export type JournalRequest = { id: number; method: JournalMethod; args: unknown[] };
 
 export type JournalResponse =
-  | { id: number; ok: true; value: unknown }
-  | { id: number; ok: false; error: { name: string; message: string } };
+  { id: number; ok: true; value: unknown } | { id: number; ok: false; error: JournalErrorData };
+
+/** An error as it crosses the thread: a refusal's screen words (messageId, params) go with it. */
+export type JournalErrorData = {
+  name: string;
+  message: string;
+  messageId?: string;
+  params?: Record<string, string | number>;
+};
 
 export type JournalWorkerData = { path: string };

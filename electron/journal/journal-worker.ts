@@ -1,6 +1,23 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { JournalStore } from './journal-store';
-import type { JournalRequest, JournalResponse, JournalWorkerData } from './journal-protocol';
+import type {
+  JournalErrorData,
+  JournalRequest,
+  JournalResponse,
+  JournalWorkerData,
+} from './journal-protocol';
+import { TillRefusal } from './till-store';
+
+function errorData(e: Error): JournalErrorData {
+  return e instanceof TillRefusal
+    ? {
+        name: e.name,
+        message: e.message,
+        messageId: e.messageId,
+        ...(e.params ? { params: e.params } : {}),
+      }
+    : { name: e.name, message: e.message };
+}
 
 /**
  * The journal's thread: it owns the better-sqlite3 connection, so the fsync of every commit happens here
@@ -41,7 +58,7 @@ function runOne(request: JournalRequest): JournalResponse {
     return { id: request.id, ok: true, value };
   } catch (error) {
     const e = error instanceof Error ? error : new Error(String(error));
-    return { id: request.id, ok: false, error: { name: e.name, message: e.message } };
+    return { id: request.id, ok: false, error: errorData(e) };
   }
 }
 

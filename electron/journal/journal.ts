@@ -4,6 +4,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type {
   Journal,
+  JournalErrorData,
   JournalMethod,
   JournalRequest,
   JournalResponse,
@@ -13,9 +14,14 @@ import type {
 export type { Journal } from './journal-protocol';
 
 export class JournalError extends Error {
-  constructor(message: string, name = 'JournalError') {
+  /** A refusal's screen words, as the worker sent them (journal-protocol.ts JournalErrorData). */
+  messageId: string | undefined;
+  params: Record<string, string | number> | undefined;
+  constructor(message: string, name = 'JournalError', data: Partial<JournalErrorData> = {}) {
     super(message);
     this.name = name;
+    this.messageId = data.messageId;
+    this.params = data.params;
   }
 }
 
@@ -97,7 +103,7 @@ export async function openJournal(path: string): Promise<Journal> {
     if (!p) return;
     pending.delete(m.id);
     if (m.ok) p.resolve(m.value);
-    else p.reject(new JournalError(m.error.message, m.error.name));
+    else p.reject(new JournalError(m.error.message, m.error.name, m.error));
   });
   worker.on('error', (e) => failAll(new JournalError(`journal worker failed: ${e.message}`)));
   worker.on('exit', (code) => {

@@ -23,11 +23,23 @@ import {
  * the opening, "the till is open" and the movement, "every till is closed" and the Z.
  */
 
-/** A refusal the bridge shows as it is: the name carries the bridge's error code across the thread. */
+/**
+ * A refusal the bridge shows as it is: the name carries the bridge's error code across the thread, and
+ * `messageId` / `params` the screens' words for it (contract/errors.ts).
+ */
 export class TillRefusal extends Error {
-  constructor(code: 'conflict' | 'not-found' | 'invalid', message: string) {
+  readonly messageId: string;
+  readonly params: Record<string, string | number> | undefined;
+  constructor(
+    code: 'conflict' | 'not-found' | 'invalid',
+    message: string,
+    messageId: string,
+    params?: Record<string, string | number>,
+  ) {
     super(message);
     this.name = `TillRefusal-${code}`;
+    this.messageId = messageId;
+    this.params = params;
   }
 }
 
@@ -296,6 +308,8 @@ export class TillStore {
       throw new TillRefusal(
         'conflict',
         `Till ${active.tillId} (${active.employee}) is in the drawer: hand it over or count it first.`,
+        'till.alreadyOpen',
+        { tillId: active.tillId, employee: active.employee },
       );
     // The spans of the tills never overlap, also if the clock stepped back: a till starts no earlier than
     // the last one ended (its rows are the journal's from then on).
@@ -335,7 +349,11 @@ export class TillStore {
   private requireActive(): TillView {
     const active = this.active();
     if (!active)
-      throw new TillRefusal('conflict', 'No till is open on this lane: open a till first (Till screen).');
+      throw new TillRefusal(
+        'conflict',
+        'No till is open on this lane: open a till first (Till screen).',
+        'till.noTillOpen',
+      );
     return active;
   }
 
@@ -344,7 +362,11 @@ export class TillStore {
     const till = this.requireActive();
     const amount = o.kind === 'no-sale' ? 0 : o.amountCents;
     if (o.kind !== 'no-sale' && (!Number.isSafeInteger(amount) || amount <= 0))
-      throw new TillRefusal('invalid', 'The amount must be a positive number of cents.');
+      throw new TillRefusal(
+        'invalid',
+        'The amount must be a positive number of cents.',
+        'till.amountPositive',
+      );
     return this.insertMovement(
       till.tillId,
       o.kind,
@@ -366,8 +388,11 @@ export class TillStore {
     const till = this.requireActive();
     const row = this.journal.cashRow(o.utn);
     if (!row || row.operation !== 'cash')
-      throw new TillRefusal('not-found', 'No cash sale with that number on this lane.');
-    if (row.state !== 'approved') throw new TillRefusal('conflict', `That cash sale is ${row.state}.`);
+      throw new TillRefusal('not-found', 'No cash sale with that number on this lane.', 'till.noCashSale');
+    if (row.state !== 'approved')
+      throw new TillRefusal('conflict', `That cash sale is ${row.state}.`, 'till.cashSaleState', {
+        state: row.state,
+      });
     const refundable = refundableCents(row);
     const amount = o.amountCents ?? refundable;
     if (!Number.isSafeInteger(amount) || amount <= 0 || amount > refundable)
@@ -376,6 +401,8 @@ export class TillStore {
         refundable === 0
           ? 'That cash sale is refunded in full already.'
           : `At most ${(refundable / 100).toFixed(2)} can be refunded on that sale.`,
+        refundable === 0 ? 'till.refundedInFull' : 'till.refundAtMost',
+        { amountCents: refundable },
       );
     this.journal.setRefunded(o.utn, row.refundedCents + amount, o.now);
     const movement = this.insertMovement(
@@ -408,13 +435,25 @@ export class TillStore {
   }): TillMovementView {
     const till = this.requireActive();
     if (!Number.isSafeInteger(o.amountCents) || o.amountCents <= 0)
-      throw new TillRefusal('invalid', 'The amount must be a positive number of cents.');
+      throw new TillRefusal(
+        'invalid',
+        'The amount must be a positive number of cents.',
+        'till.amountPositive',
+      );
     if (o.utn !== null) {
       const row = this.journal.cashRow(o.utn);
       if (!row || (row.operation !== 'cash' && row.operation !== 'check'))
-        throw new TillRefusal('not-found', 'No cash or check payment with that number on this lane.');
+        throw new TillRefusal(
+          'not-found',
+          'No cash or check payment with that number on this lane.',
+          'till.noCashOrCheckPayment',
+        );
       if (o.amountCents > refundableCents(row))
-        throw new TillRefusal('conflict', 'That payment has less left to give back.');
+        throw new TillRefusal(
+          'conflict',
+          'That payment has less left to give back.',
+          'till.lessLeftToGiveBack',
+        );
       this.journal.setRefunded(o.utn, row.refundedCents + o.amountCents, o.now);
     }
     return this.insertMovement(
@@ -471,11 +510,16 @@ export class TillStore {
    */
   count(o: TillCountInput): TillView {
     const till = this.get(o.tillId);
-    if (!till) throw new TillRefusal('not-found', `No till ${o.tillId} on this lane.`);
+    if (!till)
+      throw new TillRefusal('not-found', `No till ${o.tillId} on this lane.`, 'till.noSuchTill', {
+        tillId: o.tillId,
+      });
     if (till.state !== 'open' && till.state !== 'handed-over')
       throw new TillRefusal(
         'conflict',
         `Till ${till.tillId} ${STATE_WORDS[till.state]}: it was counted already.`,
+        'till.countedAlready',
+        { tillId: till.tillId },
       );
     const endedAt = till.endedAt ?? Math.max(o.now, till.openedAt);
     const expected = this.expectedOf({ ...till, endedAt }, endedAt);
@@ -498,9 +542,15 @@ export class TillStore {
 
   signOff(tillId: number, employee: string, note: string | null, now: number): TillView {
     const till = this.get(tillId);
-    if (!till) throw new TillRefusal('not-found', `No till ${tillId} on this lane.`);
+    if (!till)
+      throw new TillRefusal('not-found', `No till ${tillId} on this lane.`, 'till.noSuchTill', { tillId });
     if (till.state !== 'counted')
-      throw new TillRefusal('conflict', `Till ${tillId} ${STATE_WORDS[till.state]}: nothing to sign off.`);
+      throw new TillRefusal(
+        'conflict',
+        `Till ${tillId} ${STATE_WORDS[till.state]}: nothing to sign off.`,
+        'till.nothingToSignOff',
+        { tillId },
+      );
     this.stmt.signOff.run(employee, now, note, tillId);
     return this.mustGet(tillId);
   }
@@ -514,7 +564,8 @@ export class TillStore {
   /** An X report of one till's shift: its span, its rows, its movements. */
   tillReport(tillId: number, o: Omit<DayReportInput, 'firstDayFrom'>): TillReportView {
     const till = this.get(tillId);
-    if (!till) throw new TillRefusal('not-found', `No till ${tillId} on this lane.`);
+    if (!till)
+      throw new TillRefusal('not-found', `No till ${tillId} on this lane.`, 'till.noSuchTill', { tillId });
     return buildTillReport(this.source, {
       kind: 'x',
       scope: 'till',
@@ -561,6 +612,8 @@ export class TillStore {
       throw new TillRefusal(
         'conflict',
         `The day cannot close yet: ${notClosed.map((t) => `till ${t.tillId} (${t.employee}) ${STATE_WORDS[t.state]}`).join('; ')}.`,
+        'till.dayNotClosed',
+        { count: notClosed.length, tills: notClosed.map((t) => t.tillId).join(', ') },
       );
     const from = this.dayFrom(tills, o.firstDayFrom);
     const zNumber = (this.stmt.zLast.get()?.number ?? 0) + 1;
@@ -592,7 +645,8 @@ export class TillStore {
   /** A closed day's Z, as it was closed. */
   zReport(zNumber: number): TillReportView {
     const z = this.stmt.zGet.get(zNumber);
-    if (!z) throw new TillRefusal('not-found', `No Z report ${zNumber} on this lane.`);
+    if (!z)
+      throw new TillRefusal('not-found', `No Z report ${zNumber} on this lane.`, 'till.noSuchZ', { zNumber });
     return JSON.parse(z.report) as TillReportView;
   }
 

@@ -1,6 +1,6 @@
 import type { ReceiptLineView, ReceiptView } from '../bridge/contract';
 import type { ReturnRecord } from '../journal/return-store';
-import { head, receiptText, type ReceiptHeader } from '../sale/receipt';
+import { head, receiptText, writerOf, type ReceiptHeader } from '../sale/receipt';
 import { formatCents } from '../util/money';
 
 /**
@@ -53,7 +53,7 @@ export function buildReturnReceipt(
 ): ReceiptView {
   const r = input.record;
   const lines: ReceiptLineView[] = [
-    ...head(h, r.createdAt),
+    ...head(h, writerOf(h), r.createdAt),
     { kind: 'text', text: 'RETURN', align: 'center', bold: true, large: true },
     { kind: 'text', text: `RETURN NO. ${r.id}`, align: 'center' },
     {

@@ -57,7 +57,8 @@ export function createPinThrottle(journal: Journal, clock: Clock): PinThrottle {
     return list.filter((t) => t > since).slice(-MAX_KEPT);
   };
   const save = (): Promise<void> => journal.setSetting(SETTING, JSON.stringify(state), clock.now());
-  const inSeconds = (ms: number): string => `${Math.max(1, Math.ceil(ms / 1000))} s`;
+  const seconds = (ms: number): number => Math.max(1, Math.ceil(ms / 1000));
+  const inSeconds = (ms: number): string => `${seconds(ms)} s`;
 
   return {
     async load() {
@@ -85,6 +86,7 @@ export function createPinThrottle(journal: Journal, clock: Clock): PinThrottle {
         throw new BridgeFailure(
           'unauthorized',
           `Too many wrong PINs. Try again in ${inSeconds(until - now)}.`,
+          { messageId: 'session.tooManyWrong', params: { seconds: seconds(until - now) } },
         );
     },
     guardChanges(authority) {
@@ -92,10 +94,11 @@ export function createPinThrottle(journal: Journal, clock: Clock): PinThrottle {
       const first = attempts[0];
       if (attempts.length < PIN_CHANGES_PER_DAY || first === undefined) return;
       const wait = first + DAY_MS - clock.now();
-      throw new BridgeFailure(
-        'unauthorized',
-        `Too many PIN changes today. Try again in ${Math.max(1, Math.ceil(wait / 3_600_000))} h.`,
-      );
+      const hours = Math.max(1, Math.ceil(wait / 3_600_000));
+      throw new BridgeFailure('unauthorized', `Too many PIN changes today. Try again in ${hours} h.`, {
+        messageId: 'session.tooManyChanges',
+        params: { hours },
+      });
     },
     async failed() {
       state.failures = [...recent(state.failures), clock.now()];

@@ -289,13 +289,14 @@ export function createRoles(deps: {
         const e = isPinShape(pin) ? await find(pin) : undefined;
         if (!e) {
           await throttle.failed();
-          throw new BridgeFailure('unauthorized', 'Wrong PIN.');
+          throw new BridgeFailure('unauthorized', 'Wrong PIN.', { messageId: 'session.wrongPin' });
         }
         if (expired(e)) {
           await throttle.failed();
           throw new BridgeFailure(
             'unauthorized',
             'This one-time PIN has expired: ask a manager for a new one.',
+            { messageId: 'session.oneTimeExpired' },
           );
         }
         // A success does not clear the count: a cashier's own sign-in between guesses of the manager's
@@ -306,7 +307,9 @@ export function createRoles(deps: {
           e.clockedInAt === null &&
           e.pinState !== 'one-time'
         )
-          throw new BridgeFailure('forbidden', 'Clock in first: type your PIN and choose Clock in.');
+          throw new BridgeFailure('forbidden', 'Clock in first: type your PIN and choose Clock in.', {
+            messageId: 'session.clockInFirst',
+          });
         return sessionOf(e);
       });
     },
@@ -323,7 +326,9 @@ export function createRoles(deps: {
     async requireManager(session, approval, options = {}) {
       if (!options.always && session && can(session.role, 'manage')) return actorOf(session);
       if (!approval)
-        throw new BridgeFailure('forbidden', 'A manager must approve this: enter a manager PIN.');
+        throw new BridgeFailure('forbidden', 'A manager must approve this: enter a manager PIN.', {
+          messageId: 'approval.managerMust',
+        });
       return serial(async () => {
         throttle.guard();
         const pin = approval.managerPin;
@@ -331,22 +336,31 @@ export function createRoles(deps: {
         // A one-time PIN is for choosing one's own, nothing else.
         if (!e || e.role !== 'manager' || e.pinState === 'one-time') {
           await throttle.failed();
-          throw new BridgeFailure('forbidden', 'The manager PIN is not correct.');
+          throw new BridgeFailure('forbidden', 'The manager PIN is not correct.', {
+            messageId: 'approval.wrongManagerPin',
+          });
         }
         return actor(e);
       });
     },
 
     async changeOwnPin({ session, currentPin, newPin }) {
-      if (!isPinShape(newPin)) throw new BridgeFailure('invalid', 'A PIN is 4 to 8 digits.');
+      if (!isPinShape(newPin))
+        throw new BridgeFailure('invalid', 'A PIN is 4 to 8 digits.', { messageId: 'session.pinShape' });
       if (isWeakPin(newPin))
         throw new BridgeFailure(
           'invalid',
           'That PIN is too easy to guess (one digit repeated, a run like 1234, a pair like 1212): choose another.',
+          { messageId: 'session.pinWeak' },
         );
-      if (currentPin === undefined) throw new BridgeFailure('invalid', 'Type the current PIN to change it.');
+      if (currentPin === undefined)
+        throw new BridgeFailure('invalid', 'Type the current PIN to change it.', {
+          messageId: 'session.pinCurrentMissing',
+        });
       if (currentPin === newPin)
-        throw new BridgeFailure('invalid', 'Choose a new PIN, not the one you have.');
+        throw new BridgeFailure('invalid', 'Choose a new PIN, not the one you have.', {
+          messageId: 'session.pinSame',
+        });
       const id = session.employeeId;
       return serial(async () => {
         throttle.guard();
@@ -358,14 +372,14 @@ export function createRoles(deps: {
         const collides = (holder !== undefined && holder.id !== id) || (await legacyHolds(newPin));
         if (proof?.id !== id || expired(proof)) {
           await throttle.failed();
-          throw new BridgeFailure('forbidden', PIN_NOT_CHANGED);
+          throw new BridgeFailure('forbidden', PIN_NOT_CHANGED, { messageId: 'session.pinNotChanged' });
         }
         // Counted once the proof holds, collision or not: the daily budget bounds what an employee who
         // knows their own PIN can learn about the others' by trying new ones.
         await throttle.changeAttempted(String(id));
         if (collides) {
           await throttle.failed();
-          throw new BridgeFailure('forbidden', PIN_NOT_CHANGED);
+          throw new BridgeFailure('forbidden', PIN_NOT_CHANGED, { messageId: 'session.pinNotChanged' });
         }
         await journal.setEmployeePin(
           id,
@@ -385,22 +399,37 @@ export function createRoles(deps: {
     punch(pin, action) {
       return serial(async () => {
         if (!deps.timeClock())
-          throw new BridgeFailure('conflict', 'The time clock is off: a manager turns it on in Employees.');
+          throw new BridgeFailure('conflict', 'The time clock is off: a manager turns it on in Employees.', {
+            messageId: 'session.timeClockOff',
+          });
         throttle.guard();
         const e = isPinShape(pin) ? await find(pin) : undefined;
         if (!e || expired(e)) {
           await throttle.failed();
-          throw new BridgeFailure('unauthorized', 'Wrong PIN.');
+          throw new BridgeFailure('unauthorized', 'Wrong PIN.', { messageId: 'session.wrongPin' });
         }
         if (e.pinState === 'one-time')
-          throw new BridgeFailure('conflict', 'Sign in first to choose your own PIN, then clock in with it.');
+          throw new BridgeFailure(
+            'conflict',
+            'Sign in first to choose your own PIN, then clock in with it.',
+            {
+              messageId: 'session.clockOneTime',
+            },
+          );
         const at = clock.now();
         if (action === 'in') {
           if (e.clockedInAt !== null)
-            throw new BridgeFailure('conflict', `${e.name}, you are already clocked in.`);
+            throw new BridgeFailure('conflict', `${e.name}, you are already clocked in.`, {
+              messageId: 'session.alreadyClockedIn',
+              params: { name: e.name },
+            });
           await journal.clockIn(e.id, at);
         } else if (await journal.clockOut(e.id, at)) clockedOutAt.set(e.id, at);
-        else throw new BridgeFailure('conflict', `${e.name}, you are not clocked in.`);
+        else
+          throw new BridgeFailure('conflict', `${e.name}, you are not clocked in.`, {
+            messageId: 'session.notClockedIn',
+            params: { name: e.name },
+          });
         await load();
         return { actor: actor(e), at };
       });

@@ -18,10 +18,14 @@ export function drawerOpensFor(t: TicketView): boolean {
  * judged by the cash its sales took and paid out, so cash with no till open would be cash no count
  * expects. Refused before anything is read or recorded.
  */
-export async function requireOpenTill(deps: Pick<SaleEngineDeps, 'journal'>, what: string): Promise<void> {
+export async function requireOpenTill(
+  deps: Pick<SaleEngineDeps, 'journal'>,
+  what: 'take cash' | 'pay cash back',
+): Promise<void> {
   if (!(await deps.journal.tillActive()))
     throw new BridgeFailure(
       'conflict',
       `No till is open on this lane: open a till on the Till screen to ${what}.`,
+      { messageId: what === 'take cash' ? 'till.noTillForCash' : 'till.noTillForCashBack' },
     );
 }

@@ -1,4 +1,5 @@
 import type { ItemizedTicketView, ReceiptLineView } from '../bridge/contract';
+import { RECEIPT_WORDS, type ReceiptWords } from '../i18n/receipt-words';
 import { formatCents } from '../util/money';
 
 /**
@@ -20,40 +21,48 @@ function pair(left: string, right: string, bold = false): ReceiptLineView {
   };
 }
 
-function discountWords(
-  d: { kind: 'percent'; percent: number } | { kind: 'amount'; amountCents: number },
-): string {
-  return d.kind === 'percent' ? `${d.percent}%` : formatCents(d.amountCents);
-}
-
-export function itemizedReceiptLines(t: ItemizedTicketView): ReceiptLineView[] {
+/**
+ * The lines, in the receipt's words and its way of writing amounts (receipt.ts hands in the store's;
+ * English and plain cents by default).
+ */
+export function itemizedReceiptLines(
+  t: ItemizedTicketView,
+  words: ReceiptWords = RECEIPT_WORDS.en,
+  money: (cents: number) => string = formatCents,
+): ReceiptLineView[] {
+  const discountWords = (
+    d: { kind: 'percent'; percent: number } | { kind: 'amount'; amountCents: number },
+  ): string => (d.kind === 'percent' ? `${d.percent}%` : money(d.amountCents));
   const out: ReceiptLineView[] = [];
   for (const line of t.lines) {
     if (line.voided) continue;
-    out.push(pair(line.name, formatCents(line.priced.grossCents)));
+    out.push(pair(line.name, money(line.priced.grossCents)));
     if (line.quantity > 1)
-      out.push({ kind: 'text', text: `  ${line.quantity} @ ${formatCents(line.unitPriceCents)}` });
+      out.push({ kind: 'text', text: `  ${line.quantity} @ ${money(line.unitPriceCents)}` });
     if (line.discount && line.priced.lineDiscountCents > 0)
       out.push(
-        pair(`  DISCOUNT ${discountWords(line.discount)}`, `-${formatCents(line.priced.lineDiscountCents)}`),
+        pair(
+          `  ${words.discount} ${discountWords(line.discount)}`,
+          `-${money(line.priced.lineDiscountCents)}`,
+        ),
       );
   }
   out.push({ kind: 'rule' });
   const p = t.pricing;
   if (p.lineDiscountCents > 0 || p.ticketDiscountCents > 0)
-    out.push(pair('ITEMS', formatCents(p.itemsCents - p.lineDiscountCents)));
+    out.push(pair(words.items, money(p.itemsCents - p.lineDiscountCents)));
   if (t.discount && p.ticketDiscountCents > 0)
-    out.push(pair(`TICKET DISCOUNT ${discountWords(t.discount)}`, `-${formatCents(p.ticketDiscountCents)}`));
-  out.push(pair('SUBTOTAL', formatCents(p.subtotalCents)));
+    out.push(
+      pair(`${words.ticketDiscount} ${discountWords(t.discount)}`, `-${money(p.ticketDiscountCents)}`),
+    );
+  out.push(pair(words.subtotal, money(p.subtotalCents)));
   for (const tax of p.taxes) {
     // An exempt class, or a class at 0 %, has no tax to print.
     if (tax.mode === 'exempt' || tax.ratePercent === 0) continue;
     const inclusive = tax.mode === 'inclusive';
-    const amount = inclusive ? `(${formatCents(tax.taxCents)})` : formatCents(tax.taxCents);
+    const amount = inclusive ? `(${money(tax.taxCents)})` : money(tax.taxCents);
     // The rate first, so a long class name is what gets cut at the receipt's edge.
-    out.push(
-      pair(`${inclusive ? 'INCL. TAX' : 'TAX'} ${tax.ratePercent}% ${tax.name.toUpperCase()}`, amount),
-    );
+    out.push(pair(`${words.classTax(inclusive)} ${tax.ratePercent}% ${tax.name.toUpperCase()}`, amount));
   }
   return out;
 }

@@ -22,6 +22,7 @@ export function header(deps: ReceiptDeps): ReceiptHeader {
     phone: store.phone,
     returnPolicy: store.returnPolicy,
     timeZone: laneTimeZone(s),
+    locale: s.locale.locale,
   };
 }
 

@@ -6,10 +6,14 @@ import type {
   TransactionView,
 } from '../bridge/contract';
 import type { Receipt, ReceiptLine } from '../../native/drivers/roles';
+import { formatMoneyOnPaper } from '../../common/money-format';
+import { languageOf, type StoreLocaleTag } from '../../common/store-locale';
 import { formatReceiptTime } from '../../common/store-time';
 import { cardChargedCents, shownCents, tenderChargedCents } from '../../common/transaction-amounts';
+import { RECEIPT_WORDS, type ReceiptWords } from '../i18n/receipt-words';
 import { formatCents } from '../util/money';
 import { itemizedReceiptLines } from './itemized-receipt';
+import { paperText } from './paper-text';
 
 /**
  * The store as its receipts name it: the store name (a manager's setting, else the launcher's merchant
@@ -24,14 +28,27 @@ export type ReceiptHeader = {
   returnPolicy?: string;
   /** The store's time zone its date line is printed in. */
   timeZone: string;
+  /**
+   * The store's locale (its setting, common/store-locale.ts): the receipt's words are in its language,
+   * its date and amounts written its way. en-US when absent.
+   */
+  locale?: StoreLocaleTag;
 };
 
-/**
- * The cardholder's agreement under the signature line of a signed card payment's merchant copy (the
- * wording the card brands' rules ask of a signed receipt).
- */
+/** How a receipt writes: its words, amounts and date line, in the store's locale. */
+type Writer = { words: ReceiptWords; money: (cents: number) => string; locale: StoreLocaleTag };
+
+export function writerOf(h: Pick<ReceiptHeader, 'locale'>): Writer {
+  const locale = h.locale ?? 'en-US';
+  return {
+    words: RECEIPT_WORDS[languageOf(locale)],
+    money: (cents) => formatMoneyOnPaper(cents, locale),
+    locale,
+  };
+}
+
+/** The line the cardholder signs on, above the agreement (ReceiptWords' cardholderAgreement). */
 const SIGNATURE_LINE = 'X______________________________';
-const CARDHOLDER_AGREEMENT = 'I AGREE TO PAY THE ABOVE TOTAL ACCORDING TO MY CARD ISSUER AGREEMENT';
 
 const WIDTH = 42;
 
@@ -71,32 +88,13 @@ function headerLines(h: ReceiptHeader): ReceiptLineView[] {
 }
 
 /** The receipt's head: the store, which lane, and the date line in the store's time zone. */
-export function head(h: ReceiptHeader, at: number): ReceiptLineView[] {
+export function head(h: ReceiptHeader, w: Writer, at: number): ReceiptLineView[] {
   return [
     ...headerLines(h),
-    { kind: 'text', text: `MID ${h.mid}  LANE ${h.laneId}`, align: 'center' },
-    { kind: 'text', text: formatReceiptTime(at, h.timeZone), align: 'center' },
+    { kind: 'text', text: w.words.laneLine(h.mid, h.laneId), align: 'center' },
+    { kind: 'text', text: formatReceiptTime(at, h.timeZone, w.locale), align: 'center' },
   ];
 }
-
-const tenderLabel: Record<TenderView['kind'], string> = {
-  credit: 'CREDIT',
-  debit: 'DEBIT',
-  ebt: 'EBT',
-  gift: 'GIFT CARD',
-  check: 'CHECK',
-  token: 'CARD ON FILE',
-  cash: 'CASH',
-  preauth: 'PRE-AUTH',
-};
-
-const entryLabel: Record<string, string> = {
-  swipe: 'SWIPED',
-  chip: 'CHIP',
-  contactless: 'CONTACTLESS',
-  keyed: 'KEYED',
-  present: 'CARD PRESENT',
-};
 
 // rule: customer-receipt-last-four
 /**
@@ -120,89 +118,88 @@ export function buildReceipt(
   h: ReceiptHeader,
   at: number,
 ): ReceiptView {
+  const w = writerOf(h);
+  const { words, money } = w;
   const lines: ReceiptLineView[] = [
-    ...head(h, t.closedAt ?? at),
-    { kind: 'text', text: `TICKET ${t.ticketId}`, align: 'center' },
+    ...head(h, w, t.closedAt ?? at),
+    { kind: 'text', text: words.ticket(t.ticketId), align: 'center' },
     { kind: 'rule' },
   ];
-  if (t.itemized) lines.push(...itemizedReceiptLines(t.itemized));
+  if (t.itemized) lines.push(...itemizedReceiptLines(t.itemized, words, money));
   else {
     lines.push({
       kind: 'pair',
-      left: t.purpose === 'gift-reload' ? 'GIFT CARD LOAD' : 'SUBTOTAL',
-      right: formatCents(t.subtotalCents),
+      left: t.purpose === 'gift-reload' ? words.giftCardLoad : words.subtotal,
+      right: money(t.subtotalCents),
     });
-    if (t.taxCents > 0) lines.push({ kind: 'pair', left: 'TAX', right: formatCents(t.taxCents) });
+    if (t.taxCents > 0) lines.push({ kind: 'pair', left: words.tax, right: money(t.taxCents) });
   }
-  if (t.tipCents > 0) lines.push({ kind: 'pair', left: 'TIP', right: formatCents(t.tipCents) });
-  lines.push({ kind: 'pair', left: 'TOTAL', right: formatCents(t.totalCents), bold: true }, { kind: 'rule' });
+  if (t.tipCents > 0) lines.push({ kind: 'pair', left: words.tip, right: money(t.tipCents) });
+  lines.push({ kind: 'pair', left: words.total, right: money(t.totalCents), bold: true }, { kind: 'rule' });
 
   for (const tender of t.tenders) {
     if (tender.status === 'in-progress' || tender.status === 'cancelled') continue;
-    const label = tenderLabel[tender.kind];
     lines.push({
       kind: 'pair',
-      left: `${label} ${tender.status.toUpperCase()}`,
-      right: formatCents(tender.approvedCents),
+      left: words.tenderLine(words.tender[tender.kind], words.tenderStatus[tender.status]),
+      right: money(tender.approvedCents),
       bold: true,
     });
     const card = cardOnReceipt(tender, copy);
     if (card) lines.push({ kind: 'text', text: card });
     if (tender.card?.entry)
-      lines.push({ kind: 'text', text: `ENTRY ${entryLabel[tender.card.entry] ?? tender.card.entry}` });
-    if (tender.authCode) lines.push({ kind: 'pair', left: 'AUTH', right: tender.authCode });
+      lines.push({ kind: 'text', text: words.entryLine(words.entry[tender.card.entry]) });
+    if (tender.authCode) lines.push({ kind: 'pair', left: words.auth, right: tender.authCode });
     if (tender.userTransactionNumber)
-      lines.push({ kind: 'pair', left: 'REF', right: tender.userTransactionNumber });
+      lines.push({ kind: 'pair', left: words.ref, right: tender.userTransactionNumber });
     // A debit with cash back charges the card the purchase and the cash back: the tender's line says
     // what the card paid for the ticket, and the charge is spelled out below it.
     if (tender.cashBackCents > 0 && tender.approvedCents > 0)
       lines.push(
-        { kind: 'pair', left: 'CASH BACK', right: formatCents(tender.cashBackCents) },
+        { kind: 'pair', left: words.cashBack, right: money(tender.cashBackCents) },
         {
           kind: 'pair',
-          left: 'CARD CHARGED',
-          right: formatCents(tenderChargedCents(tender)),
+          left: words.cardCharged,
+          right: money(tenderChargedCents(tender)),
           bold: true,
         },
       );
     if (tender.changeCents !== undefined && tender.changeCents > 0)
-      lines.push({ kind: 'pair', left: 'CHANGE', right: formatCents(tender.changeCents) });
+      lines.push({ kind: 'pair', left: words.change, right: money(tender.changeCents) });
     if (tender.balanceCents !== undefined)
-      lines.push({ kind: 'pair', left: 'BALANCE', right: formatCents(tender.balanceCents) });
-    if (tender.status === 'stored')
-      lines.push({ kind: 'text', text: 'APPROVED OFFLINE - SUBJECT TO AUTHORIZATION' });
+      lines.push({ kind: 'pair', left: words.balance, right: money(tender.balanceCents) });
+    if (tender.status === 'stored') lines.push({ kind: 'text', text: words.approvedOffline });
     if (copy === 'merchant' && tender.signature?.required) {
       lines.push(
         { kind: 'text', text: ' ' },
         { kind: 'text', text: SIGNATURE_LINE },
-        { kind: 'text', text: 'CARDHOLDER SIGNATURE' },
-        { kind: 'text', text: CARDHOLDER_AGREEMENT },
+        { kind: 'text', text: words.cardholderSignature },
+        { kind: 'text', text: words.cardholderAgreement },
       );
-      if (tender.signature.captured) lines.push({ kind: 'text', text: 'SIGNATURE CAPTURED ELECTRONICALLY' });
+      if (tender.signature.captured) lines.push({ kind: 'text', text: words.signatureCaptured });
     }
   }
   lines.push({ kind: 'rule' });
   if (t.remainingCents > 0)
-    lines.push({ kind: 'pair', left: 'BALANCE DUE', right: formatCents(t.remainingCents), bold: true });
+    lines.push({ kind: 'pair', left: words.balanceDue, right: money(t.remainingCents), bold: true });
   if (copy === 'customer' && h.returnPolicy)
     lines.push(
       ...wrapText(h.returnPolicy).map((text): ReceiptLineView => ({ kind: 'text', text, align: 'center' })),
     );
   lines.push({
     kind: 'text',
-    text: copy === 'customer' ? 'CUSTOMER COPY' : 'MERCHANT COPY',
+    text: copy === 'customer' ? words.customerCopy : words.merchantCopy,
     align: 'center',
   });
+  // rule: receipt-number-code
+  // The receipt number as a code the lane's scanner reads back (a return finds the sale by it): the ticket
+  // id and nothing else. Code 128, which every retail scanner reads (a QR code needs a 2D imager).
+  lines.push({ kind: 'barcode', data: t.ticketId });
   const qrData = `tillpoint:receipt:${t.ticketId}:${formatCents(t.paidCents)}`;
   lines.push({ kind: 'qr', data: qrData });
 
   return { ticketId: t.ticketId, copy, lines, qrData, text: receiptText(lines) };
 }
-
-const transactionWords: Partial<Record<TransactionView['operation'], { title: string; done: string }>> = {
-  refund: { title: 'REFUND', done: 'REFUNDED' },
-  void: { title: 'VOID', done: 'VOIDED' },
-};
 
 /**
  * The receipt of a refund or a void: a journal row outside any ticket. The customer's copy, like a
@@ -214,34 +211,39 @@ export function buildTransactionReceipt(
   copy: 'customer' | 'merchant',
   h: ReceiptHeader,
 ): ReceiptView {
-  const words = transactionWords[tx.operation] ?? { title: tx.operation.toUpperCase(), done: 'DONE' };
+  const w = writerOf(h);
+  const { words: all, money } = w;
+  const words =
+    tx.operation === 'refund' || tx.operation === 'void'
+      ? all[tx.operation]
+      : { title: tx.operation.toUpperCase(), done: all.otherDone };
   const done = tx.state === 'approved';
   const lines: ReceiptLineView[] = [
-    ...head(h, tx.updatedAt),
+    ...head(h, w, tx.updatedAt),
     { kind: 'text', text: words.title, align: 'center', bold: true, large: true },
     { kind: 'rule' },
     {
       kind: 'pair',
-      left: done ? words.done : `${words.title} ${tx.state.toUpperCase()}`,
-      right: formatCents(shownCents(tx)),
+      left: done ? words.done : all.notDone(words.title, all.journalState[tx.state]),
+      right: money(shownCents(tx)),
       bold: true,
     },
   ];
   const cardType = tx.cardType ?? original?.cardType;
   if (tx.last4) lines.push({ kind: 'text', text: `${cardType ?? ''} ****${tx.last4}`.trim() });
-  if (tx.authCode) lines.push({ kind: 'pair', left: 'AUTH', right: tx.authCode });
-  lines.push({ kind: 'pair', left: 'REF', right: tx.userTransactionNumber });
+  if (tx.authCode) lines.push({ kind: 'pair', left: all.auth, right: tx.authCode });
+  lines.push({ kind: 'pair', left: all.ref, right: tx.userTransactionNumber });
   if (original) {
     lines.push(
-      { kind: 'pair', left: 'ORIGINAL REF', right: original.userTransactionNumber },
-      { kind: 'pair', left: 'ORIGINAL AMOUNT', right: formatCents(cardChargedCents(original)) },
+      { kind: 'pair', left: all.originalRef, right: original.userTransactionNumber },
+      { kind: 'pair', left: all.originalAmount, right: money(cardChargedCents(original)) },
     );
     if (tx.operation === 'refund' && original.refundedCents > 0)
-      lines.push({ kind: 'pair', left: 'REFUNDED IN ALL', right: formatCents(original.refundedCents) });
+      lines.push({ kind: 'pair', left: all.refundedInAll, right: money(original.refundedCents) });
   }
   lines.push(
     { kind: 'rule' },
-    { kind: 'text', text: copy === 'customer' ? 'CUSTOMER COPY' : 'MERCHANT COPY', align: 'center' },
+    { kind: 'text', text: copy === 'customer' ? all.customerCopy : all.merchantCopy, align: 'center' },
   );
   const qrData = `tillpoint:${tx.operation}:${tx.userTransactionNumber}:${formatCents(shownCents(tx))}`;
   lines.push({ kind: 'qr', data: qrData });
@@ -266,6 +268,7 @@ export function receiptText(lines: readonly ReceiptLineView[], width = 42): stri
         case 'rule':
           return '-'.repeat(width);
         case 'qr':
+        case 'barcode':
           return '';
       }
     })
@@ -273,12 +276,15 @@ export function receiptText(lines: readonly ReceiptLineView[], width = 42): stri
     .join('\n');
 }
 
-/** The printer's form of a receipt view (or of any lines a receipt renders: a till report). */
+/**
+ * The printer's form of a receipt view (or of any lines a receipt renders: a till report), its words
+ * folded to what the printer's code page prints (paper-text.ts).
+ */
 export function toPrinterReceipt(view: Pick<ReceiptView, 'lines'>, openDrawer: boolean): Receipt {
   const lines: ReceiptLine[] = view.lines.map((l): ReceiptLine => {
     switch (l.kind) {
       case 'text': {
-        const out: ReceiptLine = { kind: 'text', text: l.text };
+        const out: ReceiptLine = { kind: 'text', text: paperText(l.text) };
         if (l.align) out.align = l.align;
         if (l.bold) out.bold = l.bold;
         if (l.large) out.large = l.large;
@@ -286,12 +292,14 @@ export function toPrinterReceipt(view: Pick<ReceiptView, 'lines'>, openDrawer: b
       }
       case 'pair':
         return l.bold
-          ? { kind: 'pair', left: l.left, right: l.right, bold: true }
-          : { kind: 'pair', left: l.left, right: l.right };
+          ? { kind: 'pair', left: paperText(l.left), right: paperText(l.right), bold: true }
+          : { kind: 'pair', left: paperText(l.left), right: paperText(l.right) };
       case 'rule':
         return { kind: 'rule' };
       case 'qr':
         return { kind: 'qr', data: l.data };
+      case 'barcode':
+        return { kind: 'barcode', data: l.data };
     }
   });
   lines.push({ kind: 'feed', lines: 3 });

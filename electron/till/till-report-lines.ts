@@ -1,15 +1,20 @@
-import { FIGURE_LABELS, type Tally } from '../../common/money-figures';
+import { FIGURE_LABELS_IN, figureLineLabel } from '../../common/figure-labels';
+import type { Tally } from '../../common/money-figures';
+import { formatMoneyOnPaper } from '../../common/money-format';
+import { languageOf, type StoreLocaleTag } from '../../common/store-locale';
 import { formatReceiptTime } from '../../common/store-time';
 import type { ReceiptLineView, TillReportView } from '../bridge/contract';
+import { RECEIPT_WORDS } from '../i18n/receipt-words';
+import { TILL_REPORT_WORDS } from '../i18n/till-report-words';
 import { receiptText } from '../sale/receipt';
-import { formatCents } from '../util/money';
 
 /**
  * A till report on the receipt printer (and as text): the same figures the screen shows, under the same
- * labels (FIGURE_LABELS), folded to what a receipt printer's code page holds. Times in the store's zone.
+ * labels (common/figure-labels.ts), folded to what a receipt printer's code page holds. Times in the
+ * store's zone; words, dates and amounts in the store's locale (en-US when the header names none).
  */
 
-export type ReportHeader = { merchantName: string; mid: number };
+export type ReportHeader = { merchantName: string; mid: number; locale?: StoreLocaleTag };
 
 /** The printer's code page (PC437) has no typographic minus or quote: the one wording, in ASCII. */
 export function printable(text: string): string {
@@ -17,13 +22,16 @@ export function printable(text: string): string {
 }
 
 /** Over positive, short negative, said with its sign on paper. */
-export function signedCents(cents: number): string {
-  return cents > 0 ? `+${formatCents(cents)}` : formatCents(cents);
+export function signedCents(cents: number, locale: string = 'en-US'): string {
+  const amount = formatMoneyOnPaper(cents, locale);
+  return cents > 0 ? `+${amount}` : amount;
 }
 
-export function reportTitle(r: Pick<TillReportView, 'kind' | 'scope' | 'zNumber' | 'tillId'>): string {
-  if (r.kind === 'z') return `Z report ${r.zNumber ?? ''}`.trim();
-  return r.scope === 'till' ? `X report - till ${r.tillId ?? ''}`.trim() : 'X report - day so far';
+export function reportTitle(
+  r: Pick<TillReportView, 'kind' | 'scope' | 'zNumber' | 'tillId'>,
+  locale: StoreLocaleTag = 'en-US',
+): string {
+  return TILL_REPORT_WORDS[languageOf(locale)].title(r);
 }
 
 const pair = (left: string, right: string, bold = false): ReceiptLineView =>
@@ -36,26 +44,33 @@ const heading = (text: string): ReceiptLineView => ({
   bold: true,
 });
 const text = (t: string): ReceiptLineView => ({ kind: 'text', text: printable(t) });
-const tallyPair = (label: string, t: Tally, bold = false) =>
-  pair(`${label} (${t.count})`, formatCents(t.cents), bold);
-
 export function tillReportLines(r: TillReportView, h: ReportHeader, printedAt: number): ReceiptLineView[] {
-  const at = (t: number) => formatReceiptTime(t, r.timeZone);
+  const locale = h.locale ?? 'en-US';
+  const language = languageOf(locale);
+  const w = TILL_REPORT_WORDS[language];
+  const FIGURE_LABELS = FIGURE_LABELS_IN[language];
+  const formatCents = (cents: number) => formatMoneyOnPaper(cents, locale);
+  const signed = (cents: number) => signedCents(cents, locale);
+  const tallyPair = (label: string, t: Tally, bold = false) =>
+    pair(`${label} (${t.count})`, formatCents(t.cents), bold);
+  const at = (t: number) => formatReceiptTime(t, r.timeZone, locale);
+  const title = w.title(r);
   const lines: ReceiptLineView[] = [
     { kind: 'text', text: printable(h.merchantName), align: 'center', bold: true, large: true },
-    { kind: 'text', text: `MID ${h.mid}  LANE ${r.laneId}`, align: 'center' },
-    { kind: 'text', text: reportTitle(r).toUpperCase(), align: 'center', bold: true, large: true },
-    pair('From', at(r.from)),
-    pair('To', at(r.until)),
-    pair('Printed', at(printedAt)),
+    { kind: 'text', text: RECEIPT_WORDS[language].laneLine(h.mid, r.laneId), align: 'center' },
+    { kind: 'text', text: title.toUpperCase(), align: 'center', bold: true, large: true },
+    pair(w.from, at(r.from)),
+    pair(w.to, at(r.until)),
+    pair(w.printed, at(printedAt)),
   ];
-  if (r.closedBy) lines.push(pair('Closed by', r.closedBy));
-  lines.push({ kind: 'rule' }, heading('Sales by tender'));
-  for (const l of r.byTender) lines.push(pair(`${l.key} (${l.count})`, formatCents(l.amountCents)));
+  if (r.closedBy) lines.push(pair(w.closedBy, r.closedBy));
+  lines.push({ kind: 'rule' }, heading(w.salesByTender));
+  for (const l of r.byTender)
+    lines.push(pair(`${figureLineLabel(l.key, language)} (${l.count})`, formatCents(l.amountCents)));
   lines.push(tallyPair(FIGURE_LABELS.allSales, r.sales, true));
-  if (r.outsideTills.count > 0) lines.push(tallyPair('Taken with no till open', r.outsideTills));
+  if (r.outsideTills.count > 0) lines.push(tallyPair(w.takenWithNoTill, r.outsideTills));
 
-  lines.push({ kind: 'rule' }, heading('Card batch'), text('What the gateway settles. No cash.'));
+  lines.push({ kind: 'rule' }, heading(w.cardBatch), text(w.cardBatchNote));
   lines.push(
     tallyPair(FIGURE_LABELS.cardSales, r.card.sales),
     tallyPair(FIGURE_LABELS.cardRefunds, r.card.refunds),
@@ -63,7 +78,7 @@ export function tillReportLines(r: TillReportView, h: ReportHeader, printedAt: n
   );
 
   const d = r.drawer;
-  lines.push({ kind: 'rule' }, heading('Drawer'), text('What the tills count: cash only.'));
+  lines.push({ kind: 'rule' }, heading(w.drawer), text(w.drawerNote));
   lines.push(
     tallyPair(FIGURE_LABELS.float, d.float),
     tallyPair(FIGURE_LABELS.cashTaken, d.cashTaken),
@@ -79,13 +94,13 @@ export function tillReportLines(r: TillReportView, h: ReportHeader, printedAt: n
   if (r.counted.tills > 0)
     lines.push(
       pair(
-        `${FIGURE_LABELS.counted} (${r.counted.tills} till${r.counted.tills === 1 ? '' : 's'})`,
+        `${FIGURE_LABELS.counted} ${w.tillsCounted(r.counted.tills)}`,
         formatCents(r.counted.countedCents),
       ),
-      pair(FIGURE_LABELS.overShort, signedCents(r.counted.overShortCents), true),
+      pair(FIGURE_LABELS.overShort, signed(r.counted.overShortCents), true),
     );
 
-  lines.push({ kind: 'rule' }, heading('Returns'));
+  lines.push({ kind: 'rule' }, heading(w.returns));
   lines.push(
     tallyPair(FIGURE_LABELS.cardRefunds, r.returns.card),
     tallyPair(FIGURE_LABELS.cashRefunds, r.returns.cash),
@@ -93,40 +108,39 @@ export function tillReportLines(r: TillReportView, h: ReportHeader, printedAt: n
   // Returns of sales by where their money went (a void is in no card figure above), when there were any;
   // kept Z reports from before returns existed have none.
   if (r.returns.total && r.returns.total.count > 0) {
-    lines.push(text('Returns by tender'));
+    lines.push(text(w.returnsByTender));
     for (const l of r.returns.byTender ?? [])
       lines.push(pair(`  ${printable(l.key)} (${l.count})`, formatCents(l.amountCents)));
-    lines.push(pair(`  Returns in all (${r.returns.total.count})`, formatCents(r.returns.total.cents)));
+    lines.push(pair(w.returnsInAll(r.returns.total.count), formatCents(r.returns.total.cents)));
   }
-  lines.push(heading('Discounts'));
-  if (r.discounts.lines.length === 0) lines.push(pair('None recorded', formatCents(0)));
+  lines.push(heading(w.discounts));
+  if (r.discounts.lines.length === 0) lines.push(pair(w.noneRecorded, formatCents(0)));
   for (const l of r.discounts.lines) lines.push(pair(`${l.key} (${l.count})`, formatCents(l.amountCents)));
-  lines.push(heading('Tax by class'));
+  lines.push(heading(w.taxByClass));
   for (const t of r.taxByClass)
-    lines.push(
-      pair(`${t.taxClass} (${t.tickets}) on ${formatCents(t.taxableCents)}`, formatCents(t.taxCents)),
-    );
+    lines.push(pair(w.taxLine(t.taxClass, t.tickets, formatCents(t.taxableCents)), formatCents(t.taxCents)));
 
-  lines.push({ kind: 'rule' }, heading('By employee'));
+  lines.push({ kind: 'rule' }, heading(w.byEmployee));
   for (const e of r.byEmployee) {
     lines.push({ kind: 'text', text: printable(e.employee), bold: true });
-    lines.push(pair(`  Sales (${e.sales.count})`, formatCents(e.sales.cents)));
+    lines.push(pair(`  ${w.sales} (${e.sales.count})`, formatCents(e.sales.cents)));
     if (e.cashRefunds.count > 0)
-      lines.push(pair(`  Cash refunds (${e.cashRefunds.count})`, formatCents(e.cashRefunds.cents)));
-    if (e.paidIn.count > 0) lines.push(pair(`  Paid in (${e.paidIn.count})`, formatCents(e.paidIn.cents)));
+      lines.push(pair(`  ${w.cashRefunds} (${e.cashRefunds.count})`, formatCents(e.cashRefunds.cents)));
+    if (e.paidIn.count > 0)
+      lines.push(pair(`  ${w.paidIn} (${e.paidIn.count})`, formatCents(e.paidIn.cents)));
     if (e.paidOut.count > 0)
-      lines.push(pair(`  Paid out (${e.paidOut.count})`, formatCents(e.paidOut.cents)));
+      lines.push(pair(`  ${w.paidOut} (${e.paidOut.count})`, formatCents(e.paidOut.cents)));
     if (e.safeDrops.count > 0)
-      lines.push(pair(`  Safe drops (${e.safeDrops.count})`, formatCents(e.safeDrops.cents)));
-    if (e.noSales > 0) lines.push(pair('  No sales', String(e.noSales)));
-    if (e.tills > 0) lines.push(pair('  Over/short', signedCents(e.overShortCents)));
+      lines.push(pair(`  ${w.safeDrops} (${e.safeDrops.count})`, formatCents(e.safeDrops.cents)));
+    if (e.noSales > 0) lines.push(pair(`  ${w.noSales}`, String(e.noSales)));
+    if (e.tills > 0) lines.push(pair(`  ${w.overShort}`, signed(e.overShortCents)));
   }
 
-  lines.push({ kind: 'rule' }, heading('Tills'));
+  lines.push({ kind: 'rule' }, heading(w.tills));
   for (const t of r.tills) {
-    lines.push({ kind: 'text', text: printable(`Till ${t.tillId} - ${t.employee}`), bold: true });
-    lines.push(pair('  Opened', at(t.openedAt)));
-    if (t.endedAt !== undefined) lines.push(pair('  Left the drawer', at(t.endedAt)));
+    lines.push({ kind: 'text', text: printable(w.tillLine(t.tillId, t.employee)), bold: true });
+    lines.push(pair(`  ${w.opened}`, at(t.openedAt)));
+    if (t.endedAt !== undefined) lines.push(pair(`  ${w.leftTheDrawer}`, at(t.endedAt)));
     // A counted till is judged against what it should have held when it was counted: the record.
     lines.push(
       pair(
@@ -136,16 +150,13 @@ export function tillReportLines(r: TillReportView, h: ReportHeader, printedAt: n
     );
     if (t.count) {
       lines.push(
-        pair(`  ${FIGURE_LABELS.counted} by ${t.count.countedBy}`, formatCents(t.count.countedCents)),
-        pair(`  ${FIGURE_LABELS.overShort}`, signedCents(t.count.overShortCents)),
+        pair(`  ${w.countedBy(FIGURE_LABELS.counted, t.count.countedBy)}`, formatCents(t.count.countedCents)),
+        pair(`  ${FIGURE_LABELS.overShort}`, signed(t.count.overShortCents)),
       );
-      if (t.count.signedOffBy) lines.push(pair('  Signed off by', t.count.signedOffBy));
-    } else lines.push(pair('  Not counted', t.state));
+      if (t.count.signedOffBy) lines.push(pair(`  ${w.signedOffBy}`, t.count.signedOffBy));
+    } else lines.push(pair(`  ${w.notCounted}`, w.state[t.state]));
   }
-  lines.push(
-    { kind: 'rule' },
-    { kind: 'text', text: `END OF ${reportTitle(r).toUpperCase()}`, align: 'center' },
-  );
+  lines.push({ kind: 'rule' }, { kind: 'text', text: w.endOf(title).toUpperCase(), align: 'center' });
   return lines;
 }
 

@@ -72,7 +72,12 @@ export type TillDeps = {
 function refusal(error: unknown): unknown {
   if (error instanceof Error) {
     const m = /^TillRefusal-(conflict|not-found|invalid)$/.exec(error.name);
-    if (m?.[1]) return new BridgeFailure(m[1] as 'conflict' | 'not-found' | 'invalid', error.message);
+    const words = error as { messageId?: string; params?: Record<string, string | number> };
+    if (m?.[1])
+      return new BridgeFailure(m[1] as 'conflict' | 'not-found' | 'invalid', error.message, {
+        ...(words.messageId !== undefined ? { messageId: words.messageId } : {}),
+        ...(words.params ? { params: words.params } : {}),
+      });
   }
   return error;
 }
@@ -89,12 +94,12 @@ async function guarded<T>(work: Promise<T>): Promise<T> {
 export function countedCents(count: CashCount): { cents: number; detail: string | null } {
   if ('denominations' in count) {
     const problem = cashCountProblem(count.denominations);
-    if (problem) throw new BridgeFailure('invalid', problem);
+    if (problem) throw new BridgeFailure('invalid', problem, { messageId: 'till.badCount' });
     const pieces = Object.fromEntries(Object.entries(count.denominations).filter(([, n]) => n > 0));
     return { cents: countTotalCents(pieces), detail: JSON.stringify(pieces) };
   }
   if (!Number.isSafeInteger(count.totalCents) || count.totalCents < 0)
-    throw new BridgeFailure('invalid', 'The total is zero or more cents.');
+    throw new BridgeFailure('invalid', 'The total is zero or more cents.', { messageId: 'till.badCount' });
   return { cents: count.totalCents, detail: null };
 }
 
@@ -120,6 +125,7 @@ export function createTills(deps: TillDeps): Tills {
       throw new BridgeFailure(
         'busy',
         `A sale is open on this lane: finish or abandon it before you ${what}.`,
+        { messageId: 'till.saleOpen' },
       );
   };
 
@@ -141,7 +147,11 @@ export function createTills(deps: TillDeps): Tills {
   const printReport = async (r: TillReportView): Promise<TillPrintResult> => {
     const lines = tillReportLines(
       r,
-      { merchantName: deps.merchantName(), mid: settings.value.gateway.mid },
+      {
+        merchantName: deps.merchantName(),
+        mid: settings.value.gateway.mid,
+        locale: settings.value.locale.locale,
+      },
       clock.now(),
     );
     const printer = deps.devices.connected('receiptPrinter')
@@ -175,9 +185,10 @@ export function createTills(deps: TillDeps): Tills {
 
     async move(request, employee) {
       const reason = request.reason.trim();
-      if (reason.length === 0) throw new BridgeFailure('invalid', 'Give a reason.');
+      if (reason.length === 0)
+        throw new BridgeFailure('invalid', 'Give a reason.', { messageId: 'till.giveReason' });
       if (request.kind !== 'no-sale' && request.amountCents === undefined)
-        throw new BridgeFailure('invalid', 'Enter the amount.');
+        throw new BridgeFailure('invalid', 'Enter the amount.', { messageId: 'till.enterAmount' });
       const movement = await guarded(
         journal.tillMove({
           kind: request.kind,

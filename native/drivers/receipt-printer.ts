@@ -3,6 +3,7 @@ import {
   drawerKick,
   parseDleEotStatus,
   statusRequest,
+  type ReceiptCode,
   type ReceiptLine as EscPosLine,
   type StatusKind,
 } from '../protocols/escpos';
@@ -31,8 +32,8 @@ export type ReceiptPrinterDriverOptions = {
 type StatusWaiter = { n: StatusKind; resolve: (byte: number | undefined) => void; timer: TimerHandle };
 
 /** Maps the role's receipt model onto the ESC/POS encoder's lines. */
-export function toEscPosLines(lines: readonly ReceiptLine[], columns: number): EscPosLine[] {
-  const out: EscPosLine[] = [];
+export function toEscPosLines(lines: readonly ReceiptLine[], columns: number): (EscPosLine | ReceiptCode)[] {
+  const out: (EscPosLine | ReceiptCode)[] = [];
   for (const line of lines) {
     switch (line.kind) {
       case 'text':
@@ -55,9 +56,11 @@ export function toEscPosLines(lines: readonly ReceiptLine[], columns: number): E
       case 'feed':
         for (let i = 0; i < Math.min(line.lines, 20); i += 1) out.push({ text: '' });
         break;
-      // The shared encoder wrapper prints text lines only; codes are printed as their text until it
-      // grows barcode/QR support, so the receipt still carries the reference.
       case 'barcode':
+        out.push({ code128: line.data });
+        break;
+      // The QR code is the on-screen receipt's, for the customer's phone: on paper its text is printed,
+      // so the receipt's one scannable code is the barcode (what a return scans back).
       case 'qr':
         out.push({ text: line.data, align: 'center' });
         break;

@@ -311,6 +311,7 @@ export type ReceiptLine =
   | { kind: 'pair'; left: string; right: string; bold?: boolean }
   | { kind: 'rule' }
   | { kind: 'feed'; lines: number }
+  /** A Code 128 symbol of `data` (printable ASCII), its text printed under it. */
   | { kind: 'barcode'; data: string }
   | { kind: 'qr'; data: string };
 

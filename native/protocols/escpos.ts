@@ -22,6 +22,12 @@ export type ReceiptLine = {
   large?: boolean;
 };
 
+/**
+ * A Code 128 symbol of `code128` (printable ASCII), centred, its text printed under it (HRI below): the
+ * printer draws the bars and computes the check character itself (`GS k 73`, code set B).
+ */
+export type ReceiptCode = { code128: string };
+
 export type ReceiptOptions = {
   /** Characters per line in font A: 42 on most 80 mm printers, 32 on 58 mm. Default 42. */
   columns?: number;
@@ -39,7 +45,7 @@ export type ReceiptOptions = {
  * every model.
  */
 export function buildReceipt(
-  lines: readonly (string | ReceiptLine)[],
+  lines: readonly (string | ReceiptLine | ReceiptCode)[],
   opts: ReceiptOptions = {},
 ): Uint8Array {
   const enc = new ReceiptPrinterEncoder({
@@ -49,6 +55,14 @@ export function buildReceipt(
   });
   enc.initialize();
   for (const item of lines) {
+    if (typeof item !== 'string' && 'code128' in item) {
+      // Two dots a module (GS w 2, the narrowest most 203 dpi printers read back reliably) and 60 dots
+      // high: a 20-character receipt number is about 490 dots, inside an 80 mm printer's 512 to 576.
+      enc.align('center');
+      enc.barcode(item.code128, 'code128', { height: 60, width: 1, text: 'below' });
+      enc.align('left');
+      continue;
+    }
     const line: ReceiptLine = typeof item === 'string' ? { text: item } : item;
     if (line.text === '---') {
       enc.rule();
@@ -213,10 +227,14 @@ export type PrintedLine = {
   large: boolean;
   underline: boolean;
   align: Alignment;
+  /** A barcode printed here (the simulator's paper shows it as "[CODE 128] <text>"). */
+  code?: { symbology: string; data: string };
 };
 
 export type EscPosEvent =
   | { type: 'line'; line: PrintedLine }
+  /** A barcode command (`GS k`): its symbology and the text it encodes. */
+  | { type: 'barcode'; symbology: string; data: string }
   | { type: 'init' }
   | { type: 'feed'; lines: number }
   | { type: 'cut'; partial: boolean }
@@ -224,7 +242,7 @@ export type EscPosEvent =
   | { type: 'status-request'; n: number };
 
 // Code page 437 upper half (ESC t 0, the power-on default), so receipts with box rules read right.
-const CP437_HIGH =
+export const CP437_HIGH =
   'ÇüéâäàåçêëèïîìÄÅÉæÆôöòûùÿÖÜ¢£¥₧ƒáíóúñÑªº¿⌐¬½¼¡«»░▒▓│┤╡╢╖╕╣║╗╝╜╛┐└┴┬├─┼╞╟╚╔╩╦╠═╬╧╨╤╥╙╘╒╓╫╪┘┌█▄▌▐▀αßΓπΣσµτΦΘΩδ∞φε∩≡±≥≤⌠⌡÷≈°∙·√ⁿ²■\u00a0';
 
 /** Fixed parameter counts of ESC x, GS x and FS x commands (Epson ESC/POS command reference). */
@@ -305,8 +323,58 @@ const S_DLE = 4;
 const S_PARAMS = 5;
 /** Skipping `skip` payload bytes (images, 2D codes). */
 const S_SKIP = 6;
-/** Skipping up to and including a NUL (ESC D tab stops, GS k A-form barcodes). */
+/** Skipping up to and including a NUL (ESC D tab stops). */
 const S_UNTIL_NUL = 7;
+/** A barcode's data: `skip` bytes (GS k function B), or up to a NUL (function A) when `skip` is -1. */
+const S_BARCODE = 8;
+
+/** GS k's symbology numbers: function A (0-6, NUL-ended) and function B (65 and up, counted). */
+const BARCODE_SYMBOLOGIES: Readonly<Record<number, string>> = {
+  0: 'upca',
+  1: 'upce',
+  2: 'ean13',
+  3: 'ean8',
+  4: 'code39',
+  5: 'itf',
+  6: 'codabar',
+  65: 'upca',
+  66: 'upce',
+  67: 'ean13',
+  68: 'ean8',
+  69: 'code39',
+  70: 'itf',
+  71: 'codabar',
+  72: 'code93',
+  73: 'code128',
+  74: 'gs1-128',
+};
+
+/** Function A's data has no length: a runaway one (no NUL) ends here, as a printer's buffer would. */
+const MAX_BARCODE = 255;
+
+/**
+ * The text of `GS k 73` Code 128 data: it opens with a code set (`{A`, `{B`, `{C`); in set C each byte is
+ * a pair of digits (0-99); `{{` is a brace; the other `{x` pairs (FNC1-4, SHIFT) carry no text.
+ */
+export function code128Text(bytes: readonly number[]): string {
+  let set: 'A' | 'B' | 'C' = 'B';
+  let text = '';
+  for (let i = 0; i < bytes.length; i += 1) {
+    const b = bytes[i] ?? 0;
+    if (b === 0x7b && i + 1 < bytes.length) {
+      const next = bytes[i + 1] ?? 0;
+      i += 1;
+      if (next === 0x41) set = 'A';
+      else if (next === 0x42) set = 'B';
+      else if (next === 0x43) set = 'C';
+      else if (next === 0x7b) text += '{';
+      continue;
+    }
+    if (set === 'C') text += b <= 99 ? String(b).padStart(2, '0') : '';
+    else text += String.fromCharCode(b);
+  }
+  return text;
+}
 
 const MAX_LINE = 1024;
 
@@ -326,6 +394,7 @@ export class EscPosDecoder {
   private paramNeed = 0;
   private skip = 0;
   private codes: number[] = [];
+  private barcode: { symbology: string; bytes: number[] } | undefined;
   private bold = false;
   private large = false;
   private underline = false;
@@ -391,7 +460,38 @@ export class EscPosDecoder {
       case S_UNTIL_NUL:
         if (b === 0) this.state = S_TEXT;
         return;
+      case S_BARCODE:
+        this.barcodeByte(b, emit);
+        return;
     }
+  }
+
+  private startBarcode(m: number, length: number): void {
+    this.barcode = { symbology: BARCODE_SYMBOLOGIES[m] ?? `m${m}`, bytes: [] };
+    this.skip = length;
+    this.state = S_BARCODE;
+  }
+
+  private barcodeByte(b: number, emit: (event: EscPosEvent) => void): void {
+    const code = this.barcode;
+    if (!code) {
+      this.state = S_TEXT;
+      return;
+    }
+    const counted = this.skip >= 0;
+    if (!counted && b === 0) return this.endBarcode(emit);
+    code.bytes.push(b);
+    if (counted) this.skip -= 1;
+    if ((counted && this.skip <= 0) || code.bytes.length >= MAX_BARCODE) this.endBarcode(emit);
+  }
+
+  private endBarcode(emit: (event: EscPosEvent) => void): void {
+    const code = this.barcode;
+    this.barcode = undefined;
+    this.state = S_TEXT;
+    if (!code) return;
+    const data = code.symbology === 'code128' ? code128Text(code.bytes) : String.fromCharCode(...code.bytes);
+    emit({ type: 'barcode', symbology: code.symbology, data });
   }
 
   private command(b: number, emit: (event: EscPosEvent) => void): void {
@@ -534,7 +634,7 @@ export class EscPosDecoder {
         case 0x6b: {
           const m = this.p(0);
           if (m <= 6) {
-            this.state = S_UNTIL_NUL;
+            this.startBarcode(m, -1);
           } else {
             this.cmd = 0x101; // GS k m n d1..dn
             this.paramNeed = 2;
@@ -543,7 +643,7 @@ export class EscPosDecoder {
           return;
         }
         case 0x101:
-          this.skipBytes(this.p(1));
+          if (this.p(1) > 0) this.startBarcode(this.p(0), this.p(1));
           return;
         case 0x28:
           this.skipBytes(this.p(1) | (this.p(2) << 8));

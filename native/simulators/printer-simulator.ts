@@ -112,6 +112,21 @@ export class PrinterSimulator {
         this.lines.push(e.line);
         this.current.push(e.line);
         break;
+      case 'barcode': {
+        if (this.condition.paperEnd || this.condition.coverOpen) return;
+        // The paper as a person reads it: the symbol's kind and the text a scanner would read from it.
+        const line: PrintedLine = {
+          text: `[${e.symbology === 'code128' ? 'CODE 128' : e.symbology.toUpperCase()}] ${e.data}`,
+          bold: false,
+          large: false,
+          underline: false,
+          align: 'center',
+          code: { symbology: e.symbology, data: e.data },
+        };
+        this.lines.push(line);
+        this.current.push(line);
+        break;
+      }
       case 'cut':
         this.cuts += 1;
         this.receipts.push({ lines: this.current, partialCut: e.partial });

@@ -1,8 +1,10 @@
 import { useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { LanguageToggle } from './i18n/LanguageToggle';
 import { ChangePinDialog } from './ui/ChangePinDialog';
 import { ManagerPinDialog } from './ui/ManagerPinDialog';
 import { useApp, useAppStore, useSale } from './state/context';
-import { viewsFor, viewTitles, type View } from './state/views';
+import { viewsFor, type View } from './state/views';
 import { SignIn } from './screens/SignIn';
 import { SaleScreen } from './screens/cashier/SaleScreen';
 import { TransactionsScreen } from './screens/cashier/TransactionsScreen';
@@ -49,15 +51,17 @@ const screens: Record<View, () => React.JSX.Element> = {
 };
 
 export function NotConnected({ message }: { message: string }) {
+  const { t } = useTranslation('app');
   return (
     <main className="signin">
-      <h1>Tillpoint</h1>
+      <h1>{t('brand')}</h1>
       <p role="alert">{message}</p>
     </main>
   );
 }
 
 function TopBar() {
+  const { t } = useTranslation('app');
   const session = useApp((s) => s.session);
   const status = useApp((s) => s.status);
   const gateway = useApp((s) => s.gateway);
@@ -77,27 +81,25 @@ function TopBar() {
     <header className="topbar">
       <div className="brand-slot">
         <span className={noticeShown ? 'brand-group brand-hidden' : 'brand-group'}>
-          <span className="brand">Tillpoint</span>
-          {status ? <span className="chip">Lane {status.laneId}</span> : null}
-          {status?.sandbox ? <span className="chip chip-warn">Sandbox</span> : null}
+          <span className="brand">{t('brand')}</span>
+          {status ? <span className="chip">{t('lane', { lane: status.laneId })}</span> : null}
+          {status?.sandbox ? <span className="chip chip-warn">{t('sandbox')}</span> : null}
         </span>
         <Notices />
       </div>
       <span
         className={`chip ${online ? '' : 'chip-bad'}`}
         role="status"
-        aria-label={online ? 'Gateway online' : 'Gateway offline'}
+        aria-label={online ? t('gatewayOnline') : t('gatewayOffline')}
       >
-        {online ? 'Online' : 'Offline'}
+        {online ? t('online') : t('offline')}
       </span>
-      {reversals > 0 ? (
-        <span className="chip chip-warn">
-          {reversals} reversal{reversals === 1 ? '' : 's'} pending
-        </span>
+      {reversals > 0 ? <span className="chip chip-warn">{t('reversals', { count: reversals })}</span> : null}
+      {exposure > 0 ? (
+        <span className="chip chip-warn">{t('offlineExposure', { amount: formatCents(exposure) })}</span>
       ) : null}
-      {exposure > 0 ? <span className="chip chip-warn">Offline exposure {formatCents(exposure)}</span> : null}
       {/* Device trouble where the cashier looks, before a sale needs the device. */}
-      <span className="trouble" role="status" aria-label="Device problems">
+      <span className="trouble" role="status" aria-label={t('deviceProblems')}>
         {trouble.map((t) => (
           <span key={t.role} className="chip chip-bad">
             {t.text}
@@ -111,12 +113,12 @@ function TopBar() {
           className="btn btn-small chip-action"
           onClick={() => app.getState().navigate('sale')}
         >
-          Payment in progress — show it
+          {t('paymentInProgress')}
         </button>
       ) : null}
       {till ? (
         <span className={`chip ${till.active ? '' : 'chip-warn'}`} data-testid="till-chip">
-          {till.active ? `Till ${till.active.tillId} open` : 'No till open'}
+          {till.active ? t('tillOpen', { tillId: till.active.tillId }) : t('noTill')}
         </span>
       ) : null}
       {session ? (
@@ -124,8 +126,8 @@ function TopBar() {
           {/* The name alone: "Signed in:" cost a second header row at 1024 px, pushing the screens down. */}
           <span
             className="who"
-            aria-label={`Signed in: ${session.name}`}
-            title={`Signed in: ${session.name}`}
+            aria-label={t('signedIn', { name: session.name })}
+            title={t('signedIn', { name: session.name })}
           >
             {session.name}
           </span>
@@ -133,30 +135,32 @@ function TopBar() {
             <button
               type="button"
               className="btn btn-small"
-              aria-label="Change my PIN"
+              aria-label={t('changeMyPin')}
               onClick={() => setChangingPin(true)}
             >
-              My PIN
+              {t('myPin')}
             </button>
           )}
           <button type="button" className="btn btn-small" onClick={() => void app.getState().signOut()}>
-            Sign out
+            {t('signOut')}
           </button>
         </>
       ) : null}
+      <LanguageToggle />
       {changingPin && session ? <ChangePinDialog onClose={() => setChangingPin(false)} /> : null}
     </header>
   );
 }
 
 function Nav() {
+  const { t } = useTranslation('app');
   const session = useApp((s) => s.session);
   const view = useApp((s) => s.view);
   const app = useAppStore();
   // A one-time PIN's session chooses its own PIN first: no screens until then.
   if (!session || session.mustChangePin) return null;
   return (
-    <nav className="nav" aria-label="Screens">
+    <nav className="nav" aria-label={t('screens')}>
       {viewsFor(session.role).map((v) => (
         <button
           key={v}
@@ -164,7 +168,7 @@ function Nav() {
           aria-current={v === view ? 'page' : undefined}
           onClick={() => app.getState().navigate(v)}
         >
-          {viewTitles[v]}
+          {t(`views.${v}`)}
         </button>
       ))}
     </nav>
@@ -195,15 +199,16 @@ function Notices() {
 }
 
 function ConnectionBanner() {
+  const { t } = useTranslation('app');
   const connection = useApp((s) => s.connection);
   const message = useApp((s) => s.connectionMessage);
   if (connection === 'open' || connection === 'none') return null;
   const text =
     connection === 'refused'
-      ? `The terminal core refused this window: ${message ?? 'reload the page'}.`
+      ? t('refused', { reason: message ?? t('reloadPage') })
       : connection === 'connecting'
-        ? 'Connecting to the terminal core…'
-        : 'Lost the connection to the terminal core. Reconnecting…';
+        ? t('connecting')
+        : t('lost');
   return (
     <div className="banner" role="alert">
       {text}
@@ -212,6 +217,7 @@ function ConnectionBanner() {
 }
 
 export function App() {
+  const { t } = useTranslation('app');
   const session = useApp((s) => s.session);
   const view = useApp((s) => s.view);
   const mainRef = useRef<HTMLElement>(null);
@@ -229,7 +235,7 @@ export function App() {
   return (
     <div className="app">
       <a className="skip-link" href="#main">
-        Skip to content
+        {t('skip')}
       </a>
       <TopBar />
       <Nav />

@@ -27,6 +27,15 @@ describe('times a person reads are the store’s (common/store-time.ts)', () => 
     expect(formatReceiptTime(at, NY)).not.toMatch(/[\u202f\u00a0]/);
   });
 
+  it('writes a time in the locale of the text it sits in (English by default)', () => {
+    expect(formatStoreTime(at, NY, 'es-US')).toBe('10:05 a.m.');
+    expect(formatStoreDateTime(at, NY, 'es-US')).toBe('22 nov, 10:05 a.m.');
+    expect(formatStoreStamp(at, NY, 'es-MX')).toBe('22 nov, 10:05:07 a.m.');
+    expect(formatReceiptTime(at, NY, 'es-US')).toBe('22/11/2026 10:05 a.m. EST');
+    expect(formatStoreDateTime(at, NY, 'en-US')).toBe(formatStoreDateTime(at, NY));
+    expect(formatReceiptTime(at, NY, 'es-US')).not.toMatch(/[\u202f\u00a0]/);
+  });
+
   it('uses the merchant’s zone when it is one, else the machine’s', () => {
     expect(storeTimeZone(NY, 'UTC')).toBe(NY);
     expect(storeTimeZone(null, 'Europe/Berlin')).toBe('Europe/Berlin');

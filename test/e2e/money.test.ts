@@ -60,6 +60,16 @@ async function typeAmount(p: Page, digits: string): Promise<void> {
   for (const d of digits) await p.keyboard.press(d);
 }
 
+/**
+ * Enter pressed by a person after the amount. Six digits and Enter at machine speed are a keyboard-wedge
+ * scan by the sale screen's timing rule (common/wedge-scan.ts: no gap over 50 ms); a person's Enter comes
+ * well after the last digit.
+ */
+async function personPressesEnter(p: Page): Promise<void> {
+  await p.waitForTimeout(150);
+  await p.keyboard.press('Enter');
+}
+
 async function newSale(p: Page): Promise<void> {
   await p.keyboard.press('n');
   await p.waitForSelector('[data-outcome]', { state: 'detached' });
@@ -262,7 +272,7 @@ describe('money on screen and on paper (Chromium, sandbox gateway, simulated dev
 
     // Above the manager's ceiling ($1,000.00 unless changed) the amount is confirmed before any card wait.
     await typeAmount(page, '250000');
-    await page.keyboard.press('Enter');
+    await personPressesEnter(page);
     const confirm = page.getByRole('dialog', { name: 'Confirm a large amount' });
     await confirm.waitFor();
     expect(await confirm.innerText()).toContain('$2,500.00');
@@ -620,7 +630,7 @@ describe('money on screen and on paper (Chromium, sandbox gateway, simulated dev
     await signOut(page);
     await signIn(page, '1111');
     await typeAmount(page, '250000');
-    await page.keyboard.press('Enter');
+    await personPressesEnter(page);
     await page.waitForSelector('[data-step="waiting-for-card"]');
     expect(await page.getByRole('dialog', { name: 'Confirm a large amount' }).count()).toBe(0);
     await page.keyboard.press('Escape');

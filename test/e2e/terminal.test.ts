@@ -460,9 +460,10 @@ describe('terminal screens in Chromium (browser mode, sandbox gateway, simulated
     await signIn(page, '1111');
     await page.waitForSelector('#sale-amount');
     expect(await page.evaluate(() => document.activeElement?.id)).toBe('sale-amount');
-    // Tab from the amount reaches the keypad, then the tenders, each with a visible focus ring.
+    // Tab from the amount reaches the keypad, the ticket's ways to add items (quick keys, search, open
+    // item), then the tenders, each with a visible focus ring. (Letter shortcuts reach a tender at once.)
     const seen: string[] = [];
-    for (let i = 0; i < 20 && !seen.includes('credit'); i++) {
+    for (let i = 0; i < 60 && !seen.includes('credit'); i++) {
       await page.keyboard.press('Tab');
       const focus = await page.evaluate(() => {
         const el = document.activeElement as HTMLElement | null;

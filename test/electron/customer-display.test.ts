@@ -114,7 +114,7 @@ describe('the customer display in the core', () => {
     const t = value(await lane.bridge.send('sale.open', { subtotalCents: 2000, taxCents: 0 }));
     await eventually(() => seen.last()?.ticket?.ticketId === t.ticketId);
     expect(seen.last()?.ticket?.lines).toEqual([
-      { lineId: `${t.ticketId}-amount`, description: 'Sale', amountCents: 2000 },
+      { lineId: `${t.ticketId}-amount`, description: 'Sale', wording: 'sale', amountCents: 2000 },
     ]);
     // A tip chosen before the core asks is refused, and changes nothing.
     expect(codeOf(await c.send('customer.tip', { ticketId: t.ticketId, choice: { kind: 'none' } }))).toBe(

@@ -48,14 +48,22 @@ describe('PINs against an adversary at the counter', () => {
           serviceReferenceNumber: 'S-none',
           approval: { managerPin: guess },
         });
-        expect(errorOf(v)).toEqual({ code: 'forbidden', message: 'The manager PIN is not correct.' });
+        expect(errorOf(v)).toEqual({
+          code: 'forbidden',
+          message: 'The manager PIN is not correct.',
+          messageId: 'approval.wrongManagerPin',
+        });
       }
       expect(value(await c.send('session.signIn', { pin: '1111' })).role).toBe('cashier');
       const fifth = await c.send('transactions.void', {
         serviceReferenceNumber: 'S-none',
         approval: { managerPin: '0005' },
       });
-      expect(errorOf(fifth)).toEqual({ code: 'forbidden', message: 'The manager PIN is not correct.' });
+      expect(errorOf(fifth)).toEqual({
+        code: 'forbidden',
+        message: 'The manager PIN is not correct.',
+        messageId: 'approval.wrongManagerPin',
+      });
       // Five wrong PINs today: the right one is refused as well while the lock lasts.
       const right = await c.send('transactions.void', {
         serviceReferenceNumber: 'S-none',

@@ -246,7 +246,7 @@ describe('a ticket of lines, priced by the one rule and paid like any ticket', (
           unitPriceCents: bread.unitPriceCents,
           amountCents: 2 * bread.unitPriceCents,
         },
-        { lineId: `${t.ticketId}-discount`, description: 'Discount', amountCents: -50 },
+        { lineId: `${t.ticketId}-discount`, description: 'Discount', wording: 'discount', amountCents: -50 },
       ]);
       // The lines add up to the subtotal the customer pays tax on.
       expect(lines.reduce((sum, l) => sum + l.amountCents, 0)).toBe(t.subtotalCents);

@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import type { TicketView } from '../../electron/bridge/contract';
 import type { JournalRow, ReversalRow } from '../../electron/journal/journal-store';
 import { reconcile, type OpenBatchEntry } from '../../electron/reconciliation';
-import { buildReceipt } from '../../electron/sale/receipt';
+import { buildReceipt, toPrinterReceipt } from '../../electron/sale/receipt';
 import { signatureSvg } from '../../electron/sale/signature';
 import { reversalBackoff } from '../../electron/util/backoff';
 import { backoffDelay } from '../../native/drivers/backoff';
@@ -189,6 +189,24 @@ describe('receipts and signatures', () => {
     }
     const merchant = buildReceipt(ticket, 'merchant', header, 0);
     expect(merchant.text).toContain('555555******4444');
+  });
+
+  it('both copies carry the receipt number as a Code 128 of the ticket id, exactly, for the printer too', () => {
+    const ticket: TicketView = {
+      ticketId: 'T-mb1x2y3z-1a2b3c4d', status: 'paid', subtotalCents: 500, taxCents: 0, tipCents: 0, totalCents: 500, paidCents: 500, remainingCents: 0, openedAt: 0, closedAt: 0,
+      tenders: [{ tenderId: 'C', kind: 'cash', status: 'approved', requestedCents: 500, approvedCents: 500, tipCents: 0, cashBackCents: 0, changeCents: 0, at: 0 }],
+    }; // prettier-ignore
+    const header = { merchantName: 'SHOP', laneId: 'L1', mid: 1001, timeZone: 'UTC' };
+    for (const copy of ['customer', 'merchant'] as const) {
+      const r = buildReceipt(ticket, copy, header, 0);
+      expect(r.lines.filter((l) => l.kind === 'barcode')).toEqual([
+        { kind: 'barcode', data: 'T-mb1x2y3z-1a2b3c4d' },
+      ]);
+      expect(toPrinterReceipt(r, false).lines).toContainEqual({
+        kind: 'barcode',
+        data: 'T-mb1x2y3z-1a2b3c4d',
+      });
+    }
   });
 
   it('renders screen strokes to SVG and refuses junk', () => {

@@ -79,8 +79,8 @@ import {
   TaxClassInputSchema,
 } from './catalog';
 import { CATALOG_LIMITS } from './retail-limits';
-import type { DiscountLimitsView, StoreProfileView } from './store-profile';
-import { DiscountLimitsSchema, StoreProfileSchema } from './store-profile';
+import type { DiscountLimitsView, StoreLocaleView, StoreProfileView } from './store-profile';
+import { DiscountLimitsSchema, StoreLocaleSchema, StoreProfileSchema } from './store-profile';
 import {
   TicketAddItemSchema,
   TicketAddOpenItemSchema,
@@ -424,6 +424,9 @@ export const commandPayloads = {
   'store.profile.update': StoreProfileSchema,
   'store.discountLimits.get': Empty,
   'store.discountLimits.update': DiscountLimitsSchema,
+  /** The store's locale and currency (docs/terminal.md "Languages and locale"). */
+  'store.locale.get': Empty,
+  'store.locale.update': StoreLocaleSchema,
 
   // --- the customer's side: the customer display's commands and the cashier's about it (contract/customer.ts)
   ...customerCommandPayloads,
@@ -602,6 +605,8 @@ export type CommandValues = CustomerCommandValues & {
   'store.profile.update': StoreProfileView;
   'store.discountLimits.get': DiscountLimitsView;
   'store.discountLimits.update': DiscountLimitsView;
+  'store.locale.get': StoreLocaleView;
+  'store.locale.update': StoreLocaleView;
   'audit.list': AuditEntryView[];
   'diagnostics.bundle': DiagnosticsBundle;
   'simulator.state': SimulatorStateView;

@@ -1,6 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { Cents, Text } from './schema-kit';
 import { TicketIdSchema, type TicketStatus, type TicketView } from './sale';
+import type { StoreLocaleView } from './store-profile';
 
 /**
  * The customer's side (docs/bridge.md "Customer display"): what a customer-facing display reads and what the
@@ -14,6 +15,11 @@ import { TicketIdSchema, type TicketStatus, type TicketView } from './sale';
 export type CustomerLineView = {
   lineId: string;
   description: string;
+  /**
+   * A line the terminal names itself (an open amount, a gift card load, the ticket's discount): the
+   * display says it in the customer's language; `description` is its English. Absent for a store's item.
+   */
+  wording?: 'sale' | 'giftCardLoad' | 'discount';
   /** Whole units; absent for an open amount. */
   quantity?: number;
   unitPriceCents?: number;
@@ -92,6 +98,11 @@ export type CustomerDisplayView = {
   /** `idle`: welcome; `ticket`: a sale under way; `thanks`: the sale is paid. */
   phase: 'idle' | 'ticket' | 'thanks';
   storeName: string;
+  /**
+   * The store's locale and currency: the display starts in the store's language (the customer may choose
+   * another) and shows amounts in the store's currency.
+   */
+  locale?: StoreLocaleView;
   /** Customer displays attached now: with one, the customer chooses the tip (the cashier's screen waits). */
   displays: number;
   ticket?: CustomerTicketView;

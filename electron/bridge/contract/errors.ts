@@ -39,6 +39,13 @@ export type BridgeError = {
   declineCode?: number;
   /** For `invalid`: one entry per problem. */
   problems?: string[];
+  /**
+   * The message's id in the screens' message catalogs (renderer/src/i18n, namespace `errors`) and the
+   * values it names, so a screen says it in its own language; `message` stays the English words (tools,
+   * logs, a screen that does not know the id).
+   */
+  messageId?: string;
+  params?: Record<string, string | number>;
 };
 
 export type BridgeResult<T> = { ok: true; value: T } | { ok: false; error: BridgeError };

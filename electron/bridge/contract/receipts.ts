@@ -2,7 +2,12 @@ export type ReceiptLineView =
   | { kind: 'text'; text: string; align?: 'left' | 'center' | 'right'; bold?: boolean; large?: boolean }
   | { kind: 'pair'; left: string; right: string; bold?: boolean }
   | { kind: 'rule' }
-  | { kind: 'qr'; data: string };
+  | { kind: 'qr'; data: string }
+  /**
+   * A Code 128 symbol of `data` with its text under it: the sale's receipt number (its ticket id, exactly),
+   * which the terminal scans back to find the sale (a return). Printed by the printer's own `GS k`.
+   */
+  | { kind: 'barcode'; data: string };
 
 export type ReceiptView = {
   /** The ticket this is the receipt of ('' for a refund or a void made outside a ticket). */

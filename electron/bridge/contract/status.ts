@@ -1,6 +1,7 @@
 import type { DeviceStatusView } from './devices';
 import type { GatewayStatusView } from './gateway';
 import type { Role, Session } from './session';
+import type { StoreLocaleView } from './store-profile';
 
 export type TerminalStatusView = {
   laneId: string;
@@ -31,6 +32,11 @@ export type TerminalStatusView = {
   paymentRunning?: boolean;
   /** The time clock is on: the sign-in screen offers Clock in and Clock out. */
   timeClock?: boolean;
+  /**
+   * The store's locale and currency: a window that has not chosen its own language speaks the store's
+   * (the sign-in screen included), and every amount is in the store's currency.
+   */
+  locale?: StoreLocaleView;
 };
 
 export type AuditEntryView = {

@@ -1,4 +1,5 @@
 import { Type, type Static } from 'typebox';
+import { CURRENCIES, STORE_LOCALES } from '../../../common/store-locale';
 import { STORE_PROFILE_LIMITS } from './retail-limits';
 
 /**
@@ -50,3 +51,18 @@ export const DiscountLimitsSchema = Type.Object({
   priceOverrideNeedsApproval: Type.Boolean(),
 });
 export type DiscountLimitsView = Static<typeof DiscountLimitsSchema>;
+
+/**
+ * The store's locale and currency (common/store-locale.ts): the language its receipts and till reports
+ * print in and its screens start in, how dates and figures are written, and the currency amounts show in.
+ * A manager's setting; a cashier's window and the customer display may each choose another language.
+ */
+export const StoreLocaleSchema = Type.Object({
+  locale: Type.Enum([...STORE_LOCALES], {
+    problem: 'The store’s language is en-US (English), es-US or es-MX (Spanish).',
+  }),
+  currency: Type.Enum([...CURRENCIES], {
+    problem: 'The store sells in US dollars (USD): the gateway and the drawer count know no other currency.',
+  }),
+});
+export type StoreLocaleView = Static<typeof StoreLocaleSchema>;

@@ -29,7 +29,8 @@ export type Approvals = {
 export function createApprovals(s: Pick<CoreServices, 'roles' | 'audit'>): Approvals {
   const who = (ctx: CallContext): Actor => {
     const session = ctx.session();
-    if (!session) throw new BridgeFailure('unauthorized', 'Sign in first.');
+    if (!session)
+      throw new BridgeFailure('unauthorized', 'Sign in first.', { messageId: 'session.signInFirst' });
     return actorOf(session);
   };
   const approvedBy = (ctx: CallContext, granted: Actor): Actor | undefined =>

@@ -35,11 +35,13 @@ export function sessionHandlers(s: CoreServices) {
     'session.current': (_p, ctx) => Promise.resolve(ctx.session()),
     async 'session.changePin'(p, ctx) {
       const session = ctx.session();
-      if (!session) throw new BridgeFailure('unauthorized', 'Sign in first.');
+      if (!session)
+        throw new BridgeFailure('unauthorized', 'Sign in first.', { messageId: 'session.signInFirst' });
       if (p.role !== undefined && p.role !== session.role)
         throw new BridgeFailure(
           'forbidden',
           "Only your own PIN is changed here: a manager resets another employee's PIN in Employees.",
+          { messageId: 'session.ownPinOnly' },
         );
       try {
         const next = await roles.changeOwnPin({ session, currentPin: p.currentPin, newPin: p.newPin });

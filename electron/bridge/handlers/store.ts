@@ -47,5 +47,13 @@ export function storeHandlers(s: CoreServices) {
       );
       return limits;
     },
+    'store.locale.get': () => Promise.resolve(settings.value.locale),
+    async 'store.locale.update'(p, ctx) {
+      // The payload check admitted only the known locales and currencies (contract/store-profile.ts).
+      const locale = { locale: p.locale, currency: p.currency };
+      await settings.set('locale', locale);
+      await s.audit(who(ctx), 'settings-changed', `store locale: ${locale.locale}, ${locale.currency}`);
+      return locale;
+    },
   } satisfies HandlerSlice<'store'>;
 }

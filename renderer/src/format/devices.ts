@@ -1,4 +1,5 @@
 import type { DeviceRoleName, DeviceStatusView } from '../../../electron/bridge/contract';
+import { i18n, messageFor } from '../i18n/i18n';
 
 /** Each device role in the tech's words (the Devices screen, the simulator's cables). */
 export const roleWords: Record<DeviceRoleName, string> = {
@@ -11,24 +12,26 @@ export const roleWords: Record<DeviceRoleName, string> = {
   poleDisplay: 'Pole display',
 };
 
-/** The same, short enough for the status bar a cashier glances at. */
-const barWords: Record<DeviceRoleName, string> = {
-  cardReader: 'Card reader',
-  pinPad: 'PIN pad',
-  contactless: 'Chip reader',
-  signaturePad: 'Signature pad',
-  receiptPrinter: 'Printer',
-  scanner: 'Scanner',
-  poleDisplay: 'Pole display',
-};
-
-/** "Printer: out of paper", "PIN pad: not connected" for every device that cannot do its job. */
+/**
+ * "Printer: out of paper", "PIN pad: not connected" for every device that cannot do its job, in the
+ * window's language (the top bar's words, short enough for a glance; a problem the catalog does not know
+ * is shown as the core said it).
+ */
 export function deviceTrouble(
   devices: readonly DeviceStatusView[],
 ): { role: DeviceRoleName; text: string }[] {
   return devices
     .filter((d) => d.problem !== undefined)
-    .map((d) => ({ role: d.role, text: `${barWords[d.role]}: ${d.problem ?? ''}` }));
+    .map((d) => {
+      const problem = d.problem ?? '';
+      return {
+        role: d.role,
+        text: i18n.t('devices:trouble', {
+          device: i18n.t(`devices:bar.${d.role}`),
+          problem: messageFor(`devices:problems.${problem}`) ?? problem,
+        }),
+      };
+    });
 }
 
 /** A problem as the first words of a table cell: "Out of paper". */

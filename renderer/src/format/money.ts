@@ -1,16 +1,20 @@
+import { formatMoney } from '../../../common/money-format';
 import { isExactRate, percentOfCents, taxCents } from '../../../common/percent';
 import { formatStoreDateTime, formatStoreStamp, formatStoreTime } from '../../../common/store-time';
+import { displayFormat } from '../i18n/locale';
 
 /**
  * Money is integer cents everywhere in the terminal (bridge contract); it becomes text only here, at
  * display, and text becomes cents only through these parsers (never through a float).
+ *
+ * Amounts and times are written in this window's locale and the store's currency (i18n/locale.ts
+ * `displayFormat`: en-US and US dollars until the core says otherwise) by the one rules in common/. The
+ * app re-renders when either changes (main.tsx), so a screen that calls these needs no hook.
  */
 
-const usd = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' });
-
 export function formatCents(cents: number): string {
-  // Dividing for Intl is display-only; every sum stays in integers before it gets here.
-  return usd.format(cents / 100);
+  const { locale, currency } = displayFormat();
+  return formatMoney(cents, locale, currency);
 }
 
 /** The cashier's keypad: digits shift in from the right, so "1", "2", "5", "0" reads 12.50. */
@@ -78,20 +82,20 @@ export function cardLabel(card: { cardType?: string; last4?: string } | undefine
  * the rule the receipts print with (common/store-time.ts).
  */
 export function formatTime(at: number, zone: string): string {
-  return formatStoreTime(at, zone);
+  return formatStoreTime(at, zone, displayFormat().locale);
 }
 
 export function formatDateTime(at: number, zone: string): string {
-  return formatStoreDateTime(at, zone);
+  return formatStoreDateTime(at, zone, displayFormat().locale);
 }
 
 /** To the second (the audit log). */
 export function formatStamp(at: number, zone: string): string {
-  return formatStoreStamp(at, zone);
+  return formatStoreStamp(at, zone, displayFormat().locale);
 }
 
 /** A gateway's ISO date-time (reports, settlements) as the store reads it; the text itself if unreadable. */
 export function formatIsoDateTime(iso: string, zone: string): string {
   const at = Date.parse(iso);
-  return Number.isFinite(at) ? formatStoreDateTime(at, zone) : iso;
+  return Number.isFinite(at) ? formatStoreDateTime(at, zone, displayFormat().locale) : iso;
 }

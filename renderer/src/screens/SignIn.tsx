@@ -1,36 +1,9 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
 import { describeError } from '../state/app-store';
 import { useApp, useAppStore, useBridge, useStoreZone } from '../state/context';
 import { PinEntry } from '../ui/PinEntry';
 import { formatTime } from '../format/money';
-
-/** What this screen says, in one place (the catalogs of a later change start here). */
-const words = {
-  title: 'Sign in',
-  pin: 'Your PIN',
-  keypad: 'PIN keypad',
-  signIn: 'Sign in',
-  clockIn: 'Clock in',
-  clockOut: 'Clock out',
-  clockHint: 'Clock in at the start of your shift and out at its end: type your PIN, then choose.',
-  sandbox: 'Sandbox PINs: cashier 1111, manager 9999, tech 7777.',
-  clockedIn: (name: string, at: number, zone: string) =>
-    `${name}, you are clocked in (${formatTime(at, zone)}).`,
-  clockedOut: (name: string, at: number, zone: string) =>
-    `${name}, you are clocked out (${formatTime(at, zone)}).`,
-  chooseTitle: 'Choose your PIN',
-  chooseIntro: (name: string) =>
-    `Welcome, ${name}. You signed in with a one-time PIN: choose a PIN of your own, 4 to 8 digits, that only you know.`,
-  newPin: 'Your new PIN',
-  newKeypad: 'New PIN keypad',
-  again: 'Type it again',
-  againKeypad: 'Repeat PIN keypad',
-  next: 'Next',
-  save: 'Save my PIN',
-  back: 'Back',
-  tooShort: 'A PIN is 4 to 8 digits.',
-  mismatch: 'The two PINs differ: type your new PIN again.',
-} as const;
 
 /**
  * Sign in by PIN: the PIN says who (each employee has their own). With the time clock on, the same PIN
@@ -43,6 +16,7 @@ export function SignIn() {
 }
 
 function PinSignIn() {
+  const { t } = useTranslation('signin');
   const zone = useStoreZone();
   const app = useAppStore();
   const bridge = useBridge();
@@ -83,11 +57,8 @@ function PinSignIn() {
     setClockError(null);
     const r = await bridge.send('timeClock.punch', { pin: p, action });
     if (!r.ok) return setClockError(describeError(r.error));
-    setClockNote(
-      action === 'in'
-        ? words.clockedIn(r.value.name, r.value.at, zone)
-        : words.clockedOut(r.value.name, r.value.at, zone),
-    );
+    const said = { name: r.value.name, time: formatTime(r.value.at, zone) };
+    setClockNote(action === 'in' ? t('clockedIn', said) : t('clockedOut', said));
     // Clocked in: straight on to the sale, with the PIN just typed.
     if (action === 'in') await app.getState().signIn(p);
     pinRef.current?.focus();
@@ -96,18 +67,18 @@ function PinSignIn() {
   return (
     <section className="signin" aria-labelledby="signin-title">
       <h1 id="signin-title" tabIndex={-1}>
-        {words.title}
+        {t('title')}
       </h1>
       {paymentRunning ? (
         <p className="outcome outcome-warn" role="status">
-          A payment is running on this lane. Sign in to see it and its outcome.
+          {t('paymentRunning')}
         </p>
       ) : null}
       <form onSubmit={submit} className="stack">
         <PinEntry
           id="pin"
-          label={words.pin}
-          keypadLabel={words.keypad}
+          label={t('pin')}
+          keypadLabel={t('keypad')}
           ref={pinRef}
           data-autofocus
           pin={pin}
@@ -117,17 +88,17 @@ function PinSignIn() {
           disabled={connection !== 'open'}
         />
         <button type="submit" className="btn btn-primary" disabled={pin.length === 0 || busy}>
-          {words.signIn}
+          {t('signIn')}
         </button>
         {timeClock ? (
-          <div className="row" role="group" aria-label="Time clock" aria-describedby="clock-hint">
+          <div className="row" role="group" aria-label={t('timeClock')} aria-describedby="clock-hint">
             <button
               type="button"
               className="btn"
               disabled={pin.length === 0 || busy}
               onClick={() => void punch('in')}
             >
-              {words.clockIn}
+              {t('clockIn')}
             </button>
             <button
               type="button"
@@ -135,17 +106,17 @@ function PinSignIn() {
               disabled={pin.length === 0 || busy}
               onClick={() => void punch('out')}
             >
-              {words.clockOut}
+              {t('clockOut')}
             </button>
             <p id="clock-hint" className="hint">
-              {words.clockHint}
+              {t('clockHint')}
             </p>
           </div>
         ) : null}
         {clockNote ? <p role="status">{clockNote}</p> : null}
         {sandbox ? (
           <p id="pin-hint" className="hint">
-            {words.sandbox}
+            {t('sandbox')}
           </p>
         ) : null}
       </form>
@@ -158,6 +129,7 @@ function PinSignIn() {
  * one-time PIN just typed is the proof the core asks for).
  */
 function ChoosePin({ name }: { name: string }) {
+  const { t } = useTranslation('signin');
   const app = useAppStore();
   const [step, setStep] = useState<'new' | 'again'>('new');
   const [first, setFirst] = useState('');
@@ -175,14 +147,14 @@ function ChoosePin({ name }: { name: string }) {
   };
   const submit = async (e: FormEvent) => {
     e.preventDefault();
-    if (!/^\d{4,8}$/.test(pin)) return setError(words.tooShort);
+    if (!/^\d{4,8}$/.test(pin)) return setError(t('tooShort'));
     setError(null);
     if (step === 'new') {
       setFirst(pin);
       setPin('');
       return setStep('again');
     }
-    if (pin !== first) return restart(words.mismatch);
+    if (pin !== first) return restart(t('mismatch'));
     setBusy(true);
     const problem = await app.getState().changePin(pin);
     setBusy(false);
@@ -192,15 +164,15 @@ function ChoosePin({ name }: { name: string }) {
   return (
     <section className="signin" aria-labelledby="choose-title">
       <h1 id="choose-title" tabIndex={-1}>
-        {words.chooseTitle}
+        {t('chooseTitle')}
       </h1>
-      <p>{words.chooseIntro(name)}</p>
+      <p>{t('chooseIntro', { name })}</p>
       <form onSubmit={(e) => void submit(e)} className="stack">
         <PinEntry
           key={step}
           id={`choose-${step}`}
-          label={step === 'new' ? words.newPin : words.again}
-          keypadLabel={step === 'new' ? words.newKeypad : words.againKeypad}
+          label={step === 'new' ? t('newPin') : t('again')}
+          keypadLabel={step === 'new' ? t('newKeypad') : t('againKeypad')}
           ref={field}
           data-autofocus
           pin={pin}
@@ -210,11 +182,11 @@ function ChoosePin({ name }: { name: string }) {
         <div className="row">
           {step === 'again' ? (
             <button type="button" className="btn" onClick={() => restart('')}>
-              {words.back}
+              {t('back')}
             </button>
           ) : null}
           <button type="submit" className="btn btn-primary" disabled={pin.length === 0 || busy}>
-            {step === 'again' ? words.save : words.next}
+            {step === 'again' ? t('save') : t('next')}
           </button>
         </div>
       </form>

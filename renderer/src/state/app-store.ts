@@ -10,6 +10,8 @@ import type {
   Session,
   TerminalStatusView,
 } from '../../../electron/bridge/contract';
+import { i18n, messageFor } from '../i18n/i18n';
+import { formatCents } from '../format/money';
 import { homeView, viewsFor, type View } from './views';
 
 export type Connection = 'connecting' | 'open' | 'closed' | 'refused' | 'none';
@@ -77,8 +79,18 @@ let justSignedInWith: string | undefined;
 
 let noticeId = 0;
 
-/** An error in plain words: its message, and each of its problems the message does not already say. */
+/**
+ * An error in plain words: in the window's language when the core named its words (messageId, the
+ * `errors` catalog; an amount's value in cents is written as money), else its message as the core said
+ * it, and each of its problems the message does not already say.
+ */
 export function describeError(error: BridgeError): string {
+  if (error.messageId !== undefined) {
+    const params: Record<string, string | number> = { ...error.params };
+    if (typeof params['amountCents'] === 'number') params['amount'] = formatCents(params['amountCents']);
+    const said = messageFor(`errors:${error.messageId}`, params);
+    if (said !== undefined) return said;
+  }
   const more = (error.problems ?? []).filter((p) => !error.message.includes(p));
   return more.length > 0 ? `${error.message} ${more.join(' ')}` : error.message;
 }
@@ -172,7 +184,7 @@ export function createAppStore(bridge: Bridge, connection: Connection = 'open'):
         justSignedInWith = undefined;
         set({ session: r.value });
         // The time clock is on and they have not clocked in: the PIN is saved, the session ended.
-        if (r.value === null) get().notify('success', 'Your PIN is saved. Clock in to start.');
+        if (r.value === null) get().notify('success', i18n.t('common:changePin.savedClockIn'));
         return null;
       },
 
@@ -211,7 +223,10 @@ export function createAppStore(bridge: Bridge, connection: Connection = 'open'):
           if (!approval) return undefined;
           const r = await run(approval);
           if (!r.ok && (r.error.code === 'forbidden' || r.error.code === 'unauthorized')) {
-            error = r.error.message.length > 0 ? r.error.message : 'That is not a manager PIN.';
+            error =
+              r.error.message.length > 0
+                ? describeError(r.error)
+                : i18n.t('common:managerApproval.notManager');
             continue;
           }
           return r;

@@ -3,20 +3,24 @@ import type {
   Bridge,
   BridgeResult,
   BusinessSettingsView,
+  CatalogItemView,
   CustomerDisplayView,
+  DiscountLimitsView,
   LiveTenderView,
   ManagerApproval,
   ReceiptView,
   SaleOutcome,
   SaleProgress,
+  ScanView,
   SignatureInput,
   TenderRequest,
   TenderView,
+  TicketDiscount,
   TicketView,
   TransactionView,
 } from '../../../electron/bridge/contract';
 import { amountNeedsConfirmation, DEFAULT_CONFIRM_ABOVE_CENTS } from '../../../common/amount-ceiling';
-import { keypadOverflows, popDigit, pushDigit, taxOf } from '../format/money';
+import { formatCents, keypadOverflows, popDigit, pushDigit, taxOf } from '../format/money';
 import { describeError } from './app-store';
 
 /** Tenders that need more input from the cashier before the device or gateway is asked. */
@@ -41,6 +45,48 @@ export type SaleSettings = Pick<
 
 /** The tender a cashier chose, held while a large amount is confirmed. */
 export type PendingTender = 'credit' | 'preauth' | TenderForm;
+
+/**
+ * A change to the ticket's lines, as the cashier asks for it: each is one `ticket.*` command. Adding a line
+ * opens a ticket of lines first when there is none (an amount typed on the keypad becomes its first line,
+ * an open item).
+ */
+export type TicketChange =
+  /** The amount typed on the keypad, as an open item. */
+  | { kind: 'keypadAmount' }
+  | { kind: 'item'; itemId: number; unitPriceCents?: number }
+  | { kind: 'scan'; data: string; aimId?: string }
+  | { kind: 'openItem'; priceCents: number; name?: string }
+  | { kind: 'quantity'; lineId: string; quantity: number }
+  | { kind: 'price'; lineId: string; unitPriceCents: number }
+  | { kind: 'lineDiscount'; lineId: string; discount: TicketDiscount | null }
+  | { kind: 'ticketDiscount'; discount: TicketDiscount | null }
+  | { kind: 'void'; lineId: string };
+
+/** What a scan comes to, before anything is added: the screen asks for what is missing. */
+export type ScanStep =
+  /** Ring it: the change to make (the screen runs it, with the manager's PIN if the core asks). */
+  | { kind: 'ring'; change: TicketChange }
+  /** An open-price item: its price is typed first. */
+  | { kind: 'price'; item: CatalogItemView }
+  /** No item has this code: a manager may add it, anyone may ring an open item. */
+  | { kind: 'unknown'; barcode: string }
+  /** Not added (a misread, an inactive item, a payment under way): `scanNote` says why. */
+  | { kind: 'refused' };
+
+/** The last scan's or item's outcome, where the cashier looks. */
+export type ScanNote =
+  | { tone: 'ok'; text: string }
+  | { tone: 'bad'; text: string }
+  | { tone: 'unknown'; text: string; barcode: string };
+
+/** The ticket's dialogs (one at a time). */
+export type TicketDialog =
+  | { kind: 'openItem'; barcode?: string }
+  | { kind: 'price'; lineId: string }
+  | { kind: 'itemPrice'; item: CatalogItemView }
+  | { kind: 'discount'; lineId: string | null }
+  | { kind: 'addItem'; barcode: string };
 
 export type ReversalWatch = {
   utn: string;
@@ -81,6 +127,16 @@ export type SaleState = {
   opening: boolean;
   /** What the customer display shows (its tip question, the customer's choices), while one is attached. */
   customer: CustomerDisplayView | null;
+  /** The catalog's quick keys (items without a barcode), in key order. */
+  quickKeys: CatalogItemView[];
+  /** The store has a catalog to search (false: the keypad's open items only). */
+  hasCatalog: boolean;
+  /** What a cashier may give without a manager (shown beside the discount). */
+  discountLimits: DiscountLimitsView | null;
+  /** The ticket line the cashier touched: its quantity, discount, price and void are offered. */
+  selectedLineId: string | null;
+  scanNote: ScanNote | null;
+  dialog: TicketDialog | null;
 
   init(): () => void;
   loadSettings(): Promise<void>;
@@ -133,6 +189,27 @@ export type SaleState = {
   showTransactionReceipt(userTransactionNumber: string): Promise<void>;
   hideReceipt(): void;
   newSale(): void;
+
+  /** Reads the quick keys, whether the store has a catalog, and the discount limits. */
+  loadCatalog(): Promise<void>;
+  /**
+   * Makes one change to the ticket's lines (in order: changes wait for the one before). `forbidden` comes
+   * back as it is, its message the manager's reason: the screen asks for the PIN and sends it again with
+   * `approval`. Other refusals are shown (`error`) and change nothing.
+   */
+  changeTicket(change: TicketChange, approval?: ManagerApproval): Promise<BridgeResult<TicketView>>;
+  /** What a scan comes to: refused (a misread is never looked up), unknown, an open price, or a line. */
+  readScan(scan: Pick<ScanView, 'data' | 'aimId' | 'validated' | 'problem'>): Promise<ScanStep>;
+  /** The cashier picked an item (quick key, search): a line, or its price first. */
+  pickItem(item: CatalogItemView): ScanStep;
+  selectLine(lineId: string | null): void;
+  openDialog(dialog: TicketDialog): void;
+  closeDialog(): void;
+  setScanNote(note: ScanNote | null): void;
+  /** A keyboard-wedge scan's keys reached the keypad: the amount goes back to what it was before them. */
+  undoScanKeys(amountCents: number): void;
+  /** The tip on a ticket of lines (the keypad's tip goes with `sale.open`). */
+  setTicketTip(tipCents: number): Promise<void>;
 };
 
 export type SaleStore = StoreApi<SaleState>;
@@ -161,7 +238,17 @@ const fresh = {
   confirming: null,
   confirmedCents: null,
   opening: false,
+  selectedLineId: null,
+  scanNote: null,
+  dialog: null,
 };
+
+const ok = <T>(value: T): BridgeResult<T> => ({ ok: true, value });
+
+/** A ticket's tenders took nothing: declined or cancelled only (its amount or lines may still change). */
+function nothingTaken(t: TicketView): boolean {
+  return t.tenders.every((x) => x.status === 'declined' || x.status === 'cancelled');
+}
 
 /** How long the screen follows an unknown outcome's reversal before leaving it to the queue view. */
 const REVERSAL_WATCH_MS = 120_000;
@@ -353,6 +440,132 @@ export function createSaleStore(
       return true;
     };
 
+    /** Changes to the ticket's lines, one after another: a burst of scans opens one ticket, in order. */
+    let ticketQueue: Promise<unknown> = Promise.resolve();
+    const queued = <T>(run: () => Promise<T>): Promise<T> => {
+      const next = ticketQueue.then(run);
+      ticketQueue = next.catch(() => undefined);
+      return next;
+    };
+
+    const refused = <T>(code: 'conflict' | 'busy', message: string): BridgeResult<T> => ({
+      ok: false,
+      error: { code, message },
+    });
+
+    /**
+     * The ticket of lines to add to: the one on screen, or a new one. An amount typed on the keypad (or an
+     * amount ticket nothing was paid on, given up for this one) becomes its first line, an open item, so
+     * nothing the cashier typed is lost.
+     */
+    const itemizedTicket = async (): Promise<BridgeResult<TicketView>> => {
+      const s = get();
+      if (s.ticket?.itemized) return ok(s.ticket);
+      if (s.opening) return refused('busy', 'The sale is opening: scan or touch the item again.');
+      let amount = s.subtotalCents;
+      let tip = s.tipCents;
+      if (s.ticket) {
+        if (!nothingTaken(s.ticket))
+          return refused(
+            'conflict',
+            'Part of this sale is paid as an amount: finish it, or cancel it, before ringing items.',
+          );
+        const gaveUp = await bridge.send('sale.abandon', { ticketId: s.ticket.ticketId });
+        if (!gaveUp.ok) return gaveUp;
+        amount = s.ticket.subtotalCents;
+        tip = s.ticket.tipCents;
+      }
+      const opened = await bridge.send('ticket.open', {});
+      if (!opened.ok) return opened;
+      set({ ticket: opened.value, subtotalCents: 0, tipCents: 0, confirmedCents: null, scanGuard: false });
+      let t = opened.value;
+      if (amount > 0) {
+        const line = await bridge.send('ticket.addOpenItem', { ticketId: t.ticketId, priceCents: amount });
+        if (!line.ok) return line;
+        t = line.value;
+      }
+      if (tip > 0 && !get().tipFromCustomer()) {
+        const tipped = await bridge.send('sale.setTip', { ticketId: t.ticketId, tipCents: tip });
+        if (tipped.ok) t = tipped.value;
+      }
+      set({ ticket: t });
+      return ok(t);
+    };
+
+    const sendChange = (
+      c: TicketChange,
+      ticketId: string,
+      approval: ManagerApproval | undefined,
+    ): Promise<BridgeResult<TicketView>> => {
+      const a = approval ? { approval } : {};
+      switch (c.kind) {
+        case 'keypadAmount':
+          throw new Error('the keypad amount opens its own ticket');
+        case 'item':
+          return bridge.send('ticket.addItem', {
+            ticketId,
+            itemId: c.itemId,
+            ...(c.unitPriceCents !== undefined ? { unitPriceCents: c.unitPriceCents } : {}),
+            ...a,
+          });
+        case 'scan':
+          return bridge.send('ticket.addScan', {
+            ticketId,
+            data: c.data,
+            ...(c.aimId ? { aimId: c.aimId } : {}),
+            ...a,
+          });
+        case 'openItem':
+          return bridge.send('ticket.addOpenItem', {
+            ticketId,
+            priceCents: c.priceCents,
+            ...(c.name ? { name: c.name } : {}),
+            ...a,
+          });
+        case 'quantity':
+          return bridge.send('ticket.setQuantity', {
+            ticketId,
+            lineId: c.lineId,
+            quantity: c.quantity,
+            ...a,
+          });
+        case 'price':
+          return bridge.send('ticket.setPrice', {
+            ticketId,
+            lineId: c.lineId,
+            unitPriceCents: c.unitPriceCents,
+            ...a,
+          });
+        case 'lineDiscount':
+          return bridge.send('ticket.setLineDiscount', {
+            ticketId,
+            lineId: c.lineId,
+            discount: c.discount,
+            ...a,
+          });
+        case 'ticketDiscount':
+          return bridge.send('ticket.setDiscount', { ticketId, discount: c.discount, ...a });
+        case 'void':
+          return bridge.send('ticket.voidLine', { ticketId, lineId: c.lineId, ...a });
+      }
+    };
+
+    /** A scan or a pick is taken on the ticket being rung, or starts the next one after a paid sale. */
+    const readyToRing = (): boolean => {
+      const s = get();
+      if (s.phase === 'done') get().newSale();
+      else if (s.phase !== 'entry') {
+        set({
+          scanNote: {
+            tone: 'bad',
+            text: 'Finish or cancel the payment first: the item was not added.',
+          },
+        });
+        return false;
+      }
+      return true;
+    };
+
     /** The customer display's view arrived: a tip question for the ticket on screen is waited for here too. */
     const takeCustomer = (v: CustomerDisplayView): void => {
       const now = get().customer;
@@ -367,6 +580,9 @@ export function createSaleStore(
       ...fresh,
       settings: null,
       customer: null,
+      quickKeys: [],
+      hasCatalog: false,
+      discountLimits: null,
 
       init() {
         const offs = [
@@ -526,16 +742,22 @@ export function createSaleStore(
       },
       holdForConfirmation(tender) {
         const s = get();
-        if (s.ticket || s.confirmedCents === s.subtotalCents) return false;
+        // A ticket of lines is asked too, until a tender took something (an open item typed with a slip).
+        const asked = s.ticket
+          ? s.ticket.itemized !== undefined &&
+            nothingTaken(s.ticket) &&
+            s.confirmedCents !== s.ticket.totalCents
+          : s.confirmedCents !== s.subtotalCents;
+        if (!asked) return false;
         const ceiling = s.settings?.confirmAboveCents ?? DEFAULT_CONFIRM_ABOVE_CENTS;
         if (!amountNeedsConfirmation(s.toPayCents(), ceiling)) return false;
         set({ confirming: tender });
         return true;
       },
       confirmAmount() {
-        const pending = get().confirming;
-        set({ confirming: null, confirmedCents: get().subtotalCents });
-        return pending;
+        const s = get();
+        set({ confirming: null, confirmedCents: s.ticket ? s.ticket.totalCents : s.subtotalCents });
+        return s.confirming;
       },
       cancelConfirmation() {
         set({ confirming: null });
@@ -725,6 +947,145 @@ export function createSaleStore(
 
       hideReceipt() {
         set({ receipt: null });
+      },
+
+      async loadCatalog() {
+        const [keys, any, limits] = await Promise.all([
+          bridge.send('catalog.quickKeys', {}),
+          bridge.send('catalog.search', { query: '', limit: 1 }),
+          bridge.send('store.discountLimits.get', {}),
+        ]);
+        set({
+          quickKeys: keys.ok ? keys.value : [],
+          hasCatalog: any.ok && any.value.items.length > 0,
+          discountLimits: limits.ok ? limits.value : null,
+        });
+      },
+
+      changeTicket(change, approval) {
+        return queued(async () => {
+          const s = get();
+          if (s.phase !== 'entry') {
+            const r = refused<TicketView>(
+              'conflict',
+              'Finish or cancel the payment before changing the ticket.',
+            );
+            set({ error: r.ok ? null : r.error.message });
+            return r;
+          }
+          const typed = s.subtotalCents > 0 || (s.ticket !== null && !s.ticket.itemized);
+          const adds =
+            change.kind === 'keypadAmount' ||
+            change.kind === 'item' ||
+            change.kind === 'scan' ||
+            change.kind === 'openItem';
+          const at: BridgeResult<TicketView> =
+            change.kind === 'keypadAmount' && (!typed || s.ticket?.itemized)
+              ? refused('conflict', 'Type the amount first.')
+              : adds
+                ? await itemizedTicket()
+                : s.ticket?.itemized
+                  ? ok(s.ticket)
+                  : refused('conflict', 'This sale has no lines to change.');
+          if (!at.ok) {
+            set({ error: describeError(at.error) });
+            return at;
+          }
+          // What was on the ticket before this change (the keypad's amount counts as this change's line).
+          const before = new Set(
+            (change.kind === 'keypadAmount' ? [] : (at.value.itemized?.lines ?? [])).map((l) => l.lineId),
+          );
+          // The keypad's amount is the new ticket's first line already (itemizedTicket).
+          const r =
+            change.kind === 'keypadAmount' ? at : await sendChange(change, at.value.ticketId, approval);
+          if (!r.ok) {
+            // The manager's reason goes to the PIN dialog, not to the screen's alert.
+            if (r.error.code !== 'forbidden' && r.error.code !== 'unauthorized')
+              set({ error: describeError(r.error) });
+            return r;
+          }
+          const lines = r.value.itemized?.lines ?? [];
+          const added = lines.find((l) => !before.has(l.lineId));
+          const selected = lines.find((l) => l.lineId === get().selectedLineId && !l.voided);
+          set({
+            ticket: r.value,
+            error: null,
+            selectedLineId: selected ? selected.lineId : null,
+            ...(added
+              ? {
+                  scanNote: {
+                    tone: 'ok' as const,
+                    text: `Added ${added.name}, ${formatCents(added.priced.grossCents)}.`,
+                  },
+                }
+              : {}),
+          });
+          return r;
+        });
+      },
+
+      async readScan(scan) {
+        // The item form (a manager adding the code just scanned) takes the scan for itself.
+        if (get().dialog?.kind === 'addItem') return { kind: 'refused' };
+        if (!scan.validated) {
+          // A misread is never looked up: the scanner's own words say what to do.
+          set({
+            scanNote: { tone: 'bad', text: `Barcode ${scan.data}: ${scan.problem ?? 'it cannot be read'}.` },
+          });
+          return { kind: 'refused' };
+        }
+        if (!readyToRing()) return { kind: 'refused' };
+        const found = await bridge.send('catalog.lookup', {
+          barcode: scan.data,
+          ...(scan.aimId ? { aimId: scan.aimId } : {}),
+        });
+        if (!found.ok) {
+          if (found.error.code === 'not-found') {
+            set({ scanNote: { tone: 'unknown', text: found.error.message, barcode: scan.data } });
+            return { kind: 'unknown', barcode: scan.data };
+          }
+          set({ scanNote: { tone: 'bad', text: describeError(found.error) } });
+          return { kind: 'refused' };
+        }
+        // A price label carries its price; any other open-price item has its price typed first.
+        if (found.value.item.openPrice && !found.value.priceEmbedded)
+          return { kind: 'price', item: found.value.item };
+        return {
+          kind: 'ring',
+          change: { kind: 'scan', data: scan.data, ...(scan.aimId ? { aimId: scan.aimId } : {}) },
+        };
+      },
+
+      pickItem(item) {
+        if (!readyToRing()) return { kind: 'refused' };
+        if (item.openPrice) return { kind: 'price', item };
+        return { kind: 'ring', change: { kind: 'item', itemId: item.id } };
+      },
+
+      selectLine(lineId) {
+        set({ selectedLineId: lineId });
+      },
+      openDialog(dialog) {
+        set({ dialog });
+      },
+      closeDialog() {
+        set({ dialog: null });
+      },
+      setScanNote(note) {
+        set({ scanNote: note });
+      },
+      undoScanKeys(amountCents) {
+        const s = get();
+        if (s.ticket || s.phase !== 'entry') return;
+        set({ subtotalCents: amountCents, scanGuard: false, error: null });
+      },
+
+      async setTicketTip(tipCents) {
+        const ticket = get().ticket;
+        if (!ticket?.itemized || !nothingTaken(ticket)) return;
+        const r = await bridge.send('sale.setTip', { ticketId: ticket.ticketId, tipCents });
+        if (r.ok) set({ ticket: r.value, error: null });
+        else set({ error: describeError(r.error) });
       },
 
       newSale() {

@@ -1,6 +1,9 @@
 import type { Role } from '../../../electron/bridge/contract';
 
-/** Every screen of the terminal, and who sees it (the core enforces the same split: docs/bridge.md). */
+/**
+ * Every screen of the terminal, and who sees it (the core enforces the same split: docs/bridge.md). Their
+ * titles are the `app` catalog's `views` (renderer/src/i18n).
+ */
 export type View =
   | 'sale'
   | 'till'
@@ -20,27 +23,6 @@ export type View =
   | 'devices'
   | 'gateway'
   | 'diagnostics';
-
-export const viewTitles: Readonly<Record<View, string>> = {
-  sale: 'Sale',
-  till: 'Till',
-  tills: 'Tills',
-  transactions: 'Transactions',
-  returns: 'Returns',
-  cards: 'Gift & EBT',
-  preauths: 'Pre-authorizations',
-  batch: 'Batch',
-  reports: 'Reports',
-  catalog: 'Catalog',
-  settings: 'Settings',
-  links: 'Payment links',
-  saf: 'Offline & queues',
-  audit: 'Audit log',
-  employees: 'Employees',
-  devices: 'Devices',
-  gateway: 'Gateway & lane',
-  diagnostics: 'Diagnostics',
-};
 
 const byRole: Readonly<Record<Role, readonly View[]>> = {
   cashier: ['sale', 'till', 'transactions', 'returns', 'cards', 'preauths'],

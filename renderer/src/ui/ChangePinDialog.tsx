@@ -1,23 +1,12 @@
 import { useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
 import { useAppStore } from '../state/context';
 import { Dialog } from './Dialog';
 import { DigitsField, ErrorAlert } from './fields';
 
-const words = {
-  title: 'Change my PIN',
-  current: 'Current PIN',
-  next: 'New PIN (4 to 8 digits)',
-  again: 'New PIN again',
-  cancel: 'Cancel',
-  save: 'Change PIN',
-  shape: 'A PIN is 4 to 8 digits.',
-  mismatch: 'The two new PINs differ.',
-  done: 'Your PIN is changed.',
-  hint: 'Not a run like 1234 nor one digit repeated. Nobody else, a manager included, ever sees it.',
-} as const;
-
 /** The signed-in employee changes their own PIN: the current one as proof, the new one twice. */
 export function ChangePinDialog({ onClose }: { onClose: () => void }) {
+  const { t } = useTranslation('common');
   const app = useAppStore();
   const [current, setCurrent] = useState('');
   const [next, setNext] = useState('');
@@ -26,8 +15,8 @@ export function ChangePinDialog({ onClose }: { onClose: () => void }) {
   const [busy, setBusy] = useState(false);
   const submit = async (e: FormEvent) => {
     e.preventDefault();
-    if (![current, next].every((p) => /^\d{4,8}$/.test(p))) return setError(words.shape);
-    if (next !== again) return setError(words.mismatch);
+    if (![current, next].every((p) => /^\d{4,8}$/.test(p))) return setError(t('changePin.shape'));
+    if (next !== again) return setError(t('changePin.mismatch'));
     setBusy(true);
     const problem = await app.getState().changePin(next, current);
     setBusy(false);
@@ -35,40 +24,46 @@ export function ChangePinDialog({ onClose }: { onClose: () => void }) {
     setNext('');
     setAgain('');
     if (problem) return setError(problem);
-    app.getState().notify('success', words.done);
+    app.getState().notify('success', t('changePin.done'));
     onClose();
   };
   const pinField = { type: 'password', maxLength: 8, autoComplete: 'off' } as const;
   return (
-    <Dialog title={words.title} onClose={onClose} initialFocus="my-pin-current">
+    <Dialog title={t('changePin.title')} onClose={onClose} initialFocus="my-pin-current">
       <form className="stack" onSubmit={(e) => void submit(e)}>
         <DigitsField
           id="my-pin-current"
-          label={words.current}
+          label={t('changePin.current')}
           {...pinField}
           value={current}
           onDigits={setCurrent}
         />
         <DigitsField
           id="my-pin-new"
-          label={words.next}
+          label={t('changePin.next')}
           {...pinField}
           value={next}
           onDigits={setNext}
           aria-describedby="my-pin-hint"
         >
           <span id="my-pin-hint" className="hint">
-            {words.hint}
+            {t('changePin.hint')}
           </span>
         </DigitsField>
-        <DigitsField id="my-pin-again" label={words.again} {...pinField} value={again} onDigits={setAgain} />
+        <DigitsField
+          id="my-pin-again"
+          label={t('changePin.again')}
+          {...pinField}
+          value={again}
+          onDigits={setAgain}
+        />
         <ErrorAlert message={error} />
         <div className="row">
           <button type="button" className="btn" onClick={onClose}>
-            {words.cancel}
+            {t('cancel')}
           </button>
           <button type="submit" className="btn btn-primary" disabled={busy}>
-            {words.save}
+            {t('changePin.save')}
           </button>
         </div>
       </form>

@@ -1,3 +1,5 @@
+import { useTranslation } from 'react-i18next';
+
 type Props = {
   label: string;
   onDigit: (d: string) => void;
@@ -19,6 +21,7 @@ const rows = [
  * that own a keypad also take the same keys from the physical keyboard.
  */
 export function Keypad({ label, onDigit, onBackspace, onClear, disabled, doubleZero = true }: Props) {
+  const { t } = useTranslation('common');
   return (
     <div className="keypad" role="group" aria-label={label}>
       {rows.flat().map((d) => (
@@ -32,7 +35,7 @@ export function Keypad({ label, onDigit, onBackspace, onClear, disabled, doubleZ
         </button>
       ) : onClear ? (
         <button type="button" className="key key-aux" disabled={disabled} onClick={onClear}>
-          Clear
+          {t('keypad.clear')}
         </button>
       ) : (
         <span />
@@ -45,7 +48,7 @@ export function Keypad({ label, onDigit, onBackspace, onClear, disabled, doubleZ
         className="key key-aux"
         disabled={disabled}
         onClick={onBackspace}
-        aria-label="Delete last digit"
+        aria-label={t('keypad.deleteDigit')}
       >
         ⌫
       </button>

@@ -1,10 +1,12 @@
 import { useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
 import { useApp, useAppStore } from '../state/context';
 import { Dialog } from './Dialog';
 import { PinEntry } from './PinEntry';
 
 /** Asks for the manager's PIN for one action while a cashier is signed in (refund, void, abandon…). */
 export function ManagerPinDialog() {
+  const { t } = useTranslation('common');
   const approval = useApp((s) => s.approval);
   const app = useAppStore();
   const [pin, setPin] = useState('');
@@ -21,23 +23,23 @@ export function ManagerPinDialog() {
     app.getState().answerApproval(null);
   };
   return (
-    <Dialog title="Manager approval" onClose={cancel} initialFocus="manager-pin">
+    <Dialog title={t('managerApproval.title')} onClose={cancel} initialFocus="manager-pin">
       <p className="dialog-reason">{approval.reason}</p>
       <form onSubmit={submit} className="stack">
         <PinEntry
           id="manager-pin"
-          label="Manager PIN"
-          keypadLabel="Manager PIN keypad"
+          label={t('managerApproval.pin')}
+          keypadLabel={t('managerApproval.keypad')}
           pin={pin}
           onPin={setPin}
           error={approval.error}
         />
         <div className="row">
           <button type="button" className="btn" onClick={cancel}>
-            Cancel
+            {t('cancel')}
           </button>
           <button type="submit" className="btn btn-primary" disabled={pin.length === 0}>
-            Approve
+            {t('managerApproval.approve')}
           </button>
         </div>
       </form>

@@ -54,13 +54,20 @@ export function SelectField<T extends string | number>({
   value,
   options,
   onChange,
-}: FieldProps & { value: T; options: readonly SelectOption<T>[]; onChange: (value: T) => void }) {
+  disabled,
+}: FieldProps & {
+  value: T;
+  options: readonly SelectOption<T>[];
+  onChange: (value: T) => void;
+  disabled?: boolean;
+}) {
   return (
     <div className="field">
       <label htmlFor={id}>{label}</label>
       <select
         id={id}
         value={value}
+        disabled={disabled}
         onChange={(e) => {
           const chosen = options.find(([v]) => String(v) === e.target.value);
           if (chosen) onChange(chosen[0]);

@@ -11,6 +11,7 @@ const receipt: Receipt = {
     { kind: 'rule' },
     { kind: 'pair', left: 'TOTAL', right: '3.50', bold: true },
     { kind: 'text', text: 'VISA 411111******1111' },
+    { kind: 'barcode', data: 'T-mb1x2y3z-1a2b3c4d' },
   ],
   openDrawer: true,
 };
@@ -20,9 +21,12 @@ describe('toEscPosLines', () => {
     expect(toEscPosLines([{ kind: 'pair', left: 'Coffee', right: '3.50' }], 20)).toEqual([
       { text: 'Coffee          3.50' },
     ]);
-    expect(
-      toEscPosLines([{ kind: 'pair', left: 'A very long item name', right: '10.00' }], 20)[0]?.text,
-    ).toBe('A very long it 10.00');
+    expect(toEscPosLines([{ kind: 'pair', left: 'A very long item name', right: '10.00' }], 20)).toEqual([
+      { text: 'A very long it 10.00' },
+    ]);
+  });
+  it('prints a barcode line as a Code 128 symbol, not as its text', () => {
+    expect(toEscPosLines([{ kind: 'barcode', data: 'T-1' }], 42)).toEqual([{ code128: 'T-1' }]);
   });
 });
 
@@ -46,6 +50,12 @@ describe('ReceiptPrinterDriver against the ESC/POS simulator over a socat pty', 
     const printed = sim.receipts[0]?.lines.map((l) => l.text.trim()) ?? [];
     expect(printed).toContain('TILLPOINT');
     expect(printed.some((t) => /^TOTAL\s+3\.50$/.test(t))).toBe(true);
+    // The simulated paper shows the symbol it received: its symbology and the text it encodes.
+    expect(printed).toContain('[CODE 128] T-mb1x2y3z-1a2b3c4d');
+    expect(sim.receipts[0]?.lines.find((l) => l.code)?.code).toEqual({
+      symbology: 'code128',
+      data: 'T-mb1x2y3z-1a2b3c4d',
+    });
     expect(sim.drawerKicks).toBe(1);
     expect(await driver.status()).toEqual({ online: true, paper: 'ok', coverOpen: false, drawerOpen: false });
   });

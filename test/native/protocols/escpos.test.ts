@@ -122,6 +122,28 @@ describe('buildReceipt through the encoder library, read back by EscPosDecoder',
       { type: 'cut', partial: false },
     ]);
   });
+  it('prints a Code 128 (GS k 73) of the text given, which the decoder reads back as that text', () => {
+    const bytes = buildReceipt(['before', { code128: 'T-mb1x2y3z-1a2b3c4d' }, 'after'], { cut: 'none' });
+    // Code set B throughout, as Epson's GS k m=73 expects it: "{B" then the text (Epson TM-T88 manual).
+    const data = [...Buffer.from('{BT-mb1x2y3z-1a2b3c4d', 'ascii')];
+    expect(hex(bytes)).toContain(hex(Uint8Array.from([0x1d, 0x6b, 0x49, data.length, ...data])));
+    // The text under the bars (HRI below: GS H 2).
+    expect(hex(bytes)).toContain('1D4802');
+    const events = new EscPosDecoder().feed(bytes);
+    expect(events.filter((e) => e.type === 'barcode')).toEqual([
+      { type: 'barcode', symbology: 'code128', data: 'T-mb1x2y3z-1a2b3c4d' },
+    ]);
+    expect(lines(events).filter((l) => l !== '')).toEqual(['before', 'after']);
+  });
+  it('reads Code 128 data in code set C (a byte per pair of digits), shifts and the escaped brace', () => {
+    const events = new EscPosDecoder().feed(
+      Uint8Array.of(0x1d, 0x6b, 0x49, 10, 0x7b, 0x43, 12, 34, 0x7b, 0x42, 0x58, 0x7b, 0x7b, 0x41),
+    );
+    expect(events).toEqual([{ type: 'barcode', symbology: 'code128', data: '1234X{A' }]);
+    // Function A forms end at NUL: an EAN-13's digits.
+    const ean = new EscPosDecoder().feed(Uint8Array.of(0x1d, 0x6b, 0x02, ...Buffer.from('400638133393'), 0));
+    expect(ean).toEqual([{ type: 'barcode', symbology: 'ean13', data: '400638133393' }]);
+  });
   it('recognises DLE EOT between commands, split across chunks', () => {
     const d = new EscPosDecoder();
     const events = [...d.feed(Uint8Array.of(0x41, 0x10)), ...d.feed(Uint8Array.of(0x04, 0x02, 0x42, 0x0a))];

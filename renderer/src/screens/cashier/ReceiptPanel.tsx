@@ -1,5 +1,6 @@
 import type { ReceiptView } from '../../../../electron/bridge/contract';
 import { Dialog } from '../../ui/Dialog';
+import { Code128 } from '../../ui/Code128';
 import { QrCode } from '../../ui/QrCode';
 import { useSale, useSaleStore } from '../../state/context';
 import { EmailReceiptForm } from './EmailReceiptForm';
@@ -34,6 +35,9 @@ export function ReceiptDocument({ receipt }: { receipt: ReceiptView }) {
             return <hr key={i} />;
           case 'qr':
             return null;
+          case 'barcode':
+            // The receipt number as the printer prints it: a scanner reads it off the screen too.
+            return <Code128 key={i} data={line.data} label={`Receipt number ${line.data} as a barcode`} />;
         }
       })}
     </div>

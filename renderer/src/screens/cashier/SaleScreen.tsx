@@ -1,7 +1,9 @@
-import { useEffect } from 'react';
+import { useEffect, useRef } from 'react';
 import { DEFAULT_CONFIRM_ABOVE_CENTS } from '../../../../common/amount-ceiling';
 import { formatCents, taxOf, tipOf } from '../../format/money';
-import { useApp, useAppStore, useSale, useSaleStore } from '../../state/context';
+import { useApp, useAppStore, useBridge, useSale, useSaleStore } from '../../state/context';
+import { useRing } from '../../state/use-ticket-change';
+import { useWedgeScan } from '../../state/use-wedge-scan';
 import { Dialog } from '../../ui/Dialog';
 import { figureFontSize } from '../../ui/figure';
 import { Keypad } from '../../ui/Keypad';
@@ -18,6 +20,9 @@ import { ReceiptActions, ReceiptDialog } from './ReceiptPanel';
 import { SignaturePanel } from './SignaturePanel';
 import { TenderChoice, tenderOptions, useStartTender } from './TenderChoice';
 import { TenderFormPanel } from './TenderForms';
+import { AddItems } from './AddItems';
+import { TicketDialogs } from './TicketDialogs';
+import { TicketPanel } from './TicketPanel';
 
 function isEditable(target: EventTarget | null): boolean {
   if (!(target instanceof HTMLElement)) return false;
@@ -25,17 +30,63 @@ function isEditable(target: EventTarget | null): boolean {
   return target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName);
 }
 
-/** The cashier's keys: digits and Backspace on the amount, letters for tenders, Esc to cancel, N for next. */
+/**
+ * The cashier's keys: digits and Backspace on the amount, letters for tenders, Esc to cancel, N for next.
+ *
+ * A keyboard-wedge scanner types into the same page: its keys go through the wedge rule
+ * (common/wedge-scan.ts) first. Its digits reach the keypad before its suffix tells them from typing; once
+ * it does, the amount goes back to what it was before the burst and the scan is rung (it arrives as
+ * `scanner.scanned`): a scan never becomes an amount. A letter shortcut waits for the scanner's gap before
+ * it acts, and a key right behind it (a Code 128 label's next character) cancels it, so a label's letters
+ * start no tender and print no receipt.
+ */
 function useSaleKeys() {
   const sale = useSaleStore();
   const app = useAppStore();
   const start = useStartTender();
+  const wedge = useWedgeScan({
+    onError: (text) => sale.getState().setScanNote({ tone: 'bad', text }),
+  });
+  const settings = useRef(wedge.settings);
+  settings.current = wedge.settings;
+  const feed = wedge.onKeyDown;
+  // Kept across re-renders: a burst's keys and a waiting shortcut outlive the listener they came through.
+  const burst = useRef({ lastCharAt: -Infinity, amountBefore: 0 });
+  const pending = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  useEffect(
+    () => () => {
+      if (pending.current !== undefined) clearTimeout(pending.current);
+    },
+    [],
+  );
   useEffect(() => {
+    const gap = () => settings.current?.maxGapMs ?? 50;
+    const later = (act: () => void) => {
+      pending.current = setTimeout(() => {
+        pending.current = undefined;
+        act();
+      }, gap() + 5);
+    };
     const onKey = (e: KeyboardEvent) => {
       if (e.defaultPrevented || e.altKey || e.ctrlKey || e.metaKey) return;
       if (app.getState().approval || document.querySelector('dialog[open]')) return;
       const s = sale.getState();
       const editable = isEditable(e.target);
+      if (pending.current !== undefined && (e.key.length === 1 || e.key === 'Enter')) {
+        clearTimeout(pending.current);
+        pending.current = undefined;
+      }
+      if (!editable) {
+        const b = burst.current;
+        if (e.key.length === 1) {
+          if (e.timeStamp - b.lastCharAt > gap()) b.amountBefore = s.subtotalCents;
+          b.lastCharAt = e.timeStamp;
+        }
+        if (feed(e).kind === 'scan') {
+          s.undoScanKeys(b.amountBefore);
+          return;
+        }
+      }
       const onControl = e.target instanceof HTMLButtonElement || e.target instanceof HTMLAnchorElement;
       const key = e.key.toLowerCase();
       if (s.phase === 'paying') {
@@ -88,30 +139,38 @@ function useSaleKeys() {
           return;
         }
       }
+      if (s.phase === 'entry' && s.ticket?.itemized && e.key === 'Escape') {
+        e.preventDefault();
+        s.selectLine(null);
+        return;
+      }
       if (s.phase === 'entry' || s.phase === 'result') {
         const option = tenderOptions.find((t) => t.key === key);
         if (option) {
           e.preventDefault();
-          start(option.id);
+          later(() => start(option.id));
         }
         return;
       }
       if (s.phase === 'done') {
-        if (key === 'n' || (e.key === 'Enter' && !onControl)) {
+        if (e.key === 'Enter' && !onControl) {
           e.preventDefault();
           s.newSale();
+        } else if (key === 'n') {
+          e.preventDefault();
+          later(() => sale.getState().newSale());
         } else if (key === 'p') {
           e.preventDefault();
-          void s.printReceipt();
+          later(() => void sale.getState().printReceipt());
         } else if (key === 'r') {
           e.preventDefault();
-          void s.showReceipt();
+          later(() => void sale.getState().showReceipt());
         }
       }
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, [sale, app, start]);
+  }, [sale, app, start, feed]);
 }
 
 /**
@@ -168,12 +227,17 @@ function Totals() {
 
 function TipChoice() {
   const settings = useSale((s) => s.settings);
-  const subtotal = useSale((s) => s.subtotalCents);
-  const tip = useSale((s) => s.tipCents);
   const ticket = useSale((s) => s.ticket);
+  // A ticket of lines takes its tip on the pre-tax amount the core priced (`sale.setTip`); the keypad's
+  // amount takes it with the ticket it opens.
+  const lines =
+    ticket?.itemized !== undefined &&
+    ticket.tenders.every((t) => t.status === 'declined' || t.status === 'cancelled');
+  const subtotal = useSale((s) => (lines && s.ticket ? s.ticket.subtotalCents : s.subtotalCents));
+  const tip = useSale((s) => (lines && s.ticket ? s.ticket.tipCents : s.tipCents));
   const sale = useSaleStore();
   const fromCustomer = useSale((s) => s.tipFromCustomer());
-  if (!settings?.tipPrompt || ticket) return null;
+  if (!settings?.tipPrompt || (ticket && !lines)) return null;
   if (fromCustomer) return <TipOnDisplayNote />;
   const options = [0, ...settings.tipPresetsPercent];
   return (
@@ -187,7 +251,9 @@ function TipChoice() {
               type="radio"
               name="tip"
               checked={tip === cents && (p !== 0 || tip === 0)}
-              onChange={() => sale.getState().setTip(cents)}
+              onChange={() =>
+                lines ? void sale.getState().setTicketTip(cents) : sale.getState().setTip(cents)
+              }
             />
             {p === 0 ? 'No tip' : `${p}% (${formatCents(cents)})`}
           </label>
@@ -256,6 +322,7 @@ function ConfirmAmount() {
   const confirming = useSale((s) => s.confirming);
   const toPay = useSale((s) => s.toPayCents());
   const ceiling = useSale((s) => s.settings?.confirmAboveCents ?? DEFAULT_CONFIRM_ABOVE_CENTS);
+  const lines = useSale((s) => s.ticket?.itemized !== undefined);
   if (!confirming) return null;
   const amount = formatCents(toPay);
   return (
@@ -267,7 +334,11 @@ function ConfirmAmount() {
       <p className="dialog-reason">
         {amount} is more than {formatCents(ceiling)}. Is this the amount the customer pays?
       </p>
-      <p className="hint">A barcode scanned into the amount, or a key held down, looks like this.</p>
+      <p className="hint">
+        {lines
+          ? 'Check the ticket’s lines with the customer: an open item typed with a slip looks like this.'
+          : 'A barcode scanned into the amount, or a key held down, looks like this.'}
+      </p>
       <div className="row">
         <button
           id="confirm-amount-back"
@@ -334,7 +405,26 @@ export function SaleScreen() {
     (s) => s.outcome?.tender.status === 'unknown' && s.reversal?.state !== 'reversed',
   );
   const sale = useSaleStore();
+  const bridge = useBridge();
+  const ring = useRing();
+  const itemized = ticket?.itemized !== undefined;
   useSaleKeys();
+
+  // Every scanner's scans (serial, USB HID POS, a keyboard wedge's once told from typing) ring the item.
+  // Every window of the lane hears a scan: a hidden one (minimised, a background tab) leaves it to the
+  // window the cashier sees.
+  useEffect(
+    () =>
+      bridge.on('scanner.scanned', (scan) => {
+        if (signedIn && document.visibilityState !== 'hidden') void ring.scan(scan);
+      }),
+    [bridge, ring, signedIn],
+  );
+
+  // The quick keys and the catalog as they are now (a manager may have changed them meanwhile).
+  useEffect(() => {
+    if (signedIn) void sale.getState().loadCatalog();
+  }, [signedIn, sale]);
 
   // Each phase puts the keyboard where the cashier's next action is (the amount, Cancel, New sale…).
   useEffect(() => {
@@ -363,12 +453,12 @@ export function SaleScreen() {
   }, [openTicketId, recoveredTicketId, signedIn, sale]);
 
   return (
-    <div id="sale-root">
+    <div id="sale-root" className={itemized ? 'sale-with-ticket' : undefined}>
       <h1 tabIndex={-1} className="sale-title">
         Sale
       </h1>
-      <div className="sale">
-        <AmountPanel />
+      <div className={itemized ? 'sale sale-ticket' : 'sale'}>
+        {ticket && itemized ? <TicketPanel ticket={ticket} /> : <AmountPanel />}
         <div className="stack">
           {error ? (
             <p className="outcome outcome-bad" role="alert" data-testid="sale-error">
@@ -377,6 +467,7 @@ export function SaleScreen() {
           ) : null}
           {phase === 'entry' ? (
             <>
+              <AddItems />
               <TipChoice />
               <TenderChoice title="Choose the tender" />
               <div className="row">
@@ -428,6 +519,7 @@ export function SaleScreen() {
       </div>
       <ReceiptDialog />
       <ConfirmAmount />
+      <TicketDialogs />
     </div>
   );
 }

@@ -1,4 +1,5 @@
 import { useEffect, useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { TillMove, TillMovementView, TillView } from '../../../../electron/bridge/contract';
 import { formatCents, formatDateTime, formatTime, parseMoney } from '../../format/money';
 import { useAppStore, useStoreZone } from '../../state/context';
@@ -9,80 +10,48 @@ import { ErrorAlert, InputField } from '../../ui/fields';
 import { TableHead } from '../../ui/TableHead';
 import { CashCountForm } from '../till/CashCountForm';
 import { CountPanel } from '../till/CountPanel';
-import { movementWords, stateWords, tillName } from '../till/till-words';
+import { movementWord, stateWord, tillName } from '../till/till-words';
 
 type MoveKind = TillMove['kind'];
 
-/** The drawer actions and what each asks of the cashier. */
-const moveForms: Readonly<Record<MoveKind, { title: string; button: string; hint: string; done: string }>> = {
-  'paid-in': {
-    title: 'Paid in',
-    button: 'Record paid in',
-    hint: 'Cash put into the drawer that is not a sale (change from the safe, a refund of petty cash).',
-    done: 'Paid in',
-  },
-  'paid-out': {
-    title: 'Paid out',
-    button: 'Record paid out',
-    hint: 'Cash taken out to pay for something (a delivery, supplies). Keep the receipt in the drawer.',
-    done: 'Paid out',
-  },
-  'safe-drop': {
-    title: 'Safe drop',
-    button: 'Record safe drop',
-    hint: 'Cash taken from the drawer to the safe, so the drawer does not hold too much.',
-    done: 'Safe drop',
-  },
-  'no-sale': {
-    title: 'No sale',
-    button: 'Open the drawer',
-    hint: 'Opens the drawer without a sale (change for a customer, a jammed bill). Recorded with the reason.',
-    done: 'No sale',
-  },
-};
+/** The drawer actions, in the order the cashier sees them (their words: the `till` catalog's `moves`). */
+const MOVE_KINDS: readonly MoveKind[] = ['paid-in', 'paid-out', 'safe-drop', 'no-sale'];
 
 function MoveForm({ kind, onClose }: { kind: MoveKind; onClose: () => void }) {
+  const { t } = useTranslation(['till', 'common']);
   const app = useAppStore();
   const { run, busy, error, setError } = useAction();
   const [amount, setAmount] = useState('');
   const [reason, setReason] = useState('');
-  const f = moveForms[kind];
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     let amountCents: number | undefined;
     if (kind !== 'no-sale') {
       amountCents = parseMoney(amount);
-      if (amountCents === undefined || amountCents <= 0) return setError('Type the amount like 12.50.');
+      if (amountCents === undefined || amountCents <= 0) return setError(t('typeAmount'));
     }
-    if (reason.trim().length === 0) return setError('Give a reason.');
+    if (reason.trim().length === 0) return setError(t('giveReason'));
     const m = await run('till.move', {
       kind,
       reason: reason.trim(),
       ...(amountCents !== undefined ? { amountCents } : {}),
     });
     if (!m) return;
-    app
-      .getState()
-      .notify(
-        'success',
-        kind === 'no-sale'
-          ? 'No sale recorded: the drawer is open.'
-          : `${f.done} ${formatCents(m.amountCents)} recorded: the drawer is open.`,
-      );
+    app.getState().notify('success', t(`moves.${kind}.done`, { amount: formatCents(m.amountCents) }));
     onClose();
   };
   return (
     <Dialog
-      title={f.title}
+      title={t(`moves.${kind}.title`)}
       onClose={onClose}
       initialFocus={kind === 'no-sale' ? 'move-reason' : 'move-amount'}
     >
       <form className="stack" onSubmit={(e) => void submit(e)}>
-        <p className="hint">{f.hint}</p>
+        <p className="hint">{t(`moves.${kind}.hint`)}</p>
         {kind !== 'no-sale' ? (
           <InputField
             id="move-amount"
-            label="Amount"
+            label={t('amount')}
             inputMode="decimal"
             autoComplete="off"
             value={amount}
@@ -91,7 +60,7 @@ function MoveForm({ kind, onClose }: { kind: MoveKind; onClose: () => void }) {
         ) : null}
         <InputField
           id="move-reason"
-          label="Reason"
+          label={t('reason')}
           autoComplete="off"
           maxLength={140}
           value={reason}
@@ -100,10 +69,10 @@ function MoveForm({ kind, onClose }: { kind: MoveKind; onClose: () => void }) {
         <ErrorAlert message={error} />
         <div className="row">
           <button type="button" className="btn" onClick={onClose}>
-            Back
+            {t('common:back')}
           </button>
           <button type="submit" className="btn btn-primary" disabled={busy}>
-            {f.button}
+            {t(`moves.${kind}.button`)}
           </button>
         </div>
       </form>
@@ -112,21 +81,34 @@ function MoveForm({ kind, onClose }: { kind: MoveKind; onClose: () => void }) {
 }
 
 function Movements({ till, zone, version }: { till: TillView; zone: string; version: number }) {
+  const { t } = useTranslation(['till', 'common']);
   const list = useCommand('till.movements', { tillId: till.tillId }, `${till.tillId}-${version}`);
   const rows: TillMovementView[] = list.data ?? [];
   return (
     <table className="data till-movements">
-      <caption>Cash moved in and out (sales are under Transactions)</caption>
-      <TableHead columns={['Time', 'What', 'Amount', 'Reason', 'By']} numeric={['Amount']} />
+      <caption>{t('movements.caption')}</caption>
+      <TableHead
+        columns={[
+          t('movements.time'),
+          t('movements.what'),
+          t('movements.amount'),
+          t('movements.reason'),
+          t('movements.by'),
+        ]}
+        numeric={[t('movements.amount')]}
+      />
       <tbody>
         {rows.map((m) => (
           <tr key={m.id}>
             <td>{formatTime(m.at, zone)}</td>
-            <td>{movementWords[m.kind]}</td>
+            <td>{movementWord(m.kind)}</td>
             <td className="num">{m.kind === 'no-sale' ? '' : formatCents(m.amountCents)}</td>
             <td>
-              {m.reason ?? (m.userTransactionNumber ? `On sale ${m.userTransactionNumber}` : '')}
-              {m.approvedBy ? <div className="hint">approved by {m.approvedBy}</div> : null}
+              {m.reason ??
+                (m.userTransactionNumber ? t('movements.onSale', { number: m.userTransactionNumber }) : '')}
+              {m.approvedBy ? (
+                <div className="hint">{t('movements.approvedBy', { name: m.approvedBy })}</div>
+              ) : null}
             </td>
             <td>{m.employee}</td>
           </tr>
@@ -147,57 +129,60 @@ function ActiveTill({
   version: number;
   onCount: () => void;
 }) {
+  const { t } = useTranslation(['till', 'common']);
   const app = useAppStore();
   const [move, setMove] = useState<MoveKind | null>(null);
   const [confirm, setConfirm] = useState(false);
   const { run, busy, error } = useAction();
   const handOver = async () => {
-    const t = await run('till.handOver', {});
+    const handed = await run('till.handOver', {});
     setConfirm(false);
-    if (t) app.getState().notify('success', `${tillName(t)} handed over: take the tray for its count.`);
+    if (handed) app.getState().notify('success', t('active.handedOver', { till: tillName(handed) }));
   };
   return (
     <>
       <section className="card" aria-labelledby="active-till-title">
-        <h2 id="active-till-title">{tillName(till)} is in the drawer</h2>
+        <h2 id="active-till-title">{t('active.title', { till: tillName(till) })}</h2>
         <p>
-          Opened by {till.employee} at {formatDateTime(till.openedAt, zone)} with a float of{' '}
-          {formatCents(till.floatCents)}. Cash sales, cash back and cash refunds go into it.
+          {t('active.opened', {
+            employee: till.employee,
+            time: formatDateTime(till.openedAt, zone),
+            float: formatCents(till.floatCents),
+          })}
         </p>
-        <div className="row till-actions" role="group" aria-label="Drawer">
-          {(Object.keys(moveForms) as MoveKind[]).map((k) => (
+        <div className="row till-actions" role="group" aria-label={t('active.drawer')}>
+          {MOVE_KINDS.map((k) => (
             <button key={k} type="button" className="btn" onClick={() => setMove(k)}>
-              {moveForms[k].title}
+              {t(`moves.${k}.title`)}
             </button>
           ))}
         </div>
       </section>
       <Movements till={till} zone={zone} version={version} />
       <section className="card" aria-labelledby="end-shift-title">
-        <h2 id="end-shift-title">End of shift</h2>
-        <p className="hint">
-          Hand the till over to take the tray out for its count (the next cashier opens their own till), or
-          count it here and close it.
-        </p>
+        <h2 id="end-shift-title">{t('active.endTitle')}</h2>
+        <p className="hint">{t('active.endHint')}</p>
         <ErrorAlert message={error} />
         <div className="row">
           <button type="button" className="btn btn-primary" onClick={() => setConfirm(true)}>
-            Hand over
+            {t('active.handOver')}
           </button>
           <button type="button" className="btn" onClick={onCount}>
-            Count and close here
+            {t('active.countHere')}
           </button>
         </div>
       </section>
       {move ? <MoveForm kind={move} onClose={() => setMove(null)} /> : null}
       {confirm ? (
-        <Dialog title="Hand over the till?" onClose={() => setConfirm(false)} initialFocus="handover-confirm">
-          <p>
-            {tillName(till)} leaves the drawer for its count. Cash waits until the next cashier opens a till.
-          </p>
+        <Dialog
+          title={t('active.handOverTitle')}
+          onClose={() => setConfirm(false)}
+          initialFocus="handover-confirm"
+        >
+          <p>{t('active.handOverText', { till: tillName(till) })}</p>
           <div className="row">
             <button type="button" className="btn" onClick={() => setConfirm(false)}>
-              Back
+              {t('common:back')}
             </button>
             <button
               id="handover-confirm"
@@ -206,7 +191,7 @@ function ActiveTill({
               disabled={busy}
               onClick={() => void handOver()}
             >
-              Hand over
+              {t('active.handOver')}
             </button>
           </div>
         </Dialog>
@@ -216,27 +201,24 @@ function ActiveTill({
 }
 
 function OpenTill({ defaultFloatCents }: { defaultFloatCents: number }) {
+  const { t } = useTranslation(['till', 'common']);
   const app = useAppStore();
   const { run, busy, error } = useAction();
   return (
     <section className="card" aria-labelledby="open-till-title">
-      <h2 id="open-till-title">Open a till</h2>
-      <p>
-        No till is in the drawer: cash sales, cash back and cash refunds wait for one. Count the float you put
-        in the drawer.
-      </p>
+      <h2 id="open-till-title">{t('open.title')}</h2>
+      <p>{t('open.text')}</p>
       <CashCountForm
         id="float"
-        legend="Opening float"
-        submitLabel="Open the till"
+        legend={t('open.legend')}
+        submitLabel={t('open.submit')}
         initialMode="total"
         initialTotalCents={defaultFloatCents}
         busy={busy}
         error={error}
         onCount={(float) =>
-          void run('till.open', { float }).then((t) => {
-            if (t)
-              app.getState().notify('success', `${tillName(t)} is open: the drawer is open for the float.`);
+          void run('till.open', { float }).then((opened) => {
+            if (opened) app.getState().notify('success', t('open.opened', { till: tillName(opened) }));
           })
         }
       />
@@ -246,6 +228,7 @@ function OpenTill({ defaultFloatCents }: { defaultFloatCents: number }) {
 
 /** The lane's drawer: open a till with its float, move cash with a reason, hand over or count and close. */
 export function TillScreen() {
+  const { t } = useTranslation(['till', 'common']);
   const status = useTillStatus();
   const zone = useStoreZone();
   // The till being counted stays on screen after it leaves the drawer: its result is read here.
@@ -254,9 +237,9 @@ export function TillScreen() {
   useEffect(() => setVersion((v) => v + 1), [status]);
   return (
     <div>
-      <h1 tabIndex={-1}>Till</h1>
+      <h1 tabIndex={-1}>{t('title')}</h1>
       {!status ? (
-        <p>Loading…</p>
+        <p>{t('common:loading')}</p>
       ) : counting ? (
         <CountPanel till={counting} onClose={() => setCounting(null)} />
       ) : status.active ? (
@@ -272,15 +255,17 @@ export function TillScreen() {
       )}
       {status && status.waiting.length > 0 ? (
         <table className="data">
-          <caption>Tills out of the drawer</caption>
-          <TableHead columns={['Till', 'Opened by', 'Left the drawer', 'Where it is']} />
+          <caption>{t('waiting.caption')}</caption>
+          <TableHead
+            columns={[t('waiting.till'), t('waiting.openedBy'), t('waiting.left'), t('waiting.where')]}
+          />
           <tbody>
-            {status.waiting.map((t) => (
-              <tr key={t.tillId}>
-                <th scope="row">Till {t.tillId}</th>
-                <td>{t.employee}</td>
-                <td>{t.endedAt !== undefined ? formatDateTime(t.endedAt, zone) : ''}</td>
-                <td>{stateWords[t.state]}</td>
+            {status.waiting.map((w) => (
+              <tr key={w.tillId}>
+                <th scope="row">{t('tillShort', { tillId: w.tillId })}</th>
+                <td>{w.employee}</td>
+                <td>{w.endedAt !== undefined ? formatDateTime(w.endedAt, zone) : ''}</td>
+                <td>{stateWord(w.state)}</td>
               </tr>
             ))}
           </tbody>

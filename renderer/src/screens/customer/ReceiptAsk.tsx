@@ -1,8 +1,8 @@
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { CustomerAsk } from '../../../../electron/bridge/contract';
 import { emailAddressProblem } from '../../../../common/email-address';
 import { useCustomer, useCustomerStore } from './customer-context';
-import { customerText as t } from './strings';
 
 /**
  * "Would you like a receipt?": Print, Email, No receipt. Email asks for the address on an on-screen
@@ -10,6 +10,7 @@ import { customerText as t } from './strings';
  * are not set up the choice says so instead of pretending to send.
  */
 export function ReceiptAsk({ ask }: { ask: Extract<CustomerAsk, { kind: 'receipt' }> }) {
+  const { t } = useTranslation('customer');
   const store = useCustomerStore();
   const busy = useCustomer((s) => s.busy);
   const [mode, setMode] = useState<'choose' | 'email' | 'no-email'>('choose');
@@ -17,16 +18,16 @@ export function ReceiptAsk({ ask }: { ask: Extract<CustomerAsk, { kind: 'receipt
   return (
     <section className="cd-ask" aria-labelledby="cd-receipt-title">
       <h2 id="cd-receipt-title" className="cd-ask-title">
-        {t.receiptTitle}
+        {t('receiptTitle')}
       </h2>
-      <div className="cd-choices cd-choices-stack" role="group" aria-label={t.receiptTitle}>
+      <div className="cd-choices cd-choices-stack" role="group" aria-label={t('receiptTitle')}>
         <button
           type="button"
           className="cd-choice"
           disabled={busy}
           onClick={() => void store.getState().receipt('print')}
         >
-          <span className="cd-choice-main">{t.print}</span>
+          <span className="cd-choice-main">{t('print')}</span>
         </button>
         <button
           type="button"
@@ -35,7 +36,7 @@ export function ReceiptAsk({ ask }: { ask: Extract<CustomerAsk, { kind: 'receipt
           aria-describedby={mode === 'no-email' ? 'cd-no-email' : undefined}
           onClick={() => setMode(ask.email ? 'email' : 'no-email')}
         >
-          <span className="cd-choice-main">{t.email}</span>
+          <span className="cd-choice-main">{t('email')}</span>
         </button>
         <button
           type="button"
@@ -43,12 +44,12 @@ export function ReceiptAsk({ ask }: { ask: Extract<CustomerAsk, { kind: 'receipt
           disabled={busy}
           onClick={() => void store.getState().receipt('none')}
         >
-          <span className="cd-choice-main">{t.noReceipt}</span>
+          <span className="cd-choice-main">{t('noReceipt')}</span>
         </button>
       </div>
       {mode === 'no-email' ? (
         <p id="cd-no-email" className="cd-hint cd-bad" role="status">
-          {t.emailNotSetUp}
+          {t('emailNotSetUp')}
         </p>
       ) : null}
     </section>
@@ -58,6 +59,7 @@ export function ReceiptAsk({ ask }: { ask: Extract<CustomerAsk, { kind: 'receipt
 const KEY_ROWS = ['1234567890', 'qwertyuiop', 'asdfghjkl@', 'zxcvbnm.-_'];
 
 function EmailEntry({ onCancel }: { onCancel: () => void }) {
+  const { t } = useTranslation('customer');
   const store = useCustomerStore();
   const busy = useCustomer((s) => s.busy);
   const [address, setAddress] = useState('');
@@ -66,7 +68,7 @@ function EmailEntry({ onCancel }: { onCancel: () => void }) {
   return (
     <section className="cd-ask cd-email" aria-labelledby="cd-email-title">
       <h2 id="cd-email-title" className="cd-ask-title">
-        {t.emailTitle}
+        {t('emailTitle')}
       </h2>
       <input
         className="cd-email-input"
@@ -77,7 +79,7 @@ function EmailEntry({ onCancel }: { onCancel: () => void }) {
         value={address}
         onChange={(e) => setAddress(e.target.value.slice(0, 254))}
       />
-      <div className="cd-keyboard" role="group" aria-label={t.emailKeyboard}>
+      <div className="cd-keyboard" role="group" aria-label={t('emailKeyboard')}>
         {KEY_ROWS.map((row) => (
           <div key={row} className="cd-key-row">
             {[...row].map((k) => (
@@ -96,10 +98,10 @@ function EmailEntry({ onCancel }: { onCancel: () => void }) {
             className="cd-key cd-key-wide"
             onClick={() => setAddress((a) => a.slice(0, -1))}
           >
-            {t.emailDelete}
+            {t('emailDelete')}
           </button>
           <button type="button" className="cd-key cd-key-wide" onClick={onCancel}>
-            {t.emailCancel}
+            {t('emailCancel')}
           </button>
           <button
             type="button"
@@ -107,7 +109,7 @@ function EmailEntry({ onCancel }: { onCancel: () => void }) {
             disabled={busy || problem !== undefined}
             onClick={() => void store.getState().receipt('email', address.trim())}
           >
-            {t.emailSend}
+            {t('emailSend')}
           </button>
         </div>
       </div>

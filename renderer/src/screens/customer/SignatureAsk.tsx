@@ -1,8 +1,8 @@
 import { useRef, useState, type PointerEvent } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { CustomerAsk } from '../../../../electron/bridge/contract';
 import { formatCents } from '../../format/money';
 import { useCustomer, useCustomerStore } from './customer-context';
-import { customerText as t } from './strings';
 
 type Point = { x: number; y: number; t: number };
 
@@ -14,6 +14,7 @@ const HEIGHT = 220;
  * cashier's box sends them. The pad and the cashier's box stay open too; the first signature taken wins.
  */
 export function SignatureAsk({ ask }: { ask: Extract<CustomerAsk, { kind: 'signature' }> }) {
+  const { t } = useTranslation('customer');
   const store = useCustomerStore();
   const busy = useCustomer((s) => s.busy);
   const [strokes, setStrokes] = useState<Point[][]>([]);
@@ -47,15 +48,15 @@ export function SignatureAsk({ ask }: { ask: Extract<CustomerAsk, { kind: 'signa
   return (
     <section className="cd-ask" aria-labelledby="cd-sign-title">
       <h2 id="cd-sign-title" className="cd-ask-title">
-        {t.signTitle}
+        {t('signTitle')}
       </h2>
-      <p className="cd-hint">{t.signFor(formatCents(ask.amountCents))}</p>
+      <p className="cd-hint">{t('signFor', { amount: formatCents(ask.amountCents) })}</p>
       <svg
         ref={box}
         className="cd-signature"
         viewBox={`0 0 ${WIDTH} ${HEIGHT}`}
         role="img"
-        aria-label={t.signBox}
+        aria-label={t('signBox')}
         onPointerDown={down}
         onPointerMove={move}
         onPointerUp={up}
@@ -80,7 +81,7 @@ export function SignatureAsk({ ask }: { ask: Extract<CustomerAsk, { kind: 'signa
           disabled={busy || strokes.length === 0}
           onClick={() => setStrokes([])}
         >
-          {t.signClear}
+          {t('signClear')}
         </button>
         <button
           type="button"
@@ -90,7 +91,7 @@ export function SignatureAsk({ ask }: { ask: Extract<CustomerAsk, { kind: 'signa
             void store.getState().sign({ source: 'screen', width: WIDTH, height: HEIGHT, strokes })
           }
         >
-          {t.signDone}
+          {t('signDone')}
         </button>
       </div>
     </section>

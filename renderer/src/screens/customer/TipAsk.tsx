@@ -1,10 +1,10 @@
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { CustomerAsk, CustomerTicketView } from '../../../../electron/bridge/contract';
 import { customTipProblem } from '../../../../common/tip-choice';
 import { formatCents, popDigit, pushDigit } from '../../format/money';
 import { Keypad } from '../../ui/Keypad';
 import { useCustomer, useCustomerStore } from './customer-context';
-import { customerText as t } from './strings';
 
 type TipQuestion = Extract<CustomerAsk, { kind: 'tip' }>;
 
@@ -13,6 +13,7 @@ type TipQuestion = Extract<CustomerAsk, { kind: 'tip' }>;
  * tip rule), a custom amount on a keypad, or no tip. The customer answers; the cashier waits.
  */
 export function TipAsk({ ask, ticket }: { ask: TipQuestion; ticket: CustomerTicketView }) {
+  const { t } = useTranslation('customer');
   const store = useCustomerStore();
   const busy = useCustomer((s) => s.busy);
   const [custom, setCustom] = useState<number | null>(null);
@@ -20,10 +21,10 @@ export function TipAsk({ ask, ticket }: { ask: TipQuestion; ticket: CustomerTick
   return (
     <section className="cd-ask" aria-labelledby="cd-tip-title">
       <h2 id="cd-tip-title" className="cd-ask-title">
-        {t.tipTitle}
+        {t('tipTitle')}
       </h2>
-      <p className="cd-hint">{t.tipFor(formatCents(ask.baseCents))}</p>
-      <div className="cd-choices" role="group" aria-label={t.tipTitle}>
+      <p className="cd-hint">{t('tipFor', { subtotal: formatCents(ask.baseCents) })}</p>
+      <div className="cd-choices" role="group" aria-label={t('tipTitle')}>
         {ask.options.map((o) => (
           <button
             key={o.percent}
@@ -32,12 +33,12 @@ export function TipAsk({ ask, ticket }: { ask: TipQuestion; ticket: CustomerTick
             disabled={busy}
             onClick={() => void store.getState().tip({ kind: 'preset', percent: o.percent })}
           >
-            <span className="cd-choice-main">{t.tipPreset(o.percent)}</span>
+            <span className="cd-choice-main">{t('tipPreset', { percent: o.percent })}</span>
             <span className="cd-choice-sub">{formatCents(o.tipCents)}</span>
           </button>
         ))}
         <button type="button" className="cd-choice" disabled={busy} onClick={() => setCustom(0)}>
-          <span className="cd-choice-main">{t.customTip}</span>
+          <span className="cd-choice-main">{t('customTip')}</span>
         </button>
         <button
           type="button"
@@ -45,7 +46,7 @@ export function TipAsk({ ask, ticket }: { ask: TipQuestion; ticket: CustomerTick
           disabled={busy}
           onClick={() => void store.getState().tip({ kind: 'none' })}
         >
-          <span className="cd-choice-main">{t.noTip}</span>
+          <span className="cd-choice-main">{t('noTip')}</span>
         </button>
       </div>
     </section>
@@ -63,6 +64,7 @@ function CustomTip({
   cents: number;
   setCents: (c: number | null) => void;
 }) {
+  const { t } = useTranslation('customer');
   const store = useCustomerStore();
   const busy = useCustomer((s) => s.busy);
   // The same bound the core applies (common/tip-choice.ts): the customer learns it before sending.
@@ -72,19 +74,19 @@ function CustomTip({
   return (
     <section className="cd-ask cd-custom" aria-labelledby="cd-custom-title">
       <h2 id="cd-custom-title" className="cd-ask-title">
-        {t.customTitle}
+        {t('customTitle')}
       </h2>
-      <output className="cd-custom-amount" aria-label="Tip amount" htmlFor="cd-tip-keypad">
+      <output className="cd-custom-amount" aria-label={t('customAmount')} htmlFor="cd-tip-keypad">
         {amount}
       </output>
       <p className={tooHigh ? 'cd-hint cd-bad' : 'cd-hint'} role={tooHigh ? 'alert' : undefined}>
         {tooHigh
-          ? t.customTooHigh(max)
-          : `${t.customUpTo(max)} ${t.newTotal(formatCents(ticket.totalCents + cents))}`}
+          ? t('customTooHigh', { max })
+          : `${t('customUpTo', { max })} ${t('newTotal', { total: formatCents(ticket.totalCents + cents) })}`}
       </p>
       <div id="cd-tip-keypad">
         <Keypad
-          label={t.customKeypad}
+          label={t('customKeypad')}
           disabled={busy}
           onDigit={(d) => setCents(pushDigit(cents, d))}
           onBackspace={() => setCents(popDigit(cents))}
@@ -92,7 +94,7 @@ function CustomTip({
       </div>
       <div className="cd-row">
         <button type="button" className="cd-button" disabled={busy} onClick={() => setCents(null)}>
-          {t.back}
+          {t('back')}
         </button>
         <button
           type="button"
@@ -100,7 +102,7 @@ function CustomTip({
           disabled={busy || cents === 0 || tooHigh}
           onClick={() => void store.getState().tip({ kind: 'custom', tipCents: cents })}
         >
-          {t.addTip(amount)}
+          {t('addTip', { amount })}
         </button>
       </div>
     </section>

@@ -61,6 +61,10 @@ export type ItemFormProps = {
   onSaved: (item: CatalogItemView) => void;
   onDeleted: (item: CatalogItemView) => void;
   onClose: () => void;
+  /** A new item's first barcode (the sale screen's unknown code a manager adds). */
+  initialBarcode?: string;
+  /** A new item's price-embedded code (the sale screen's unknown scale label a manager adds). */
+  initialEmbeddedCode?: string;
 };
 
 /**
@@ -75,6 +79,8 @@ export function CatalogItemForm({
   onSaved,
   onDeleted,
   onClose,
+  initialBarcode,
+  initialEmbeddedCode,
 }: ItemFormProps) {
   const bridge = useBridge();
   const [sku, setSku] = useState(item?.sku ?? '');
@@ -82,9 +88,11 @@ export function CatalogItemForm({
   const [price, setPrice] = useState(item ? decimalText(item.priceCents) : '');
   const [taxClassId, setTaxClassId] = useState<number>(item?.taxClassId ?? taxClasses[0]?.id ?? 0);
   const [categoryId, setCategoryId] = useState<number>(item?.categoryId ?? 0);
-  const [barcodes, setBarcodes] = useState<string[]>(item && item.barcodes.length > 0 ? item.barcodes : ['']);
+  const [barcodes, setBarcodes] = useState<string[]>(
+    item && item.barcodes.length > 0 ? item.barcodes : [initialBarcode ?? ''],
+  );
   const [quickKey, setQuickKey] = useState(item?.quickKey ? String(item.quickKey) : '');
-  const [embedded, setEmbedded] = useState(item?.embeddedCode ?? '');
+  const [embedded, setEmbedded] = useState(item?.embeddedCode ?? initialEmbeddedCode ?? '');
   const [openPrice, setOpenPrice] = useState(item?.openPrice ?? false);
   const [active, setActive] = useState(item?.active ?? true);
   const [problems, setProblems] = useState<string[]>([]);

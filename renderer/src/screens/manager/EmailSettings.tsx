@@ -1,4 +1,5 @@
 import { useEffect, useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
 import type {
   EmailSecurity,
   EmailSettingsUpdate,
@@ -10,43 +11,8 @@ import { useAppStore } from '../../state/context';
 import { useAction, useCommand } from '../../state/use-command';
 import { ErrorAlert, InputField, SelectField, type SelectOption } from '../../ui/fields';
 
-/** Every string of the section, in one place (a later change moves them into the translation catalogs). */
-const WORDS = {
-  title: 'Email receipts',
-  intro:
-    'Receipts the cashier emails go through the store’s mail server. They wait in the terminal while the server cannot be reached, and are sent when it can.',
-  host: 'Mail server',
-  hostHint: 'For example smtp.example.com',
-  port: 'Port',
-  security: 'Security',
-  user: 'User name',
-  password: 'Password',
-  passwordStored: 'A password is stored; type a new one to replace it.',
-  passwordNone: 'No password stored.',
-  removePassword: 'Remove the stored password',
-  sender: 'Sender address',
-  senderName: 'Sender name',
-  senderNameHint: 'What customers see as the sender, e.g. the store’s name.',
-  certificate: 'Trusted certificate (optional)',
-  certificateHint:
-    'Only for the store’s own mail server with a certificate no public authority signed: paste that certificate (PEM).',
-  certificateTrusted: (subject: string, until: string) => `Trusting ${subject}, valid until ${until}.`,
-  removeCertificate: 'Stop trusting this certificate',
-  save: 'Save email settings',
-  saved: 'Email settings saved.',
-  testTo: 'Send a test to',
-  test: 'Send test email',
-  testing: 'Sending…',
-  saveFirst: 'Save the settings first: the test uses the saved ones.',
-  notSetUp: 'Not set up: the cashier cannot email receipts until the mail server and the sender are saved.',
-  portNumber: 'The port is a number from 1 to 65535.',
-} as const;
-
-const securityOptions: readonly SelectOption<EmailSecurity>[] = [
-  ['starttls', 'STARTTLS (usually port 587)'],
-  ['tls', 'TLS (usually port 465)'],
-  ['none', 'None: only on a trusted network (port 25)'],
-];
+/** The security choices, in the order offered (their words: the `settings` catalog). */
+const SECURITIES: readonly EmailSecurity[] = ['starttls', 'tls', 'none'];
 
 /** The port each choice usually takes: a port still at another choice's usual one follows the choice. */
 const usualPort: Readonly<Record<EmailSecurity, number>> = { starttls: 587, tls: 465, none: 25 };
@@ -77,6 +43,11 @@ function formOf(v: EmailSettingsView): Form {
  * through the saved settings and says what happened, or what the server answered, in words.
  */
 export function EmailSettings() {
+  const { t } = useTranslation(['settings', 'common']);
+  const securityOptions: readonly SelectOption<EmailSecurity>[] = SECURITIES.map((x) => [
+    x,
+    t(`email.securities.${x}`),
+  ]);
   const loaded = useCommand('email.settings.get', {});
   const app = useAppStore();
   const { run, busy, error, setError } = useAction();
@@ -100,8 +71,8 @@ export function EmailSettings() {
   if (!form || !saved)
     return (
       <section className="card" aria-labelledby="email-title">
-        <h2 id="email-title">{WORDS.title}</h2>
-        {loaded.error ? <ErrorAlert message={loaded.error} /> : <p>Loading…</p>}
+        <h2 id="email-title">{t('email.title')}</h2>
+        {loaded.error ? <ErrorAlert message={loaded.error} /> : <p>{t('common:loading')}</p>}
       </section>
     );
 
@@ -122,7 +93,7 @@ export function EmailSettings() {
   const save = async (e: FormEvent) => {
     e.preventDefault();
     const port = Number(form.port);
-    if (!Number.isInteger(port) || port < 1 || port > 65535) return setError(WORDS.portNumber);
+    if (!Number.isInteger(port) || port < 1 || port > 65535) return setError(t('email.portNumber'));
     const v = await run('email.settings.set', update);
     setPassword('');
     if (!v) return;
@@ -132,7 +103,7 @@ export function EmailSettings() {
     setRemovePassword(false);
     setPem('');
     setRemoveCertificate(false);
-    app.getState().notify('success', WORDS.saved);
+    app.getState().notify('success', t('email.saved'));
   };
 
   const sendTest = async () => {
@@ -145,14 +116,14 @@ export function EmailSettings() {
 
   return (
     <section className="card" aria-labelledby="email-title">
-      <h2 id="email-title">{WORDS.title}</h2>
-      <p className="hint">{WORDS.intro}</p>
-      {saved.configured ? null : <p className="dialog-reason">{WORDS.notSetUp}</p>}
+      <h2 id="email-title">{t('email.title')}</h2>
+      <p className="hint">{t('email.intro')}</p>
+      {saved.configured ? null : <p className="dialog-reason">{t('email.notSetUp')}</p>}
       <form className="stack" onSubmit={(e) => void save(e)} aria-labelledby="email-title">
         <div className="email-grid">
           <InputField
             id="email-host"
-            label={WORDS.host}
+            label={t('email.host')}
             autoComplete="off"
             spellCheck={false}
             value={form.host}
@@ -160,12 +131,12 @@ export function EmailSettings() {
             aria-describedby="email-host-hint"
           >
             <span id="email-host-hint" className="hint">
-              {WORDS.hostHint}
+              {t('email.hostHint')}
             </span>
           </InputField>
           <InputField
             id="email-port"
-            label={WORDS.port}
+            label={t('email.port')}
             inputMode="numeric"
             className="email-port"
             value={form.port}
@@ -174,7 +145,7 @@ export function EmailSettings() {
           <div className="email-wide">
             <SelectField
               id="email-security"
-              label={WORDS.security}
+              label={t('email.security')}
               value={form.security}
               options={securityOptions}
               onChange={(security) =>
@@ -190,7 +161,7 @@ export function EmailSettings() {
           </div>
           <InputField
             id="email-user"
-            label={WORDS.user}
+            label={t('email.user')}
             autoComplete="off"
             spellCheck={false}
             value={form.user}
@@ -198,16 +169,16 @@ export function EmailSettings() {
           />
           <InputField
             id="email-password"
-            label={WORDS.password}
+            label={t('email.password')}
             type="password"
             autoComplete="new-password"
             value={password}
-            placeholder={saved.passwordSet ? '(unchanged)' : ''}
+            placeholder={saved.passwordSet ? t('email.passwordUnchanged') : ''}
             onChange={(e) => setPassword(e.target.value)}
             aria-describedby="email-password-hint"
           >
             <span id="email-password-hint" className="hint">
-              {saved.passwordSet ? WORDS.passwordStored : WORDS.passwordNone}
+              {saved.passwordSet ? t('email.passwordStored') : t('email.passwordNone')}
             </span>
           </InputField>
           {saved.passwordSet ? (
@@ -218,12 +189,12 @@ export function EmailSettings() {
                 disabled={password.length > 0}
                 onChange={(e) => setRemovePassword(e.target.checked)}
               />
-              {WORDS.removePassword}
+              {t('email.removePassword')}
             </label>
           ) : null}
           <InputField
             id="email-sender"
-            label={WORDS.sender}
+            label={t('email.sender')}
             type="email"
             autoComplete="off"
             spellCheck={false}
@@ -232,35 +203,35 @@ export function EmailSettings() {
           />
           <InputField
             id="email-sender-name"
-            label={WORDS.senderName}
+            label={t('email.senderName')}
             value={form.senderName}
             onChange={(e) => field('senderName', e.target.value)}
             aria-describedby="email-sender-name-hint"
           >
             <span id="email-sender-name-hint" className="hint">
-              {WORDS.senderNameHint}
+              {t('email.senderNameHint')}
             </span>
           </InputField>
         </div>
         <div className="field">
-          <label htmlFor="email-certificate">{WORDS.certificate}</label>
+          <label htmlFor="email-certificate">{t('email.certificate')}</label>
           <textarea
             id="email-certificate"
             className="pem"
             rows={3}
             spellCheck={false}
             value={pem}
-            placeholder="-----BEGIN CERTIFICATE-----"
+            placeholder={t('email.certificatePlaceholder')}
             onChange={(e) => setPem(e.target.value)}
             aria-describedby="email-certificate-hint"
           />
           <span id="email-certificate-hint" className="hint">
             {saved.trustedCertificate
-              ? WORDS.certificateTrusted(
-                  saved.trustedCertificate.subject,
-                  saved.trustedCertificate.validTo.slice(0, 10),
-                )
-              : WORDS.certificateHint}
+              ? t('email.certificateTrusted', {
+                  subject: saved.trustedCertificate.subject,
+                  until: saved.trustedCertificate.validTo.slice(0, 10),
+                })
+              : t('email.certificateHint')}
           </span>
         </div>
         {saved.trustedCertificate ? (
@@ -271,18 +242,18 @@ export function EmailSettings() {
               disabled={pem.trim().length > 0}
               onChange={(e) => setRemoveCertificate(e.target.checked)}
             />
-            {WORDS.removeCertificate}
+            {t('email.removeCertificate')}
           </label>
         ) : null}
         <ErrorAlert message={error} />
         <div>
           <button type="submit" className="btn btn-primary" disabled={busy || !dirty}>
-            {WORDS.save}
+            {t('email.save')}
           </button>
         </div>
       </form>
       <div className="field email-test">
-        <label htmlFor="email-test-to">{WORDS.testTo}</label>
+        <label htmlFor="email-test-to">{t('email.testTo')}</label>
         <div className="email-line">
           <input
             id="email-test-to"
@@ -299,12 +270,12 @@ export function EmailSettings() {
             disabled={testing.busy || dirty || !saved.configured}
             onClick={() => void sendTest()}
           >
-            {testing.busy ? WORDS.testing : WORDS.test}
+            {testing.busy ? t('email.testing') : t('email.test')}
           </button>
         </div>
         {dirty ? (
           <span id="email-test-hint" className="hint">
-            {WORDS.saveFirst}
+            {t('email.saveFirst')}
           </span>
         ) : null}
       </div>

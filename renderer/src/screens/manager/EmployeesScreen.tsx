@@ -1,4 +1,5 @@
 import { useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
 import {
   ROLES,
   type BridgeResult,
@@ -7,6 +8,7 @@ import {
   type Role,
 } from '../../../../electron/bridge/contract';
 import { formatDateTime, formatTime } from '../../format/money';
+import { i18n } from '../../i18n/i18n';
 import { describeError } from '../../state/app-store';
 import { useApp, useAppStore, useBridge, useStoreZone } from '../../state/context';
 import { useCommand } from '../../state/use-command';
@@ -14,64 +16,8 @@ import { Dialog } from '../../ui/Dialog';
 import { ErrorAlert, InputField, SelectField, type SelectOption } from '../../ui/fields';
 import { TableHead } from '../../ui/TableHead';
 
-/** What this screen says, in one place (the catalogs of a later change start here). */
-const words = {
-  title: 'Employees',
-  addTitle: 'Add an employee',
-  name: 'Name',
-  role: 'Role',
-  add: 'Add employee',
-  addHint:
-    'The terminal gives you a one-time PIN to hand over; the employee chooses their own PIN when they first sign in. You never see it.',
-  clockTitle: 'Time clock',
-  clockLabel: 'Cashiers and managers clock in before they sign in',
-  clockHint: 'The sign-in screen then offers Clock in and Clock out. A manager’s approval does not need it.',
-  columns: ['Name', 'Role', 'Status', 'PIN', 'Clocked in', 'Actions'],
-  count: (all: number, active: number) => `${all} employee${all === 1 ? '' : 's'}, ${active} active`,
-  active: 'Active',
-  inactive: 'Inactive',
-  edit: 'Edit',
-  resetPin: 'Reset PIN',
-  deactivate: 'Deactivate',
-  reactivate: 'Reactivate',
-  clockOut: 'Clock out',
-  you: '(you)',
-  pinStates: {
-    own: 'Their own',
-    'one-time': 'One-time PIN issued',
-    demo: 'Demo PIN',
-    legacy: 'From before employees',
-    none: '—',
-  },
-  until: (at: number, zone: string) => `until ${formatDateTime(at, zone)}`,
-  demoHint: 'Everyone knows it: reset it before the store goes live',
-  since: (at: number, zone: string) => `since ${formatTime(at, zone)}`,
-  editTitle: (name: string) => `Edit ${name}`,
-  save: 'Save',
-  cancel: 'Cancel',
-  done: 'Done',
-  pinTitle: (name: string) => `One-time PIN for ${name}`,
-  pinIntro: (name: string, until: number, zone: string) =>
-    `Give this PIN to ${name} in person. It works once, until ${formatDateTime(until, zone)}: at the first sign-in ${name} chooses a PIN of their own. It is not shown again.`,
-  deactivateTitle: (name: string) => `Deactivate ${name}?`,
-  deactivateText: (name: string) =>
-    `${name} can no longer sign in, and any screen ${name} is signed in on is signed out. Their sales, refunds and audit lines keep their name. You can reactivate them later with a new one-time PIN.`,
-  why: {
-    add: (name: string, role: string) => `Add ${name} as ${role}.`,
-    role: (name: string, from: string, to: string) => `Change ${name} from ${from} to ${to}.`,
-    reset: (name: string) => `Reset ${name}’s PIN: the old one stops working now.`,
-    deactivate: (name: string) => `Deactivate ${name}.`,
-    reactivate: (name: string) => `Reactivate ${name} with a new one-time PIN.`,
-  },
-  notices: {
-    renamed: (name: string) => `Saved: ${name}.`,
-    deactivated: (name: string) => `${name} is deactivated.`,
-    clockedOut: (name: string) => `${name} is clocked out.`,
-  },
-} as const;
-
-const roleWords: Readonly<Record<Role, string>> = { cashier: 'Cashier', manager: 'Manager', tech: 'Tech' };
-const roleOptions: readonly SelectOption<Role>[] = ROLES.map((r) => [r, roleWords[r]]);
+const roleWord = (r: Role): string => i18n.t(`employees:roles.${r}`);
+const roleOptions = (): readonly SelectOption<Role>[] => ROLES.map((r) => [r, roleWord(r)]);
 
 /** Runs a change every manager confirms with a PIN (the core asks for it even from a signed-in manager). */
 function useConfirmed() {
@@ -83,17 +29,18 @@ function useConfirmed() {
 }
 
 function OneTimePinDialog({ issued, onClose }: { issued: OneTimePinView; onClose: () => void }) {
+  const { t } = useTranslation(['employees', 'common']);
   const zone = useStoreZone();
   const name = issued.employee.name;
   return (
-    <Dialog title={words.pinTitle(name)} onClose={onClose} initialFocus="one-time-done">
-      <p>{words.pinIntro(name, issued.expiresAt, zone)}</p>
-      <p className="one-time-pin" aria-label={`One-time PIN ${[...issued.oneTimePin].join(' ')}`}>
+    <Dialog title={t('pinTitle', { name })} onClose={onClose} initialFocus="one-time-done">
+      <p>{t('pinIntro', { name, until: formatDateTime(issued.expiresAt, zone) })}</p>
+      <p className="one-time-pin" aria-label={t('pinLabel', { digits: [...issued.oneTimePin].join(' ') })}>
         {issued.oneTimePin}
       </p>
       <div className="row">
         <button id="one-time-done" type="button" className="btn btn-primary" onClick={onClose}>
-          {words.done}
+          {t('common:done')}
         </button>
       </div>
     </Dialog>
@@ -109,6 +56,7 @@ function EditDialog({
   onClose: () => void;
   onSaved: (e: EmployeeView) => void;
 }) {
+  const { t } = useTranslation(['employees', 'common']);
   const bridge = useBridge();
   const confirmed = useConfirmed();
   const [name, setName] = useState(employee.name);
@@ -124,7 +72,7 @@ function EditDialog({
     };
     const r = roleChange
       ? await confirmed(
-          words.why.role(employee.name, roleWords[employee.role], roleWords[role]),
+          t('why.role', { name: employee.name, from: roleWord(employee.role), to: roleWord(role) }),
           (approval) => bridge.send('employees.update', { ...payload, ...(approval ? { approval } : {}) }),
         )
       : await bridge.send('employees.update', payload);
@@ -133,11 +81,11 @@ function EditDialog({
     onSaved(r.value);
   };
   return (
-    <Dialog title={words.editTitle(employee.name)} onClose={onClose} initialFocus="edit-name">
+    <Dialog title={t('editTitle', { name: employee.name })} onClose={onClose} initialFocus="edit-name">
       <form className="stack" onSubmit={(e) => void save(e)}>
         <InputField
           id="edit-name"
-          label={words.name}
+          label={t('name')}
           value={name}
           maxLength={60}
           autoComplete="off"
@@ -145,18 +93,18 @@ function EditDialog({
         />
         <SelectField
           id="edit-role"
-          label={words.role}
+          label={t('role')}
           value={role}
-          options={roleOptions}
+          options={roleOptions()}
           onChange={setRole}
         />
         <ErrorAlert message={error} />
         <div className="row">
           <button type="button" className="btn" onClick={onClose}>
-            {words.cancel}
+            {t('common:cancel')}
           </button>
           <button type="submit" className="btn btn-primary">
-            {words.save}
+            {t('common:save')}
           </button>
         </div>
       </form>
@@ -173,11 +121,12 @@ function DeactivateDialog({
   onClose: () => void;
   onDone: () => void;
 }) {
+  const { t } = useTranslation(['employees', 'common']);
   const bridge = useBridge();
   const confirmed = useConfirmed();
   const [error, setError] = useState<string | null>(null);
   const go = async () => {
-    const r = await confirmed(words.why.deactivate(employee.name), (approval) =>
+    const r = await confirmed(t('why.deactivate', { name: employee.name }), (approval) =>
       bridge.send('employees.setActive', {
         employeeId: employee.id,
         active: false,
@@ -189,15 +138,19 @@ function DeactivateDialog({
     onDone();
   };
   return (
-    <Dialog title={words.deactivateTitle(employee.name)} onClose={onClose} initialFocus="deactivate-cancel">
-      <p>{words.deactivateText(employee.name)}</p>
+    <Dialog
+      title={t('deactivateTitle', { name: employee.name })}
+      onClose={onClose}
+      initialFocus="deactivate-cancel"
+    >
+      <p>{t('deactivateText', { name: employee.name })}</p>
       <ErrorAlert message={error} />
       <div className="row">
         <button id="deactivate-cancel" type="button" className="btn" onClick={onClose}>
-          {words.cancel}
+          {t('common:cancel')}
         </button>
         <button type="button" className="btn btn-danger" onClick={() => void go()}>
-          {words.deactivate}
+          {t('deactivate')}
         </button>
       </div>
     </Dialog>
@@ -215,6 +168,7 @@ type Open =
  * resetting and reactivating hand out a one-time PIN, replaced by the employee's own at the first sign-in.
  */
 export function EmployeesScreen() {
+  const { t } = useTranslation(['employees', 'common']);
   const zone = useStoreZone();
   const bridge = useBridge();
   const app = useAppStore();
@@ -236,21 +190,22 @@ export function EmployeesScreen() {
   };
   const add = async (e: FormEvent) => {
     e.preventDefault();
-    if (name.trim().length === 0) return setError('Type the employee’s name.');
-    const r = await confirmed(words.why.add(name.trim(), roleWords[role].toLowerCase()), (approval) =>
-      bridge.send('employees.add', { name, role, ...(approval ? { approval } : {}) }),
+    if (name.trim().length === 0) return setError(t('typeName'));
+    const r = await confirmed(
+      t('why.add', { name: name.trim(), role: t(`roleInSentence.${role}`) }),
+      (approval) => bridge.send('employees.add', { name, role, ...(approval ? { approval } : {}) }),
     );
     if (r?.ok) setName('');
     issued(r);
   };
   const resetPin = async (e: EmployeeView) =>
     issued(
-      await confirmed(words.why.reset(e.name), (approval) =>
+      await confirmed(t('why.reset', { name: e.name }), (approval) =>
         bridge.send('employees.resetPin', { employeeId: e.id, ...(approval ? { approval } : {}) }),
       ),
     );
   const reactivate = async (e: EmployeeView) => {
-    const r = await confirmed(words.why.reactivate(e.name), (approval) =>
+    const r = await confirmed(t('why.reactivate', { name: e.name }), (approval) =>
       bridge.send('employees.setActive', {
         employeeId: e.id,
         active: true,
@@ -267,7 +222,7 @@ export function EmployeesScreen() {
   const clockOut = async (e: EmployeeView) => {
     const r = await bridge.send('employees.clockOut', { employeeId: e.id });
     if (!r.ok) return setError(describeError(r.error));
-    app.getState().notify('success', words.notices.clockedOut(e.name));
+    app.getState().notify('success', t('notices.clockedOut', { name: e.name }));
     void people.reload();
   };
   const setTimeClock = async (enabled: boolean) => {
@@ -279,13 +234,13 @@ export function EmployeesScreen() {
 
   return (
     <div className="employees">
-      <h1 tabIndex={-1}>{words.title}</h1>
+      <h1 tabIndex={-1}>{t('title')}</h1>
       <section className="card" aria-labelledby="add-title">
-        <h2 id="add-title">{words.addTitle}</h2>
+        <h2 id="add-title">{t('addTitle')}</h2>
         <form className="row" onSubmit={(e) => void add(e)}>
           <InputField
             id="new-name"
-            label={words.name}
+            label={t('name')}
             value={name}
             maxLength={60}
             autoComplete="off"
@@ -293,61 +248,70 @@ export function EmployeesScreen() {
           />
           <SelectField
             id="new-role"
-            label={words.role}
+            label={t('role')}
             value={role}
-            options={roleOptions}
+            options={roleOptions()}
             onChange={setRole}
           />
           <button type="submit" className="btn btn-primary">
-            {words.add}
+            {t('add')}
           </button>
         </form>
-        <p className="hint">{words.addHint}</p>
+        <p className="hint">{t('addHint')}</p>
       </section>
       <ErrorAlert message={error ?? people.error} />
       <table className="data" aria-describedby="employee-count">
         <caption id="employee-count" className="hint" style={{ textAlign: 'left' }}>
           {people.loading && !people.data
-            ? 'Loading…'
-            : words.count(employees.length, employees.filter((e) => e.active).length)}
+            ? t('common:loading')
+            : t('count', { count: employees.length, active: employees.filter((e) => e.active).length })}
         </caption>
-        <TableHead columns={words.columns} />
+        <TableHead
+          columns={[
+            t('columns.name'),
+            t('columns.role'),
+            t('columns.status'),
+            t('columns.pin'),
+            t('columns.clockedIn'),
+            t('columns.actions'),
+          ]}
+        />
         <tbody>
           {employees.map((e) => (
             <tr key={e.id} data-employee={e.name} data-active={e.active}>
               <th scope="row">
-                {e.name} {e.id === me ? <span className="hint">{words.you}</span> : null}
+                {e.name} {e.id === me ? <span className="hint">{t('you')}</span> : null}
               </th>
-              <td>{roleWords[e.role]}</td>
+              <td>{roleWord(e.role)}</td>
               <td>
                 <span className={`badge ${e.active ? 'badge-ok' : 'badge-muted'}`}>
-                  {e.active ? words.active : words.inactive}
+                  {e.active ? t('active') : t('inactive')}
                 </span>
               </td>
               <td>
                 <span className={e.pin === 'demo' ? 'badge badge-warn' : undefined}>
-                  {words.pinStates[e.pin]}
+                  {t(`pinStates.${e.pin}`)}
                 </span>
                 {e.pinExpiresAt !== undefined ? (
-                  <div className="hint">{words.until(e.pinExpiresAt, zone)}</div>
+                  <div className="hint">{t('until', { time: formatDateTime(e.pinExpiresAt, zone) })}</div>
                 ) : null}
-                {e.pin === 'demo' ? <div className="hint">{words.demoHint}</div> : null}
+                {e.pin === 'demo' ? <div className="hint">{t('demoHint')}</div> : null}
               </td>
               <td>
                 {e.clockedInAt !== undefined ? (
                   <div className="stack">
-                    <span className="nowrap">{words.since(e.clockedInAt, zone)}</span>
+                    <span className="nowrap">{t('since', { time: formatTime(e.clockedInAt, zone) })}</span>
                     <button
                       type="button"
                       className="btn btn-small nowrap"
-                      aria-label={`${words.clockOut} ${e.name}`}
+                      aria-label={t('clockOutOf', { name: e.name })}
                       onClick={() => void clockOut(e)}
                     >
-                      {words.clockOut}
+                      {t('clockOut')}
                     </button>
                   </div>
                 ) : (
-                  '—'
+                  t('notClockedIn')
                 )}
               </td>
               <td>
@@ -355,38 +319,38 @@ export function EmployeesScreen() {
                   <button
                     type="button"
                     className="btn btn-small"
-                    aria-label={`${words.edit} ${e.name}`}
+                    aria-label={t('editOf', { name: e.name })}
                     onClick={() => setOpen({ kind: 'edit', employee: e })}
                   >
-                    {words.edit}
+                    {t('edit')}
                   </button>
                   {e.active ? (
                     <>
                       <button
                         type="button"
                         className="btn btn-small"
-                        aria-label={`${words.resetPin} of ${e.name}`}
+                        aria-label={t('resetPinOf', { name: e.name })}
                         onClick={() => void resetPin(e)}
                       >
-                        {words.resetPin}
+                        {t('resetPin')}
                       </button>
                       <button
                         type="button"
                         className="btn btn-small"
-                        aria-label={`${words.deactivate} ${e.name}`}
+                        aria-label={t('deactivateOf', { name: e.name })}
                         onClick={() => setOpen({ kind: 'deactivate', employee: e })}
                       >
-                        {words.deactivate}
+                        {t('deactivate')}
                       </button>
                     </>
                   ) : (
                     <button
                       type="button"
                       className="btn btn-small"
-                      aria-label={`${words.reactivate} ${e.name}`}
+                      aria-label={t('reactivateOf', { name: e.name })}
                       onClick={() => void reactivate(e)}
                     >
-                      {words.reactivate}
+                      {t('reactivate')}
                     </button>
                   )}
                 </div>
@@ -396,7 +360,7 @@ export function EmployeesScreen() {
         </tbody>
       </table>
       <section className="card employees-clock" aria-labelledby="clock-title">
-        <h2 id="clock-title">{words.clockTitle}</h2>
+        <h2 id="clock-title">{t('clockTitle')}</h2>
         <label className="check">
           <input
             type="checkbox"
@@ -405,10 +369,10 @@ export function EmployeesScreen() {
             onChange={(e) => void setTimeClock(e.target.checked)}
             aria-describedby="clock-setting-hint"
           />
-          {words.clockLabel}
+          {t('clockLabel')}
         </label>
         <p id="clock-setting-hint" className="hint">
-          {words.clockHint}
+          {t('clockHint')}
         </p>
       </section>
       {open?.kind === 'pin' ? <OneTimePinDialog issued={open.issued} onClose={() => setOpen(null)} /> : null}
@@ -418,7 +382,7 @@ export function EmployeesScreen() {
           onClose={() => setOpen(null)}
           onSaved={(saved) => {
             setOpen(null);
-            app.getState().notify('success', words.notices.renamed(saved.name));
+            app.getState().notify('success', t('notices.renamed', { name: saved.name }));
             void people.reload();
           }}
         />
@@ -428,7 +392,7 @@ export function EmployeesScreen() {
           employee={open.employee}
           onClose={() => setOpen(null)}
           onDone={() => {
-            app.getState().notify('success', words.notices.deactivated(open.employee.name));
+            app.getState().notify('success', t('notices.deactivated', { name: open.employee.name }));
             setOpen(null);
             void people.reload();
           }}

@@ -1,4 +1,5 @@
 import { useEffect, useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { FraudCheck } from '../../../../electron/bridge/contract';
 import { DEFAULT_CONFIRM_ABOVE_CENTS } from '../../../../common/amount-ceiling';
 import { isExactRate } from '../../../../common/percent';
@@ -10,22 +11,20 @@ import { ErrorAlert, InputField, SelectField, type SelectOption } from '../../ui
 import { DiscountLimitSettings, ReceiptHeaderSettings } from './StoreSettings';
 import { EmailSettings } from './EmailSettings';
 import { ReturnSettings } from './ReturnSettings';
+import { LocaleSettings } from './LocaleSettings';
 
-const fraudWords: Record<FraudCheck, string> = {
-  address: 'Deny when the street address does not match (AVS)',
-  zipCode: 'Deny when the ZIP code does not match (AVS)',
-  cvv: 'Deny when the security code does not match',
-  account: 'Deny blacklisted card accounts',
-};
+/** The fraud checks, in the order the screen lists them (their words: the `settings` catalog). */
+const FRAUD_CHECKS: readonly FraudCheck[] = ['address', 'zipCode', 'cvv', 'account'];
 
 /** Failed chip reads before a chip card's swipe is taken as chip fallback (docs/terminal.md "Chip sales"). */
-const fallbackOptions: readonly SelectOption<number>[] = [
-  [1, 'After 1 failed chip read'],
-  [2, 'After 2 failed chip reads'],
-  [3, 'After 3 failed chip reads'],
-];
+const FALLBACK_AFTER = [1, 2, 3] as const;
 
 function SaleSettings() {
+  const { t } = useTranslation('settings');
+  const fallbackOptions: readonly SelectOption<number>[] = FALLBACK_AFTER.map((n) => [
+    n,
+    t('sale.fallback', { count: n }),
+  ]);
   const business = useCommand('business.get', {});
   const bridge = useBridge();
   const app = useAppStore();
@@ -54,12 +53,11 @@ function SaleSettings() {
       .filter((p) => p.length > 0)
       .map(Number);
     if (!Number.isFinite(rate) || rate < 0 || rate > 30 || !isExactRate(rate))
-      return setError('The tax rate is 0 to 30 %, with at most four decimals.');
+      return setError(t('sale.badTax'));
     if (list.some((n) => !Number.isFinite(n) || n < 0 || n > 100) || list.length > 6)
-      return setError('Tip presets are up to six percentages, separated by commas.');
+      return setError(t('sale.badPresets'));
     const ceiling = parseMoney(confirmAbove);
-    if (ceiling === undefined || ceiling < 100)
-      return setError('Confirm amounts above 1.00 or more, typed like 1000.00.');
+    if (ceiling === undefined || ceiling < 100) return setError(t('sale.badConfirm'));
     const r = await bridge.send('business.update', {
       taxRatePercent: rate,
       tipPrompt,
@@ -71,55 +69,63 @@ function SaleSettings() {
     setError(null);
     business.setData(r.value);
     void sale.getState().loadSettings();
-    app.getState().notify('success', 'Settings saved.');
+    app.getState().notify('success', t('saved'));
   };
   return (
     <>
       <section className="card" aria-labelledby="biz-title">
-        <h2 id="biz-title">Business settings at the gateway</h2>
+        <h2 id="biz-title">{t('business.title')}</h2>
         <ErrorAlert message={business.error} />
         {b ? (
           <dl className="facts">
-            <dt>Surcharge</dt>
-            <dd>{b.surchargeEnabled ? `On, ${b.surchargePercent}%` : 'Off'}</dd>
-            <dt>Card difference (cash discount)</dt>
-            <dd>{b.cardDifferenceEnabled ? `On, ${b.cardDifferencePercent}%` : 'Off'}</dd>
-            <dt>3-D Secure</dt>
-            <dd>{b.threeDSecureEnabled ? 'On' : 'Off'}</dd>
+            <dt>{t('business.surcharge')}</dt>
+            <dd>
+              {b.surchargeEnabled
+                ? t('business.onPercent', { percent: b.surchargePercent })
+                : t('business.off')}
+            </dd>
+            <dt>{t('business.cardDifference')}</dt>
+            <dd>
+              {b.cardDifferenceEnabled
+                ? t('business.onPercent', { percent: b.cardDifferencePercent })
+                : t('business.off')}
+            </dd>
+            <dt>{t('business.threeDSecure')}</dt>
+            <dd>{b.threeDSecureEnabled ? t('business.on') : t('business.off')}</dd>
           </dl>
         ) : null}
-        <p className="hint">These are set on the merchant account at the gateway; the terminal shows them.</p>
+        <p className="hint">{t('business.hint')}</p>
       </section>
       <section className="card" aria-labelledby="sale-set-title">
-        <h2 id="sale-set-title">Sale settings for this lane</h2>
+        <h2 id="sale-set-title">{t('sale.title')}</h2>
         <form className="stack" onSubmit={(e) => void save(e)}>
           <div className="row">
             <InputField
               id="set-tax"
-              label="Tax rate (%)"
+              label={t('sale.tax')}
               inputMode="decimal"
               value={tax}
               onChange={(e) => setTax(e.target.value)}
             />
             <InputField
               id="set-presets"
-              label="Tip presets (%)"
+              label={t('sale.presets')}
               value={presets}
               onChange={(e) => setPresets(e.target.value)}
               aria-describedby="presets-hint"
             >
               <span id="presets-hint" className="hint">
-                For example 15, 18, 20
+                {t('sale.presetsHint')}
               </span>
             </InputField>
           </div>
           <label className="check">
             <input type="checkbox" checked={tipPrompt} onChange={(e) => setTipPrompt(e.target.checked)} />
-            Offer a tip on each sale
+            {t('sale.tipPrompt')}
           </label>
           <InputField
             id="set-confirm-above"
-            label="Confirm amounts above ($)"
+            label={t('sale.confirmAbove')}
             inputMode="decimal"
             autoComplete="off"
             value={confirmAbove}
@@ -127,13 +133,12 @@ function SaleSettings() {
             aria-describedby="confirm-above-hint"
           >
             <span id="confirm-above-hint" className="hint">
-              The cashier confirms a larger amount before any tender starts: a barcode scanned into the amount
-              is not a sale.
+              {t('sale.confirmAboveHint')}
             </span>
           </InputField>
           <SelectField
             id="set-chip-fallback"
-            label="Take a chip card’s swipe (chip fallback)"
+            label={t('sale.chipFallback')}
             value={fallbackAfter}
             options={fallbackOptions}
             onChange={setFallbackAfter}
@@ -141,7 +146,7 @@ function SaleSettings() {
           <ErrorAlert message={error} />
           <div>
             <button type="submit" className="btn btn-primary">
-              Save sale settings
+              {t('sale.save')}
             </button>
           </div>
         </form>
@@ -151,6 +156,7 @@ function SaleSettings() {
 }
 
 function FraudOptions() {
+  const { t } = useTranslation('settings');
   const fraud = useCommand('fraud.get', {});
   const bridge = useBridge();
   const [error, setError] = useState<string | null>(null);
@@ -164,14 +170,12 @@ function FraudOptions() {
   const enabled = new Set(fraud.data?.enabled ?? []);
   return (
     <section className="card" aria-labelledby="fraud-title">
-      <h2 id="fraud-title">Fraud auto-deny</h2>
+      <h2 id="fraud-title">{t('fraud.title')}</h2>
       <ErrorAlert message={fraud.error} />
-      {fraud.data && !fraud.data.known ? (
-        <p className="hint">The gateway did not say which checks are on; set them here.</p>
-      ) : null}
+      {fraud.data && !fraud.data.known ? <p className="hint">{t('fraud.unknown')}</p> : null}
       <fieldset>
-        <legend className="sr-only">Checks</legend>
-        {(Object.keys(fraudWords) as FraudCheck[]).map((c) => (
+        <legend className="sr-only">{t('fraud.checks')}</legend>
+        {FRAUD_CHECKS.map((c) => (
           <label key={c} className="check">
             <input
               type="checkbox"
@@ -179,7 +183,7 @@ function FraudOptions() {
               disabled={!fraud.data}
               onChange={(e) => void toggle(c, e.target.checked)}
             />
-            {fraudWords[c]}
+            {t(`fraud.${c}`)}
           </label>
         ))}
       </fieldset>
@@ -189,9 +193,11 @@ function FraudOptions() {
 }
 
 export function SettingsScreen() {
+  const { t } = useTranslation('settings');
   return (
     <div>
-      <h1 tabIndex={-1}>Settings</h1>
+      <h1 tabIndex={-1}>{t('title')}</h1>
+      <LocaleSettings />
       <SaleSettings />
       <ReceiptHeaderSettings />
       <DiscountLimitSettings />

@@ -1,4 +1,5 @@
 import { useEffect, useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
 import { STORE_PROFILE_LIMITS } from '../../../../electron/bridge/contract';
 import { isExactRate } from '../../../../common/percent';
 import { describeError } from '../../state/app-store';
@@ -6,30 +7,10 @@ import { useAppStore, useBridge } from '../../state/context';
 import { useCommand } from '../../state/use-command';
 import { ErrorAlert, InputField } from '../../ui/fields';
 
-/** The words of these two settings cards, in one place. */
-const words = {
-  receiptTitle: 'Receipt header and footer',
-  receiptHint: 'Printed at the top and foot of every receipt, and shown on the receipt on screen.',
-  storeName: 'Store name',
-  address: (n: number) => `Address line ${n}`,
-  phone: 'Phone',
-  returnPolicy: 'Return policy (foot of the customer’s receipt)',
-  saveReceipt: 'Save receipt header and footer',
-  receiptSaved: 'Receipt header and footer saved.',
-  limitsTitle: 'Discounts and prices',
-  limitsHint:
-    'Above these limits, and for a changed catalog price, the cashier’s screen asks for the manager’s PIN.',
-  maxLine: 'Largest line discount without a manager (%)',
-  maxTicket: 'Largest ticket discount without a manager (%)',
-  override: 'A manager approves every change to a catalog price',
-  saveLimits: 'Save discount limits',
-  limitsSaved: 'Discount limits saved.',
-  badLimit: 'A discount limit is 0 to 100 %, with at most four decimals.',
-} as const;
-
 const P = STORE_PROFILE_LIMITS;
 
 export function ReceiptHeaderSettings() {
+  const { t } = useTranslation('settings');
   const profile = useCommand('store.profile.get', {});
   const bridge = useBridge();
   const app = useAppStore();
@@ -57,18 +38,18 @@ export function ReceiptHeaderSettings() {
     if (!r.ok) return setError(describeError(r.error));
     setError(null);
     profile.setData(r.value);
-    app.getState().notify('success', words.receiptSaved);
+    app.getState().notify('success', t('receipt.saved'));
   };
   return (
     <section className="card" aria-labelledby="receipt-set-title">
-      <h2 id="receipt-set-title">{words.receiptTitle}</h2>
-      <p className="hint">{words.receiptHint}</p>
+      <h2 id="receipt-set-title">{t('receipt.title')}</h2>
+      <p className="hint">{t('receipt.hint')}</p>
       <ErrorAlert message={profile.error} />
       <form className="stack" onSubmit={(e) => void save(e)}>
         <div className="row">
           <InputField
             id="store-name"
-            label={words.storeName}
+            label={t('receipt.storeName')}
             value={storeName}
             maxLength={P.storeNameLength}
             autoComplete="organization"
@@ -76,7 +57,7 @@ export function ReceiptHeaderSettings() {
           />
           <InputField
             id="store-phone"
-            label={words.phone}
+            label={t('receipt.phone')}
             type="tel"
             value={phone}
             maxLength={P.phoneLength}
@@ -89,7 +70,7 @@ export function ReceiptHeaderSettings() {
             <InputField
               key={i}
               id={`store-address-${i + 1}`}
-              label={words.address(i + 1)}
+              label={t('receipt.address', { n: i + 1 })}
               value={line}
               maxLength={P.addressLineLength}
               autoComplete="off"
@@ -98,7 +79,7 @@ export function ReceiptHeaderSettings() {
           ))}
         </div>
         <div className="field">
-          <label htmlFor="store-return-policy">{words.returnPolicy}</label>
+          <label htmlFor="store-return-policy">{t('receipt.returnPolicy')}</label>
           <textarea
             id="store-return-policy"
             rows={3}
@@ -110,7 +91,7 @@ export function ReceiptHeaderSettings() {
         <ErrorAlert message={error} />
         <div>
           <button type="submit" className="btn btn-primary">
-            {words.saveReceipt}
+            {t('receipt.save')}
           </button>
         </div>
       </form>
@@ -119,6 +100,7 @@ export function ReceiptHeaderSettings() {
 }
 
 export function DiscountLimitSettings() {
+  const { t } = useTranslation('settings');
   const limits = useCommand('store.discountLimits.get', {});
   const bridge = useBridge();
   const app = useAppStore();
@@ -138,7 +120,7 @@ export function DiscountLimitSettings() {
     const lineLimit = Number(line);
     const ticketLimit = Number(ticket);
     const ok = (n: number, text: string) => text.trim() !== '' && isExactRate(n) && n <= 100;
-    if (!ok(lineLimit, line) || !ok(ticketLimit, ticket)) return setError(words.badLimit);
+    if (!ok(lineLimit, line) || !ok(ticketLimit, ticket)) return setError(t('limits.bad'));
     const r = await bridge.send('store.discountLimits.update', {
       maxLineDiscountPercent: lineLimit,
       maxTicketDiscountPercent: ticketLimit,
@@ -147,18 +129,18 @@ export function DiscountLimitSettings() {
     if (!r.ok) return setError(describeError(r.error));
     setError(null);
     limits.setData(r.value);
-    app.getState().notify('success', words.limitsSaved);
+    app.getState().notify('success', t('limits.saved'));
   };
   return (
     <section className="card" aria-labelledby="limits-set-title">
-      <h2 id="limits-set-title">{words.limitsTitle}</h2>
-      <p className="hint">{words.limitsHint}</p>
+      <h2 id="limits-set-title">{t('limits.title')}</h2>
+      <p className="hint">{t('limits.hint')}</p>
       <ErrorAlert message={limits.error} />
       <form className="stack" onSubmit={(e) => void save(e)}>
         <div className="row">
           <InputField
             id="limit-line"
-            label={words.maxLine}
+            label={t('limits.maxLine')}
             inputMode="decimal"
             autoComplete="off"
             value={line}
@@ -166,7 +148,7 @@ export function DiscountLimitSettings() {
           />
           <InputField
             id="limit-ticket"
-            label={words.maxTicket}
+            label={t('limits.maxTicket')}
             inputMode="decimal"
             autoComplete="off"
             value={ticket}
@@ -175,12 +157,12 @@ export function DiscountLimitSettings() {
         </div>
         <label className="check">
           <input type="checkbox" checked={override} onChange={(e) => setOverride(e.target.checked)} />
-          {words.override}
+          {t('limits.override')}
         </label>
         <ErrorAlert message={error} />
         <div>
           <button type="submit" className="btn btn-primary">
-            {words.saveLimits}
+            {t('limits.save')}
           </button>
         </div>
       </form>

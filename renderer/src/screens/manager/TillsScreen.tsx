@@ -1,4 +1,5 @@
 import { useEffect, useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
 import type {
   TillPrintResult,
   TillReportScope,
@@ -14,11 +15,22 @@ import { ErrorAlert, InputField } from '../../ui/fields';
 import { TableHead } from '../../ui/TableHead';
 import { CountPanel } from '../till/CountPanel';
 import { TillReportPanel, reportHeading } from '../till/TillReportPanel';
-import { overShortWords, stateWords, tillName } from '../till/till-words';
+import { i18n } from '../../i18n/i18n';
+import { overShortWords, stateWord, tillName } from '../till/till-words';
 
-/** What a print said, for the status line under the report. */
+/**
+ * What a print said, for the status line under the report. The core's two reasons are said in the
+ * window's language; another (a printer's own words) as it came.
+ */
 function printWords(p: TillPrintResult): string {
-  return p.printed ? 'Printed on the receipt printer.' : `Not printed: ${p.reason}`;
+  if (p.printed) return i18n.t('till:manager.printed');
+  const failed = /^The printer failed: (.*)$/.exec(p.reason);
+  const reason = p.reason.startsWith('No printer connected')
+    ? i18n.t('till:manager.reasons.noPrinter')
+    : failed
+      ? i18n.t('till:manager.reasons.failed', { message: failed[1] ?? '' })
+      : p.reason;
+  return i18n.t('till:manager.notPrinted', { reason });
 }
 
 function ReportView({
@@ -30,6 +42,7 @@ function ReportView({
   zone: string;
   onClose: () => void;
 }) {
+  const { t } = useTranslation('till');
   const { run, busy, error } = useAction();
   const [note, setNote] = useState<string | null>(null);
   const scope: TillReportScope =
@@ -50,10 +63,12 @@ function ReportView({
         <div className="stack">
           <div className="row">
             <button type="button" className="btn btn-primary" disabled={busy} onClick={() => void print()}>
-              {report.kind === 'z' ? 'Reprint' : 'Print'} {reportHeading(report)}
+              {t(report.kind === 'z' ? 'manager.reprint' : 'manager.print', {
+                report: reportHeading(report),
+              })}
             </button>
             <button type="button" className="btn" onClick={onClose}>
-              Close the report
+              {t('manager.closeReport')}
             </button>
           </div>
           <p role="status">{note ?? ''}</p>
@@ -65,6 +80,7 @@ function ReportView({
 }
 
 function TillSettings() {
+  const { t } = useTranslation(['till', 'common']);
   const app = useAppStore();
   const current = useCommand('till.settings.get', {});
   const { run, busy, error, setError } = useAction();
@@ -80,17 +96,17 @@ function TillSettings() {
     const toleranceCents = parseMoney(tolerance);
     const defaultFloatCents = parseMoney(float);
     if (toleranceCents === undefined || defaultFloatCents === undefined)
-      return setError('Type the amounts like 5.00.');
+      return setError(t('manager.typeAmounts'));
     const r = await run('till.settings.set', { toleranceCents, defaultFloatCents });
-    if (r) app.getState().notify('success', 'Till settings saved.');
+    if (r) app.getState().notify('success', t('manager.settingsSaved'));
   };
   return (
     <section className="card" aria-labelledby="till-settings-title">
-      <h2 id="till-settings-title">Till settings</h2>
+      <h2 id="till-settings-title">{t('manager.settingsTitle')}</h2>
       <form className="row" onSubmit={(e) => void save(e)}>
         <InputField
           id="till-tolerance"
-          label="Sign-off when over or short by more than"
+          label={t('manager.tolerance')}
           inputMode="decimal"
           autoComplete="off"
           value={tolerance}
@@ -98,14 +114,14 @@ function TillSettings() {
         />
         <InputField
           id="till-default-float"
-          label="Usual opening float"
+          label={t('manager.usualFloat')}
           inputMode="decimal"
           autoComplete="off"
           value={float}
           onChange={(e) => setFloat(e.target.value)}
         />
         <button type="submit" className="btn" disabled={busy}>
-          Save
+          {t('common:save')}
         </button>
       </form>
       <ErrorAlert message={error ?? current.error} />
@@ -114,26 +130,36 @@ function TillSettings() {
 }
 
 function PastZ({ zone, version, onShow }: { zone: string; version: number; onShow: (n: number) => void }) {
+  const { t } = useTranslation('till');
   const list = useCommand('till.zList', {}, String(version));
   const rows = list.data ?? [];
   return (
     <>
       <ErrorAlert message={list.error} />
       <table className="data">
-        <caption>Past Z reports</caption>
+        <caption>{t('manager.pastZ')}</caption>
         <TableHead
-          columns={['Z', 'From', 'To', 'Closed by', 'Tills', 'Sales', 'Over/short', '']}
-          numeric={['Tills', 'Sales', 'Over/short']}
+          columns={[
+            t('manager.z'),
+            t('manager.from'),
+            t('manager.to'),
+            t('manager.closedBy'),
+            t('report.tills'),
+            t('report.sales'),
+            t('report.overShort'),
+            '',
+          ]}
+          numeric={[t('report.tills'), t('report.sales'), t('report.overShort')]}
         />
         <tbody>
           {rows.length === 0 ? (
             <tr>
-              <td colSpan={8}>No day closed yet.</td>
+              <td colSpan={8}>{t('manager.noDay')}</td>
             </tr>
           ) : (
             rows.map((z) => (
               <tr key={z.zNumber}>
-                <th scope="row">Z {z.zNumber}</th>
+                <th scope="row">{t('manager.zShort', { zNumber: z.zNumber })}</th>
                 <td>{formatDateTime(z.from, zone)}</td>
                 <td>{formatDateTime(z.until, zone)}</td>
                 <td>{z.closedBy}</td>
@@ -142,7 +168,7 @@ function PastZ({ zone, version, onShow }: { zone: string; version: number; onSho
                 <td className="num">{overShortWords(z.overShortCents)}</td>
                 <td>
                   <button type="button" className="btn btn-small" onClick={() => onShow(z.zNumber)}>
-                    View Z {z.zNumber}
+                    {t('manager.viewZ', { zNumber: z.zNumber })}
                   </button>
                 </td>
               </tr>
@@ -159,6 +185,7 @@ function PastZ({ zone, version, onShow }: { zone: string; version: number; onSho
  * and print X reports, close the day with the Z, reprint past Zs, and set the tolerance and float.
  */
 export function TillsScreen() {
+  const { t } = useTranslation(['till', 'common']);
   const zone = useStoreZone();
   const app = useAppStore();
   const status = useTillStatus();
@@ -182,15 +209,15 @@ export function TillsScreen() {
     if (!r) return;
     setReport(r.report);
     setPrintNote(printWords(r.print));
-    app.getState().notify('success', `The day is closed: ${reportHeading(r.report)}.`);
+    app.getState().notify('success', t('manager.dayClosed', { report: reportHeading(r.report) }));
     setVersion((v) => v + 1);
   };
 
   const tills = day.data ?? [];
-  const open = tills.filter((t) => t.state !== 'closed');
+  const open = tills.filter((s) => s.state !== 'closed');
   return (
     <div>
-      <h1 tabIndex={-1}>Tills</h1>
+      <h1 tabIndex={-1}>{t('manager.title')}</h1>
       {counting ? (
         <CountPanel
           till={counting}
@@ -199,41 +226,53 @@ export function TillsScreen() {
         />
       ) : null}
       <table className="data">
-        <caption>Today’s tills (since the last Z)</caption>
-        <TableHead columns={['Till', 'Cashier', 'Opened', 'Left the drawer', 'Where it is', 'Count', '']} />
+        <caption>{t('manager.today')}</caption>
+        <TableHead
+          columns={[
+            t('report.till'),
+            t('report.cashier'),
+            t('report.opened'),
+            t('report.left'),
+            t('manager.where'),
+            t('manager.count'),
+            '',
+          ]}
+        />
         <tbody>
           {tills.length === 0 ? (
             <tr>
-              <td colSpan={7}>No till yet since the last Z.</td>
+              <td colSpan={7}>{t('manager.noTill')}</td>
             </tr>
           ) : (
-            tills.map((t) => (
-              <tr key={t.tillId} data-till={t.tillId}>
-                <th scope="row">Till {t.tillId}</th>
-                <td>{t.employee}</td>
-                <td>{formatDateTime(t.openedAt, zone)}</td>
-                <td>{t.endedAt !== undefined ? formatDateTime(t.endedAt, zone) : ''}</td>
-                <td>{stateWords[t.state]}</td>
-                <td>{t.count ? overShortWords(t.count.overShortCents) : 'Not counted'}</td>
+            tills.map((s) => (
+              <tr key={s.tillId} data-till={s.tillId}>
+                <th scope="row">{t('tillShort', { tillId: s.tillId })}</th>
+                <td>{s.employee}</td>
+                <td>{formatDateTime(s.openedAt, zone)}</td>
+                <td>{s.endedAt !== undefined ? formatDateTime(s.endedAt, zone) : ''}</td>
+                <td>{stateWord(s.state)}</td>
+                <td>{s.count ? overShortWords(s.count.overShortCents) : t('report.notCounted')}</td>
                 <td>
                   <div className="row">
-                    {t.state === 'open' || t.state === 'handed-over' || t.state === 'counted' ? (
+                    {s.state === 'open' || s.state === 'handed-over' || s.state === 'counted' ? (
                       <button
                         type="button"
                         className="btn btn-small btn-primary"
-                        onClick={() => setCounting(t)}
-                        aria-label={`${t.state === 'counted' ? 'Sign off' : 'Count'} ${tillName(t)}`}
+                        onClick={() => setCounting(s)}
+                        aria-label={t(s.state === 'counted' ? 'manager.signOffTill' : 'manager.countTill', {
+                          till: tillName(s),
+                        })}
                       >
-                        {t.state === 'counted' ? 'Sign off' : 'Count'}
+                        {s.state === 'counted' ? t('count.signOff') : t('manager.countAction')}
                       </button>
                     ) : null}
                     <button
                       type="button"
                       className="btn btn-small"
-                      onClick={() => void show({ tillId: t.tillId })}
-                      aria-label={`X report of ${tillName(t)}`}
+                      onClick={() => void show({ tillId: s.tillId })}
+                      aria-label={t('manager.xReportOf', { till: tillName(s) })}
                     >
-                      X report
+                      {t('manager.xReport')}
                     </button>
                   </div>
                 </td>
@@ -244,15 +283,14 @@ export function TillsScreen() {
       </table>
       <ErrorAlert message={day.error} />
       <section className="card" aria-labelledby="day-title">
-        <h2 id="day-title">The day</h2>
+        <h2 id="day-title">{t('manager.dayTitle')}</h2>
         <p className="hint">
-          The X report reads the day so far and closes nothing. The Z report closes the day: every till of it
-          counted and signed off first; it is numbered, kept and printed.
-          {open.length > 0 ? ` ${open.length} till${open.length === 1 ? '' : 's'} still to close.` : ''}
+          {t('manager.dayHint')}
+          {open.length > 0 ? t('manager.stillToClose', { count: open.length }) : ''}
         </p>
         <div className="row">
           <button type="button" className="btn" disabled={busy} onClick={() => void show({ day: true })}>
-            X report: the day so far
+            {t('manager.xDay')}
           </button>
           <button
             type="button"
@@ -260,7 +298,7 @@ export function TillsScreen() {
             disabled={busy}
             onClick={() => setConfirmClose(true)}
           >
-            Close the day (Z report)
+            {t('manager.closeDay')}
           </button>
         </div>
         <ErrorAlert message={error} />
@@ -280,17 +318,14 @@ export function TillsScreen() {
       <TillSettings />
       {confirmClose ? (
         <Dialog
-          title="Close the day?"
+          title={t('manager.closeTitle')}
           onClose={() => setConfirmClose(false)}
           initialFocus="close-day-confirm"
         >
-          <p>
-            The Z report closes the day: its figures are kept as they are now and the next day starts from
-            here.
-          </p>
+          <p>{t('manager.closeText')}</p>
           <div className="row">
             <button type="button" className="btn" onClick={() => setConfirmClose(false)}>
-              Back
+              {t('common:back')}
             </button>
             <button
               id="close-day-confirm"
@@ -299,7 +334,7 @@ export function TillsScreen() {
               disabled={busy}
               onClick={() => void closeDay()}
             >
-              Close the day
+              {t('manager.closeConfirm')}
             </button>
           </div>
         </Dialog>

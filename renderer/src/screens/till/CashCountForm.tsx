@@ -1,4 +1,5 @@
 import { useState, type FormEvent, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { CashCount } from '../../../../electron/bridge/contract';
 import {
   USD_DENOMINATIONS,
@@ -7,15 +8,14 @@ import {
   type Denomination,
 } from '../../../../common/cash-count';
 import { formatCents, parseMoney } from '../../format/money';
+import type { en } from '../../i18n/en';
 import { ErrorAlert } from '../../ui/fields';
 
 type Mode = 'denominations' | 'total';
+/** The denominations' ids, which the catalog names (one label per language; common/cash-count.ts). */
+type DenominationId = keyof typeof en.till.count.denominations;
 
-const groups: readonly { kind: Denomination['kind']; title: string }[] = [
-  { kind: 'bill', title: 'Bills' },
-  { kind: 'coin', title: 'Coins' },
-  { kind: 'roll', title: 'Rolls' },
-];
+const GROUPS: readonly Denomination['kind'][] = ['bill', 'coin', 'roll'];
 
 /**
  * A drawer counted by denomination (pieces of each bill, coin and roll; the total by the one rule,
@@ -43,6 +43,7 @@ export function CashCountForm({
   onCount: (count: CashCount, totalCents: number) => void;
   children?: ReactNode;
 }) {
+  const { t } = useTranslation('till');
   const [mode, setMode] = useState<Mode>(initialMode);
   const [pieces, setPieces] = useState<Record<string, string>>({});
   const [total, setTotal] = useState(
@@ -58,13 +59,14 @@ export function CashCountForm({
   const submit = (e: FormEvent) => {
     e.preventDefault();
     if (mode === 'denominations') {
-      if (piecesProblem || countedTotal === undefined) return setProblem(piecesProblem ?? 'Check the count.');
+      // The fields take up to five digits each, so a problem here is a slip the counter checks again.
+      if (piecesProblem || countedTotal === undefined) return setProblem(t('count.check'));
       setProblem(null);
       onCount({ denominations: counts }, countedTotal);
       return;
     }
     const cents = parseMoney(total);
-    if (cents === undefined) return setProblem('Type the total like 150.00.');
+    if (cents === undefined) return setProblem(t('count.typeTotal'));
     setProblem(null);
     onCount({ totalCents: cents }, cents);
   };
@@ -80,7 +82,7 @@ export function CashCountForm({
             checked={mode === 'denominations'}
             onChange={() => setMode('denominations')}
           />
-          By denomination
+          {t('count.byDenomination')}
         </label>
         <label className="check">
           <input
@@ -89,12 +91,12 @@ export function CashCountForm({
             checked={mode === 'total'}
             onChange={() => setMode('total')}
           />
-          As a total
+          {t('count.asTotal')}
         </label>
       </fieldset>
       {mode === 'denominations' ? (
         <p className="count-total" role="status">
-          Counted:{' '}
+          {t('count.counted')}{' '}
           <strong data-testid={`${id}-total`}>
             {countedTotal === undefined ? '—' : formatCents(countedTotal)}
           </strong>
@@ -102,16 +104,18 @@ export function CashCountForm({
       ) : null}
       {mode === 'denominations' ? (
         <div className="count-grid">
-          {groups.map((g) => (
-            <table key={g.kind} className="data count-table">
-              <caption>{g.title}</caption>
+          {GROUPS.map((kind) => (
+            <table key={kind} className="data count-table">
+              <caption>{t(`count.groups.${kind}`)}</caption>
               <tbody>
-                {USD_DENOMINATIONS.filter((d) => d.kind === g.kind).map((d) => {
+                {USD_DENOMINATIONS.filter((d) => d.kind === kind).map((d) => {
                   const n = counts[d.id];
                   return (
                     <tr key={d.id}>
                       <th scope="row">
-                        <label htmlFor={`${id}-${d.id}`}>{d.label}</label>
+                        <label htmlFor={`${id}-${d.id}`}>
+                          {t(`count.denominations.${d.id as DenominationId}`)}
+                        </label>
                       </th>
                       <td>
                         <input
@@ -140,7 +144,7 @@ export function CashCountForm({
         </div>
       ) : (
         <div className="field">
-          <label htmlFor={`${id}-total`}>Total counted</label>
+          <label htmlFor={`${id}-total`}>{t('count.total')}</label>
           <input
             id={`${id}-total`}
             inputMode="decimal"

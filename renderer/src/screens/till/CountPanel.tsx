@@ -1,6 +1,6 @@
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { CashCount, TillView } from '../../../../electron/bridge/contract';
-import { FIGURE_LABELS } from '../../../../common/money-figures';
 import { formatCents } from '../../format/money';
 import { describeError } from '../../state/app-store';
 import { useAppStore, useBridge } from '../../state/context';
@@ -11,21 +11,22 @@ import { overShortWords, tillName } from './till-words';
 
 /** What a count said: the first place a till's expected figure is shown (the count is blind). */
 function CountResult({ till }: { till: TillView }) {
+  const { t } = useTranslation(['till', 'figures']);
   const c = till.count;
   if (!c) return null;
   return (
-    <table className="data count-result" aria-label={`Count of till ${till.tillId}`}>
+    <table className="data count-result" aria-label={t('count.resultLabel', { tillId: till.tillId })}>
       <tbody>
         <tr>
-          <th scope="row">{FIGURE_LABELS.counted}</th>
+          <th scope="row">{t('figures:counted')}</th>
           <td className="num">{formatCents(c.countedCents)}</td>
         </tr>
         <tr>
-          <th scope="row">{FIGURE_LABELS.expectedInDrawer}</th>
+          <th scope="row">{t('figures:expectedInDrawer')}</th>
           <td className="num">{formatCents(c.expectedCents)}</td>
         </tr>
         <tr className="figure-total">
-          <th scope="row">{FIGURE_LABELS.overShort}</th>
+          <th scope="row">{t('figures:overShort')}</th>
           <td className="num" data-testid="over-short">
             {overShortWords(c.overShortCents)}
           </td>
@@ -37,6 +38,7 @@ function CountResult({ till }: { till: TillView }) {
 
 /** A manager accepts a count beyond the tolerance (the PIN when a cashier is signed in). */
 function SignOff({ till, onDone }: { till: TillView; onDone: (t: TillView) => void }) {
+  const { t } = useTranslation('till');
   const bridge = useBridge();
   const app = useAppStore();
   const [note, setNote] = useState('');
@@ -45,7 +47,8 @@ function SignOff({ till, onDone }: { till: TillView; onDone: (t: TillView) => vo
   const sign = async () => {
     setBusy(true);
     const over = till.count ? overShortWords(till.count.overShortCents).toLowerCase() : '';
-    const r = await app.getState().withManager(`Sign off ${tillName(till)}: ${over}.`, (approval) =>
+    const reason = t('count.signOffReason', { till: tillName(till), overShort: over });
+    const r = await app.getState().withManager(reason, (approval) =>
       bridge.send('till.signOff', {
         tillId: till.tillId,
         ...(note.trim() ? { note: note.trim() } : {}),
@@ -55,17 +58,17 @@ function SignOff({ till, onDone }: { till: TillView; onDone: (t: TillView) => vo
     setBusy(false);
     if (!r) return;
     if (!r.ok) return setError(describeError(r.error));
-    app.getState().notify('success', `${tillName(r.value)} signed off and closed.`);
+    app.getState().notify('success', t('count.signedOff', { till: tillName(r.value) }));
     onDone(r.value);
   };
   return (
     <div className="stack">
       <p role="alert" className="field-error">
-        Beyond the store’s tolerance: a manager signs this count off before the till closes.
+        {t('count.beyond')}
       </p>
       <InputField
         id={`signoff-note-${till.tillId}`}
-        label="Note (optional)"
+        label={t('count.note')}
         autoComplete="off"
         maxLength={280}
         value={note}
@@ -74,7 +77,7 @@ function SignOff({ till, onDone }: { till: TillView; onDone: (t: TillView) => vo
       <ErrorAlert message={error} />
       <div className="row">
         <button type="button" className="btn btn-primary" disabled={busy} onClick={() => void sign()}>
-          Sign off
+          {t('count.signOff')}
         </button>
       </div>
     </div>
@@ -95,6 +98,7 @@ export function CountPanel({
   onClose: () => void;
   onChanged?: (t: TillView) => void;
 }) {
+  const { t } = useTranslation(['till', 'common']);
   const { run, busy, error } = useAction();
   const [done, setDone] = useState<TillView | null>(till.count ? till : null);
   const shown = done ?? till;
@@ -106,44 +110,41 @@ export function CountPanel({
   };
   return (
     <section className="card" aria-labelledby={`count-title-${till.tillId}`}>
-      <h2 id={`count-title-${till.tillId}`}>Count {tillName(till)}</h2>
+      <h2 id={`count-title-${till.tillId}`}>{t('count.title', { till: tillName(till) })}</h2>
       {done ? (
         <div className="stack">
           <CountResult till={shown} />
           {shown.state === 'counted' ? (
             <SignOff
               till={shown}
-              onDone={(t) => {
-                setDone(t);
-                onChanged?.(t);
+              onDone={(signed) => {
+                setDone(signed);
+                onChanged?.(signed);
               }}
             />
           ) : (
-            <p role="status">{tillName(shown)} is closed.</p>
+            <p role="status">{t('count.closed', { till: tillName(shown) })}</p>
           )}
           <div className="row">
             <button type="button" className="btn" onClick={onClose}>
-              Done
+              {t('common:done')}
             </button>
           </div>
         </div>
       ) : (
         <>
-          <p className="hint">
-            Count the tray before you see what it should hold: the expected figure appears only after the
-            count.
-          </p>
+          <p className="hint">{t('count.blindHint')}</p>
           <CashCountForm
             id={`count-${till.tillId}`}
-            legend="Count the tray"
-            submitLabel="Record the count"
+            legend={t('count.legend')}
+            submitLabel={t('count.submit')}
             busy={busy}
             error={error}
             onCount={(c) => void count(c)}
           >
             <div className="row">
               <button type="button" className="btn" onClick={onClose}>
-                Not now
+                {t('count.notNow')}
               </button>
             </div>
           </CashCountForm>

@@ -1,19 +1,25 @@
 import { useEffect, useRef, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { TillReportView } from '../../../../electron/bridge/contract';
-import { FIGURE_LABELS, type FigureLine, type Tally } from '../../../../common/money-figures';
+import type { FigureLine, Tally } from '../../../../common/money-figures';
 import { formatCents, formatDateTime } from '../../format/money';
+import { i18n } from '../../i18n/i18n';
 import { TableHead } from '../../ui/TableHead';
-import { overShortWords, stateWords } from './till-words';
+import { figureLineWord, overShortWords, stateWord } from './till-words';
 
 type Line = { label: string; count?: number | string; cents?: number; text?: string; strong?: boolean };
 
 /** A labelled figures table: each figure's row is headed by its one label (common/money-figures.ts). */
 function Figures({ caption, hint, lines }: { caption: string; hint?: ReactNode; lines: Line[] }) {
+  const { t } = useTranslation('till');
   return (
     <div className="figures">
       <table className="data">
         <caption>{caption}</caption>
-        <TableHead columns={['Figure', 'Count', 'Amount']} numeric={['Count', 'Amount']} />
+        <TableHead
+          columns={[t('report.figure'), t('report.count'), t('report.amount')]}
+          numeric={[t('report.count'), t('report.amount')]}
+        />
         <tbody>
           {lines.map((l) => (
             <tr key={l.label} className={l.strong ? 'figure-total' : undefined}>
@@ -35,12 +41,18 @@ const tallyLine = (label: string, t: Tally, strong = false): Line => ({
   cents: t.cents,
   strong,
 });
-const lineOf = (l: FigureLine): Line => ({ label: l.key, count: l.count, cents: l.amountCents });
+const lineOf = (l: FigureLine): Line => ({
+  label: figureLineWord(l.key),
+  count: l.count,
+  cents: l.amountCents,
+});
 
-/** "Z report 3", "X report: till 2", "X report: the day so far". */
+/** "Z report 3", "X report: till 2", "X report: the day so far" (in the window's language). */
 export function reportHeading(r: Pick<TillReportView, 'kind' | 'scope' | 'zNumber' | 'tillId'>): string {
-  if (r.kind === 'z') return `Z report ${r.zNumber ?? ''}`.trim();
-  return r.scope === 'till' ? `X report: till ${r.tillId ?? ''}`.trim() : 'X report: the day so far';
+  if (r.kind === 'z') return i18n.t('till:report.z', { zNumber: r.zNumber ?? '' }).trim();
+  return r.scope === 'till'
+    ? i18n.t('till:report.xTill', { tillId: r.tillId ?? '' }).trim()
+    : i18n.t('till:report.xDay');
 }
 
 /**
@@ -56,6 +68,36 @@ export function TillReportPanel({
   zone: string;
   actions?: ReactNode;
 }) {
+  const { t } = useTranslation(['till', 'figures']);
+  // Each figure under its one label (common/figure-labels.ts), in the window's language.
+  const label = {
+    float: t('figures:float'),
+    cashTaken: t('figures:cashTaken'),
+    cashBackPaid: t('figures:cashBackPaid'),
+    cashRefunds: t('figures:cashRefunds'),
+    paidIn: t('figures:paidIn'),
+    paidOut: t('figures:paidOut'),
+    safeDrops: t('figures:safeDrops'),
+    noSales: t('figures:noSales'),
+    expectedInDrawer: t('figures:expectedInDrawer'),
+    checks: t('figures:checks'),
+    counted: t('figures:counted'),
+    overShort: t('figures:overShort'),
+    allSales: t('figures:allSales'),
+    cardSales: t('figures:cardSales'),
+    cardRefunds: t('figures:cardRefunds'),
+    cardNet: t('figures:cardNet'),
+  };
+  const employeeFigures = [
+    t('report.tills'),
+    t('report.sales'),
+    t('report.cashRefunds'),
+    t('report.paidIn'),
+    t('report.paidOut'),
+    t('report.safeDrops'),
+    t('report.noSales'),
+    t('report.overShort'),
+  ];
   const title = reportHeading(r);
   const d = r.drawer;
   const heading = useRef<HTMLHeadingElement>(null);
@@ -65,21 +107,21 @@ export function TillReportPanel({
     heading.current?.focus();
   }, [r.kind, r.zNumber, r.tillId, r.until]);
   const drawerLines: Line[] = [
-    tallyLine(FIGURE_LABELS.float, d.float),
-    tallyLine(FIGURE_LABELS.cashTaken, d.cashTaken),
-    { label: FIGURE_LABELS.cashBackPaid, cents: d.cashBackPaidCents },
-    tallyLine(FIGURE_LABELS.cashRefunds, d.cashRefunds),
-    tallyLine(FIGURE_LABELS.paidIn, d.paidIn),
-    tallyLine(FIGURE_LABELS.paidOut, d.paidOut),
-    tallyLine(FIGURE_LABELS.safeDrops, d.safeDrops),
-    { label: FIGURE_LABELS.noSales, count: d.noSales },
-    { label: FIGURE_LABELS.expectedInDrawer, cents: d.expectedCents, strong: true },
+    tallyLine(label.float, d.float),
+    tallyLine(label.cashTaken, d.cashTaken),
+    { label: label.cashBackPaid, cents: d.cashBackPaidCents },
+    tallyLine(label.cashRefunds, d.cashRefunds),
+    tallyLine(label.paidIn, d.paidIn),
+    tallyLine(label.paidOut, d.paidOut),
+    tallyLine(label.safeDrops, d.safeDrops),
+    { label: label.noSales, count: d.noSales },
+    { label: label.expectedInDrawer, cents: d.expectedCents, strong: true },
   ];
-  if (d.checks.count > 0) drawerLines.push(tallyLine(FIGURE_LABELS.checks, d.checks));
+  if (d.checks.count > 0) drawerLines.push(tallyLine(label.checks, d.checks));
   if (r.counted.tills > 0)
     drawerLines.push(
-      { label: FIGURE_LABELS.counted, count: r.counted.tills, cents: r.counted.countedCents },
-      { label: FIGURE_LABELS.overShort, text: overShortWords(r.counted.overShortCents), strong: true },
+      { label: label.counted, count: r.counted.tills, cents: r.counted.countedCents },
+      { label: label.overShort, text: overShortWords(r.counted.overShortCents), strong: true },
     );
   return (
     <section className="card till-report" aria-labelledby="till-report-title" data-testid="till-report">
@@ -87,99 +129,74 @@ export function TillReportPanel({
         {title}
       </h2>
       <p className="hint" data-testid="till-report-period">
-        Lane {r.laneId} · from {formatDateTime(r.from, zone)} to {formatDateTime(r.until, zone)}
-        {r.closedBy ? ` · closed by ${r.closedBy}` : ''}
+        {t('report.period', {
+          lane: r.laneId,
+          from: formatDateTime(r.from, zone),
+          until: formatDateTime(r.until, zone),
+        })}
+        {r.closedBy ? t('report.closedBy', { name: r.closedBy }) : ''}
       </p>
       {actions}
       <div className="figures-pair">
         <Figures
-          caption="Sales by tender"
-          hint="Card lines are what each card was charged (debit cash back included); cash is what the drawer kept."
+          caption={t('report.salesByTender')}
+          hint={t('report.salesByTenderHint')}
           lines={[
             ...r.byTender.map(lineOf),
-            tallyLine(FIGURE_LABELS.allSales, r.sales, true),
-            ...(r.outsideTills.count > 0 ? [tallyLine('Taken with no till open', r.outsideTills)] : []),
+            tallyLine(label.allSales, r.sales, true),
+            ...(r.outsideTills.count > 0 ? [tallyLine(t('report.takenWithNoTill'), r.outsideTills)] : []),
           ]}
         />
         <Figures
-          caption="Card batch"
-          hint="What the gateway settles: card payments only. Cash never enters it."
+          caption={t('report.cardBatch')}
+          hint={t('report.cardBatchHint')}
           lines={[
-            tallyLine(FIGURE_LABELS.cardSales, r.card.sales),
-            tallyLine(FIGURE_LABELS.cardRefunds, r.card.refunds),
-            { label: FIGURE_LABELS.cardNet, cents: r.card.netCents, strong: true },
+            tallyLine(label.cardSales, r.card.sales),
+            tallyLine(label.cardRefunds, r.card.refunds),
+            { label: label.cardNet, cents: r.card.netCents, strong: true },
           ]}
         />
       </div>
       <div className="figures-pair">
-        <Figures
-          caption="Drawer"
-          hint="What the tills count: cash only. Expected = float + cash taken + paid in − cash back − cash refunds − paid out − safe drops."
-          lines={drawerLines}
-        />
+        <Figures caption={t('report.drawer')} hint={t('report.drawerHint')} lines={drawerLines} />
         <div className="figures">
           <Figures
-            caption="Returns"
-            hint={
-              r.returns.total && r.returns.total.count > 0
-                ? 'Returns of sales by where their money went back (a voided payment is in no card figure).'
-                : undefined
-            }
+            caption={t('report.returns')}
+            hint={r.returns.total && r.returns.total.count > 0 ? t('report.returnsHint') : undefined}
             lines={[
-              tallyLine(FIGURE_LABELS.cardRefunds, r.returns.card),
-              tallyLine(FIGURE_LABELS.cashRefunds, r.returns.cash),
+              tallyLine(label.cardRefunds, r.returns.card),
+              tallyLine(label.cashRefunds, r.returns.cash),
               ...(r.returns.byTender ?? []).map((l): Line => ({
-                label: `Returned to ${l.key}`,
+                label: t('report.returnedTo', { tender: l.key }),
                 count: l.count,
                 cents: l.amountCents,
               })),
               ...(r.returns.total && r.returns.total.count > 0
-                ? [tallyLine('Returns of sales', r.returns.total, true)]
+                ? [tallyLine(t('report.returnsOfSales'), r.returns.total, true)]
                 : []),
             ]}
           />
           <Figures
-            caption="Discounts"
-            hint={
-              r.discounts.lines.length === 0 ? 'None recorded: tickets carry no discounts yet.' : undefined
-            }
-            lines={[...r.discounts.lines.map(lineOf), tallyLine('Discounts in all', r.discounts.total, true)]}
+            caption={t('report.discounts')}
+            hint={r.discounts.lines.length === 0 ? t('report.noDiscounts') : undefined}
+            lines={[
+              ...r.discounts.lines.map(lineOf),
+              tallyLine(t('report.discountsInAll'), r.discounts.total, true),
+            ]}
           />
           <Figures
-            caption="Tax by class"
-            lines={r.taxByClass.map((t) => ({
-              label: `${t.taxClass} on ${formatCents(t.taxableCents)}`,
-              count: t.tickets,
-              cents: t.taxCents,
+            caption={t('report.taxByClass')}
+            lines={r.taxByClass.map((c) => ({
+              label: t('report.taxOn', { taxClass: c.taxClass, amount: formatCents(c.taxableCents) }),
+              count: c.tickets,
+              cents: c.taxCents,
             }))}
           />
         </div>
       </div>
       <table className="data">
-        <caption>By employee</caption>
-        <TableHead
-          columns={[
-            'Employee',
-            'Tills',
-            'Sales',
-            'Cash refunds',
-            'Paid in',
-            'Paid out',
-            'Safe drops',
-            'No sales',
-            'Over/short',
-          ]}
-          numeric={[
-            'Tills',
-            'Sales',
-            'Cash refunds',
-            'Paid in',
-            'Paid out',
-            'Safe drops',
-            'No sales',
-            'Over/short',
-          ]}
-        />
+        <caption>{t('report.byEmployee')}</caption>
+        <TableHead columns={[t('report.employee'), ...employeeFigures]} numeric={employeeFigures} />
         <tbody>
           {r.byEmployee.map((e) => (
             <tr key={e.employee}>
@@ -191,39 +208,39 @@ export function TillReportPanel({
               <td className="num">{formatCents(e.paidOut.cents)}</td>
               <td className="num">{formatCents(e.safeDrops.cents)}</td>
               <td className="num">{e.noSales}</td>
-              <td className="num">{e.tills > 0 ? overShortWords(e.overShortCents) : ''}</td>
+              <td className="num words">{e.tills > 0 ? overShortWords(e.overShortCents) : ''}</td>
             </tr>
           ))}
         </tbody>
       </table>
       <table className="data">
-        <caption>Tills</caption>
+        <caption>{t('report.tills')}</caption>
         <TableHead
           columns={[
-            'Till',
-            'Cashier',
-            'Opened',
-            'Left the drawer',
-            'Expected',
-            'Counted',
-            'Over/short',
-            'Signed off',
+            t('report.till'),
+            t('report.cashier'),
+            t('report.opened'),
+            t('report.left'),
+            t('report.expected'),
+            t('report.counted'),
+            t('report.overShort'),
+            t('report.signedOff'),
           ]}
-          numeric={['Expected', 'Counted', 'Over/short']}
+          numeric={[t('report.expected'), t('report.counted'), t('report.overShort')]}
         />
         <tbody>
-          {r.tills.map((t) => (
-            <tr key={t.tillId}>
+          {r.tills.map((s) => (
+            <tr key={s.tillId}>
               <th scope="row" className="nowrap">
-                Till {t.tillId}
+                {t('tillShort', { tillId: s.tillId })}
               </th>
-              <td>{t.employee}</td>
-              <td>{formatDateTime(t.openedAt, zone)}</td>
-              <td>{t.endedAt !== undefined ? formatDateTime(t.endedAt, zone) : stateWords[t.state]}</td>
-              <td className="num">{formatCents(t.count?.expectedCents ?? t.figures.expectedCents)}</td>
-              <td className="num">{t.count ? formatCents(t.count.countedCents) : 'Not counted'}</td>
-              <td className="num">{t.count ? overShortWords(t.count.overShortCents) : ''}</td>
-              <td>{t.count?.signedOffBy ?? (t.count?.needsSignOff ? 'Waiting' : '')}</td>
+              <td>{s.employee}</td>
+              <td>{formatDateTime(s.openedAt, zone)}</td>
+              <td>{s.endedAt !== undefined ? formatDateTime(s.endedAt, zone) : stateWord(s.state)}</td>
+              <td className="num">{formatCents(s.count?.expectedCents ?? s.figures.expectedCents)}</td>
+              <td className="num">{s.count ? formatCents(s.count.countedCents) : t('report.notCounted')}</td>
+              <td className="num words">{s.count ? overShortWords(s.count.overShortCents) : ''}</td>
+              <td>{s.count?.signedOffBy ?? (s.count?.needsSignOff ? t('report.waiting') : '')}</td>
             </tr>
           ))}
         </tbody>

@@ -1,30 +1,31 @@
 import type { TillMovementView, TillState, TillView } from '../../../../electron/bridge/contract';
 import { formatCents } from '../../format/money';
+import { i18n, messageFor } from '../../i18n/i18n';
 
-/** The words the till screens use for what a till did and where it is (one place for both screens). */
+/**
+ * The words the till screens use for what a till did and where it is (one place for both screens), in
+ * the window's language (the `till` catalog).
+ */
 
-export const movementWords: Readonly<Record<TillMovementView['kind'], string>> = {
-  float: 'Opening float',
-  'paid-in': 'Paid in',
-  'paid-out': 'Paid out',
-  'safe-drop': 'Safe drop',
-  refund: 'Cash refund',
-  'no-sale': 'No sale',
-};
+export function movementWord(kind: TillMovementView['kind']): string {
+  return i18n.t(`till:movement.${kind}`);
+}
 
-export const stateWords: Readonly<Record<TillState, string>> = {
-  open: 'In the drawer',
-  'handed-over': 'Waiting for its count',
-  counted: 'Counted: waits for a manager’s sign-off',
-  closed: 'Closed',
-};
+export function stateWord(state: TillState): string {
+  return i18n.t(`till:state.${state}`);
+}
 
 /** "Over $7.00", "Short $1.25", "Even". */
 export function overShortWords(cents: number): string {
-  if (cents === 0) return 'Even';
-  return `${cents > 0 ? 'Over' : 'Short'} ${formatCents(Math.abs(cents))}`;
+  if (cents === 0) return i18n.t('till:even');
+  return i18n.t(cents > 0 ? 'till:over' : 'till:short', { amount: formatCents(Math.abs(cents)) });
 }
 
 export function tillName(t: Pick<TillView, 'tillId' | 'employee'>): string {
-  return `Till ${t.tillId} (${t.employee})`;
+  return i18n.t('till:tillName', { tillId: t.tillId, employee: t.employee });
+}
+
+/** A figure line's name (a tender's: "Cash", "Credit") in the window's language; a card type as it is. */
+export function figureLineWord(key: string): string {
+  return messageFor(`figures:tenders.${key}`) ?? key;
 }

@@ -1,0 +1,27 @@
+/** The sign-in screen and the first choice of one's own PIN (SignIn.tsx). */
+export const signin = {
+  title: 'Sign in',
+  pin: 'Your PIN',
+  keypad: 'PIN keypad',
+  signIn: 'Sign in',
+  clockIn: 'Clock in',
+  clockOut: 'Clock out',
+  timeClock: 'Time clock',
+  clockHint: 'Clock in at the start of your shift and out at its end: type your PIN, then choose.',
+  sandbox: 'Sandbox PINs: cashier 1111, manager 9999, tech 7777.',
+  paymentRunning: 'A payment is running on this lane. Sign in to see it and its outcome.',
+  clockedIn: '{{name}}, you are clocked in ({{time}}).',
+  clockedOut: '{{name}}, you are clocked out ({{time}}).',
+  chooseTitle: 'Choose your PIN',
+  chooseIntro:
+    'Welcome, {{name}}. You signed in with a one-time PIN: choose a PIN of your own, 4 to 8 digits, that only you know.',
+  newPin: 'Your new PIN',
+  newKeypad: 'New PIN keypad',
+  again: 'Type it again',
+  againKeypad: 'Repeat PIN keypad',
+  next: 'Next',
+  save: 'Save my PIN',
+  back: 'Back',
+  tooShort: 'A PIN is 4 to 8 digits.',
+  mismatch: 'The two PINs differ: type your new PIN again.',
+};

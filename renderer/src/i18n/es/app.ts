@@ -1,0 +1,53 @@
+import type { Messages } from '../messages';
+import type { app as en } from '../en/app';
+
+export const app: Messages<typeof en> = {
+  brand: 'Tillpoint',
+  // A lane is a "terminal": a "caja" is a till (one cashier's drawer), and the two must not read alike.
+  lane: 'Terminal {{lane}}',
+  sandbox: 'Pruebas',
+  online: 'En línea',
+  offline: 'Sin conexión',
+  gatewayOnline: 'Pasarela en línea',
+  gatewayOffline: 'Pasarela sin conexión',
+  reversals_one: '{{count}} reversión pendiente',
+  reversals_other: '{{count}} reversiones pendientes',
+  offlineExposure: 'Riesgo sin conexión {{amount}}',
+  deviceProblems: 'Problemas de dispositivos',
+  paymentInProgress: 'Cobro en curso: verlo',
+  tillOpen: 'Caja {{tillId}} abierta',
+  noTill: 'Sin caja abierta',
+  signedIn: 'Sesión de {{name}}',
+  changeMyPin: 'Cambiar mi PIN',
+  myPin: 'Mi PIN',
+  // "Salir", as Spanish point-of-sale screens say it: "Cerrar sesión" costs the 1024 px top bar its row.
+  signOut: 'Salir',
+  screens: 'Pantallas',
+  skip: 'Ir al contenido',
+  refused: 'El núcleo de la terminal rechazó esta ventana: {{reason}}.',
+  reloadPage: 'vuelva a cargar la página',
+  connecting: 'Conectando con el núcleo de la terminal…',
+  lost: 'Se perdió la conexión con el núcleo de la terminal. Reconectando…',
+  notOpened:
+    'Esta página no la abrió una terminal Tillpoint. Abra la dirección que mostró npm start (lleva una clave de un solo uso) o pida una nueva a la terminal.',
+  views: {
+    sale: 'Venta',
+    till: 'Caja',
+    tills: 'Cajas',
+    transactions: 'Transacciones',
+    cards: 'Regalo y EBT',
+    preauths: 'Preautorizaciones',
+    batch: 'Lote',
+    reports: 'Informes',
+    catalog: 'Catálogo',
+    returns: 'Devoluciones',
+    settings: 'Ajustes',
+    links: 'Enlaces de pago',
+    saf: 'Sin conexión y colas',
+    audit: 'Bitácora',
+    employees: 'Empleados',
+    devices: 'Dispositivos',
+    gateway: 'Pasarela y terminal',
+    diagnostics: 'Diagnóstico',
+  },
+};

@@ -1,0 +1,73 @@
+import type { Messages } from '../messages';
+import type { employees as en } from '../en/employees';
+
+export const employees: Messages<typeof en> = {
+  title: 'Empleados',
+  addTitle: 'Agregar un empleado',
+  name: 'Nombre',
+  role: 'Puesto',
+  add: 'Agregar empleado',
+  addHint:
+    'La terminal le da un PIN de un solo uso para entregarlo; el empleado elige su propio PIN la primera vez que inicia sesión. Usted nunca lo ve.',
+  typeName: 'Escriba el nombre del empleado.',
+  clockTitle: 'Reloj checador',
+  clockLabel: 'Cajeros y gerentes registran su entrada antes de iniciar sesión',
+  clockHint:
+    'La pantalla de inicio de sesión ofrece entonces Registrar entrada y Registrar salida. La autorización de un gerente no lo requiere.',
+  columns: {
+    name: 'Nombre',
+    role: 'Puesto',
+    status: 'Estado',
+    pin: 'PIN',
+    clockedIn: 'Entrada',
+    actions: 'Acciones',
+  },
+  count_one: '{{count}} empleado; activos: {{active}}',
+  count_other: '{{count}} empleados; activos: {{active}}',
+  active: 'Activo',
+  inactive: 'Inactivo',
+  edit: 'Editar',
+  editOf: 'Editar a {{name}}',
+  resetPin: 'Restablecer PIN',
+  resetPinOf: 'Restablecer PIN de {{name}}',
+  deactivate: 'Desactivar',
+  deactivateOf: 'Desactivar a {{name}}',
+  reactivate: 'Reactivar',
+  reactivateOf: 'Reactivar a {{name}}',
+  clockOut: 'Registrar salida',
+  clockOutOf: 'Registrar salida de {{name}}',
+  you: '(usted)',
+  roles: { cashier: 'Cajero', manager: 'Gerente', tech: 'Técnico' },
+  roleInSentence: { cashier: 'cajero', manager: 'gerente', tech: 'técnico' },
+  pinStates: {
+    own: 'Propio',
+    'one-time': 'PIN de un solo uso entregado',
+    demo: 'PIN de demostración',
+    legacy: 'De antes de los empleados',
+    none: '—',
+  },
+  until: 'hasta {{time}}',
+  demoHint: 'Todos lo conocen: restablézcalo antes de abrir la tienda al público',
+  since: 'desde las {{time}}',
+  notClockedIn: '—',
+  editTitle: 'Editar a {{name}}',
+  pinTitle: 'PIN de un solo uso para {{name}}',
+  pinLabel: 'PIN de un solo uso {{digits}}',
+  pinIntro:
+    'Entregue este PIN a {{name}} en persona. Sirve una sola vez, hasta {{until}}: al iniciar sesión por primera vez, {{name}} elige un PIN propio. No se vuelve a mostrar.',
+  deactivateTitle: '¿Desactivar a {{name}}?',
+  deactivateText:
+    '{{name}} ya no podrá iniciar sesión, y se cerrará su sesión en cualquier pantalla donde esté abierta. Sus ventas, devoluciones y registros de la bitácora conservan su nombre. Puede reactivarlo después con un PIN de un solo uso nuevo.',
+  why: {
+    add: 'Agregar a {{name}} como {{role}}.',
+    role: 'Cambiar a {{name}} de {{from}} a {{to}}.',
+    reset: 'Restablecer el PIN de {{name}}: el anterior deja de funcionar ahora.',
+    deactivate: 'Desactivar a {{name}}.',
+    reactivate: 'Reactivar a {{name}} con un PIN de un solo uso nuevo.',
+  },
+  notices: {
+    renamed: 'Guardado: {{name}}.',
+    deactivated: '{{name}} está desactivado.',
+    clockedOut: 'Se registró la salida de {{name}}.',
+  },
+};

@@ -1,0 +1,543 @@
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Locator, Page } from 'playwright-core';
+import { tillFigures, type FigureRow, type MovementRow } from '../../common/money-figures';
+import { formatMoney, formatMoneyOnPaper } from '../../common/money-format';
+import { formatReceiptTime } from '../../common/store-time';
+import { connectBridge, readBridgeFile, type RemoteBridge } from '../../electron/bridge/ws-client';
+import {
+  axeSerious,
+  buildRenderer,
+  chooseCard,
+  describeViolations,
+  launchBrowser,
+  pageText,
+  screenshot,
+  startTerminal,
+  toolBridge,
+  type AxeViolation,
+  type Browser,
+  type Terminal,
+} from './harness';
+
+/**
+ * Issue 20, "Languages and locale" — a day at the counter in Spanish, in real Chromium against the real
+ * `npm start` (browser mode, sandbox gateway, simulated devices and ESC/POS printer). A manager sets the
+ * store's language on Settings (Español (México), US dollars); the sign-in screen, the top bar, the Till
+ * and Tills screens speak Spanish; the sale screen (not translated yet) shows its amounts in the store's
+ * locale and currency; the cashier opens a till counted by denomination, takes cash, records a paid-out
+ * and a "No sale" and hands over; the manager counts blind (over, signed off) and closes the day, and the
+ * Z report on the simulated printer is in Spanish with the journal's figures to the cent. Then two pages:
+ * the customer display in Spanish while the cashier switched their own screen to English.
+ *
+ * es-MX: a Mexican store's Spanish (its dates "27 nov, 11:54 a.m."; on paper its zone as "GMT-5"). Money
+ * is written by the one rule in the store's locale and currency, compared here as that rule writes it.
+ */
+
+const LOCALE = 'es-MX';
+const CURRENCY = 'USD';
+const SIGNATURE_CHIP = '4012888888881881'; // its CVM list asks for a signature
+
+let terminal: Terminal;
+let browser: Browser;
+let page: Page;
+let tool: RemoteBridge;
+const a11y = new Map<string, AxeViolation[]>();
+
+/** An amount as the store's Spanish writes it on screen, by the one rule. */
+const money = (cents: number) => plain(formatMoney(cents, LOCALE, CURRENCY));
+/** Text as a test compares it: the no-break spaces Intl puts in amounts read as spaces. */
+function plain(text: string | null): string {
+  return (text ?? '').replace(/\s+/g, ' ').trim();
+}
+
+async function shots(p: Page, name: string): Promise<void> {
+  for (const size of [
+    { width: 1024, height: 768 },
+    { width: 1366, height: 900 },
+  ]) {
+    await p.setViewportSize(size);
+    await screenshot(p, `es-${name}-${size.width}x${size.height}`);
+  }
+}
+
+/** Nothing on the page is wider than the window (a Spanish word ~30 % longer must wrap, not run off). */
+async function noSidewaysScroll(p: Page, what: string): Promise<void> {
+  for (const size of [
+    { width: 1024, height: 768 },
+    { width: 1366, height: 900 },
+  ]) {
+    await p.setViewportSize(size);
+    const over = await p.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(over, `${what} at ${size.width}x${size.height}`).toBeLessThanOrEqual(0);
+  }
+}
+
+/** The top bar keeps one row at 1024 px in Spanish too (docs/screens.md "At a counter"). */
+async function oneHeaderRow(p: Page): Promise<void> {
+  await p.setViewportSize({ width: 1024, height: 768 });
+  const tops = await p.evaluate(() =>
+    [...document.querySelectorAll('.topbar > *')]
+      .filter((e) => (e as HTMLElement).offsetParent !== null && e.getBoundingClientRect().width > 0)
+      .map((e) => Math.round(e.getBoundingClientRect().top)),
+  );
+  expect(tops.length).toBeGreaterThan(3);
+  expect(Math.max(...tops) - Math.min(...tops)).toBeLessThan(20);
+}
+
+async function signIn(p: Page, pin: string): Promise<void> {
+  await p.waitForSelector('#pin:enabled');
+  await p.focus('#pin');
+  await p.keyboard.type(pin);
+  await p.keyboard.press('Enter');
+  await p.waitForSelector('nav[aria-label="Pantallas"]');
+}
+
+async function signOut(p: Page): Promise<void> {
+  await p.getByRole('button', { name: 'Salir' }).click();
+  await p.waitForSelector('#pin:enabled');
+}
+
+async function go(p: Page, tab: string, heading = tab): Promise<void> {
+  await p.locator('nav[aria-label="Pantallas"]').getByRole('button', { name: tab, exact: true }).click();
+  await p.getByRole('heading', { level: 1, name: heading, exact: true }).waitFor();
+}
+
+async function typeAmount(p: Page, digits: string): Promise<void> {
+  await p.waitForSelector('#sale-amount');
+  for (const d of digits) await p.keyboard.press(d);
+}
+
+async function moveCash(p: Page, button: string, submit: string, amount: string | null, reason: string) {
+  await p.getByRole('group', { name: 'Cajón' }).getByRole('button', { name: button, exact: true }).click();
+  const dialog = p.getByRole('dialog', { name: button });
+  await dialog.waitFor();
+  if (amount !== null) await p.fill('#move-amount', amount);
+  await p.fill('#move-reason', reason);
+  await dialog.getByRole('button', { name: submit }).click();
+  await dialog.waitFor({ state: 'detached' });
+}
+
+/** The figure a labelled row of a table shows (its last cell). */
+async function figure(table: Locator, label: string): Promise<string> {
+  const row = table
+    .getByRole('row')
+    .filter({ has: table.page().getByRole('rowheader', { name: label, exact: true }) });
+  return plain(await row.getByRole('cell').last().textContent());
+}
+
+async function printer() {
+  const s = await tool.send('simulator.state', {});
+  if (!s.ok) throw new Error(s.error.message);
+  return s.value.receiptPrinter;
+}
+
+/** The journal's own figures for the Z: its period's rows and the tills' movements (read-only). */
+function journal() {
+  const db = new Database(join(terminal.dataDir, 'journal.sqlite'), { readonly: true, fileMustExist: true });
+  try {
+    const z = db
+      .prepare<[], { from_at: number; until_at: number }>(
+        'SELECT from_at, until_at FROM z_reports WHERE number = 1',
+      )
+      .get();
+    if (!z) throw new Error('no Z report in the journal');
+    const rows: FigureRow[] = db
+      .prepare<
+        [number, number],
+        {
+          operation: string;
+          state: string;
+          approved_cents: number;
+          cashback_cents: number;
+          tip_cents: number;
+        }
+      >(
+        'SELECT operation, state, approved_cents, cashback_cents, tip_cents FROM journal WHERE created_at >= ? AND created_at < ?',
+      )
+      .all(z.from_at, z.until_at)
+      .map((r) => ({
+        operation: r.operation,
+        state: r.state,
+        approvedCents: r.approved_cents,
+        cashBackCents: r.cashback_cents,
+        tipCents: r.tip_cents,
+      }));
+    const moves: MovementRow[] = db
+      .prepare<[], { kind: MovementRow['kind']; amount_cents: number }>(
+        'SELECT kind, amount_cents FROM till_movements',
+      )
+      .all()
+      .map((m) => ({ kind: m.kind, amountCents: m.amount_cents }));
+    const counted = db
+      .prepare<[], { c: number; os: number }>(
+        'SELECT sum(counted_cents) AS c, sum(over_short_cents) AS os FROM tills WHERE z_number = 1',
+      )
+      .get();
+    return { z: { from: z.from_at, until: z.until_at }, drawer: tillFigures(rows, moves), counted };
+  } finally {
+    db.close();
+  }
+}
+
+/** A printed line: the label (and its count in brackets) at the left, the amount on paper at the right. */
+function printed(paper: string, label: string): string | undefined {
+  const escaped = label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return new RegExp(`^${escaped}(?: \\(\\d+(?: cajas?)?\\))?\\s+([+-]?\\d+\\.\\d\\d)$`, 'm').exec(paper)?.[1];
+}
+
+describe('issue 20: a day at the counter in Spanish (Chromium, sandbox gateway, simulated devices)', () => {
+  beforeAll(async () => {
+    buildRenderer();
+    // The machine's zone is UTC; the sandbox merchant's is New York: times are the store's.
+    process.env['TZ'] = 'UTC';
+    terminal = await startTerminal();
+    const b = readBridgeFile(terminal.dataDir);
+    tool = await connectBridge(b.wsUrl, b.secret);
+    browser = await launchBrowser();
+    page = await browser.context.newPage();
+    await page.setViewportSize({ width: 1024, height: 768 });
+    await page.goto(terminal.url);
+  }, 180_000);
+
+  afterAll(async () => {
+    await tool?.close();
+    await browser?.close();
+    await terminal?.stop();
+  }, 60_000);
+
+  it('the manager sets the store’s language on Settings: the screen turns Spanish at once, and so does sign-in', async () => {
+    await page.waitForSelector('#pin:enabled');
+    await page.keyboard.type('9999');
+    await page.keyboard.press('Enter');
+    await page.locator('nav[aria-label="Screens"]').getByRole('button', { name: 'Settings' }).click();
+    await page.getByRole('heading', { level: 2, name: 'Language and currency' }).waitFor();
+    await page.waitForSelector('#store-locale:enabled');
+    await page.selectOption('#store-locale', LOCALE);
+    expect(await page.locator('#store-currency').inputValue()).toBe('USD');
+    await page.getByRole('button', { name: 'Save language and currency' }).click();
+    // No one chose a language at this window: it follows the store's.
+    await page.getByRole('heading', { level: 1, name: 'Ajustes', exact: true }).waitFor();
+    await page.getByRole('heading', { level: 2, name: 'Idioma y moneda' }).waitFor();
+    expect(await page.evaluate(() => document.documentElement.lang)).toBe('es');
+    await shots(page, '01-settings');
+    await noSidewaysScroll(page, 'Ajustes');
+    a11y.set('settings', await axeSerious(page));
+
+    await go(page, 'Empleados');
+    await page.getByText(/^\d+ empleados; activos: \d+$/).waitFor();
+    await shots(page, '02-employees');
+    await noSidewaysScroll(page, 'Empleados');
+    a11y.set('employees', await axeSerious(page));
+    await signOut(page);
+
+    // The sign-in screen speaks the store's language; its refusal comes from the core in Spanish.
+    await page.getByRole('heading', { level: 1, name: 'Iniciar sesión' }).waitFor();
+    await page.focus('#pin');
+    await page.keyboard.type('0000');
+    await page.keyboard.press('Enter');
+    await page.getByRole('alert').filter({ hasText: 'PIN incorrecto.' }).waitFor();
+    await page.getByText('PIN de prueba: cajero 1111, gerente 9999, técnico 7777.').waitFor();
+    await shots(page, '03-sign-in');
+    a11y.set('sign-in', await axeSerious(page));
+  }, 120_000);
+
+  it('the cashier: cash refused with no till (in Spanish); opens a till by denomination; a cash sale in the store’s currency; a paid-out and a "No sale"; hands over', async () => {
+    await signIn(page, '1111');
+    const chip = page.getByTestId('till-chip');
+    await expect.poll(() => chip.innerText()).toBe('Sin caja abierta');
+    await oneHeaderRow(page);
+    // Cash with no till: the core's refusal, said in Spanish on the (untranslated) sale screen.
+    await typeAmount(page, '2340');
+    await page.keyboard.press('h');
+    await page.waitForSelector('#cash-tendered');
+    await page.keyboard.press('Enter');
+    await page
+      .getByText(
+        'No hay una caja abierta en esta terminal: abra una caja en la pantalla Caja para recibir efectivo.',
+      )
+      .waitFor();
+    // The sale screen's figures are in the store's locale and currency.
+    expect(plain(await page.getByTestId('total-total').textContent())).toBe(money(2340));
+    await shots(page, '04-sale-cash-refused');
+
+    await go(page, 'Caja');
+    await page.getByRole('heading', { name: 'Abrir una caja' }).waitFor();
+    await page.getByLabel('Por denominación').check();
+    await page.fill('#float-bill-2000', '3');
+    await page.fill('#float-bill-1000', '2');
+    await page.fill('#float-bill-500', '3');
+    await page.fill('#float-bill-100', '5');
+    await expect
+      .poll(async () => plain(await page.getByTestId('float-total').textContent()))
+      .toBe(money(10_000));
+    await page.getByText('Billetes de $20').waitFor();
+    await shots(page, '05-till-open-form');
+    await noSidewaysScroll(page, 'Abrir una caja');
+    a11y.set('till: open form', await axeSerious(page));
+    await page.getByRole('button', { name: 'Abrir la caja' }).click();
+    await page.getByRole('heading', { name: 'Caja 1 (Cashier) está en el cajón' }).waitFor();
+    await expect.poll(() => chip.innerText()).toBe('Caja 1 abierta');
+    await oneHeaderRow(page);
+
+    // The ticket waited on the sale screen: 30.00 handed over, change in the store's currency.
+    await go(page, 'Venta', 'Sale');
+    await page.keyboard.press('h');
+    await page.waitForSelector('#cash-tendered');
+    for (const d of '3000') await page.keyboard.press(d);
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('[data-outcome="approved"]');
+    expect(plain(await page.locator('[data-outcome="approved"]').textContent())).toContain(money(660));
+    await shots(page, '06-sale-cash-change');
+    await page.keyboard.press('n');
+    await page.waitForSelector('[data-outcome]', { state: 'detached' });
+
+    await go(page, 'Caja');
+    await page
+      .getByRole('group', { name: 'Cajón' })
+      .getByRole('button', { name: 'Salida de efectivo' })
+      .click();
+    await page.getByRole('dialog', { name: 'Salida de efectivo' }).waitFor();
+    await shots(page, '07-paid-out-dialog');
+    a11y.set('till: paid out', await axeSerious(page));
+    await page
+      .getByRole('dialog', { name: 'Salida de efectivo' })
+      .getByRole('button', { name: 'Regresar' })
+      .click();
+    await moveCash(page, 'Salida de efectivo', 'Registrar la salida', '12.00', 'Limpiavidrios');
+    await moveCash(page, 'Sin venta', 'Abrir el cajón', null, 'Cambio para la terminal 2');
+    const moved = page.getByRole('table', { name: /Efectivo que entró y salió/ });
+    await expect.poll(() => moved.getByRole('row').count()).toBe(4);
+    const rows = plain(await moved.innerText());
+    expect(rows).toMatch(/Sin venta Cambio para la terminal 2 Cashier/);
+    expect(rows).toContain(`Salida de efectivo ${money(1200)} Limpiavidrios Cashier`);
+    expect(rows).toContain(`Fondo de caja ${money(10_000)}`);
+    // Times in the store's Spanish: "a.m." / "p.m.".
+    expect(rows).toMatch(/\d{1,2}:\d\d [ap]\. ?m\./);
+    // The cashier never sees what the drawer should hold.
+    expect(await pageText(page)).not.toMatch(/111\.40|Esperado/);
+    await shots(page, '08-till-in-the-drawer');
+    await noSidewaysScroll(page, 'Caja');
+    a11y.set('till: in the drawer', await axeSerious(page));
+
+    await page.getByRole('button', { name: 'Entregar', exact: true }).click();
+    const handOver = page.getByRole('dialog', { name: '¿Entregar la caja?' });
+    await handOver.waitFor();
+    await shots(page, '09-hand-over-dialog');
+    await handOver.getByRole('button', { name: 'Entregar' }).click();
+    await page.getByRole('heading', { name: 'Abrir una caja' }).waitFor();
+    expect(plain(await page.getByRole('table', { name: 'Cajas fuera del cajón' }).innerText())).toMatch(
+      /Caja 1 Cashier .+ Espera su conteo/,
+    );
+    await signOut(page);
+  }, 180_000);
+
+  it('the manager counts blind — over, signed off — and closes the day; the Z prints in Spanish, to the cent', async () => {
+    await signIn(page, '9999');
+    await go(page, 'Cajas');
+    await shots(page, '10-tills-to-count');
+    await noSidewaysScroll(page, 'Cajas');
+    await page.getByRole('button', { name: 'Contar la Caja 1 (Cashier)' }).click();
+    await page.getByRole('heading', { name: 'Contar la Caja 1 (Cashier)' }).waitFor();
+    // Blind: nothing tells what the tray should hold (100.00 + 23.40 − 12.00 = 111.40).
+    expect(await pageText(page)).not.toMatch(/111\.40|Esperado/);
+    for (const [id, n] of [
+      ['bill-10000', '1'],
+      ['bill-1000', '1'],
+      ['bill-500', '1'],
+      ['bill-100', '3'],
+      ['coin-25', '1'],
+      ['coin-10', '1'],
+      ['coin-5', '1'],
+    ] as const)
+      await page.fill(`#count-1-${id}`, n);
+    await expect
+      .poll(async () => plain(await page.getByTestId('count-1-total').textContent()))
+      .toBe(money(11_840));
+    await shots(page, '11-blind-count');
+    a11y.set('tills: blind count', await axeSerious(page));
+    await page.getByRole('button', { name: 'Registrar el conteo' }).click();
+    const result = page.getByRole('table', { name: 'Conteo de la caja 1' });
+    await result.waitFor();
+    expect(await figure(result, 'Esperado en el cajón')).toBe(money(11_140));
+    expect(await figure(result, 'Contado')).toBe(money(11_840));
+    expect(await figure(result, 'Sobrante (+) / faltante (−)')).toBe(`Sobra ${money(700)}`);
+    await page.getByText('Fuera de la tolerancia de la tienda').waitFor();
+    await shots(page, '12-count-over-sign-off');
+    a11y.set('tills: count over, sign-off', await axeSerious(page));
+    await page.fill('#signoff-note-1', 'Contado dos veces');
+    await page.getByRole('button', { name: 'Dar el visto bueno', exact: true }).click();
+    await page.getByText('Caja 1 (Cashier) está cerrada.').waitFor();
+    await page.getByRole('button', { name: 'Listo', exact: true }).click();
+
+    const before = (await printer()).receipts.length;
+    await page.getByRole('button', { name: 'Cerrar el día (corte Z)' }).click();
+    const close = page.getByRole('dialog', { name: '¿Cerrar el día?' });
+    await close.waitFor();
+    await close.getByRole('button', { name: 'Cerrar el día' }).click();
+    await page.getByRole('heading', { name: 'Corte Z 1' }).waitFor();
+    await page.getByText('Impreso en la impresora de tickets.').waitFor();
+    const report = page.getByTestId('till-report');
+    const drawer = report.getByRole('table', { name: 'Cajón' });
+    expect(await figure(drawer, 'Fondo de caja')).toBe(money(10_000));
+    expect(await figure(drawer, 'Efectivo recibido')).toBe(money(2_340));
+    expect(await figure(drawer, 'Salidas de efectivo')).toBe(money(1_200));
+    expect(await figure(drawer, 'Esperado en el cajón')).toBe(money(11_140));
+    expect(await figure(report.getByRole('table', { name: 'Ventas por forma de pago' }), 'Efectivo')).toBe(
+      money(2_340),
+    );
+    await shots(page, '13-z-report');
+    await noSidewaysScroll(page, 'Corte Z');
+    a11y.set('tills: Z report', await axeSerious(page));
+
+    // On paper: what the simulated printer decoded from the ESC/POS it received.
+    await expect.poll(async () => (await printer()).receipts.length).toBeGreaterThan(before);
+    const receipts = (await printer()).receipts;
+    const paper = (receipts.find((r) => r.some((l) => l.includes('CORTE Z 1'))) ?? []).join('\n');
+    const j = journal();
+    expect(j.drawer.expectedCents).toBe(11_140);
+    expect(j.counted?.c).toBe(11_840);
+    const onPaper = (cents: number) => formatMoneyOnPaper(cents, LOCALE);
+    expect(paper).toContain('CORTE Z 1');
+    expect(paper).toContain('VENTAS POR FORMA DE PAGO');
+    expect(paper).toContain('MID ');
+    expect(paper).toMatch(/TERMINAL L1/);
+    expect(printed(paper, 'Efectivo')).toBe(onPaper(2_340));
+    expect(printed(paper, 'Fondo de caja')).toBe(onPaper(j.drawer.float.cents));
+    expect(printed(paper, 'Efectivo recibido')).toBe(onPaper(j.drawer.cashTaken.cents));
+    expect(printed(paper, 'Salidas de efectivo')).toBe(onPaper(j.drawer.paidOut.cents));
+    expect(printed(paper, 'Esperado en el cajón')).toBe(onPaper(j.drawer.expectedCents));
+    expect(printed(paper, 'Contado')).toBe(onPaper(j.counted?.c ?? -1));
+    expect(printed(paper, 'Sobrante (+) / faltante (-)')).toBe(`+${onPaper(j.counted?.os ?? -1)}`);
+    expect(paper).toMatch(/^Aperturas sin venta\s+1$/m);
+    expect(paper).toMatch(/^Caja 1 - Cashier$/m);
+    expect(paper).toMatch(/^ {2}Visto bueno de\s+Manager$/m);
+    expect(paper).toContain('FIN DEL CORTE Z 1');
+    // In the store's zone and written the store's way.
+    const status = await tool.send('terminal.status', {});
+    const zone = status.ok ? (status.value.timeZone ?? '') : '';
+    expect(zone).toBe('America/New_York');
+    expect(paper).toMatch(
+      new RegExp(
+        `^Desde\\s+${formatReceiptTime(j.z.from, zone, LOCALE).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`,
+        'm',
+      ),
+    );
+    expect(paper).toMatch(/^Hasta\s+\d\d\/\d\d\/\d{4} \d{1,2}:\d\d [ap]\.m\./m);
+    // Nothing in English is left, and nothing the printer could not print.
+    // (The demo catalog's tax class is named "Sales tax": the store's own words, printed as they are.)
+    expect(paper).not.toMatch(/\b(Drawer|Expected|Counted|Paid out|Float|Z REPORT|By employee|Tills)\b/);
+    expect(paper).not.toContain('?');
+  }, 180_000);
+
+  it('two pages: the customer display in Spanish while the cashier switched their own screen to English', async () => {
+    const manager = await toolBridge(terminal.dataDir, '9999');
+    try {
+      const r = await manager.send('business.update', { tipPrompt: true, tipPresetsPercent: [15, 18, 20] });
+      if (!r.ok) throw new Error(r.error.message);
+    } finally {
+      await manager.close();
+    }
+    await signOut(page);
+    await signIn(page, '1111');
+    // The cashier's own choice: English on this window, the store still Spanish.
+    // The top bar's last button: "EN" at 1024 px (its title says what it does).
+    await page.setViewportSize({ width: 1024, height: 768 });
+    const toggle = page.getByRole('button', { name: 'EN', exact: true });
+    expect(await toggle.getAttribute('title')).toBe('English (EN): switch this screen to English');
+    await toggle.click();
+    await page
+      .locator('nav[aria-label="Screens"]')
+      .getByRole('button', { name: 'Sale', exact: true })
+      .waitFor();
+    await expect.poll(() => page.getByTestId('till-chip').innerText()).toBe('No till open');
+    await oneHeaderRow(page);
+
+    const customer = await browser.context.newPage();
+    await customer.setViewportSize({ width: 1024, height: 768 });
+    await customer.goto(await terminal.customerLaunchUrl());
+    // The cash sale before the Z still asks its customer for a receipt (no display was there to answer).
+    await customer.getByRole('heading', { level: 1, name: /^(Bienvenidos|Gracias)$/ }).waitFor();
+    if (await customer.getByRole('heading', { name: '¿Desea su ticket?' }).isVisible()) {
+      await shots(customer, '14-customer-earlier-receipt');
+      await customer.getByRole('button', { name: 'Sin ticket' }).click();
+    }
+    await customer.getByRole('heading', { level: 1, name: 'Bienvenidos' }).waitFor({ timeout: 30_000 });
+    await shots(customer, '14-customer-welcome');
+
+    await chooseCard(page, SIGNATURE_CHIP);
+    await page.getByRole('textbox', { name: 'Amount' }).waitFor();
+    for (const d of '6000') await page.keyboard.press(d);
+    await page.getByRole('button', { name: /^Credit/ }).click();
+    await page.getByText('Waiting for the customer to choose a tip').waitFor();
+
+    await customer.getByRole('heading', { name: '¿Desea agregar propina?' }).waitFor();
+    await customer.getByRole('listitem').filter({ hasText: 'Venta' }).waitFor();
+    await customer.getByRole('button', { name: `15 % ${money(900)}` }).waitFor();
+    await shots(customer, '15-customer-tip');
+    a11y.set('customer: tip', await axeSerious(customer));
+    await customer.getByRole('button', { name: 'Otra cantidad' }).click();
+    const keypad = customer.getByRole('group', { name: 'Teclado de la propina' });
+    for (const d of ['3', '0', '0']) await keypad.getByRole('button', { name: d, exact: true }).click();
+    await customer.getByText('Total con propina').waitFor();
+    await shots(customer, '16-customer-custom-tip');
+    await customer.getByRole('button', { name: `Agregar ${money(300)} de propina` }).click();
+
+    await customer.getByRole('heading', { name: 'Inserte, acerque o deslice su tarjeta' }).waitFor();
+    expect(plain(await customer.getByTestId('cd-tip').textContent())).toBe(money(300));
+    // The same total on both pages, each written by the one rule in its own language's locale (the
+    // English window en-US, the Spanish display es-MX). No tax in the sandbox.
+    expect(plain(await customer.getByTestId('cd-total').textContent())).toBe(money(6_300));
+    expect(plain(await page.getByTestId('total-total').textContent())).toBe(
+      plain(formatMoney(6_300, 'en-US', CURRENCY)),
+    );
+    await page.getByRole('button', { name: 'Insert chip' }).click();
+    await customer.getByRole('heading', { name: 'Firme, por favor' }).first().waitFor();
+    await page.getByText('The customer can also sign on the customer display.').waitFor();
+    const box = await customer.getByRole('img', { name: /Recuadro de firma/ }).boundingBox();
+    if (!box) throw new Error('no signature box on the customer display');
+    await customer.mouse.move(box.x + box.width * 0.1, box.y + box.height * 0.6);
+    await customer.mouse.down();
+    for (const [fx, fy] of [
+      [0.3, 0.3],
+      [0.5, 0.7],
+      [0.8, 0.4],
+    ] as const)
+      await customer.mouse.move(box.x + box.width * fx, box.y + box.height * fy, { steps: 4 });
+    await customer.mouse.up();
+    await shots(customer, '17-customer-sign');
+    await customer.getByRole('button', { name: 'Listo' }).click();
+
+    await customer.getByRole('heading', { name: '¿Desea su ticket?' }).waitFor();
+    await customer.getByRole('heading', { name: 'Aprobado' }).waitFor();
+    await shots(customer, '18-customer-receipt');
+    a11y.set('customer: receipt', await axeSerious(customer));
+    // Meanwhile the cashier reads English.
+    await page.getByText('The customer is choosing a receipt.').waitFor();
+    await shots(page, '19-cashier-in-english');
+    await customer.getByRole('button', { name: 'Sin ticket' }).click();
+    await customer.getByText('Gracias').first().waitFor();
+    await shots(customer, '20-customer-thanks');
+    await customer.close();
+  }, 180_000);
+
+  it('every Spanish screen scanned has no serious or critical axe-core violation', () => {
+    expect([...a11y.keys()].sort()).toEqual(
+      [
+        'settings',
+        'employees',
+        'sign-in',
+        'till: open form',
+        'till: paid out',
+        'till: in the drawer',
+        'tills: blind count',
+        'tills: count over, sign-off',
+        'tills: Z report',
+        'customer: tip',
+        'customer: receipt',
+      ].sort(),
+    );
+    expect(describeViolations(a11y)).toEqual([]);
+  });
+});
