@@ -1,7 +1,6 @@
-import { useRef, useState, type PointerEvent } from 'react';
+import { useState } from 'react';
 import { useApp, useSaleStore } from '../../state/context';
-
-type Point = { x: number; y: number; t: number };
+import { useSignatureStrokes } from '../../ui/use-signature-strokes';
 
 /**
  * "Sign here": on the signature pad when one is connected (the cashier confirms once the customer has
@@ -12,36 +11,10 @@ export function SignaturePanel() {
   const padConnected = useApp((s) =>
     (s.status?.devices ?? []).some((d) => d.role === 'signaturePad' && d.state === 'connected'),
   );
-  const [strokes, setStrokes] = useState<Point[][]>([]);
-  const drawing = useRef<Point[] | null>(null);
-  const svgRef = useRef<SVGSVGElement>(null);
   const [busy, setBusy] = useState(false);
   const width = 560;
   const height = 200;
-
-  const point = (e: PointerEvent<SVGSVGElement>): Point => {
-    const box = svgRef.current?.getBoundingClientRect();
-    const sx = box ? width / box.width : 1;
-    const sy = box ? height / box.height : 1;
-    return {
-      x: Math.round((e.clientX - (box?.left ?? 0)) * sx),
-      y: Math.round((e.clientY - (box?.top ?? 0)) * sy),
-      t: Math.round(e.timeStamp),
-    };
-  };
-  const down = (e: PointerEvent<SVGSVGElement>) => {
-    e.currentTarget.setPointerCapture(e.pointerId);
-    drawing.current = [point(e)];
-    setStrokes((s) => [...s, drawing.current ?? []]);
-  };
-  const move = (e: PointerEvent<SVGSVGElement>) => {
-    if (!drawing.current) return;
-    drawing.current.push(point(e));
-    setStrokes((s) => [...s.slice(0, -1), [...(drawing.current ?? [])]]);
-  };
-  const up = () => {
-    drawing.current = null;
-  };
+  const { strokes, clear, box: svgRef, down, move, up } = useSignatureStrokes(width, height);
 
   const finish = async (source: 'pad' | 'screen') => {
     setBusy(true);
@@ -97,7 +70,7 @@ export function SignaturePanel() {
         ))}
       </svg>
       <div className="row">
-        <button type="button" className="btn" onClick={() => setStrokes([])} disabled={strokes.length === 0}>
+        <button type="button" className="btn" onClick={clear} disabled={strokes.length === 0}>
           Clear signature
         </button>
         <button

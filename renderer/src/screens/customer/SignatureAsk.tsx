@@ -1,10 +1,8 @@
-import { useRef, useState, type PointerEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { CustomerAsk } from '../../../../electron/bridge/contract';
 import { formatCents } from '../../format/money';
+import { useSignatureStrokes } from '../../ui/use-signature-strokes';
 import { useCustomer, useCustomerStore } from './customer-context';
-
-type Point = { x: number; y: number; t: number };
 
 const WIDTH = 600;
 const HEIGHT = 220;
@@ -17,33 +15,7 @@ export function SignatureAsk({ ask }: { ask: Extract<CustomerAsk, { kind: 'signa
   const { t } = useTranslation('customer');
   const store = useCustomerStore();
   const busy = useCustomer((s) => s.busy);
-  const [strokes, setStrokes] = useState<Point[][]>([]);
-  const drawing = useRef<Point[] | null>(null);
-  const box = useRef<SVGSVGElement>(null);
-
-  const point = (e: PointerEvent<SVGSVGElement>): Point => {
-    const r = box.current?.getBoundingClientRect();
-    const sx = r ? WIDTH / r.width : 1;
-    const sy = r ? HEIGHT / r.height : 1;
-    return {
-      x: Math.round((e.clientX - (r?.left ?? 0)) * sx),
-      y: Math.round((e.clientY - (r?.top ?? 0)) * sy),
-      t: Math.round(e.timeStamp),
-    };
-  };
-  const down = (e: PointerEvent<SVGSVGElement>) => {
-    e.currentTarget.setPointerCapture(e.pointerId);
-    drawing.current = [point(e)];
-    setStrokes((s) => [...s, drawing.current ?? []]);
-  };
-  const move = (e: PointerEvent<SVGSVGElement>) => {
-    if (!drawing.current) return;
-    drawing.current.push(point(e));
-    setStrokes((s) => [...s.slice(0, -1), [...(drawing.current ?? [])]]);
-  };
-  const up = () => {
-    drawing.current = null;
-  };
+  const { strokes, clear, box, down, move, up } = useSignatureStrokes(WIDTH, HEIGHT);
 
   return (
     <section className="cd-ask" aria-labelledby="cd-sign-title">
@@ -75,12 +47,7 @@ export function SignatureAsk({ ask }: { ask: Extract<CustomerAsk, { kind: 'signa
         ))}
       </svg>
       <div className="cd-row">
-        <button
-          type="button"
-          className="cd-button"
-          disabled={busy || strokes.length === 0}
-          onClick={() => setStrokes([])}
-        >
+        <button type="button" className="cd-button" disabled={busy || strokes.length === 0} onClick={clear}>
           {t('signClear')}
         </button>
         <button
