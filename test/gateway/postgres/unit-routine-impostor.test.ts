@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { prepare } from '../../../gateway/storage/prepared';
 import { openPostgresStorage } from '../../../gateway/storage/postgres-storage';
 import type { Storage } from '../../../gateway/storage/queryable';
-import { countByKind, tracePg } from '../../support/pg-trace';
+import { countByKind, tracePg, withoutRetried } from '../../support/pg-trace';
 import { adminQuery, createSchema, dropSchema } from '../../support/test-database';
 
 /**
@@ -136,7 +136,12 @@ describe('unit routines an intruder planted are refused or ignored (PostgreSQL)'
       const [rows] = await batch([{ key: 'm:2' }], [addMerchant({ mid: 2, name: 'real' })] as const);
       expect(rows).toEqual([{ mid: 2 }]);
       // Not the routine: the batch ran as the pipelined transaction.
-      expect(countByKind(trace.statements)).toEqual({ begin: 1, lock: 1, insert: 1, commit: 1 });
+      expect(countByKind(withoutRetried(trace.statements))).toEqual({
+        begin: 1,
+        lock: 1,
+        insert: 1,
+        commit: 1,
+      });
     } finally {
       trace.stop();
     }
@@ -165,7 +170,7 @@ describe('unit routines an intruder planted are refused or ignored (PostgreSQL)'
     try {
       const [rows] = await batch([{ key: 'm:4' }], [addMerchant({ mid: 4, name: 'real' })] as const);
       expect(rows).toEqual([{ mid: 4 }]);
-      expect(countByKind(trace.statements)).toEqual({ unit: 1 });
+      expect(countByKind(withoutRetried(trace.statements))).toEqual({ unit: 1 });
     } finally {
       trace.stop();
     }

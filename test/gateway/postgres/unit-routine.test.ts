@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { prepare } from '../../../gateway/storage/prepared';
 import { openPostgresStorage } from '../../../gateway/storage/postgres-storage';
 import { UniqueViolation, type Storage } from '../../../gateway/storage/queryable';
-import { countByKind, tracePg } from '../../support/pg-trace';
+import { countByKind, tracePg, withoutRetried } from '../../support/pg-trace';
 import { adminQuery, createSchema, dropSchema } from '../../support/test-database';
 
 /**
@@ -90,8 +90,8 @@ describe('a batch as one routine call (PostgreSQL)', () => {
       expect(added).toEqual([{ mid: 2 }]);
       // The insert before it in the same call is seen: one transaction, in order.
       expect(counted).toEqual([{ n: 1 }]);
-      expect(countByKind(trace.statements)).toEqual({ unit: 1 });
-      expect(trace.statements[0]?.unitLocks).toEqual([
+      expect(countByKind(withoutRetried(trace.statements))).toEqual({ unit: 1 });
+      expect(withoutRetried(trace.statements)[0]?.unitLocks).toEqual([
         { kind: 'm', shared: false },
         { kind: 'other', shared: true },
       ]);
@@ -287,7 +287,7 @@ describe('a batch as one routine call (PostgreSQL)', () => {
         withLiteralDollar({ mid: 3 }),
       ] as const)) ?? [[], []];
       expect(rows).toEqual([{ label: 'costs $1' }]);
-      expect(countByKind(trace.statements)).toEqual({ unit: 1 });
+      expect(countByKind(withoutRetried(trace.statements))).toEqual({ unit: 1 });
     } finally {
       trace.stop();
     }
@@ -302,7 +302,12 @@ describe('a batch as one routine call (PostgreSQL)', () => {
     try {
       const [rows] = await storage.batch([{ key: 'x' }], [dollarQuoted({ mid: 4 })] as const);
       expect(rows).toEqual([{ label: 'plain' }]);
-      expect(countByKind(trace.statements)).toEqual({ begin: 1, lock: 1, select: 1, commit: 1 });
+      expect(countByKind(withoutRetried(trace.statements))).toEqual({
+        begin: 1,
+        lock: 1,
+        select: 1,
+        commit: 1,
+      });
     } finally {
       trace.stop();
     }
