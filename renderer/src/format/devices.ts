@@ -34,7 +34,49 @@ export function deviceTrouble(
     });
 }
 
-/** A problem as the first words of a table cell: "Out of paper". */
+/** A problem as the first words of a table cell: "Out of paper", "Sin papel" (in the window's language). */
 export function problemWords(problem: string): string {
-  return problem.charAt(0).toUpperCase() + problem.slice(1);
+  const words = knownWords('devices:problems', problem) ?? problem;
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+/**
+ * A device test's answer (native/devices/device-tests.ts) in the window's language: the core's own fixed
+ * words by the catalog, the printer's status and the pole display's echo rebuilt from their parts. Anything
+ * else is what a device said of itself (its error text, a card's brand and masked number): data, as it came.
+ */
+export function testDetailWords(detail: string): string {
+  const fixed = knownWords('tech:devices.tests.details', detail);
+  if (fixed !== undefined) return fixed;
+  const printer = /^paper (ok|near-end|out), cover (open|closed), (online|offline)$/.exec(detail);
+  if (printer)
+    return i18n.t('tech:devices.tests.printer', {
+      paper: i18n.t(`tech:devices.tests.paper.${printer[1] as 'ok' | 'near-end' | 'out'}`),
+      cover: i18n.t(`tech:devices.tests.cover.${printer[2] as 'open' | 'closed'}`),
+      online: i18n.t(`tech:devices.tests.online.${printer[3] as 'online' | 'offline'}`),
+    });
+  const shown = /^shown: "(.*)" \/ "(.*)"$/.exec(detail);
+  if (shown) return i18n.t('tech:devices.tests.shown', { top: shown[1] ?? '', bottom: shown[2] ?? '' });
+  return detail;
+}
+
+/**
+ * A sentence the core says in English, looked up in the catalog's table of them (`ns:path`), or undefined.
+ * Read from the resource itself, not through `t`: the sentences hold ":" and ".", i18next's separators.
+ */
+export function knownWords(path: string, said: string): string | undefined {
+  const [ns = '', key = ''] = path.split(':');
+  for (const language of [i18n.language, 'en']) {
+    const table: unknown = i18n.getResource(language, ns, key);
+    if (typeof table !== 'object' || table === null) continue;
+    const words: unknown = (table as Record<string, unknown>)[said];
+    if (typeof words === 'string') return words;
+  }
+  return undefined;
+}
+
+/** Why a scan was refused, in the window's language when the catalog knows the core's sentence. */
+export function scanProblemWords(problem: string | undefined): string {
+  if (problem === undefined) return i18n.t('tech:devices.scanner.unreadable');
+  return knownWords('tech:devices.scanner.problems', problem) ?? problem;
 }

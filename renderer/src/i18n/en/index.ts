@@ -7,6 +7,7 @@ import { employees } from './employees';
 import { errors } from './errors';
 import { settings } from './settings';
 import { signin } from './signin';
+import { tech } from './tech';
 import { till } from './till';
 
 /** The English catalogs, one namespace per screen area: the source every other language mirrors. */
@@ -20,6 +21,7 @@ export const en = {
   employees,
   settings,
   customer,
+  tech,
   /** The money figures' labels: common/figure-labels.ts, shared with the printed reports. */
   figures: { ...FIGURE_LABELS_IN.en, tenders: { ...TENDER_NAMES_IN.en } },
 };

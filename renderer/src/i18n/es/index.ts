@@ -9,6 +9,7 @@ import { employees } from './employees';
 import { errors } from './errors';
 import { settings } from './settings';
 import { signin } from './signin';
+import { tech } from './tech';
 import { till } from './till';
 
 /** The Spanish catalogs: every namespace and message of the English ones (messages.ts). */
@@ -22,5 +23,6 @@ export const es: Messages<typeof en> = {
   employees,
   settings,
   customer,
+  tech,
   figures: { ...FIGURE_LABELS_IN.es, tenders: { ...TENDER_NAMES_IN.es } },
 };

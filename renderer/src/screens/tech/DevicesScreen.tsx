@@ -1,4 +1,5 @@
 import { useEffect, useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
 import type {
   DeviceConfigView,
   DeviceConnectionView,
@@ -8,7 +9,8 @@ import type {
   DiscoveredDeviceView,
   DiscoveryView,
 } from '../../../../electron/bridge/contract';
-import { problemWords, roleWords } from '../../format/devices';
+import { knownWords, problemWords, roleWords, testDetailWords } from '../../format/devices';
+import { i18n } from '../../i18n/i18n';
 import { formatDateTime, formatStamp } from '../../format/money';
 import { useApp, useAppStore, useStoreZone } from '../../state/context';
 import { useAction, useCommand } from '../../state/use-command';
@@ -26,18 +28,20 @@ const stateTone: Record<string, string> = {
   error: 'badge-bad',
 };
 
-const chipStepWords: Record<string, string> = {
-  starting: 'waiting for a card',
-  authenticating: 'reading the chip',
-  'awaiting-host': 'card waiting for the issuer’s answer',
-  completing: 'card completing',
-};
+/** A role in the tech's words, in the window's language. */
+const roleName = (role: DeviceRoleName): string => i18n.t(`tech:devices.roles.${role}`);
 
 /** The EMV reader's contact slot, from its health detail (the chip driver's step). */
 function chipSlot(d: DeviceStatusView): string | null {
   const step = d.role === 'contactless' ? d.detail?.['chipStep'] : undefined;
   if (step === undefined) return null;
-  return step === 'idle' ? 'Chip slot: idle' : `Chip slot: ${chipStepWords[String(step)] ?? String(step)}`;
+  const words = knownWords('tech:devices.health.chipSteps', String(step)) ?? String(step);
+  return i18n.t('tech:devices.health.chipSlot', { step: words });
+}
+
+/** What a device hangs off: a port or a USB id is data; the core's own words are translated. */
+function attachmentWords(d: DeviceStatusView): string {
+  return knownWords('tech:devices.attachments', d.attachment) ?? d.attachment;
 }
 
 function hex4(n: number | undefined): string {
@@ -45,6 +49,7 @@ function hex4(n: number | undefined): string {
 }
 
 function Health() {
+  const { t } = useTranslation('tech');
   const loaded = useCommand('devices.list', {});
   const live = useApp((s) => s.status?.devices);
   const app = useAppStore();
@@ -53,25 +58,38 @@ function Health() {
   const devices = live && live.length > 0 ? live : (loaded.data ?? []);
   return (
     <section className="card" aria-labelledby="health-title">
-      <h2 id="health-title">Health</h2>
+      <h2 id="health-title">{t('devices.health.title')}</h2>
       <table className="data">
-        <TableHead columns={['Role', 'Connection', 'State', 'Last seen', 'Problem', 'Action']} />
+        <TableHead
+          columns={[
+            t('devices.health.columns.role'),
+            t('devices.health.columns.connection'),
+            t('devices.health.columns.state'),
+            t('devices.health.columns.lastSeen'),
+            t('devices.health.columns.problem'),
+            t('devices.health.columns.action'),
+          ]}
+        />
         <tbody>
           {devices.map((d) => (
             <tr key={d.role} data-role={d.role}>
-              <th scope="row">{roleWords[d.role]}</th>
+              <th scope="row">{roleName(d.role)}</th>
               <td>
-                {d.kind}
-                {d.attachment && d.attachment !== d.kind ? ` ${d.attachment}` : ''}
+                {t(`devices.kinds.${d.kind}`)}
+                {d.attachment && d.attachment !== d.kind ? ` ${attachmentWords(d)}` : ''}
               </td>
               <td>
                 {/* Connected is not enough: a printer out of paper is a problem, whatever its link says. */}
                 {d.problem && d.state === 'connected' ? (
                   <span className="badge badge-bad">{problemWords(d.problem)}</span>
                 ) : (
-                  <span className={`badge ${stateTone[d.state] ?? 'badge-muted'}`}>{d.state}</span>
+                  <span className={`badge ${stateTone[d.state] ?? 'badge-muted'}`}>
+                    {t(`devices.states.${d.state}`)}
+                  </span>
                 )}
-                {d.attempts > 0 ? <div className="hint">{d.attempts} attempts</div> : null}
+                {d.attempts > 0 ? (
+                  <div className="hint">{t('devices.health.attempts', { count: d.attempts })}</div>
+                ) : null}
                 {chipSlot(d) ? (
                   <div className="hint" data-testid="chip-slot">
                     {chipSlot(d)}
@@ -88,14 +106,22 @@ function Health() {
                 <button
                   type="button"
                   className="btn btn-small"
-                  aria-label={`Reconnect ${roleWords[d.role]}`}
+                  aria-label={t('devices.health.reconnectLabel', { device: roleName(d.role) })}
                   onClick={() =>
                     void run('devices.reconnect', { role: d.role }).then(
-                      (v) => v && app.getState().notify('info', `${roleWords[d.role]}: ${v.state}`),
+                      (v) =>
+                        v &&
+                        app.getState().notify(
+                          'info',
+                          t('devices.health.reconnected', {
+                            device: roleName(d.role),
+                            state: t(`devices.states.${v.state}`),
+                          }),
+                        ),
                     )
                   }
                 >
-                  Reconnect
+                  {t('devices.health.reconnect')}
                 </button>
               </td>
             </tr>
@@ -107,13 +133,11 @@ function Health() {
   );
 }
 
-const connectionKinds: readonly SelectOption<DeviceConnectionView['kind']>[] = [
-  ['simulated', 'Simulated (sandbox)'],
-  ['serial', 'Serial port'],
-  ['hid', 'USB HID'],
-  ['wedge', 'Keyboard wedge'],
-  ['none', 'None'],
-];
+const connectionKinds = (): readonly SelectOption<DeviceConnectionView['kind']>[] =>
+  (['simulated', 'serial', 'hid', 'wedge', 'none'] as const).map((k) => [
+    k,
+    i18n.t(`tech:devices.assignment.kinds.${k}`),
+  ]);
 const baudRates: readonly SelectOption<number>[] = [1200, 2400, 4800, 9600, 19200, 38400, 57600, 115200].map(
   (b) => [b, String(b)],
 );
@@ -121,16 +145,10 @@ const dataBitsOptions: readonly SelectOption<7 | 8>[] = [
   [8, '8'],
   [7, '7'],
 ];
-const parityOptions: readonly SelectOption<'none' | 'even' | 'odd'>[] = [
-  ['none', 'None'],
-  ['even', 'Even'],
-  ['odd', 'Odd'],
-];
-const wedgeSuffixes: readonly SelectOption<'Enter' | 'Tab' | 'none'>[] = [
-  ['Enter', 'Enter'],
-  ['Tab', 'Tab'],
-  ['none', 'None (a pause)'],
-];
+const parityOptions = (): readonly SelectOption<'none' | 'even' | 'odd'>[] =>
+  (['none', 'even', 'odd'] as const).map((p) => [p, i18n.t(`tech:devices.assignment.parities.${p}`)]);
+const wedgeSuffixes = (): readonly SelectOption<'Enter' | 'Tab' | 'none'>[] =>
+  (['Enter', 'Tab', 'none'] as const).map((x) => [x, i18n.t(`tech:devices.assignment.suffixes.${x}`)]);
 const stopBitsOptions: readonly SelectOption<1 | 2>[] = [
   [1, '1'],
   [2, '2'],
@@ -145,6 +163,7 @@ function ConnectionEditor({
   value: DeviceConnectionView;
   onChange: (v: DeviceConnectionView) => void;
 }) {
+  const { t } = useTranslation('tech');
   const id = (f: string) => `dev-${role}-${f}`;
   const serial = value.kind === 'serial' ? value : null;
   const hid = value.kind === 'hid' ? value : null;
@@ -167,47 +186,47 @@ function ConnectionEditor({
   };
   return (
     <fieldset className="card">
-      <legend>{roleWords[role]}</legend>
+      <legend>{roleName(role)}</legend>
       <div className="row">
         <SelectField
           id={id('kind')}
-          label="Connection"
+          label={t('devices.assignment.connection')}
           value={value.kind}
-          options={connectionKinds}
+          options={connectionKinds()}
           onChange={setKind}
         />
         {serial ? (
           <>
             <InputField
               id={id('path')}
-              label="Port"
+              label={t('devices.assignment.port')}
               value={serial.path}
               onChange={(e) => onChange({ ...serial, path: e.target.value })}
             />
             <SelectField
               id={id('baud')}
-              label="Baud rate"
+              label={t('devices.assignment.baud')}
               value={serial.baudRate}
               options={baudRates}
               onChange={(baudRate) => onChange({ ...serial, baudRate })}
             />
             <SelectField
               id={id('bits')}
-              label="Data bits"
+              label={t('devices.assignment.dataBits')}
               value={serial.dataBits}
               options={dataBitsOptions}
               onChange={(dataBits) => onChange({ ...serial, dataBits })}
             />
             <SelectField
               id={id('parity')}
-              label="Parity"
+              label={t('devices.assignment.parity')}
               value={serial.parity}
-              options={parityOptions}
+              options={parityOptions()}
               onChange={(parity) => onChange({ ...serial, parity })}
             />
             <SelectField
               id={id('stop')}
-              label="Stop bits"
+              label={t('devices.assignment.stopBits')}
               value={serial.stopBits}
               options={stopBitsOptions}
               onChange={(stopBits) => onChange({ ...serial, stopBits })}
@@ -218,22 +237,22 @@ function ConnectionEditor({
           <>
             <InputField
               id={id('prefix')}
-              label="Scanner prefix"
+              label={t('devices.assignment.prefix')}
               value={value.prefix ?? ''}
               maxLength={8}
-              placeholder="none"
+              placeholder={t('devices.assignment.prefixNone')}
               onChange={(e) => onChange({ ...value, prefix: e.target.value })}
             />
             <SelectField
               id={id('suffix')}
-              label="Scanner suffix"
+              label={t('devices.assignment.suffix')}
               value={value.suffix ?? 'Enter'}
-              options={wedgeSuffixes}
+              options={wedgeSuffixes()}
               onChange={(suffix) => onChange({ ...value, suffix })}
             />
             <InputField
               id={id('minlen')}
-              label="Shortest code"
+              label={t('devices.assignment.shortest')}
               inputMode="numeric"
               value={String(value.minLength ?? 6)}
               onChange={(e) =>
@@ -246,13 +265,13 @@ function ConnectionEditor({
           <>
             <InputField
               id={id('vid')}
-              label="Vendor id (hex)"
+              label={t('devices.assignment.vendorId')}
               value={hex4(hid.vendorId)}
               onChange={(e) => onChange({ ...hid, vendorId: parseInt(e.target.value, 16) || 0 })}
             />
             <InputField
               id={id('pid')}
-              label="Product id (hex)"
+              label={t('devices.assignment.productId')}
               value={hex4(hid.productId)}
               onChange={(e) => onChange({ ...hid, productId: parseInt(e.target.value, 16) || 0 })}
             />
@@ -264,26 +283,27 @@ function ConnectionEditor({
 }
 
 function Assignment({ discovered }: { discovered: DiscoveredDeviceView[] }) {
+  const { t } = useTranslation('tech');
   const loaded = useCommand('devices.config.get', {});
   const [config, setConfig] = useState<DeviceConfigView | undefined>(undefined);
   const { run, busy, error } = useAction();
   const app = useAppStore();
   useEffect(() => setConfig(loaded.data), [loaded.data]);
   if (!config)
-    return loaded.error ? <ErrorAlert message={loaded.error} /> : <p>Loading device configuration…</p>;
+    return loaded.error ? <ErrorAlert message={loaded.error} /> : <p>{t('devices.assignment.loading')}</p>;
   const save = async (e: FormEvent) => {
     e.preventDefault();
     const v = await run('devices.config.set', { config });
     if (v) {
       setConfig(v);
-      app.getState().notify('success', 'Device configuration saved; devices reconnect with it.');
+      app.getState().notify('success', t('devices.assignment.saved'));
     }
   };
   return (
     <section aria-labelledby="assign-title">
-      <h2 id="assign-title">Assignment and serial settings</h2>
+      <h2 id="assign-title">{t('devices.assignment.title')}</h2>
       {discovered.some((d) => d.suggestion && d.guess) ? (
-        <div className="row" role="group" aria-label="Suggestions from discovery">
+        <div className="row" role="group" aria-label={t('devices.assignment.suggestions')}>
           {discovered
             .filter((d) => d.suggestion && d.guess)
             .map((d) => (
@@ -295,7 +315,7 @@ function Assignment({ discovered }: { discovered: DiscoveredDeviceView[] }) {
                   d.guess && d.suggestion && setConfig({ ...config, [d.guess.role]: d.suggestion })
                 }
               >
-                Use {d.path} as {d.guess ? roleWords[d.guess.role] : ''}
+                {t('devices.assignment.use', { path: d.path, role: d.guess ? roleName(d.guess.role) : '' })}
               </button>
             ))}
         </div>
@@ -310,7 +330,7 @@ function Assignment({ discovered }: { discovered: DiscoveredDeviceView[] }) {
           />
         ))}
         <button type="submit" className="btn btn-primary" disabled={busy}>
-          Save device configuration
+          {t('devices.assignment.save')}
         </button>
         <ErrorAlert message={error} />
       </form>
@@ -319,6 +339,7 @@ function Assignment({ discovered }: { discovered: DiscoveredDeviceView[] }) {
 }
 
 function Discovery({ onFound }: { onFound: (d: DiscoveredDeviceView[]) => void }) {
+  const { t } = useTranslation('tech');
   const { run, busy, error } = useAction();
   const [result, setResult] = useState<DiscoveryView | undefined>(undefined);
   const discover = async () => {
@@ -328,36 +349,56 @@ function Discovery({ onFound }: { onFound: (d: DiscoveredDeviceView[]) => void }
   };
   return (
     <section className="card" aria-labelledby="disc-title">
-      <h2 id="disc-title">Discovered ports and HID devices</h2>
+      <h2 id="disc-title">{t('devices.discovery.title')}</h2>
       <button type="button" className="btn" disabled={busy} onClick={() => void discover()}>
-        {busy ? 'Looking…' : 'Discover devices'}
+        {busy ? t('devices.discovery.looking') : t('devices.discovery.discover')}
       </button>
       <ErrorAlert message={error} />
       {result ? (
         <>
+          {/* The listing method (udev, scan), its note and HID's reason are the core's: data. */}
           <p className="hint">
-            Serial ports listed by {result.serialMethod}
-            {result.serialNote ? ` (${result.serialNote})` : ''}. HID:{' '}
-            {result.hid.available ? 'available' : `unavailable — ${result.hid.reason ?? 'no HID support'}`}.
+            {result.serialNote
+              ? t('devices.discovery.serialByNote', { method: result.serialMethod, note: result.serialNote })
+              : t('devices.discovery.serialBy', { method: result.serialMethod })}{' '}
+            {result.hid.available
+              ? t('devices.discovery.hidAvailable')
+              : t('devices.discovery.hidUnavailable', {
+                  reason: result.hid.reason ?? t('devices.discovery.noHid'),
+                })}
           </p>
           <table className="data">
-            <TableHead columns={['Transport', 'Path', 'Vendor / product', 'Maker', 'Looks like']} />
+            <TableHead
+              columns={[
+                t('devices.discovery.columns.transport'),
+                t('devices.discovery.columns.path'),
+                t('devices.discovery.columns.ids'),
+                t('devices.discovery.columns.maker'),
+                t('devices.discovery.columns.looksLike'),
+              ]}
+            />
             <tbody>
               {result.devices.length === 0 ? (
                 <tr>
-                  <td colSpan={5}>No serial ports or HID devices found.</td>
+                  <td colSpan={5}>{t('devices.discovery.none')}</td>
                 </tr>
               ) : (
                 result.devices.map((d) => (
                   <tr key={`${d.transport}-${d.path}`}>
-                    <td>{d.transport}</td>
+                    <td>{t(`devices.discovery.transports.${d.transport}`)}</td>
                     <td>{d.path}</td>
                     <td>
                       {hex4(d.vendorId)} {hex4(d.productId)}
                     </td>
                     <td>{[d.manufacturer, d.product].filter(Boolean).join(' ')}</td>
                     <td>
-                      {d.guess ? `${roleWords[d.guess.role]} (${d.guess.model}, ${d.guess.confidence})` : '—'}
+                      {d.guess
+                        ? t('devices.discovery.guess', {
+                            role: roleName(d.guess.role),
+                            model: d.guess.model,
+                            confidence: t(`devices.discovery.confidence.${d.guess.confidence}`),
+                          })
+                        : '—'}
                     </td>
                   </tr>
                 ))
@@ -370,72 +411,92 @@ function Discovery({ onFound }: { onFound: (d: DiscoveredDeviceView[]) => void }
   );
 }
 
+/** The catalog's keys (under tech:devices.tests) of the tests' buttons and of their results' labels. */
+type TestWord =
+  | 'readCard'
+  | 'readCardLabel'
+  | 'showOnPad'
+  | 'showOnPadLabel'
+  | 'printTest'
+  | 'printerStatus'
+  | 'beep'
+  | 'beepLabel'
+  | 'pingPad'
+  | 'pingPadLabel';
+
 /** One test button: its words, the label its result is listed under, and what the core is asked to do. */
-type DeviceTest = { button: string; label: string; request: DeviceTestRequest };
+type DeviceTest = { button: TestWord; label: TestWord; request: DeviceTestRequest };
 
 const readCardTest: DeviceTest = {
-  button: 'Read a card',
-  label: 'Read card',
+  button: 'readCard',
+  label: 'readCardLabel',
   request: { role: 'cardReader', action: 'read-card', timeoutMs: 20000 },
 };
 const checkTests: readonly DeviceTest[] = [
   {
-    button: 'Print test receipt',
-    label: 'Print test receipt',
+    button: 'printTest',
+    label: 'printTest',
     request: { role: 'receiptPrinter', action: 'print-test-receipt' },
   },
   {
-    button: 'Printer status',
-    label: 'Printer status',
+    button: 'printerStatus',
+    label: 'printerStatus',
     request: { role: 'receiptPrinter', action: 'status' },
   },
-  { button: 'Beep contactless', label: 'Contactless beep', request: { role: 'contactless', action: 'beep' } },
+  { button: 'beep', label: 'beepLabel', request: { role: 'contactless', action: 'beep' } },
   {
-    button: 'Ping signature pad',
-    label: 'Signature pad heartbeat',
+    button: 'pingPad',
+    label: 'pingPadLabel',
     request: { role: 'signaturePad', action: 'heartbeat' },
   },
 ];
 
 function Tests() {
+  const { t } = useTranslation('tech');
   const { run, busy, error } = useAction();
-  const [text, setText] = useState('TILLPOINT TEST');
-  const [results, setResults] = useState<{ label: string; ok: boolean; detail: string }[]>([]);
+  const [text, setText] = useState(() => t('devices.tests.padTextDefault'));
+  // The label's key is kept, not its words, so a result reads in the language the window speaks now.
+  const [results, setResults] = useState<{ label: TestWord; ok: boolean; detail: string }[]>([]);
   const test = async ({ label, request }: DeviceTest) => {
     const v = await run('devices.test', request);
     if (v) setResults((r) => [{ label, ok: v.ok, detail: v.detail }, ...r].slice(0, 8));
   };
-  const testButton = (t: DeviceTest) => (
-    <button key={t.button} type="button" className="btn" disabled={busy} onClick={() => void test(t)}>
-      {t.button}
+  const testButton = (x: DeviceTest) => (
+    <button key={x.button} type="button" className="btn" disabled={busy} onClick={() => void test(x)}>
+      {t(`devices.tests.${x.button}`)}
     </button>
   );
   return (
     <section className="card" aria-labelledby="tests-title">
-      <h2 id="tests-title">Test actions</h2>
+      <h2 id="tests-title">{t('devices.tests.title')}</h2>
       <div className="row">
         {testButton(readCardTest)}
         <InputField
           id="pad-text"
-          label="PIN-pad display text"
+          label={t('devices.tests.padText')}
           value={text}
           maxLength={32}
           onChange={(e) => setText(e.target.value)}
         />
         {testButton({
-          button: 'Show on PIN pad',
-          label: 'PIN-pad display',
+          button: 'showOnPad',
+          label: 'showOnPadLabel',
           request: { role: 'pinPad', action: 'display-text', text },
         })}
         {checkTests.map(testButton)}
       </div>
-      {busy ? <p role="status">Testing… (for “Read a card”, present a card now)</p> : null}
+      {busy ? <p role="status">{t('devices.tests.testing')}</p> : null}
       <ErrorAlert message={error} />
-      <ul aria-label="Test results" aria-live="polite">
+      <ul aria-label={t('devices.tests.results')} aria-live="polite">
         {results.map((r, i) => (
           <li key={i}>
-            <span className={`badge ${r.ok ? 'badge-ok' : 'badge-bad'}`}>{r.ok ? 'OK' : 'Failed'}</span>{' '}
-            {r.label}: {r.detail}
+            <span className={`badge ${r.ok ? 'badge-ok' : 'badge-bad'}`}>
+              {r.ok ? t('devices.tests.ok') : t('devices.tests.failed')}
+            </span>{' '}
+            {t('devices.tests.result', {
+              label: t(`devices.tests.${r.label}`),
+              detail: testDetailWords(r.detail),
+            })}
           </li>
         ))}
       </ul>
@@ -444,16 +505,15 @@ function Tests() {
 }
 
 function Recorder() {
+  const { t } = useTranslation('tech');
   const zone = useStoreZone();
   const frames = useCommand('devices.recorder.get', { limit: 100 });
   const { run, error } = useAction();
   const v = frames.data;
   return (
     <section className="card" aria-labelledby="rec-title">
-      <h2 id="rec-title">Frame recorder</h2>
-      <p className="hint">
-        Records the bytes each device sends and receives, card numbers masked and PIN-pad payloads left out.
-      </p>
+      <h2 id="rec-title">{t('devices.recorder.title')}</h2>
+      <p className="hint">{t('devices.recorder.intro')}</p>
       <div className="row">
         <label className="check">
           <input
@@ -466,19 +526,28 @@ function Recorder() {
               )
             }
           />
-          Record frames{v?.file ? ` to ${v.file}` : ''}
+          {v?.file ? t('devices.recorder.recordTo', { file: v.file }) : t('devices.recorder.record')}
         </label>
         <button type="button" className="btn" onClick={() => void frames.reload()}>
-          Refresh frames
+          {t('devices.recorder.refresh')}
         </button>
       </div>
       <ErrorAlert message={error} />
       <table className="data">
-        <TableHead columns={['Time', 'Device', 'Direction', 'Bytes', 'Data (masked)']} numeric={['Bytes']} />
+        <TableHead
+          columns={[
+            t('devices.recorder.columns.time'),
+            t('devices.recorder.columns.device'),
+            t('devices.recorder.columns.direction'),
+            t('devices.recorder.columns.bytes'),
+            t('devices.recorder.columns.data'),
+          ]}
+          numeric={[t('devices.recorder.columns.bytes')]}
+        />
         <tbody>
           {(v?.frames ?? []).length === 0 ? (
             <tr>
-              <td colSpan={5}>No frames recorded.</td>
+              <td colSpan={5}>{t('devices.recorder.none')}</td>
             </tr>
           ) : (
             (v?.frames ?? [])
@@ -487,11 +556,13 @@ function Recorder() {
               .map((f, i) => (
                 <tr key={`${f.at}-${i}`}>
                   <td>{formatStamp(f.at, zone)}</td>
-                  <td>{roleWords[f.role]}</td>
-                  <td>{f.direction === 'in' ? 'from device' : 'to device'}</td>
+                  <td>{roleName(f.role)}</td>
+                  <td>
+                    {f.direction === 'in' ? t('devices.recorder.fromDevice') : t('devices.recorder.toDevice')}
+                  </td>
                   <td className="num">{f.length}</td>
                   <td style={{ fontFamily: 'monospace', wordBreak: 'break-all' }}>
-                    {f.ascii ?? f.hex ?? '(not recorded)'}
+                    {f.ascii ?? f.hex ?? t('devices.recorder.notRecorded')}
                   </td>
                 </tr>
               ))
@@ -504,10 +575,11 @@ function Recorder() {
 
 /** The field tech's device screen: health, discovery, assignment, tests and the frame recorder. */
 export function DevicesScreen() {
+  const { t } = useTranslation('tech');
   const [discovered, setDiscovered] = useState<DiscoveredDeviceView[]>([]);
   return (
     <div>
-      <h1 tabIndex={-1}>Devices</h1>
+      <h1 tabIndex={-1}>{t('devices.title')}</h1>
       <Health />
       <Tests />
       <ScannerAndPoleDisplay />

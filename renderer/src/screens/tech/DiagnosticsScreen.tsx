@@ -1,12 +1,13 @@
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { useApp } from '../../state/context';
 import { useAction } from '../../state/use-command';
 import { ErrorAlert } from '../../ui/fields';
 import { download } from '../manager/ReportsScreen';
-import { roleWords } from './DevicesScreen';
 
 /** Terminal status at a glance and the diagnostics bundle (logs, replays, journal summary; card data masked). */
 export function DiagnosticsScreen() {
+  const { t } = useTranslation('tech');
   const status = useApp((s) => s.status);
   const { run, busy, error } = useAction();
   const [saved, setSaved] = useState<string | null>(null);
@@ -14,42 +15,44 @@ export function DiagnosticsScreen() {
     const b = await run('diagnostics.bundle', {});
     if (!b) return;
     download(b.fileName, b.json, 'application/json');
-    setSaved(`Saved ${b.fileName} (${Math.round(b.json.length / 1024)} KiB).`);
+    setSaved(t('diagnostics.saved', { file: b.fileName, kib: Math.round(b.json.length / 1024) }));
   };
   return (
     <div>
-      <h1 tabIndex={-1}>Diagnostics</h1>
+      <h1 tabIndex={-1}>{t('diagnostics.title')}</h1>
       {status ? (
         <section className="card" aria-labelledby="status-title">
-          <h2 id="status-title">Terminal</h2>
+          <h2 id="status-title">{t('diagnostics.terminal')}</h2>
           <dl className="facts">
-            <dt>Lane</dt>
+            <dt>{t('diagnostics.lane')}</dt>
             <dd>{status.laneId}</dd>
-            <dt>Merchant / cashier</dt>
+            <dt>{t('diagnostics.merchant')}</dt>
             <dd>
               {status.mid} / {status.cid}
             </dd>
-            <dt>Version</dt>
+            <dt>{t('diagnostics.version')}</dt>
             <dd>
-              {status.version} (bridge contract {status.contractVersion})
+              {t('diagnostics.versionIs', { version: status.version, contract: status.contractVersion })}
             </dd>
-            <dt>Mode</dt>
-            <dd>{status.sandbox ? 'Sandbox' : 'Live'}</dd>
-            <dt>Gateway</dt>
+            <dt>{t('diagnostics.mode')}</dt>
+            <dd>{status.sandbox ? t('diagnostics.sandbox') : t('diagnostics.live')}</dd>
+            <dt>{t('diagnostics.gateway')}</dt>
             <dd>
               {status.gateway.online
-                ? 'Online'
-                : `Offline${status.gateway.lastError ? `: ${status.gateway.lastError}` : ''}`}
+                ? t('diagnostics.online')
+                : status.gateway.lastError
+                  ? t('diagnostics.offlineBecause', { error: status.gateway.lastError })
+                  : t('diagnostics.offline')}
             </dd>
-            <dt>Reversals pending</dt>
+            <dt>{t('diagnostics.reversals')}</dt>
             <dd>{status.reversals.pending}</dd>
-            <dt>Offline sales held</dt>
+            <dt>{t('diagnostics.saf')}</dt>
             <dd>{status.saf.count}</dd>
             {status.devices.map((d) => (
               <div key={d.role} style={{ display: 'contents' }}>
-                <dt>{roleWords[d.role]}</dt>
+                <dt>{t(`devices.roles.${d.role}`)}</dt>
                 <dd>
-                  {d.state}
+                  {t(`devices.states.${d.state}`)}
                   {d.lastError ? ` — ${d.lastError}` : ''}
                 </dd>
               </div>
@@ -58,13 +61,10 @@ export function DiagnosticsScreen() {
         </section>
       ) : null}
       <section className="card" aria-labelledby="bundle-title">
-        <h2 id="bundle-title">Diagnostics bundle</h2>
-        <p>
-          Status, settings without secrets, device health and recorded frames, the journal summary and the
-          recent log. Card numbers are masked.
-        </p>
+        <h2 id="bundle-title">{t('diagnostics.bundle')}</h2>
+        <p>{t('diagnostics.bundleIntro')}</p>
         <button type="button" className="btn btn-primary" disabled={busy} onClick={() => void exportBundle()}>
-          {busy ? 'Collecting…' : 'Export diagnostics bundle'}
+          {busy ? t('diagnostics.collecting') : t('diagnostics.export')}
         </button>
         {saved ? <p role="status">{saved}</p> : null}
         <ErrorAlert message={error} />

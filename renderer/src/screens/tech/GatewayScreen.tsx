@@ -1,10 +1,12 @@
 import { useEffect, useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
 import type {
   GatewaySettingsUpdate,
   GatewaySettingsView,
   GatewayTestResult,
 } from '../../../../electron/bridge/contract';
-import { gatewayAddressProblem } from '../../../../common/gateway-address';
+import { gatewayAddressProblem, PLAIN_HTTP_REFUSED } from '../../../../common/gateway-address';
+import { i18n } from '../../i18n/i18n';
 import { useAppStore } from '../../state/context';
 import { useAction, useCommand } from '../../state/use-command';
 import { ErrorAlert, InputField, type InputFieldProps } from '../../ui/fields';
@@ -67,12 +69,23 @@ function addressProblem(text: string): string | undefined {
   try {
     url = new URL(text.trim());
   } catch {
-    return 'The gateway address must be a URL such as https://gateway.example.com.';
+    return i18n.t('tech:gateway.notUrl');
   }
-  return gatewayAddressProblem(url.protocol, url.hostname);
+  const problem = gatewayAddressProblem(url.protocol, url.hostname);
+  if (problem === undefined) return undefined;
+  return i18n.t(problem === PLAIN_HTTP_REFUSED ? 'tech:gateway.plainHttp' : 'tech:gateway.httpsOnly');
+}
+
+/** The gateway's answer to a test: the terminal's own "Connected to …" in words; a failure is the gateway's. */
+function testWords(r: GatewayTestResult): string {
+  const connected = /^Connected to (.+) as merchant (\d+)\.$/.exec(r.message);
+  return connected
+    ? i18n.t('tech:gateway.connectedTo', { url: connected[1] ?? '', mid: connected[2] ?? '' })
+    : r.message;
 }
 
 function Connection() {
+  const { t } = useTranslation(['tech', 'common']);
   const loaded = useCommand('gateway.get', {});
   const [form, setForm] = useState<GatewaySettingsView | undefined>(undefined);
   const [password, setPassword] = useState('');
@@ -84,7 +97,7 @@ function Connection() {
     setForm(loaded.data);
     setSaved(loaded.data);
   }, [loaded.data]);
-  if (!form) return loaded.error ? <ErrorAlert message={loaded.error} /> : <p>Loading…</p>;
+  if (!form) return loaded.error ? <ErrorAlert message={loaded.error} /> : <p>{t('common:loading')}</p>;
   const field = <K extends keyof GatewaySettingsView>(k: K, v: GatewaySettingsView[K]) =>
     setForm({ ...form, [k]: v });
   const save = async (e: FormEvent) => {
@@ -114,16 +127,16 @@ function Connection() {
     if (v) {
       setForm(v);
       setSaved(v);
-      app.getState().notify('success', 'Gateway settings saved.');
+      app.getState().notify('success', t('gateway.saved'));
     }
   };
   return (
     <form className="card stack" onSubmit={(e) => void save(e)} aria-labelledby="gw-title">
-      <h2 id="gw-title">Gateway connection</h2>
-      {form.embeddedSandbox ? <p className="hint">This terminal uses its embedded sandbox gateway.</p> : null}
+      <h2 id="gw-title">{t('gateway.connection')}</h2>
+      {form.embeddedSandbox ? <p className="hint">{t('gateway.sandbox')}</p> : null}
       <div className="row">
         <div className="field" style={{ flex: 2 }}>
-          <label htmlFor="gw-url">Base URL</label>
+          <label htmlFor="gw-url">{t('gateway.baseUrl')}</label>
           <input
             id="gw-url"
             type="url"
@@ -132,49 +145,44 @@ function Connection() {
             aria-describedby="gw-url-hint"
           />
           <span id="gw-url-hint" className="hint">
-            https:// — plain http:// only for a gateway on this machine.
+            {t('gateway.baseUrlHint')}
           </span>
         </div>
-        <NumberField
-          id="gw-mid"
-          label="Merchant id (mid)"
-          value={form.mid}
-          onValue={(n) => field('mid', n)}
-        />
-        <NumberField id="gw-cid" label="Cashier id (cid)" value={form.cid} onValue={(n) => field('cid', n)} />
+        <NumberField id="gw-mid" label={t('gateway.mid')} value={form.mid} onValue={(n) => field('mid', n)} />
+        <NumberField id="gw-cid" label={t('gateway.cid')} value={form.cid} onValue={(n) => field('cid', n)} />
       </div>
       <div className="row">
         <InputField
           id="gw-user"
-          label="User name"
+          label={t('gateway.user')}
           autoComplete="off"
           value={form.userName}
           onChange={(e) => field('userName', e.target.value)}
         />
         <InputField
           id="gw-pass"
-          label="Password"
+          label={t('gateway.password')}
           type="password"
           autoComplete="new-password"
           value={password}
-          placeholder={form.passwordSet ? '(unchanged)' : ''}
+          placeholder={form.passwordSet ? t('gateway.passwordUnchanged') : ''}
           onChange={(e) => setPassword(e.target.value)}
           aria-describedby="gw-pass-hint"
         >
           <span id="gw-pass-hint" className="hint">
-            {form.passwordSet ? 'A password is stored; type a new one to replace it.' : 'No password stored.'}
+            {form.passwordSet ? t('gateway.passwordStored') : t('gateway.passwordNone')}
           </span>
         </InputField>
         <InputField
           id="gw-appkey"
-          label="App key"
+          label={t('gateway.appKey')}
           autoComplete="off"
           value={form.appKey}
           onChange={(e) => field('appKey', e.target.value)}
         />
         <NumberField
           id="gw-apptype"
-          label="App type"
+          label={t('gateway.appType')}
           value={form.appType}
           onValue={(n) => field('appType', n)}
         />
@@ -182,18 +190,18 @@ function Connection() {
       <div className="row">
         <SecondsField
           id="gw-sale-s"
-          label="Payment timeout (seconds)"
+          label={t('gateway.saleTimeout')}
           valueMs={form.timeouts.saleMs}
           onValueMs={(n) => field('timeouts', { ...form.timeouts, saleMs: n })}
           aria-describedby="gw-sale-hint"
         >
           <span id="gw-sale-hint" className="hint">
-            No answer by then: the sale is reversed.
+            {t('gateway.saleTimeoutHint')}
           </span>
         </SecondsField>
         <SecondsField
           id="gw-other-s"
-          label="Other requests timeout (seconds)"
+          label={t('gateway.otherTimeout')}
           valueMs={form.timeouts.otherMs}
           onValueMs={(n) => field('timeouts', { ...form.timeouts, otherMs: n })}
         />
@@ -201,7 +209,7 @@ function Connection() {
       <ErrorAlert message={error} />
       <div className="row">
         <button type="submit" className="btn btn-primary" disabled={busy}>
-          Save connection
+          {t('gateway.save')}
         </button>
         <button
           type="button"
@@ -209,15 +217,15 @@ function Connection() {
           disabled={busy}
           onClick={() => void run('gateway.test', {}).then((v) => v && setTest(v))}
         >
-          Test connection
+          {t('gateway.test')}
         </button>
       </div>
       {test ? (
         <p role="status" data-testid="gateway-test">
           <span className={`badge ${test.ok ? 'badge-ok' : 'badge-bad'}`}>
-            {test.ok ? 'Connected' : 'Failed'}
+            {test.ok ? t('gateway.connected') : t('gateway.failed')}
           </span>{' '}
-          {test.message} ({test.latencyMs} ms)
+          {testWords(test)} {t('gateway.latency', { ms: test.latencyMs })}
         </p>
       ) : null}
     </form>
@@ -225,6 +233,7 @@ function Connection() {
 }
 
 function Lane() {
+  const { t } = useTranslation('tech');
   const loaded = useCommand('lane.get', {});
   const [lane, setLane] = useState('');
   const { run, busy, error } = useAction();
@@ -234,29 +243,29 @@ function Lane() {
     e.preventDefault();
     const v = await run('lane.set', { laneId: lane });
     if (v) {
-      app.getState().notify('success', `Lane id is now ${v.laneId}.`);
+      app.getState().notify('success', t('gateway.laneSaved', { lane: v.laneId }));
       void app.getState().refreshStatus();
     }
   };
   return (
     <form className="card row" onSubmit={(e) => void save(e)} aria-labelledby="lane-title">
       <h2 id="lane-title" style={{ width: '100%' }}>
-        Lane
+        {t('gateway.lane')}
       </h2>
       <InputField
         id="lane-id"
-        label="Lane id"
+        label={t('gateway.laneId')}
         maxLength={16}
         value={lane}
         onChange={(e) => setLane(e.target.value)}
         aria-describedby="lane-hint"
       >
         <span id="lane-hint" className="hint">
-          1 to 16 letters or digits; it prefixes every transaction number.
+          {t('gateway.laneHint')}
         </span>
       </InputField>
       <button type="submit" className="btn btn-primary" disabled={busy}>
-        Save lane id
+        {t('gateway.laneSave')}
       </button>
       <ErrorAlert message={error} />
     </form>
@@ -264,9 +273,10 @@ function Lane() {
 }
 
 export function GatewayScreen() {
+  const { t } = useTranslation('tech');
   return (
     <div>
-      <h1 tabIndex={-1}>Gateway & lane</h1>
+      <h1 tabIndex={-1}>{t('gateway.title')}</h1>
       <Connection />
       <Lane />
     </div>

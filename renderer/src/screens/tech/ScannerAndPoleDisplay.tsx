@@ -1,30 +1,33 @@
 import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { ScanView } from '../../../../electron/bridge/contract';
+import { scanProblemWords, testDetailWords } from '../../format/devices';
 import { formatCents, formatTime } from '../../format/money';
+import { i18n } from '../../i18n/i18n';
 import { useBridge, useStoreZone } from '../../state/context';
 import { useAction } from '../../state/use-command';
 import { useWedgeScan } from '../../state/use-wedge-scan';
 import { ErrorAlert, InputField } from '../../ui/fields';
 import { TableHead } from '../../ui/TableHead';
 
-const sourceWords: Record<ScanView['source'], string> = {
-  serial: 'serial',
-  hid: 'USB HID POS',
-  wedge: 'keyboard wedge',
-};
-
 /** Beside the Valid / Refused badge: how a scan was checked, or why it was refused. */
 function verdict(s: ScanView): string {
-  if (!s.validated) return s.problem ?? 'unreadable';
-  const how = s.checkedBy === 'check-digit' ? 'check digit verified' : 'checked by the scanner';
-  const price = s.priceEmbedded
-    ? `; item ${s.priceEmbedded.itemCode}, label price ${formatCents(s.priceEmbedded.priceCents)}`
-    : '';
-  return `${how}${price}`;
+  if (!s.validated) return scanProblemWords(s.problem);
+  const how = i18n.t(
+    s.checkedBy === 'check-digit' ? 'tech:devices.scanner.checkDigit' : 'tech:devices.scanner.byScanner',
+  );
+  return s.priceEmbedded
+    ? i18n.t('tech:devices.scanner.price', {
+        how,
+        item: s.priceEmbedded.itemCode,
+        price: formatCents(s.priceEmbedded.priceCents),
+      })
+    : how;
 }
 
 /** The last scans of the lane's scanner, as they arrive, and a field to test a keyboard-wedge scanner. */
 function ScannerTest() {
+  const { t } = useTranslation('tech');
   const bridge = useBridge();
   const zone = useStoreZone();
   const [scans, setScans] = useState<ScanView[]>([]);
@@ -38,15 +41,12 @@ function ScannerTest() {
   const s = wedge.settings;
   return (
     <section className="card" aria-labelledby="scanner-title">
-      <h2 id="scanner-title">Barcode scanner</h2>
-      <p className="hint">
-        Scan a label: each scan is listed with its symbology, its data and whether it is valid. A misread
-        (check digit wrong) is refused and never looked up.
-      </p>
+      <h2 id="scanner-title">{t('devices.scanner.title')}</h2>
+      <p className="hint">{t('devices.scanner.intro')}</p>
       {s ? (
         <InputField
           id="wedge-test"
-          label="Keyboard-wedge test: put the cursor here and scan"
+          label={t('devices.scanner.wedgeField')}
           // Uncontrolled: a scan's keys come a few ms apart and need no re-render each.
           defaultValue=""
           autoComplete="off"
@@ -56,26 +56,46 @@ function ScannerTest() {
           }}
         >
           <span className="hint">
-            Prefix {s.prefix === '' ? 'none' : `“${s.prefix}”`}, ends with{' '}
-            {s.suffix === 'none' ? 'a pause' : s.suffix}, at least {s.minLength} characters, keys at most{' '}
-            {s.maxGapMs} ms apart and {s.maxMeanGapMs} ms on average. Typing by hand stays in the field.
+            {t('devices.scanner.wedgeHint', {
+              prefix:
+                s.prefix === ''
+                  ? t('devices.scanner.prefixNone')
+                  : t('devices.scanner.prefixIs', { prefix: s.prefix }),
+              suffix:
+                s.suffix === 'none'
+                  ? t('devices.scanner.suffixPause')
+                  : t(`devices.assignment.suffixes.${s.suffix}`),
+              min: s.minLength,
+              gap: s.maxGapMs,
+              mean: s.maxMeanGapMs,
+            })}
           </span>
         </InputField>
       ) : null}
       <ErrorAlert message={error} />
-      <table className="data" aria-label="Last scans">
-        <TableHead columns={['Time', 'From', 'Symbology', 'Data', 'Result']} />
+      <table className="data" aria-label={t('devices.scanner.lastScans')}>
+        <TableHead
+          columns={[
+            t('devices.scanner.columns.time'),
+            t('devices.scanner.columns.from'),
+            t('devices.scanner.columns.symbology'),
+            t('devices.scanner.columns.data'),
+            t('devices.scanner.columns.result'),
+          ]}
+        />
         <tbody aria-live="polite">
           {scans.length === 0 ? (
             <tr>
-              <td colSpan={5}>No scan yet.</td>
+              <td colSpan={5}>{t('devices.scanner.noScan')}</td>
             </tr>
           ) : (
             scans.map((x) => (
               <tr key={`${x.at}-${x.data}`} data-scan={x.validated ? 'valid' : 'refused'}>
                 <td style={{ whiteSpace: 'nowrap' }}>{formatTime(x.at, zone)}</td>
-                <td>{sourceWords[x.source]}</td>
-                <td>{x.symbology === 'unknown' ? 'not identified' : x.symbology.toUpperCase()}</td>
+                <td>{t(`devices.scanner.sources.${x.source}`)}</td>
+                <td>
+                  {x.symbology === 'unknown' ? t('devices.scanner.notIdentified') : x.symbology.toUpperCase()}
+                </td>
                 <td
                   style={{
                     fontFamily: 'monospace',
@@ -87,7 +107,7 @@ function ScannerTest() {
                 </td>
                 <td>
                   <span className={`badge ${x.validated ? 'badge-ok' : 'badge-bad'}`}>
-                    {x.validated ? 'Valid' : 'Refused'}
+                    {x.validated ? t('devices.scanner.valid') : t('devices.scanner.refused')}
                   </span>{' '}
                   {verdict(x)}
                 </td>
@@ -102,16 +122,17 @@ function ScannerTest() {
 
 /** The pole display's test: a line of the tech's text above a 20-column ruler. */
 function PoleDisplayTest() {
+  const { t } = useTranslation('tech');
   const { run, busy, error } = useAction();
-  const [text, setText] = useState('TILLPOINT TEST');
+  const [text, setText] = useState(() => t('devices.pole.textDefault'));
   const [result, setResult] = useState<{ ok: boolean; detail: string } | null>(null);
   return (
     <section className="card" aria-labelledby="pole-title">
-      <h2 id="pole-title">Pole display</h2>
+      <h2 id="pole-title">{t('devices.pole.title')}</h2>
       <div className="row">
         <InputField
           id="pole-text"
-          label="Text for the top row (20 characters)"
+          label={t('devices.pole.text')}
           value={text}
           maxLength={20}
           onChange={(e) => setText(e.target.value)}
@@ -126,16 +147,16 @@ function PoleDisplayTest() {
             )
           }
         >
-          Show on pole display
+          {t('devices.pole.show')}
         </button>
       </div>
       <ErrorAlert message={error} />
       {result ? (
         <p role="status">
           <span className={`badge ${result.ok ? 'badge-ok' : 'badge-bad'}`}>
-            {result.ok ? 'OK' : 'Failed'}
+            {result.ok ? t('devices.tests.ok') : t('devices.tests.failed')}
           </span>{' '}
-          {result.detail}
+          {testDetailWords(result.detail)}
         </p>
       ) : null}
     </section>
