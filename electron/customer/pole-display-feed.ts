@@ -1,4 +1,5 @@
-import type { CustomerDisplayView } from '../bridge/contract';
+import { languageOf, type Language } from '../../common/store-locale';
+import type { CustomerDisplayView, CustomerLineView } from '../bridge/contract';
 import type { PoleDisplay } from '../../native/drivers/roles';
 import { itemRows, messageRows, totalRows } from '../../native/protocols/pole-display-lines';
 import { dollars } from '../util/money';
@@ -12,58 +13,81 @@ import { dollars } from '../util/money';
  * its failure is dropped, and the next screen (or the display's return) writes the whole screen again.
  */
 
-/** What the pole display should show for a view: a method of the driver and its arguments. */
+/** What the pole display should show for a view: a method of the driver and its arguments, in words. */
 export type PoleScreen =
-  | { kind: 'item'; name: string; priceCents: number; totalCents: number }
-  | { kind: 'total'; totalCents: number; second?: { label: string; cents: number } }
-  | { kind: 'change'; changeCents: number }
+  | { kind: 'item'; name: string; priceCents: number; total: LabelledAmount }
+  | { kind: 'total'; total: LabelledAmount; second?: LabelledAmount }
   | { kind: 'message'; first: string; second: string };
 
-export const POLE_WORDS = {
-  welcome: 'Welcome',
-  thanks: 'Thank you',
-  comeAgain: 'Please come again',
-  total: 'Total',
-  due: 'Due',
-  change: 'Change',
-} as const;
+type LabelledAmount = { label: string; cents: number };
+
+type PoleWords = {
+  welcome: string;
+  thanks: string;
+  comeAgain: string;
+  total: string;
+  due: string;
+  change: string;
+  /** The lines the core words itself (a quick sale, a gift card load, a discount): the customer's words. */
+  wording: Readonly<Record<NonNullable<CustomerLineView['wording']>, string>>;
+};
+
+/**
+ * The display's words in the store's language (the customer display's own language choice is that
+ * window's: the pole shows every customer the same). Each fits a row beside a price; the display's table
+ * (PC437) has ¡ and ñ (native/protocols/pc437.ts).
+ */
+export const POLE_WORDS: Readonly<Record<Language, PoleWords>> = {
+  en: {
+    welcome: 'Welcome',
+    thanks: 'Thank you',
+    comeAgain: 'Please come again',
+    total: 'Total',
+    due: 'Due',
+    change: 'Change',
+    wording: { sale: 'Sale', giftCardLoad: 'Gift card load', discount: 'Discount' },
+  },
+  es: {
+    welcome: '¡Bienvenidos!',
+    thanks: '¡Gracias!',
+    comeAgain: 'Vuelva pronto',
+    total: 'Total',
+    due: 'Por pagar',
+    change: 'Cambio',
+    wording: { sale: 'Venta', giftCardLoad: 'Recarga de tarjeta', discount: 'Descuento' },
+  },
+};
 
 export function poleScreenOf(v: CustomerDisplayView): PoleScreen {
+  const words = POLE_WORDS[v.locale ? languageOf(v.locale.locale) : 'en'];
   const t = v.ticket;
-  if (v.phase === 'idle' || !t) return { kind: 'message', first: POLE_WORDS.welcome, second: v.storeName };
+  if (v.phase === 'idle' || !t) return { kind: 'message', first: words.welcome, second: v.storeName };
   if (v.phase === 'thanks') {
     const change = v.outcome?.kind === 'cash' ? (v.outcome.changeCents ?? 0) : 0;
     return change > 0
-      ? { kind: 'change', changeCents: change }
-      : { kind: 'message', first: POLE_WORDS.thanks, second: POLE_WORDS.comeAgain };
+      ? { kind: 'total', total: { label: words.change, cents: change } }
+      : { kind: 'message', first: words.thanks, second: words.comeAgain };
   }
+  const total = { label: words.total, cents: t.totalCents };
   if (t.paidCents > 0 && t.remainingCents > 0)
-    return {
-      kind: 'total',
-      totalCents: t.totalCents,
-      second: { label: POLE_WORDS.due, cents: t.remainingCents },
-    };
+    return { kind: 'total', total, second: { label: words.due, cents: t.remainingCents } };
   // While the customer pays the total is what matters; before (the tip question included), the line
   // just rung over the running total.
   const paying =
     v.prompt !== undefined || v.outcome !== undefined || (v.ask !== undefined && v.ask.kind !== 'tip');
   const last = t.lines[t.lines.length - 1];
-  if (paying || !last) return { kind: 'total', totalCents: t.totalCents };
-  return { kind: 'item', name: last.description, priceCents: last.amountCents, totalCents: t.totalCents };
+  if (paying || !last) return { kind: 'total', total };
+  const name = last.wording ? words.wording[last.wording] : last.description;
+  return { kind: 'item', name, priceCents: last.amountCents, total };
 }
 
 /** The two rows a screen makes (the driver's own rule), to tell a change from a repeat. */
 export function poleRowsOf(s: PoleScreen): readonly [string, string] {
   switch (s.kind) {
     case 'item':
-      return itemRows({ name: s.name, priceCents: s.priceCents }, dollars, {
-        label: POLE_WORDS.total,
-        cents: s.totalCents,
-      });
+      return itemRows({ name: s.name, priceCents: s.priceCents }, dollars, s.total);
     case 'total':
-      return totalRows({ label: POLE_WORDS.total, cents: s.totalCents }, dollars, s.second);
-    case 'change':
-      return totalRows({ label: POLE_WORDS.change, cents: s.changeCents }, dollars);
+      return totalRows(s.total, dollars, s.second);
     case 'message':
       return messageRows(s.first, s.second);
   }
@@ -72,14 +96,9 @@ export function poleRowsOf(s: PoleScreen): readonly [string, string] {
 function write(display: PoleDisplay, s: PoleScreen): Promise<void> {
   switch (s.kind) {
     case 'item':
-      return display.showItem({ name: s.name, priceCents: s.priceCents }, dollars, {
-        label: POLE_WORDS.total,
-        cents: s.totalCents,
-      });
+      return display.showItem({ name: s.name, priceCents: s.priceCents }, dollars, s.total);
     case 'total':
-      return display.showTotal({ label: POLE_WORDS.total, cents: s.totalCents }, dollars, s.second);
-    case 'change':
-      return display.showTotal({ label: POLE_WORDS.change, cents: s.changeCents }, dollars);
+      return display.showTotal(s.total, dollars, s.second);
     case 'message':
       return display.showMessage(s.first, s.second);
   }

@@ -21,6 +21,8 @@
  * 2 x 20 character buffer.
  */
 
+import { pc437Byte, pc437Char } from './pc437';
+
 export const DISPLAY_COLUMNS = 20;
 export const DISPLAY_ROWS = 2;
 
@@ -64,17 +66,19 @@ export function encodeDisplaySetup(): Uint8Array {
 
 /**
  * One whole screen: each row addressed and written out to its 20 columns. Rows must already be fitted
- * (pole-display-lines.ts): printable ASCII, at most 20 characters; shorter rows are padded with spaces.
+ * (pole-display-lines.ts): characters of table PC437 (printable ASCII and its accented letters, pc437.ts),
+ * at most 20; shorter rows are padded with spaces.
  */
 export function encodeDisplayScreen(rows: readonly [string, string]): Uint8Array {
   const out: number[] = [];
   rows.forEach((text, i) => {
     if (text.length > DISPLAY_COLUMNS)
       throw new RangeError(`row ${i + 1} is over ${DISPLAY_COLUMNS} characters`);
-    if (/[^\x20-\x7e]/.test(text))
+    const bytes = [...text.padEnd(DISPLAY_COLUMNS, ' ')].map(pc437Byte);
+    if (bytes.some((b) => b === undefined))
       throw new RangeError(`row ${i + 1} has a character the display cannot show`);
     out.push(...cursorTo(1, i + 1));
-    for (const c of text.padEnd(DISPLAY_COLUMNS, ' ')) out.push(c.charCodeAt(0));
+    for (const b of bytes) if (b !== undefined) out.push(b);
   });
   return Uint8Array.from(out);
 }
@@ -83,8 +87,8 @@ type Mode = 'overwrite' | 'vertical-scroll' | 'horizontal-scroll';
 
 /**
  * The display's side of the command set: bytes in, a 2 x 20 screen out. Commands split across chunks are
- * completed by the next chunk, as a UART delivers them. Bytes 0x80-0xFF show as `?` (the character table
- * is not modelled); unknown control bytes are ignored, as the displays do.
+ * completed by the next chunk, as a UART delivers them. Bytes 0x80-0xAF show PC437's letters (table 0,
+ * pc437.ts), other upper-half bytes `?`; unknown control bytes are ignored, as the displays do.
  */
 export class CustomerDisplayScreen {
   private rows: string[][] = [];
@@ -190,7 +194,7 @@ export class CustomerDisplayScreen {
     }
     if (b0 < 0x20 || b0 === 0x7f) return true;
     const row = this.rows[this.row];
-    if (row) row[this.col] = b0 < 0x80 ? String.fromCharCode(b0) : '?';
+    if (row) row[this.col] = (this.characterTable === 0 ? pc437Char(b0) : undefined) ?? '?';
     this.advance();
     return true;
   }

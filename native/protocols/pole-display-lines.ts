@@ -1,4 +1,5 @@
 import { DISPLAY_COLUMNS } from './escpos-customer-display';
+import { pc437Byte } from './pc437';
 
 /**
  * What the customer reads on a 2 x 20 pole display: the rule that fits an item and its price, a total, or
@@ -11,19 +12,23 @@ import { DISPLAY_COLUMNS } from './escpos-customer-display';
  *   third of the room, else at the room's edge ("CHOCOLATE CHIP COOKIES 12PK" beside "3.49" ->
  *   "CHOCOLATE CHIP"), with at least one space before the price; a name left under three characters is
  *   dropped rather than shown as a stub.
- * - The display shows printable ASCII (character table PC437, lower half): accents are dropped ("CAFE"),
- *   other characters shown as `?`. Choosing another table (ESC t) for a currency sign is a later change.
+ * - The display shows character table PC437 (ESC t 0): printable ASCII and the accented letters and
+ *   Spanish marks of its upper half ("CAFÉ", "¡GRACIAS!", "AÑO"), pc437.ts. A letter it lacks loses its
+ *   accent (the capitals Á Í Ó Ú: "AREA"), any other character is shown as `?`. Choosing another table
+ *   for a currency sign (€) is a later change.
  */
 
 export type DisplayRows = readonly [string, string];
 
-/** Printable ASCII only, accents dropped, runs of white space as one space, trimmed. */
+/** PC437's characters only (its letters kept, others without their accent, else `?`), spaces folded, trimmed. */
 export function toDisplayText(text: string): string {
-  return text
-    .normalize('NFD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .replace(/\s+/g, ' ')
-    .replace(/[^\x20-\x7e]/g, '?')
+  return [...text.normalize('NFC').replace(/\s+/g, ' ')]
+    .map((c) => {
+      if (pc437Byte(c) !== undefined) return c;
+      const bare = c.normalize('NFD').replace(/[\u0300-\u036f]/g, '');
+      return bare !== '' && [...bare].every((b) => pc437Byte(b) !== undefined) ? bare : '?'.repeat(c.length);
+    })
+    .join('')
     .trim();
 }
 

@@ -20,9 +20,22 @@ describe('ESC/POS customer display commands (EPSON command mode)', () => {
     expect([...b.subarray(24, 28)]).toEqual([0x1f, 0x24, 1, 2]);
     expect(b).toHaveLength(48);
   });
-  it('refuses rows over 20 characters or with characters outside printable ASCII', () => {
+  it('writes PC437’s accented letters as its bytes (Spanish: á é í ó ú ñ Ñ ü É ¿ ¡)', () => {
+    const b = encodeDisplayScreen(['¡AÑO ÉXITO!', '¿Qué tal? ñú']);
+    expect([...b.subarray(4, 15)]).toEqual([
+      0xad, 0x41, 0xa5, 0x4f, 0x20, 0x90, 0x58, 0x49, 0x54, 0x4f, 0x21,
+    ]);
+    expect([...b.subarray(28, 40)]).toEqual([
+      0xa8, 0x51, 0x75, 0x82, 0x20, 0x74, 0x61, 0x6c, 0x3f, 0x20, 0xa4, 0xa3,
+    ]);
+    const screen = new CustomerDisplayScreen();
+    screen.apply(Uint8Array.from([...encodeDisplaySetup(), ...b]));
+    expect(screen.lines).toEqual(['¡AÑO ÉXITO!         ', '¿Qué tal? ñú        ']);
+  });
+  it('refuses rows over 20 characters or with characters the display’s table lacks', () => {
     expect(() => encodeDisplayScreen(['X'.repeat(21), ''])).toThrow(RangeError);
-    expect(() => encodeDisplayScreen(['CAFÉ', ''])).toThrow(RangeError);
+    expect(() => encodeDisplayScreen(['ÁREA', ''])).toThrow(RangeError);
+    expect(() => encodeDisplayScreen(['5 €', ''])).toThrow(RangeError);
     expect(() => cursorTo(21, 1)).toThrow(RangeError);
   });
 });
@@ -60,7 +73,7 @@ describe('CustomerDisplayScreen (the display side)', () => {
     expect(s.lines[0]).toBe(' '.repeat(20));
     expect(s.displayMode).toBe('overwrite');
   });
-  it('shows bytes above 0x7F as ? and ignores unknown control bytes', () => {
+  it('shows bytes PC437 is not modelled for (0xB0-0xFF) as ? and ignores unknown control bytes', () => {
     const s = new CustomerDisplayScreen();
     s.apply(Uint8Array.from([0x41, 0x07, 0xe9, 0x42]));
     expect(s.lines[0]).toBe('A?B'.padEnd(20));

@@ -43,7 +43,11 @@ describe('pole display lines (2 x 20)', () => {
     ]);
   });
   it('folds text to what the display can show', () => {
-    expect(toDisplayText('Café  crème\tbrûlée')).toBe('Cafe creme brulee');
+    // The display's table is PC437 (ESC t 0): its accented letters are shown as they are.
+    expect(toDisplayText('Café  crème\tbrûlée')).toBe('Café crème brûlée');
+    expect(toDisplayText('¡Gracias! ¿Año? Ñandú')).toBe('¡Gracias! ¿Año? Ñandú');
+    // Letters PC437 lacks (capital Á Í Ó Ú, ã, ő…) lose their accent rather than show as `?`.
+    expect(toDisplayText('ÁREA ÍNDICE ÓPTICA ÚLTIMO São')).toBe('AREA INDICE OPTICA ULTIMO Sao');
     expect(toDisplayText('Tea 🍵')).toBe('Tea ??');
     expect(toDisplayText('€5')).toBe('?5');
   });
