@@ -10,6 +10,7 @@ import { createCustomerDisplay, type CustomerDisplay } from '../customer/custome
 import { createPoleDisplayFeed } from '../customer/pole-display-feed';
 import { emailQueueMailer } from '../customer/receipt-mailer';
 import { createDeviceHost } from '../devices/device-host';
+import { languageOf } from '../../common/store-locale';
 import { createEmailReceipts } from '../email/email-receipts';
 import { loadEmailSettings } from '../email/email-settings';
 import { GatewayClient } from '../gateway-client/client';
@@ -184,6 +185,7 @@ export async function createTerminalCore(config: TerminalCoreConfig): Promise<Te
     settings: emailSettings,
     receipts: engine,
     storeName: () => settings.value.store.storeName.trim() || config.merchantName || 'TILLPOINT STORE',
+    language: () => languageOf(settings.value.locale.locale),
     laneId: () => settings.value.laneId,
     clock,
     timers,

@@ -13,6 +13,7 @@ import type {
 } from '../bridge/contract';
 import { BridgeFailure } from '../bridge/failure';
 import { emailAddressProblem } from '../../common/email-address';
+import type { Language } from '../../common/store-locale';
 import { customTipProblem, maxCustomTipCents, tipOptions } from '../../common/tip-choice';
 import type { SaleEngine } from '../sale/sale-engine';
 import { isTaken } from '../sale/tender-amounts';
@@ -328,6 +329,7 @@ export function createCustomerDisplay(deps: CustomerDisplayDeps) {
       ticketId: string,
       choice: 'print' | 'email' | 'none',
       email: string | undefined,
+      language?: Language,
     ): Promise<CustomerDisplayView> {
       const ask = askNow();
       if (ask?.kind !== 'receipt' || ask.ticketId !== ticketId)
@@ -343,7 +345,7 @@ export function createCustomerDisplay(deps: CustomerDisplayDeps) {
           throw new BridgeFailure('unavailable', 'Email receipts are not set up on this terminal.');
         const problem = emailAddressProblem(email ?? '');
         if (problem) throw new BridgeFailure('invalid', problem);
-        const sent = await mailer.send(ticketId, (email ?? '').trim());
+        const sent = await mailer.send(ticketId, (email ?? '').trim(), language);
         result = sent.queued ? 'email-queued' : 'email-failed';
       } else result = 'none';
       receiptChoice = { choice, result };

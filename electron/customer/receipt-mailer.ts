@@ -1,3 +1,4 @@
+import type { Language } from '../../common/store-locale';
 import type { EmailReceipts } from '../email/email-receipts';
 import type { EmailSettings } from '../email/email-settings';
 
@@ -9,8 +10,11 @@ import type { EmailSettings } from '../email/email-settings';
 export type ReceiptMailer = {
   /** The store's mail server is set up: the customer display may offer Email. */
   available(): boolean;
-  /** Queues the customer copy of a paid ticket for `address`; answers once queued, never after SMTP. */
-  send(ticketId: string, address: string): Promise<{ queued: boolean }>;
+  /**
+   * Queues the customer copy of a paid ticket for `address`, in `language` when the customer display
+   * speaks one (else the store's); answers once queued, never after SMTP.
+   */
+  send(ticketId: string, address: string, language?: Language): Promise<{ queued: boolean }>;
 };
 
 export function emailQueueMailer(
@@ -19,9 +23,9 @@ export function emailQueueMailer(
 ): ReceiptMailer {
   return {
     available: () => settings.configured(),
-    async send(ticketId, address) {
+    async send(ticketId, address, language) {
       // The queue's refusals (address, not set up, five per receipt) reach the customer in its words.
-      await receipts.queueReceipt({ ticketId, to: address });
+      await receipts.queueReceipt({ ticketId, to: address, ...(language ? { language } : {}) });
       return { queued: true };
     },
   };

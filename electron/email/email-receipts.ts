@@ -5,6 +5,7 @@ import {
   maskEmailAddress,
   normalizeEmailAddress,
 } from '../../common/email-address';
+import type { Language } from '../../common/store-locale';
 import { backoffDelay, type BackoffPolicy } from '../../native/drivers/backoff';
 import type {
   EmailQueueItemView,
@@ -63,10 +64,12 @@ export type EmailReceiptsOptions = {
    */
   receipts: {
     get(ticketId: string): Promise<TicketView>;
-    receipt(ticketId: string, copy: 'customer'): Promise<ReceiptView>;
+    receipt(ticketId: string, copy: 'customer', language?: Language): Promise<ReceiptView>;
     transactionReceipt(userTransactionNumber: string, copy: 'customer'): Promise<ReceiptView>;
   };
   storeName: () => string;
+  /** The store's language (its locale setting): its receipts' words and the email's. English when absent. */
+  language?: () => Language;
   laneId: () => string;
   clock: Clock;
   timers: Timers;
@@ -114,8 +117,11 @@ const DAY = 86_400_000;
 /** A receipt goes to at most this many addresses: the terminal is no mailing list. */
 export const MAX_ADDRESSES_PER_RECEIPT = 5;
 
-/** What a queue row holds to render its email (the customer copy as it was when asked for). */
-type QueuedContent = { receipt: ReceiptView; storeName: string };
+/**
+ * What a queue row holds to render its email (the customer copy as it was when asked for, and the language
+ * its words are in; a row queued before languages has none: English).
+ */
+type QueuedContent = { receipt: ReceiptView; storeName: string; language?: Language };
 
 /** A queue row's receipt: `ticket:<id>` (a sale), `refund:<utn>` or `void:<utn>`. */
 type ReceiptKind = 'ticket' | 'refund' | 'void';
@@ -190,29 +196,37 @@ export function createEmailReceipts(o: EmailReceiptsOptions): EmailReceipts {
     return `<receipt.${randomUUID()}@${domain}>`;
   }
 
-  async function ticketReceipt(ticketId: string): Promise<{ receiptKey: string; receipt: ReceiptView }> {
+  /** A receipt to queue and the language its words (and so the email's) are in. */
+  type Resolved = { receiptKey: string; receipt: ReceiptView; language: Language };
+
+  const storeLanguage = (): Language => o.language?.() ?? 'en';
+
+  async function ticketReceipt(ticketId: string, language: Language | undefined): Promise<Resolved> {
     const ticket = await o.receipts.get(ticketId);
     if (ticket.status !== 'paid') throw new BridgeFailure('conflict', WORDS.notPaid);
-    return { receiptKey: `ticket:${ticketId}`, receipt: await o.receipts.receipt(ticketId, 'customer') };
+    const receipt = await (language
+      ? o.receipts.receipt(ticketId, 'customer', language)
+      : o.receipts.receipt(ticketId, 'customer'));
+    return { receiptKey: `ticket:${ticketId}`, receipt, language: language ?? storeLanguage() };
   }
 
-  async function resolveReceipt(
-    request: EmailReceiptRequest,
-  ): Promise<{ receiptKey: string; receipt: ReceiptView }> {
-    if (request.ticketId !== undefined) return ticketReceipt(request.ticketId);
+  async function resolveReceipt(request: EmailReceiptRequest): Promise<Resolved> {
+    if (request.ticketId !== undefined) return ticketReceipt(request.ticketId, request.language);
     const utn = request.userTransactionNumber;
     if (utn === undefined) throw new BridgeFailure('invalid', WORDS.chooseReceipt);
     const row = await journal.get(utn);
     if (!row) throw new BridgeFailure('not-found', 'No such transaction.');
     if (row.operation === 'refund' || row.operation === 'void') {
       if (row.state !== 'approved') throw new BridgeFailure('conflict', WORDS.notDone);
+      // A refund's or a void's receipt is in the store's language, as it printed.
       return {
         receiptKey: `${row.operation}:${utn}`,
         receipt: await o.receipts.transactionReceipt(utn, 'customer'),
+        language: storeLanguage(),
       };
     }
     // A sale's tender: its ticket's receipt. Anything else made outside a ticket has none of its own.
-    if (row.ticketId) return ticketReceipt(row.ticketId);
+    if (row.ticketId) return ticketReceipt(row.ticketId, request.language);
     throw new BridgeFailure('unavailable', WORDS.noReceipt);
   }
 
@@ -376,8 +390,8 @@ export function createEmailReceipts(o: EmailReceiptsOptions): EmailReceipts {
       const problem = emailAddressProblem(request.to);
       if (problem) throw new BridgeFailure('invalid', problem);
       const address = normalizeEmailAddress(request.to);
-      const { receiptKey, receipt } = await resolveReceipt(request);
-      const content: QueuedContent = { receipt, storeName: o.storeName() };
+      const { receiptKey, receipt, language } = await resolveReceipt(request);
+      const content: QueuedContent = { receipt, storeName: o.storeName(), language };
       const key = addressKey(address);
       const now = clock.now();
       const queued = await journal.emailEnqueue({

@@ -1,3 +1,4 @@
+import type { Language } from '../../common/store-locale';
 import type { ReceiptLineView, ReceiptView } from '../bridge/contract';
 
 /**
@@ -9,16 +10,37 @@ import type { ReceiptLineView, ReceiptView } from '../bridge/contract';
  * of its own.
  */
 
-export type ReceiptEmailInput = { receipt: ReceiptView; storeName: string };
+/**
+ * `language`: what the receipt's own words are in (the store's, or the customer's choice on the customer
+ * display); the email's words around it follow. Absent in a row queued before emails had languages:
+ * English, as they all were.
+ */
+export type ReceiptEmailInput = { receipt: ReceiptView; storeName: string; language?: Language };
 
 export type ReceiptEmail = { subject: string; text: string; html: string };
 
-/** Every string of the email, in one place (a later change moves them into the translation catalogs). */
-export const RECEIPT_EMAIL_WORDS = {
-  subject: (store: string) => `Your receipt from ${store}`,
-  thanks: (store: string) => `Thank you for shopping at ${store}.`,
-  footer: 'You received this email because you asked for your receipt at our counter.',
-} as const;
+type ReceiptEmailWords = {
+  subject: (store: string) => string;
+  thanks: (store: string) => string;
+  footer: string;
+};
+
+/**
+ * The email's words around the receipt, per language (the receipt's own words are receipt-words.ts'):
+ * "usted", as the store's printed receipt and screens address the customer.
+ */
+export const RECEIPT_EMAIL_WORDS: Readonly<Record<Language, ReceiptEmailWords>> = {
+  en: {
+    subject: (store) => `Your receipt from ${store}`,
+    thanks: (store) => `Thank you for shopping at ${store}.`,
+    footer: 'You received this email because you asked for your receipt at our counter.',
+  },
+  es: {
+    subject: (store) => `Su recibo de ${store}`,
+    thanks: (store) => `Gracias por su compra en ${store}.`,
+    footer: 'Recibió este correo porque pidió su recibo en nuestro mostrador.',
+  },
+};
 
 const escapes: Readonly<Record<string, string>> = {
   '&': '&amp;',
@@ -62,12 +84,14 @@ function htmlLine(l: ReceiptLineView): string {
 
 export function renderReceiptEmail(input: ReceiptEmailInput): ReceiptEmail {
   const { receipt, storeName } = input;
-  const subject = RECEIPT_EMAIL_WORDS.subject(storeName);
-  const thanks = RECEIPT_EMAIL_WORDS.thanks(storeName);
-  const text = [thanks, '', receipt.text, '', RECEIPT_EMAIL_WORDS.footer, ''].join('\n');
+  const language = input.language ?? 'en';
+  const words = RECEIPT_EMAIL_WORDS[language];
+  const subject = words.subject(storeName);
+  const thanks = words.thanks(storeName);
+  const text = [thanks, '', receipt.text, '', words.footer, ''].join('\n');
   const html = [
     '<!doctype html>',
-    '<html lang="en"><head><meta charset="utf-8">',
+    `<html lang="${language}"><head><meta charset="utf-8">`,
     '<meta name="viewport" content="width=device-width, initial-scale=1">',
     `<title>${esc(subject)}</title></head>`,
     '<body style="margin:0;padding:16px;background:#f3f3f3;color:#111;font-family:Arial,Helvetica,sans-serif;">',
@@ -76,7 +100,7 @@ export function renderReceiptEmail(input: ReceiptEmailInput): ReceiptEmail {
     '<table role="presentation" style="width:100%;border-collapse:collapse;font-family:Menlo,Consolas,\'Courier New\',monospace;font-size:14px;">',
     ...receipt.lines.map(htmlLine).filter((l) => l.length > 0),
     '</table>',
-    `<p style="margin:16px 0 0 0;color:#666;font-size:12px;">${esc(RECEIPT_EMAIL_WORDS.footer)}</p>`,
+    `<p style="margin:16px 0 0 0;color:#666;font-size:12px;">${esc(words.footer)}</p>`,
     '</div></body></html>',
   ].join('\n');
   return { subject, text, html };

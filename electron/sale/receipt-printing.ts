@@ -1,3 +1,4 @@
+import { formatLocale, type Language } from '../../common/store-locale';
 import type { ReceiptPrintResult, ReceiptView, TicketView } from '../bridge/contract';
 import { BridgeFailure } from '../bridge/failure';
 import { laneTimeZone } from '../store-time-zone';
@@ -26,8 +27,19 @@ export function header(deps: ReceiptDeps): ReceiptHeader {
   };
 }
 
-export function receiptOf(deps: ReceiptDeps, t: TicketView, copy: 'customer' | 'merchant'): ReceiptView {
-  return buildReceipt(t, copy, header(deps), deps.clock.now());
+/**
+ * A ticket's receipt, in the store's language or in `language` (a customer's choice): then written the way
+ * that language is in the United States unless it is the store's own (common/store-locale.ts formatLocale).
+ */
+export function receiptOf(
+  deps: ReceiptDeps,
+  t: TicketView,
+  copy: 'customer' | 'merchant',
+  language?: Language,
+): ReceiptView {
+  const h = header(deps);
+  const written = language ? { ...h, locale: formatLocale(language, h.locale ?? 'en-US') } : h;
+  return buildReceipt(t, copy, written, deps.clock.now());
 }
 
 /** A refund's or a void's receipt, by its UserTransactionNumber, with the payment it gave back. */

@@ -17,6 +17,7 @@ import type {
   TicketView,
   TransactionView,
 } from '../bridge/contract';
+import type { Language } from '../../common/store-locale';
 import { BridgeFailure } from '../bridge/failure';
 import { bridgeFailureOf, UNKNOWN_MESSAGE, type AfterUnknown } from '../gateway-client/bridge-failure';
 import type { GatewayFailure } from '../gateway-client/errors';
@@ -605,8 +606,9 @@ export class SaleEngine {
   // ---------------------------------------------------------------------------------------------------
   // Receipts (receipt.ts builds them, receipt-printing.ts prints them)
 
-  async receipt(ticketId: string, copy: 'customer' | 'merchant'): Promise<ReceiptView> {
-    return receiptOf(this.deps, await this.get(ticketId), copy);
+  /** `language`: another than the store's (the customer's choice for an emailed copy). */
+  async receipt(ticketId: string, copy: 'customer' | 'merchant', language?: Language): Promise<ReceiptView> {
+    return receiptOf(this.deps, await this.get(ticketId), copy, language);
   }
 
   async print(t: TicketView, copy: 'customer' | 'merchant', openDrawer = false): Promise<ReceiptPrintResult> {

@@ -440,8 +440,40 @@ describe('email receipts, when the store has a mail server', () => {
       const [mail] = await sink.waitFor(1);
       expect(mail?.to).toEqual(['ana@example.com']);
       expect(mail?.parsed.text).toContain('TOTAL');
+      // An English store: the email is in English when the customer display did not choose another language.
+      expect(mail?.parsed.subject).toMatch(/^Your receipt from /);
+      expect(mail?.parsed.text).toContain('CUSTOMER COPY');
+
       const queue = value(await lane.bridge.send('email.queue.get', {}));
       expect(queue.items.map((i) => i.to)).toEqual(['a***@example.com']);
+
+      // The customer who switched the display to Spanish gets the receipt and its email in Spanish.
+      const t2 = value(await lane.bridge.send('sale.open', { subtotalCents: 900, taxCents: 0 }));
+      value(
+        await lane.bridge.send('sale.pay', {
+          ticketId: t2.ticketId,
+          tender: { kind: 'cash', tenderedCents: 1000 },
+        }),
+      );
+      await eventually(async () => {
+        const ask = value(await c.send('customer.view', {})).ask;
+        return ask?.kind === 'receipt' && ask.ticketId === t2.ticketId;
+      });
+      value(
+        await c.send('customer.receipt', {
+          ticketId: t2.ticketId,
+          choice: 'email',
+          email: 'luis@example.com',
+          language: 'es',
+        }),
+      );
+      const [, spanish] = await sink.waitFor(2);
+      expect(spanish?.to).toEqual(['luis@example.com']);
+      expect(spanish?.parsed.subject).toMatch(/^Su recibo de /);
+      expect(spanish?.parsed.text).toContain('Gracias por su compra en');
+      expect(spanish?.parsed.text).toContain('COPIA DEL CLIENTE');
+      expect(spanish?.parsed.text).toContain('EFECTIVO');
+      expect(spanish?.parsed.text).not.toContain('CUSTOMER COPY');
       c.close();
     } finally {
       await lane.close();

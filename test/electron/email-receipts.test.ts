@@ -162,6 +162,45 @@ describe('emailed receipts through the store’s mail server', () => {
     }
   });
 
+  it('in a Spanish store the email speaks Spanish: subject, greeting, the receipt’s words and the footer', async () => {
+    const sink = await startSmtpSink();
+    const l = await lane();
+    try {
+      await configure(l.bridge, sink.port);
+      value(await l.bridge.send('store.locale.update', { locale: 'es-MX', currency: 'USD' }));
+      const store = value(await l.bridge.send('store.profile.get', {}));
+      const t = value(await l.bridge.send('sale.open', { subtotalCents: 1500 }));
+      value(
+        await l.bridge.send('sale.pay', {
+          ticketId: t.ticketId,
+          tender: { kind: 'cash', tenderedCents: 2000 },
+        }),
+      );
+      value(await l.bridge.send('email.receipt', { ticketId: t.ticketId, to: 'ana@example.com' }));
+      const [mail] = await sink.waitFor(1);
+      const m = mail?.parsed;
+      expect(m?.subject).toBe(`Su recibo de ${store.storeName}`);
+      const text = m?.text ?? '';
+      const html = typeof m?.html === 'string' ? m.html : '';
+      expect(html).toContain('<html lang="es">');
+      for (const part of [text, html]) {
+        expect(part).toContain(`Gracias por su compra en ${store.storeName}.`);
+        // The receipt's own words, in the store's language (receipt-words.ts): tender, change, copy.
+        expect(part).toContain('EFECTIVO');
+        expect(part).toContain('CAMBIO');
+        expect(part).toContain('COPIA DEL CLIENTE');
+        expect(part).toContain('Recibió este correo porque pidió su recibo en nuestro mostrador.');
+        // (The store's return policy is the manager's own text, in whatever language it was typed: data.)
+        expect(part).not.toMatch(
+          /Your receipt|Thank you for shopping at|CUSTOMER COPY|\bCASH\b|received this email/,
+        );
+      }
+    } finally {
+      await l.close();
+      await sink.close();
+    }
+  });
+
   it('a refund’s receipt (by its transaction number) arrives too: REFUND, the last four only', async () => {
     const sink = await startSmtpSink();
     const l = await lane();

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { CustomerDisplayView } from '../../electron/bridge/contract';
+import { chooseLanguage } from '../../renderer/src/i18n/locale';
 import { createCustomerStore } from '../../renderer/src/screens/customer/customer-store';
 import { FakeBridge } from './fake-bridge';
 
@@ -105,6 +106,30 @@ describe('the customer display’s store', () => {
     expect(await store.getState().receipt('email', 'ana@example.com')).toBe(true);
     expect(bridge.called('customer.receipt')).toEqual([
       { ticketId: 'TK1', choice: 'email', email: 'ana@example.com' },
+    ]);
+  });
+
+  it('sends the language the customer chose at the display, so the emailed receipt is in it', async () => {
+    const bridge = new FakeBridge().handle('customer.receipt', () => ({
+      ok: true,
+      value: view({
+        version: 9,
+        phase: 'thanks',
+        receiptChoice: { choice: 'email', result: 'email-queued' },
+      }),
+    }));
+    const store = createCustomerStore(bridge);
+    store.setState({
+      view: view({ phase: 'thanks', ask: { kind: 'receipt', ticketId: 'TK1', email: true } }),
+    });
+    chooseLanguage('es');
+    try {
+      expect(await store.getState().receipt('email', 'ana@example.com')).toBe(true);
+    } finally {
+      chooseLanguage(null);
+    }
+    expect(bridge.called('customer.receipt')).toEqual([
+      { ticketId: 'TK1', choice: 'email', email: 'ana@example.com', language: 'es' },
     ]);
   });
 });

@@ -1,4 +1,5 @@
 import { Type, type Static } from 'typebox';
+import { LANGUAGES } from '../../../common/store-locale';
 import { Cents, Text } from './schema-kit';
 import { TicketIdSchema, type TicketStatus, type TicketView } from './sale';
 import type { StoreLocaleView } from './store-profile';
@@ -170,6 +171,10 @@ export const customerCommandPayloads = {
     choice: CustomerReceiptChoiceSchema,
     email: Type.Optional(
       Type.String({ maxLength: 254, problem: 'An email address is at most 254 characters.' }),
+    ),
+    /** The language the customer display speaks: an emailed receipt is in it. */
+    language: Type.Optional(
+      Type.Enum([...LANGUAGES], { problem: 'A receipt is in English (en) or Spanish (es).' }),
     ),
   }),
   /** The cashier's screen: what the customer display shows now. */

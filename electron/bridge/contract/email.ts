@@ -1,4 +1,5 @@
 import { Type, type Static } from 'typebox';
+import { LANGUAGES } from '../../../common/store-locale';
 import { Text } from './schema-kit';
 
 /**
@@ -83,6 +84,13 @@ export const EmailReceiptRequestSchema = Type.Object({
   to: EmailAddressSchema,
   ticketId: Type.Optional(Text(64, 'ticketId')),
   userTransactionNumber: Type.Optional(Text(64, 'userTransactionNumber')),
+  /**
+   * A sale's receipt in this language (the customer display's choice) rather than the store's; the
+   * email's words follow the receipt's. A refund's or a void's is the store's.
+   */
+  language: Type.Optional(
+    Type.Enum([...LANGUAGES], { problem: 'A receipt is in English (en) or Spanish (es).' }),
+  ),
 });
 export type EmailReceiptRequest = Static<typeof EmailReceiptRequestSchema>;
 

@@ -11,7 +11,7 @@ export function customerHandlers(s: CoreServices) {
     'customer.view': () => Promise.resolve(customer.view()),
     'customer.tip': (p) => customer.tip(p.ticketId, p.choice),
     'customer.signature': (p) => customer.signature(p.ticketId, p.tenderId, p.signature),
-    'customer.receipt': (p) => customer.receipt(p.ticketId, p.choice, p.email),
+    'customer.receipt': (p) => customer.receipt(p.ticketId, p.choice, p.email, p.language),
     'customerDisplay.get': () => Promise.resolve(customer.view()),
     'customerDisplay.launch': () => {
       const url = s.customerDisplayUrl();

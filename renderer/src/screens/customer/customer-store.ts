@@ -7,6 +7,8 @@ import type {
   CustomerTipChoice,
   SignatureInput,
 } from '../../../../electron/bridge/contract';
+import { isLanguage } from '../../../../common/store-locale';
+import { localeStore } from '../../i18n/locale';
 
 export type CustomerState = {
   view: CustomerDisplayView | null;
@@ -82,12 +84,15 @@ export function createCustomerStore(bridge: Bridge): CustomerStore {
       },
       receipt(choice, email) {
         const ask = get().view?.ask;
+        const chosen = localeStore.getState().chosen;
         if (ask?.kind !== 'receipt') return Promise.resolve(false);
         return answer(() =>
           bridge.send('customer.receipt', {
             ticketId: ask.ticketId,
             choice,
             ...(email !== undefined ? { email } : {}),
+            // The language the customer chose here: an emailed receipt is in it (else the store's).
+            ...(isLanguage(chosen) ? { language: chosen } : {}),
           }),
         );
       },
