@@ -78,6 +78,9 @@ const SAME_IN_BOTH = new Set([
   'customer.totalAmount',
   'devices.bar.pinPad', // "PIN pad" is what Spanish-speaking cashiers call it
   'devices.trouble',
+  'tech.devices.states.error', // a device's state: "error" in Spanish too
+  'tech.devices.recorder.columns.bytes', // the unit
+  'tech.diagnostics.terminal', // a lane is a "terminal" (es/app.ts)
 ]);
 
 describe('a window’s language', () => {

@@ -249,7 +249,7 @@ export const tech: Messages<typeof en> = {
     version: 'Versión',
     versionIs: '{{version}} (contrato del puente {{contract}})',
     mode: 'Modo',
-    sandbox: 'Sandbox',
+    sandbox: 'Pruebas',
     live: 'Real',
     gateway: 'Pasarela',
     online: 'En línea',
