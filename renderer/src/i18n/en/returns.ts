@@ -75,6 +75,7 @@ export const returns = {
     sold: '{{quantity}} sold · paid {{amount}}',
     afterOff: ' after {{amount}} off',
     returnedBefore: ' · {{count}} returned before',
+    saleAmount: 'Sale amount',
     allReturned: 'All returned',
     moneyBack: 'Money back',
     items: 'Items',

@@ -76,6 +76,7 @@ export const returns: Messages<typeof en> = {
     sold: '{{quantity}} vendidos · pagado {{amount}}',
     afterOff: ' con {{amount}} de descuento',
     returnedBefore: ' · {{count}} devueltos antes',
+    saleAmount: 'Importe de la venta',
     allReturned: 'Todo devuelto',
     moneyBack: 'Dinero a devolver',
     items: 'Artículos',

@@ -75,6 +75,11 @@ function unavailableWords(reason: string): string {
   return key ? i18n.t(`returns:unavailable.${key}`) : reason;
 }
 
+/** A line's name: an open-amount sale's one line is the core's "Sale amount" (return-rules.ts), in words here. */
+function lineName(name: string): string {
+  return name === 'Sale amount' ? i18n.t('returns:lines.saleAmount') : name;
+}
+
 function legWords(l: ReturnLegView): string {
   const label = tenderWords(l);
   if (l.state === 'done')
@@ -505,7 +510,7 @@ function ReturnLines({
               return (
                 <tr key={l.lineNo}>
                   <th scope="row">
-                    <span className="return-line-name">{l.name}</span>
+                    <span className="return-line-name">{lineName(l.name)}</span>
                     <span className="hint">
                       {t('lines.sold', { quantity: l.quantity, amount: formatCents(l.totalCents) })}
                       {l.discountCents > 0
@@ -517,7 +522,7 @@ function ReturnLines({
                   <td>
                     {left > 0 ? (
                       <Stepper
-                        name={l.name}
+                        name={lineName(l.name)}
                         value={counts[l.lineNo] ?? 0}
                         max={left}
                         onChange={(n) => setCounts({ ...counts, [l.lineNo]: n })}
@@ -694,7 +699,9 @@ function ReturnDone({ initial, onNext }: { initial: ReturnView; onNext: () => vo
       </table>
       <p>
         {t('done.summary', {
-          lines: view.lines.map((l) => t('done.line', { quantity: l.quantity, name: l.name })).join(', '),
+          lines: view.lines
+            .map((l) => t('done.line', { quantity: l.quantity, name: lineName(l.name) }))
+            .join(', '),
           tax: formatCents(view.taxCents),
           total: formatCents(view.totalCents),
         })}

@@ -395,7 +395,12 @@ export function TransactionsScreen() {
       {done ? (
         <DonePanel key={done.tx.userTransactionNumber} done={done} onClose={() => setDone(null)} />
       ) : null}
-      {receiptNote ? <p role="status">{receiptNote}</p> : null}
+      {/* The sale store's note on a receipt printed or not (its words come with the sale screen's). */}
+      {receiptNote ? (
+        <p role="status" className="receipt-note">
+          {receiptNote}
+        </p>
+      ) : null}
       <ErrorAlert message={formError} />
       <ErrorAlert message={list.error} />
       <table className="data" aria-describedby="tx-count">
