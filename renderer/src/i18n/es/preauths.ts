@@ -30,7 +30,7 @@ export const preauths: Messages<typeof en> = {
     hint: 'Una propina grande (más de lo que la caja permite sobre una retención, 20 % salvo cambio) requiere el PIN de un gerente.',
     total: 'Total a cobrar: {{amount}}',
     check: 'Revise los importes.',
-    back: 'Volver',
+    back: 'Regresar',
     submit: 'Completar',
     submitAmount: 'Completar {{amount}}',
     amountRange: 'Escriba un importe final de 0.01 a {{amount}}.',

@@ -66,7 +66,7 @@ export const returns: Messages<typeof en> = {
   },
   lines: {
     loading: 'Cargando la venta…',
-    back: 'Volver',
+    back: 'Regresar',
     sale: 'Venta {{ticketId}}',
     saleAt: ' · {{when}} · {{total}}',
     soldBy: ' · vendió {{name}}',
@@ -114,7 +114,7 @@ export const returns: Messages<typeof en> = {
     close: 'Cerrar',
   },
   noReceipt: {
-    back: 'Volver',
+    back: 'Regresar',
     title: 'Devolución sin ticket.',
     toGift: 'La aprueba un gerente; el dinero se devuelve en una tarjeta de regalo (crédito de la tienda).',
     toCash: 'La aprueba un gerente; el dinero se devuelve en efectivo del cajón.',

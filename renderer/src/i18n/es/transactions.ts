@@ -34,7 +34,7 @@ export const transactions: Messages<typeof en> = {
   receipt: 'Ticket',
   receiptFor: 'Ticket de {{number}}',
   refundCash: 'Reembolsar efectivo',
-  refundCashLabel: 'Reembolsar {{amount}} en efectivo',
+  refundCashLabel: 'Reembolsar efectivo {{amount}}',
   refund: 'Reembolsar',
   refundLabel: 'Reembolsar {{amount}} a {{card}}',
   void: 'Anular',
