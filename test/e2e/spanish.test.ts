@@ -607,6 +607,11 @@ describe('issue 20: a day at the counter in Spanish (Chromium, sandbox gateway, 
       plain(await page.getByRole('list', { name: 'Reembolsar a, en este orden' }).innerText()),
     ).toContain(`${money(1_500)} · efectivo del cajón`);
     expect(await figure(page.locator('.return-totals'), 'Para el cliente')).toBe(money(1_500));
+    await page.setViewportSize({ width: 1024, height: 768 });
+    const giveBox = await give.boundingBox();
+    expect(giveBox && giveBox.y + giveBox.height, 'Devolver on screen at 1024 × 768').toBeLessThanOrEqual(
+      768,
+    );
     a11y.set('returns: lines', await axeSerious(page));
     await noSidewaysScroll(page, 'Devoluciones');
     await shots(page, '24-return-lines');
@@ -668,7 +673,12 @@ describe('issue 20: a day at the counter in Spanish (Chromium, sandbox gateway, 
     );
     a11y.set('preauths: completion dialog', await axeSerious(page));
     await shots(page, '30-preauth-complete');
-    await complete.getByRole('button', { name: `Completar ${money(2_800)}` }).click();
+    const charge = complete.getByRole('button', { name: `Cobrar ${money(2_800)}` });
+    // The dialog's buttons are on screen at 1024 × 768 (the Spanish words are longer).
+    await page.setViewportSize({ width: 1024, height: 768 });
+    const box = await charge.boundingBox();
+    expect(box && box.y + box.height).toBeLessThanOrEqual(768);
+    await charge.click();
     await page.getByText(`Completada por ${money(2_800)} con Visa •••• 1111.`).waitFor();
     await page.getByText('0 retenciones abiertas').waitFor();
     await noSidewaysScroll(page, 'Preautorizaciones');

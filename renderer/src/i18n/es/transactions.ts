@@ -24,7 +24,8 @@ export const transactions: Messages<typeof en> = {
     amount: 'Importe',
     status: 'Estado',
     by: 'Cajero',
-    auth: 'Autorización / número',
+    /** A soft hyphen (U+00AD) in the long word: it breaks there only where a 1024 px column needs it. */
+    auth: 'Autori\u00ADzación / número',
     actions: 'Acciones',
   },
   asked: 'se pidieron {{amount}}',
@@ -98,8 +99,8 @@ export const transactions: Messages<typeof en> = {
   },
   operation: {
     sale: 'Venta a crédito',
-    preauth: 'Preautorización',
-    'preauth-complete': 'Preautorización completada',
+    preauth: 'Preauto\u00ADrización',
+    'preauth-complete': 'Preauto\u00ADrización completada',
     debit: 'Venta con débito',
     'ebt-food': 'EBT alimentos',
     'ebt-cash': 'EBT efectivo',

@@ -512,7 +512,7 @@ function ReturnLines({
                   <th scope="row">
                     <span className="return-line-name">{lineName(l.name)}</span>
                     <span className="hint">
-                      {t('lines.sold', { quantity: l.quantity, amount: formatCents(l.totalCents) })}
+                      {t('lines.sold', { count: l.quantity, amount: formatCents(l.totalCents) })}
                       {l.discountCents > 0
                         ? t('lines.afterOff', { amount: formatCents(l.discountCents) })
                         : ''}

@@ -30,6 +30,7 @@ import { Dialog } from '../../ui/Dialog';
 import { DigitsField, ErrorAlert, InputField } from '../../ui/fields';
 import { TableHead } from '../../ui/TableHead';
 import { ReceiptDialog } from './ReceiptPanel';
+import './transactions.css';
 
 const stateTone: Partial<Record<JournalState, string>> = {
   approved: 'badge-ok',
@@ -444,7 +445,7 @@ export function TransactionsScreen() {
                     {tx.authCode ?? '—'}
                     <div className="hint tx-number">{tx.userTransactionNumber}</div>
                   </td>
-                  <td>
+                  <td className="tx-actions">
                     <div className="row">
                       {tx.ticketId || !isPayment(tx) ? (
                         <button
