@@ -595,8 +595,20 @@ describe('issue 20: a day at the counter in Spanish (Chromium, sandbox gateway, 
     await noSidewaysScroll(page, 'Transacciones');
     await shots(page, '23-transactions-refunded');
 
-    // Devoluciones: the cash sale found from its receipt; its one line comes back in cash from the drawer.
+    // Devoluciones: the card sale refunded in part cannot take all of its line back (the core's refusal,
+    // in Spanish); the cash sale found from its receipt comes back in cash from the drawer.
     await go(page, 'Devoluciones');
+    await page.fill('#return-receipt', tickets[0] ?? '');
+    await page.getByRole('button', { name: 'Buscar venta' }).click();
+    await page.getByRole('button', { name: 'Uno más de Importe de la venta' }).click();
+    await page
+      .getByRole('alert')
+      .filter({
+        hasText: `Se devuelven ${money(2_000)}, pero los pagos de la venta solo admiten ${money(1_500)} (ya reembolsado o en otra devolución).`,
+      })
+      .waitFor();
+    await shots(page, '24a-return-refused');
+    await page.getByRole('button', { name: 'Regresar' }).click();
     await page.fill('#return-receipt', tickets[1] ?? '');
     await page.getByRole('button', { name: 'Buscar venta' }).click();
     await page.getByText(`Venta ${tickets[1] ?? ''}`).waitFor();
@@ -644,7 +656,7 @@ describe('issue 20: a day at the counter in Spanish (Chromium, sandbox gateway, 
     await page.getByRole('heading', { name: 'Tarjeta de regalo recargada' }).waitFor();
     expect(plain(await page.getByTestId('card-balance').textContent())).toBe(money(12_500));
     expect(await page.getByTestId('reload-basis').textContent()).toBe(
-      'Pagada en esta caja antes de la recarga.',
+      'Pagada en esta terminal antes de la recarga.',
     );
     await shots(page, '28-gift-reloaded');
     await chooseCard(page, '5077010000000014');

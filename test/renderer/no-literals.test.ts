@@ -417,7 +417,15 @@ describe('no literals: the translated screens show catalog words only (pseudo-lo
     await page.locator('main .return-give').click();
     await page.locator('main .return-done').waitFor();
     await expectAllWrapped(page, 'Returns: the return done', SCREEN);
+    // The core's refusal: the card sale refunded in part above cannot take all of its line back.
     await button(page, 'Next return').click();
+    await page.fill('#return-receipt', tickets[3] ?? '');
+    await page.keyboard.press('Enter');
+    await page.locator('main .return-lines').waitFor();
+    await page.locator('main .stepper button').last().click();
+    await page.locator('main [role="alert"]', { hasText: 'comes back, but' }).waitFor();
+    await expectAllWrapped(page, 'Returns: more than the payments can take back (refused)', SCREEN);
+    await button(page, 'Back').click();
     await button(page, 'Return without a receipt').click();
     await page.locator('#noreceipt-reason').waitFor();
     await expectAllWrapped(page, 'Returns: without a receipt', SCREEN);
@@ -437,6 +445,12 @@ describe('no literals: the translated screens show catalog words only (pseudo-lo
     await page.click('[data-sim="swipe"]');
     await page.waitForSelector('[data-testid="reload-basis"]');
     await expectAllWrapped(page, 'Gift & EBT: gift reloaded', SCREEN);
+    // Cancelled while the reader waits: the core's refusal.
+    await button(page, 'Check gift balance').click();
+    await page.waitForSelector('#card-prompt[data-step="waiting-for-card"]');
+    await page.locator('main button', { hasText: '⟦Cancel⟧' }).click();
+    await page.locator('main [role="alert"]', { hasText: 'Cancelled' }).waitFor();
+    await expectAllWrapped(page, 'Gift & EBT: cancelled (refused)', SCREEN);
     await chooseCard(page, EBT);
     await button(page, 'Food (SNAP) balance').click();
     await page.waitForSelector('#card-prompt[data-step="waiting-for-card"]');

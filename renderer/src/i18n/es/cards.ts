@@ -38,7 +38,7 @@ export const cards: Messages<typeof en> = {
     balance: 'Saldo',
     card: 'Tarjeta',
     reloaded: 'Tarjeta de regalo recargada',
-    paidHere: 'Pagada en esta caja antes de la recarga.',
+    paidHere: 'Pagada en esta terminal antes de la recarga.',
     managerLoad: 'Recargada sin pago, con la aprobación de un gerente.',
     amount: 'Recarga',
     newBalance: 'Saldo nuevo',

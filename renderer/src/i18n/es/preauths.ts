@@ -4,7 +4,7 @@ import type { Messages } from '../messages';
 export const preauths: Messages<typeof en> = {
   title: 'Preautorizaciones',
   intro:
-    'Retenciones abiertas de los últimos 7 días en esta caja. Una retención se hace en la pantalla Venta con Preautorización (A); no cobra nada hasta que se completa aquí.',
+    'Retenciones abiertas de los últimos 7 días en esta terminal. Una retención se hace en la pantalla Venta con Preautorización (A); no cobra nada hasta que se completa aquí.',
   refresh: 'Actualizar',
   count_one: '{{count}} retención abierta',
   count_other: '{{count}} retenciones abiertas',
@@ -27,7 +27,7 @@ export const preauths: Messages<typeof en> = {
     presets: 'Propinas sugeridas',
     noTip: 'Sin propina',
     preset: '{{percent}} % ({{amount}})',
-    hint: 'Una propina mayor de lo que la caja permite sobre una retención (20 % salvo cambio) requiere el PIN de un gerente.',
+    hint: 'Una propina mayor de lo que la terminal permite sobre una retención (20 % salvo cambio) requiere el PIN de un gerente.',
     total: 'Total a cobrar: {{amount}}',
     check: 'Revise los importes.',
     back: 'Regresar',

@@ -32,7 +32,7 @@ export const returns: Messages<typeof en> = {
     last4: 'Últimos cuatro de la tarjeta',
     total: 'Total de la venta',
     searchButton: 'Buscar',
-    noSuchReceipt: 'No hay ninguna venta con ese número de ticket en esta caja.',
+    noSuchReceipt: 'No hay ninguna venta con ese número de ticket en esta terminal.',
     unreadableScan: 'No se pudo leer el escaneo ({{problem}}).',
     scanAgain: 'escanéelo de nuevo',
     receiptMissing: 'Escanee el ticket o escriba su número (TICKET …).',
@@ -94,7 +94,7 @@ export const returns: Messages<typeof en> = {
     reason: 'Motivo (opcional)',
   },
   unavailable: {
-    ebt: 'Un pago con EBT se devuelve a la tarjeta EBT, y esta caja no puede hacerlo: reembólselo de otra forma.',
+    ebt: 'Un pago con EBT se devuelve a la tarjeta EBT, y esta terminal no puede hacerlo: reembólselo de otra forma.',
     hold: 'Una retención se cierra o se anula; no se devuelve.',
     notHere: 'Este pago no se puede reembolsar aquí.',
   },
