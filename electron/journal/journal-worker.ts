@@ -6,10 +6,11 @@ import type {
   JournalResponse,
   JournalWorkerData,
 } from './journal-protocol';
+import { ReturnRefusal } from '../returns/return-rules';
 import { TillRefusal } from './till-store';
 
 function errorData(e: Error): JournalErrorData {
-  return e instanceof TillRefusal
+  return (e instanceof TillRefusal || e instanceof ReturnRefusal) && e.messageId !== undefined
     ? {
         name: e.name,
         message: e.message,

@@ -342,7 +342,12 @@ export class ReturnStore {
   /** A sale with its lines, what earlier returns took, and what each tender can still take back. */
   sale(ticketId: string): SaleForReturn {
     const record = this.journal.getTicket(ticketId);
-    if (!record) throw new ReturnRefusal('not-found', 'No sale with that receipt number on this lane.');
+    if (!record)
+      throw new ReturnRefusal(
+        'not-found',
+        'No sale with that receipt number on this lane.',
+        'returns.noSuchReceipt',
+      );
     const ticket = parse(record);
     checkReturnable(ticket);
     const sold = soldLinesOf(ticket);
@@ -395,7 +400,8 @@ export class ReturnStore {
     if (earlier) {
       const same =
         input.kind === 'receipt' ? earlier.ticket_id === input.ticketId : earlier.ticket_id === null;
-      if (!same) throw new ReturnRefusal('conflict', 'That request was for another return.');
+      if (!same)
+        throw new ReturnRefusal('conflict', 'That request was for another return.', 'returns.otherRequest');
       return { record: this.get(earlier.id), replay: true };
     }
     let lines: {
@@ -444,7 +450,7 @@ export class ReturnStore {
     } else {
       lines = input.lines.map((l, lineNo) => ({ lineNo, lineId: null, ...l }));
       const total = lines.reduce((s, l) => s + l.totalCents, 0);
-      if (total <= 0) throw new ReturnRefusal('invalid', 'Nothing to give back.');
+      if (total <= 0) throw new ReturnRefusal('invalid', 'Nothing to give back.', 'returns.nothingToGive');
       legs = [
         {
           kind: input.refundTo,
@@ -460,6 +466,7 @@ export class ReturnStore {
       throw new ReturnRefusal(
         'conflict',
         'No till is open on this lane: open a till on the Till screen to give cash back.',
+        'returns.noTillForCash',
       );
     const total = lines.reduce((s, l) => s + l.totalCents, 0);
     const tax = lines.reduce((s, l) => s + l.taxCents, 0);
@@ -505,7 +512,10 @@ export class ReturnStore {
 
   get(returnId: number): ReturnRecord {
     const r = this.stmt.get.get(returnId);
-    if (!r) throw new ReturnRefusal('not-found', `No return ${returnId} on this lane.`);
+    if (!r)
+      throw new ReturnRefusal('not-found', `No return ${returnId} on this lane.`, 'returns.noSuchReturn', {
+        returnId,
+      });
     return {
       id: r.id,
       requestId: r.request_id,
@@ -597,9 +607,13 @@ export class ReturnStore {
   cashLeg(returnId: number, position: number, by: ReturnBy, now: number): TillMovementView {
     const leg = this.get(returnId).legs.find((l) => l.position === position);
     if (!leg || leg.kind !== 'cash')
-      throw new ReturnRefusal('not-found', 'No such cash refund on this return.');
+      throw new ReturnRefusal('not-found', 'No such cash refund on this return.', 'returns.noSuchCashRefund');
     if (!this.claim(returnId, position, now))
-      throw new ReturnRefusal('conflict', 'That cash refund is given already or under way.');
+      throw new ReturnRefusal(
+        'conflict',
+        'That cash refund is given already or under way.',
+        'returns.cashUnderWay',
+      );
     const movement = this.till.returnCash({
       utn: leg.originalUtn,
       amountCents: leg.amountCents,
@@ -657,6 +671,6 @@ function parse(record: TicketRecord): TicketView {
   try {
     return JSON.parse(record.data) as TicketView;
   } catch {
-    throw new ReturnRefusal('conflict', 'That sale’s record cannot be read.');
+    throw new ReturnRefusal('conflict', 'That sale’s record cannot be read.', 'returns.unreadable');
   }
 }

@@ -38,6 +38,7 @@ export function findQuery(q: ReturnFind, zone: string): FindQuery {
     throw new BridgeFailure(
       'invalid',
       'Scan the receipt, or search by dates, the card’s last four or the amount.',
+      { messageId: 'returns.searchBy' },
     );
   let from = 0;
   let until = Number.MAX_SAFE_INTEGER;
@@ -45,9 +46,12 @@ export function findQuery(q: ReturnFind, zone: string): FindQuery {
     if (q.fromDay !== undefined) from = startOfStoreDay(q.fromDay, zone);
     if (q.toDay !== undefined) until = endOfStoreDay(q.toDay, zone) + 1;
   } catch {
-    throw new BridgeFailure('invalid', 'A day is YYYY-MM-DD.');
+    throw new BridgeFailure('invalid', 'A day is YYYY-MM-DD.', { messageId: 'returns.dayShape' });
   }
-  if (from >= until) throw new BridgeFailure('invalid', 'The first day comes after the last.');
+  if (from >= until)
+    throw new BridgeFailure('invalid', 'The first day comes after the last.', {
+      messageId: 'returns.firstAfterLast',
+    });
   return {
     from,
     until,

@@ -23,9 +23,19 @@ import { formatCents } from '../util/money';
 
 /** A refusal in the cashier's words; its name carries the bridge's code across the journal's thread. */
 export class ReturnRefusal extends Error {
-  constructor(code: 'conflict' | 'not-found' | 'invalid', message: string) {
+  /** The screens' words for it (contract/errors.ts), carried across the journal's thread. */
+  readonly messageId: string | undefined;
+  readonly params: Record<string, string | number> | undefined;
+  constructor(
+    code: 'conflict' | 'not-found' | 'invalid',
+    message: string,
+    messageId?: string,
+    params?: Record<string, string | number>,
+  ) {
     super(message);
     this.name = `ReturnRefusal-${code}`;
+    this.messageId = messageId;
+    this.params = params;
   }
 }
 
@@ -34,13 +44,18 @@ export type SoldLineInfo = Omit<ReturnableLineView, 'returnedQuantity'> & { line
 /** A sale a return can be made of: paid, and not the payment of a gift card load. */
 export function checkReturnable(t: TicketView): void {
   if (t.purpose === 'gift-reload')
-    throw new ReturnRefusal('conflict', 'A gift card load is not returned: its value is on the card.');
+    throw new ReturnRefusal(
+      'conflict',
+      'A gift card load is not returned: its value is on the card.',
+      'returns.giftLoad',
+    );
   if (t.status !== 'paid')
     throw new ReturnRefusal(
       'conflict',
       t.status === 'open'
         ? 'That sale is still open: finish or abandon it first.'
         : 'That sale was abandoned: nothing was paid.',
+      t.status === 'open' ? 'returns.saleOpen' : 'returns.saleAbandoned',
     );
 }
 
@@ -171,9 +186,16 @@ export function planReturn(input: {
   for (const r of input.returning) {
     const line = sold[r.lineNo];
     if (!line || line.quantity === 0)
-      throw new ReturnRefusal('invalid', `The sale has no line ${r.lineNo + 1} to return.`);
+      throw new ReturnRefusal(
+        'invalid',
+        `The sale has no line ${r.lineNo + 1} to return.`,
+        'returns.noLine',
+        {
+          line: r.lineNo + 1,
+        },
+      );
     if (!Number.isSafeInteger(r.quantity) || r.quantity < 0)
-      throw new ReturnRefusal('invalid', 'A quantity is a whole number.');
+      throw new ReturnRefusal('invalid', 'A quantity is a whole number.', 'returns.quantityWhole');
     wanted[r.lineNo] = (wanted[r.lineNo] ?? 0) + r.quantity;
   }
   sold.forEach((line, i) => {
@@ -185,9 +207,12 @@ export function planReturn(input: {
         line.quantity - before <= 0
           ? `${line.name}: all ${line.quantity} sold were returned already.`
           : `${line.name}: only ${line.quantity - before} of the ${line.quantity} sold can still be returned.`,
+        line.quantity - before <= 0 ? 'returns.allReturned' : 'returns.onlyLeft',
+        { name: line.name, count: line.quantity, left: line.quantity - before },
       );
   });
-  if (wanted.every((q) => q === 0)) throw new ReturnRefusal('invalid', 'Choose at least one item to return.');
+  if (wanted.every((q) => q === 0))
+    throw new ReturnRefusal('invalid', 'Choose at least one item to return.', 'returns.chooseItem');
 
   const refund = proportionalReturn(
     sold.map((l) => ({ quantity: l.quantity, totalCents: l.totalCents, taxCents: l.taxCents })),
@@ -199,8 +224,10 @@ export function planReturn(input: {
   const order = input.order ?? defaultOrder(funds);
   const seen = new Set<string>();
   for (const key of order) {
-    if (!byKey.has(key)) throw new ReturnRefusal('invalid', 'That payment is not one of this sale’s.');
-    if (seen.has(key)) throw new ReturnRefusal('invalid', 'A payment is named twice in the order.');
+    if (!byKey.has(key))
+      throw new ReturnRefusal('invalid', 'That payment is not one of this sale’s.', 'returns.notThisSale');
+    if (seen.has(key))
+      throw new ReturnRefusal('invalid', 'A payment is named twice in the order.', 'returns.namedTwice');
     seen.add(key);
   }
   let left = refund.totalCents;
@@ -217,6 +244,8 @@ export function planReturn(input: {
     throw new ReturnRefusal(
       'conflict',
       `${formatCents(refund.totalCents)} comes back, but the sale's payments${input.order ? ' chosen' : ''} can take back only ${formatCents(can)} (refunded or in a return already).`,
+      'returns.cannotTakeBack',
+      { totalCents: refund.totalCents, canCents: can },
     );
   }
   return {

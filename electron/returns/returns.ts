@@ -79,7 +79,12 @@ export type ReturnsDeps = {
 function refusal(error: unknown): unknown {
   if (error instanceof Error) {
     const m = /^(?:Return|Till)Refusal-(conflict|not-found|invalid)$/.exec(error.name);
-    if (m?.[1]) return new BridgeFailure(m[1] as 'conflict' | 'not-found' | 'invalid', error.message);
+    const words = error as { messageId?: string; params?: Record<string, string | number> };
+    if (m?.[1])
+      return new BridgeFailure(m[1] as 'conflict' | 'not-found' | 'invalid', error.message, {
+        ...(words.messageId !== undefined ? { messageId: words.messageId } : {}),
+        ...(words.params ? { params: words.params } : {}),
+      });
   }
   return error;
 }
@@ -268,7 +273,9 @@ export function createReturns(deps: ReturnsDeps): Returns {
       }
     }
     if (!(await journal.returnClaim(r.id, leg.position, clock.now())))
-      return new BridgeFailure('busy', 'This return is being given back in another window.');
+      return new BridgeFailure('busy', 'This return is being given back in another window.', {
+        messageId: 'returns.anotherWindow',
+      });
     const numberedAs = (method: 'refund' | 'void' | 'gift-card') => async (utn: string) =>
       journal.returnNumbered(r.id, leg.position, utn, method, clock.now());
 
@@ -277,7 +284,9 @@ export function createReturns(deps: ReturnsDeps): Returns {
         return fail(
           r,
           leg,
-          new BridgeFailure('invalid', 'Swipe the gift card or type its number to credit it.'),
+          new BridgeFailure('invalid', 'Swipe the gift card or type its number to credit it.', {
+            messageId: 'returns.giftToCredit',
+          }),
         );
       try {
         const tx = await engine.giftRefund(leg.amountCents, giftCard, stamp, numberedAs('gift-card'));
@@ -307,6 +316,7 @@ export function createReturns(deps: ReturnsDeps): Returns {
         new BridgeFailure(
           'conflict',
           'That card payment has no gateway reference yet (stored offline): try again once it is forwarded.',
+          { messageId: 'returns.storedOffline' },
         ),
       );
     const method = legMethod(
@@ -370,7 +380,9 @@ export function createReturns(deps: ReturnsDeps): Returns {
     people: ReturnPeople,
   ): Promise<{ record: ReturnRecord; failure?: BridgeFailure }> => {
     if (running.has(returnId))
-      throw new BridgeFailure('busy', 'This return is being given back in another window.');
+      throw new BridgeFailure('busy', 'This return is being given back in another window.', {
+        messageId: 'returns.anotherWindow',
+      });
     running.add(returnId);
     try {
       let r = await settleStale(await guarded(journal.returnGet(returnId)));
@@ -439,7 +451,11 @@ export function createReturns(deps: ReturnsDeps): Returns {
                 return { item: l.item, taxClass: l.taxClass, price: l.priceEmbedded?.priceCents };
               })();
         const price = item.priceCents ?? found.price ?? found.item.priceCents;
-        if (price <= 0) throw new BridgeFailure('invalid', `Type the price of ${found.item.name}.`);
+        if (price <= 0)
+          throw new BridgeFailure('invalid', `Type the price of ${found.item.name}.`, {
+            messageId: 'returns.typePrice',
+            params: { name: found.item.name },
+          });
         lines.push({
           name: found.item.name,
           quantity: item.quantity,
@@ -453,7 +469,9 @@ export function createReturns(deps: ReturnsDeps): Returns {
         });
       } else {
         if (item.priceCents === undefined)
-          throw new BridgeFailure('invalid', 'Scan the item, or type its price.');
+          throw new BridgeFailure('invalid', 'Scan the item, or type its price.', {
+            messageId: 'returns.scanOrPrice',
+          });
         lines.push({
           name: item.name?.trim() || 'Returned item',
           quantity: item.quantity,
@@ -478,9 +496,13 @@ export function createReturns(deps: ReturnsDeps): Returns {
           throw new BridgeFailure(
             'invalid',
             'Search by the receipt number alone, or by dates, last four and amount.',
+            { messageId: 'returns.receiptAlone' },
           );
         const ticketId = receiptTicketId(q.receipt);
-        if (!ticketId) throw new BridgeFailure('invalid', 'That is not a receipt number.');
+        if (!ticketId)
+          throw new BridgeFailure('invalid', 'That is not a receipt number.', {
+            messageId: 'returns.notReceipt',
+          });
         const sale = await guarded(journal.returnSale(ticketId)).catch((error: unknown) => {
           if (error instanceof BridgeFailure && error.code === 'not-found') return undefined;
           throw error;
@@ -532,6 +554,7 @@ export function createReturns(deps: ReturnsDeps): Returns {
         throw new BridgeFailure(
           'invalid',
           'Part of the money goes back to a gift card: swipe it or type its number.',
+          { messageId: 'returns.partGift' },
         );
       const reason = req.reason?.trim();
       const { record, replay } = await guarded(
@@ -556,6 +579,7 @@ export function createReturns(deps: ReturnsDeps): Returns {
         throw new BridgeFailure(
           'invalid',
           'A return without a receipt goes on a gift card here: swipe it or type its number.',
+          { messageId: 'returns.noReceiptGift' },
         );
       const lines = await pricedItems(req.items);
       const { record, replay } = await guarded(
@@ -576,7 +600,10 @@ export function createReturns(deps: ReturnsDeps): Returns {
     async retry(returnId, giftCard, people) {
       const r = await guarded(journal.returnGet(returnId));
       if (r.state === 'done' || r.state === 'cancelled')
-        throw new BridgeFailure('conflict', `Return ${returnId} is ${r.state}: nothing is owed.`);
+        throw new BridgeFailure('conflict', `Return ${returnId} is ${r.state}: nothing is owed.`, {
+          messageId: 'returns.nothingOwed',
+          params: { returnId },
+        });
       const done = await run(returnId, giftCard, people);
       if (done.failure) throw done.failure;
       return { view: toReturnView(done.record), replay: false };

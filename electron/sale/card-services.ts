@@ -41,7 +41,9 @@ async function giftCard(
     chip: 'none',
   });
   if (got.kind !== 'card')
-    throw new BridgeFailure('device', got.kind === 'cancelled' ? 'Cancelled.' : 'No card in time.');
+    throw new BridgeFailure('device', got.kind === 'cancelled' ? 'Cancelled.' : 'No card in time.', {
+      messageId: got.kind === 'cancelled' ? 'cards.cancelled' : 'cards.noCardInTime',
+    });
   return got.card;
 }
 
@@ -172,7 +174,8 @@ export async function giftRefund(
 
 export async function ebtBalance(ctx: CardServiceContext, program: EbtProgram): Promise<BalanceView> {
   const { deps, prompt } = ctx;
-  if (!deps.connected('pinPad')) throw new BridgeFailure('device', 'The PIN pad is not connected.');
+  if (!deps.connected('pinPad'))
+    throw new BridgeFailure('device', 'The PIN pad is not connected.', { messageId: 'cards.noPinPad' });
   const got = await acquireCard({
     devices: deps.devices(),
     entry: 'present',
@@ -185,12 +188,17 @@ export async function ebtBalance(ctx: CardServiceContext, program: EbtProgram): 
     chip: 'none',
   });
   if (got.kind !== 'card')
-    throw new BridgeFailure('device', got.kind === 'cancelled' ? 'Cancelled.' : 'No card in time.');
+    throw new BridgeFailure('device', got.kind === 'cancelled' ? 'Cancelled.' : 'No card in time.', {
+      messageId: got.kind === 'cancelled' ? 'cards.cancelled' : 'cards.noCardInTime',
+    });
   const pin = await requestPin(deps, got.card, 0, ctx.signal, prompt);
   if (pin.kind !== 'pin')
     throw new BridgeFailure(
       'device',
       pin.kind === 'failed' ? pin.reason : pin.kind === 'cancelled' ? 'Cancelled.' : 'No PIN entered.',
+      pin.kind === 'failed'
+        ? {}
+        : { messageId: pin.kind === 'cancelled' ? 'cards.cancelled' : 'cards.noPin' },
     );
   prompt('authorizing', 'Checking balance…');
   const result = await deps.gateway().ebtBalance(program, {

@@ -21,13 +21,20 @@ export async function refund(
   amountCents: number | undefined,
 ): Promise<RefundOutcome> {
   if (typeof srn !== 'string' || srn.length === 0)
-    throw new BridgeFailure('invalid', 'Choose the transaction to refund.');
+    throw new BridgeFailure('invalid', 'Choose the transaction to refund.', {
+      messageId: 'refund.chooseRefund',
+    });
   if (amountCents !== undefined && (!isCents(amountCents) || amountCents <= 0))
-    throw new BridgeFailure('invalid', 'The refund amount must be a positive number of cents.');
+    throw new BridgeFailure('invalid', 'The refund amount must be a positive number of cents.', {
+      messageId: 'refund.amountPositive',
+    });
   const original = await deps.journal.bySrn(srn);
   const refundable = original ? refundableCents(original) : undefined;
   if (amountCents !== undefined && refundable !== undefined && amountCents > refundable)
-    throw new BridgeFailure('invalid', `At most ${(refundable / 100).toFixed(2)} can be refunded.`);
+    throw new BridgeFailure('invalid', `At most ${(refundable / 100).toFixed(2)} can be refunded.`, {
+      messageId: 'refund.atMost',
+      params: { amountCents: refundable },
+    });
   const amount = amountCents ?? refundable ?? 0;
   const { row, result, after } = await journaled(
     {
@@ -88,7 +95,7 @@ export async function voidSale(
   srn: string,
 ): Promise<RefundOutcome> {
   if (typeof srn !== 'string' || srn.length === 0)
-    throw new BridgeFailure('invalid', 'Choose the transaction to void.');
+    throw new BridgeFailure('invalid', 'Choose the transaction to void.', { messageId: 'refund.chooseVoid' });
   const original = await deps.journal.bySrn(srn);
   // A void cannot be reversed (the gateway refuses DoReversal of a void): an unknown void is checked in
   // the reconciliation view, and voiding again is safe (a second void is refused, never doubled).
@@ -121,10 +128,14 @@ export async function preauthComplete(
   req: PreauthCompleteRequest,
 ): Promise<TransactionView> {
   if (typeof req.serviceReferenceNumber !== 'string' || !isCents(req.amountCents) || req.amountCents <= 0)
-    throw new BridgeFailure('invalid', 'Choose the pre-authorization and the final amount.');
+    throw new BridgeFailure('invalid', 'Choose the pre-authorization and the final amount.', {
+      messageId: 'preauth.chooseHold',
+    });
   const tip = req.tipCents ?? 0;
   if (!isCents(tip) || tip < 0)
-    throw new BridgeFailure('invalid', 'The tip must be zero or a positive number of cents.');
+    throw new BridgeFailure('invalid', 'The tip must be zero or a positive number of cents.', {
+      messageId: 'preauth.tipPositive',
+    });
   const original = await deps.journal.bySrn(req.serviceReferenceNumber);
   const { row, result, after } = await journaled(
     {

@@ -567,6 +567,181 @@ describe('issue 20: a day at the counter in Spanish (Chromium, sandbox gateway, 
     await signOut(page);
   }, 180_000);
 
+  it('money back in Spanish: a refund on Transacciones, a return from its receipt on Devoluciones, gift and EBT balances and a reload, a hold completed on Preautorizaciones', async () => {
+    // The cashier goes back to the store's language; the manager signs in.
+    await page.setViewportSize({ width: 1024, height: 768 });
+    await page.getByRole('button', { name: 'ES', exact: true }).click();
+    await page.locator('nav[aria-label="Pantallas"]').waitFor();
+    await signOut(page);
+    await signIn(page, '9999');
+
+    // The day's payments, taken as a tool holding the terminal's secret would: a card sale, a cash sale
+    // and a hold, with a till in the drawer for the cash.
+    const cashier = await toolBridge(terminal.dataDir, '1111');
+    const tickets: string[] = [];
+    try {
+      const opened = await cashier.send('till.open', { float: { totalCents: 10_000 } });
+      if (!opened.ok) throw new Error(opened.error.message);
+      const keyed = { cardNumber: '4111111111111111', expiry: '1230' };
+      for (const [cents, tender] of [
+        [2_000, { kind: 'credit', entry: 'keyed', keyed }],
+        [1_500, { kind: 'cash', tenderedCents: 1_500 }],
+        [3_000, { kind: 'preauth', entry: 'keyed', keyed }],
+      ] as const) {
+        const sale = await cashier.send('sale.open', { subtotalCents: cents });
+        if (!sale.ok) throw new Error(sale.error.message);
+        const paid = await cashier.send('sale.pay', { ticketId: sale.value.ticketId, tender });
+        if (!paid.ok) throw new Error(paid.error.message);
+        if (paid.value.signatureRequired) {
+          const signed = await cashier.send('sale.signature', {
+            ticketId: sale.value.ticketId,
+            tenderId: paid.value.tender.tenderId,
+            signature: { source: 'pad' },
+          });
+          if (!signed.ok) throw new Error(signed.error.message);
+        }
+        tickets.push(sale.value.ticketId);
+      }
+    } finally {
+      await cashier.close();
+    }
+
+    // Transacciones: the rows in Spanish; a card refund with its dialog, done, its row "Reembolso".
+    await go(page, 'Transacciones', 'Transacciones de hoy');
+    const sale = page.locator('table.data tbody tr', { hasText: 'Venta a crédito' }).first();
+    await sale.waitFor();
+    expect(plain(await sale.innerText())).toContain('Aprobada');
+    await page.locator('table.data tbody tr', { hasText: 'Preautorización' }).first().waitFor();
+    await page.getByRole('button', { name: `Reembolsar efectivo ${money(1_500)}` }).click();
+    const cashDialog = page.getByRole('dialog', { name: 'Reembolso en efectivo' });
+    await cashDialog.waitFor();
+    expect(plain(await cashDialog.innerText())).toContain('El efectivo sale de la caja del cajón.');
+    await shots(page, '21-cash-refund-dialog');
+    await cashDialog.getByRole('button', { name: 'Regresar' }).click();
+    await page.getByRole('button', { name: `Reembolsar ${money(2_000)} a Visa •••• 1111` }).click();
+    const refund = page.getByRole('dialog', { name: 'Reembolso' });
+    await refund.waitFor();
+    expect(plain(await refund.innerText())).toContain(`Importe a reembolsar (hasta ${money(2_000)})`);
+    await page.fill('#refund-amount', '50.00');
+    await refund.getByRole('button', { name: 'Reembolsar', exact: true }).click();
+    await refund.getByText(`Escriba un importe de 0.01 a ${money(2_000)}.`).waitFor();
+    a11y.set('transactions: refund dialog', await axeSerious(page));
+    await shots(page, '22-refund-dialog');
+    await page.fill('#refund-amount', '5.00');
+    await refund.getByRole('button', { name: 'Reembolsar', exact: true }).click();
+    await page
+      .getByRole('heading', { name: `Reembolso de ${money(500)} a Visa •••• 1111`, exact: true })
+      .waitFor();
+    const back = page.locator('table.data tbody tr[data-state="approved"]', { hasText: 'Reembolso' });
+    await back.waitFor();
+    expect(plain(await back.innerText())).toContain('Reembolsada');
+    expect(plain(await page.locator('table.data').innerText())).toContain(`reembolsado ${money(500)}`);
+    a11y.set('transactions: refund done', await axeSerious(page));
+    await noSidewaysScroll(page, 'Transacciones');
+    await shots(page, '23-transactions-refunded');
+
+    // Devoluciones: the card sale refunded in part cannot take all of its line back (the core's refusal,
+    // in Spanish); the cash sale found from its receipt comes back in cash from the drawer.
+    await go(page, 'Devoluciones');
+    await page.fill('#return-receipt', tickets[0] ?? '');
+    await page.getByRole('button', { name: 'Buscar venta' }).click();
+    await page.getByRole('button', { name: 'Uno más de Importe de la venta' }).click();
+    await page
+      .getByRole('alert')
+      .filter({
+        hasText: `Se devuelven ${money(2_000)}, pero los pagos de la venta solo admiten ${money(1_500)} (ya reembolsado o en otra devolución).`,
+      })
+      .waitFor();
+    await shots(page, '24a-return-refused');
+    await page.getByRole('button', { name: 'Regresar' }).click();
+    await page.fill('#return-receipt', tickets[1] ?? '');
+    await page.getByRole('button', { name: 'Buscar venta' }).click();
+    await page.getByText(`Venta ${tickets[1] ?? ''}`).waitFor();
+    await page.getByRole('button', { name: 'Uno más de Importe de la venta' }).click();
+    const give = page.getByRole('button', { name: `Devolver ${money(1_500)}` });
+    await give.waitFor();
+    expect(
+      plain(await page.getByRole('list', { name: 'Reembolsar a, en este orden' }).innerText()),
+    ).toContain(`${money(1_500)} · efectivo del cajón`);
+    expect(await figure(page.locator('.return-totals'), 'Para el cliente')).toBe(money(1_500));
+    await page.setViewportSize({ width: 1024, height: 768 });
+    const giveBox = await give.boundingBox();
+    expect(giveBox && giveBox.y + giveBox.height, 'Devolver on screen at 1024 × 768').toBeLessThanOrEqual(
+      768,
+    );
+    a11y.set('returns: lines', await axeSerious(page));
+    await noSidewaysScroll(page, 'Devoluciones');
+    await shots(page, '24-return-lines');
+    await give.click();
+    await page
+      .getByRole('heading', {
+        name: new RegExp(`^Devolución \\d+: ${money(1_500).replace('$', '\\$')} devueltos$`),
+      })
+      .waitFor();
+    await page.getByText('El cajón está abierto: entregue el efectivo.').waitFor();
+    await page.getByRole('rowheader', { name: 'Efectivo entregado del cajón' }).waitFor();
+    await shots(page, '25-return-done');
+
+    // Regalo y EBT: a gift card's balance and a reload paid in cash; an EBT food balance with its PIN.
+    await go(page, 'Regalo y EBT');
+    await chooseCard(page, '6035710000000018');
+    await page.getByRole('button', { name: 'Consultar saldo' }).click();
+    await page.locator('#card-prompt', { hasText: 'Deslice la tarjeta' }).waitFor();
+    await shots(page, '26-gift-waiting');
+    await page.click('[data-sim="swipe"]');
+    await page.getByRole('heading', { name: 'Saldo de la tarjeta de regalo' }).waitFor();
+    expect(plain(await page.getByTestId('card-balance').textContent())).toBe(money(10_000));
+    expect(await page.getByTestId('card-card').textContent()).toBe('Regalo •••• 0018');
+    a11y.set('cards: gift balance', await axeSerious(page));
+    await shots(page, '27-gift-balance');
+    await page.fill('#reload-amount', '25.00');
+    await page.getByRole('button', { name: `Cobrar ${money(2_500)} y recargar` }).click();
+    await page.locator('#card-prompt[data-step="waiting-for-card"]').waitFor();
+    await page.click('[data-sim="swipe"]');
+    await page.getByRole('heading', { name: 'Tarjeta de regalo recargada' }).waitFor();
+    expect(plain(await page.getByTestId('card-balance').textContent())).toBe(money(12_500));
+    expect(await page.getByTestId('reload-basis').textContent()).toBe(
+      'Pagada en esta terminal antes de la recarga.',
+    );
+    await shots(page, '28-gift-reloaded');
+    await chooseCard(page, '5077010000000014');
+    await page.getByRole('button', { name: 'Saldo de alimentos (SNAP)' }).click();
+    await page.locator('#card-prompt[data-step="waiting-for-card"]').waitFor();
+    await page.click('[data-sim="swipe"]');
+    await page.locator('#card-prompt', { hasText: 'El cliente escribe su PIN' }).waitFor();
+    const pad = page.getByRole('group', { name: 'Simulated PIN pad keys' });
+    for (const d of '1234') await pad.getByRole('button', { name: d, exact: true }).click();
+    await page.click('[data-sim="pin-enter"]');
+    await page.getByRole('heading', { name: 'Saldo EBT de alimentos (SNAP)' }).waitFor();
+    expect(plain(await page.getByTestId('card-balance').textContent())).toBe(money(15_000));
+    a11y.set('cards: EBT balance', await axeSerious(page));
+    await noSidewaysScroll(page, 'Regalo y EBT');
+    await shots(page, '29-ebt-balance');
+
+    // Preautorizaciones: the hold, completed for less.
+    await go(page, 'Preautorizaciones');
+    await page.getByText('1 retención abierta').waitFor();
+    await page.getByRole('button', { name: `Completar ${money(3_000)} Visa •••• 1111` }).click();
+    const complete = page.getByRole('dialog', { name: 'Completar preautorización' });
+    await complete.waitFor();
+    await page.fill('#preauth-amount', '28.00');
+    expect(plain(await page.getByTestId('preauth-total').textContent())).toBe(
+      `Total a cobrar: ${money(2_800)}`,
+    );
+    a11y.set('preauths: completion dialog', await axeSerious(page));
+    await shots(page, '30-preauth-complete');
+    const charge = complete.getByRole('button', { name: `Cobrar ${money(2_800)}` });
+    // The dialog's buttons are on screen at 1024 × 768 (the Spanish words are longer).
+    await page.setViewportSize({ width: 1024, height: 768 });
+    const box = await charge.boundingBox();
+    expect(box && box.y + box.height).toBeLessThanOrEqual(768);
+    await charge.click();
+    await page.getByText(`Completada por ${money(2_800)} con Visa •••• 1111.`).waitFor();
+    await page.getByText('0 retenciones abiertas').waitFor();
+    await noSidewaysScroll(page, 'Preautorizaciones');
+    await shots(page, '31-preauths');
+  }, 180_000);
+
   it('every Spanish screen scanned has no serious or critical axe-core violation', () => {
     expect([...a11y.keys()].sort()).toEqual(
       [
@@ -584,6 +759,12 @@ describe('issue 20: a day at the counter in Spanish (Chromium, sandbox gateway, 
         'tech: devices',
         'tech: gateway',
         'tech: diagnostics',
+        'transactions: refund dialog',
+        'transactions: refund done',
+        'returns: lines',
+        'cards: gift balance',
+        'cards: EBT balance',
+        'preauths: completion dialog',
       ].sort(),
     );
     expect(describeViolations(a11y)).toEqual([]);

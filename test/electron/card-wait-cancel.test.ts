@@ -28,7 +28,11 @@ describe('cancelling a card wait outside a ticket', () => {
       await eventually(() => prompts.includes('waiting-for-card'));
       expect(value(await bridge.send('cardWait.cancel', {}))).toEqual({ cancelled: true });
       const answer = await balance;
-      expect(answer.ok ? 'ok' : answer.error).toEqual({ code: 'device', message: 'Cancelled.' });
+      expect(answer.ok ? 'ok' : answer.error).toEqual({
+        code: 'device',
+        message: 'Cancelled.',
+        messageId: 'cards.cancelled',
+      });
       // The lane is free: a typed number is answered (no `busy`).
       const next = value(
         await bridge.send('gift.balance', { entry: 'keyed', keyed: { cardNumber: '6035710000000018' } }),
@@ -68,7 +72,11 @@ describe('cancelling a card wait outside a ticket', () => {
       await eventually(async () => value(await bridge.send('simulator.state', {})).pinPad.awaitingPin);
       expect(value(await bridge.send('cardWait.cancel', {}))).toEqual({ cancelled: true });
       const answer = await balance;
-      expect(answer.ok ? 'ok' : answer.error).toEqual({ code: 'device', message: 'Cancelled.' });
+      expect(answer.ok ? 'ok' : answer.error).toEqual({
+        code: 'device',
+        message: 'Cancelled.',
+        messageId: 'cards.cancelled',
+      });
       await eventually(async () => !value(await bridge.send('simulator.state', {})).pinPad.awaitingPin);
     } finally {
       await lane.close();

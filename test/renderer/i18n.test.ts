@@ -74,6 +74,7 @@ const SAME_IN_BOTH = new Set([
   'settings.locale.locales.es-MX',
   'settings.business.threeDSecure',
   'customer.subtotal',
+  'returns.find.totalColumn', // "Total" is Spanish too
   'customer.total',
   'customer.totalAmount',
   'devices.bar.pinPad', // "PIN pad" is what Spanish-speaking cashiers call it

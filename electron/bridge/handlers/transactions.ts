@@ -62,6 +62,7 @@ export function transactionHandlers(s: CoreServices) {
         throw new BridgeFailure(
           'conflict',
           'This payment is settled (its batch is closed): refund it instead of voiding it.',
+          { messageId: 'refund.settledVoid' },
         );
       const approver = await manager(ctx, p.approval, 'transactions.void');
       const r = await engine.void(srn, stamp(ctx, approver));

@@ -1,5 +1,6 @@
-import type { JournalState, TransactionView } from '../../../electron/bridge/contract';
+import type { TransactionView } from '../../../electron/bridge/contract';
 import { shownCents, takenCents } from '../../../common/transaction-amounts';
+import { i18n } from '../i18n/i18n';
 import { formatCents, formatTime } from './money';
 
 /**
@@ -9,43 +10,17 @@ import { formatCents, formatTime } from './money';
  * money paid for.
  */
 
-const stateWords: Record<JournalState, string> = {
-  sending: 'Sending',
-  approved: 'Approved',
-  partial: 'Partially approved',
-  declined: 'Declined',
-  unknown: 'No answer',
-  'awaiting-card': 'Waiting for the card',
-  reversing: 'Reversing',
-  reversed: 'Reversed',
-  voided: 'Voided',
-  refunded: 'Refunded',
-  stored: 'Stored offline',
-  failed: 'Failed',
-};
-
 /** A row's state in words: a refund or a void the gateway accepted is done, not an "approved" sale. */
 export function statusWord(t: TransactionView): string {
-  if (t.state === 'approved' && t.operation === 'refund') return 'Refunded';
-  if (t.state === 'approved' && t.operation === 'void') return 'Voided';
-  return stateWords[t.state];
+  if (t.state === 'approved' && t.operation === 'refund') return i18n.t('transactions:state.refunded');
+  if (t.state === 'approved' && t.operation === 'void') return i18n.t('transactions:state.voided');
+  return i18n.t(`transactions:state.${t.state}`);
 }
 
-export const operationWords: Record<TransactionView['operation'], string> = {
-  sale: 'Credit sale',
-  preauth: 'Pre-authorization',
-  'preauth-complete': 'Completion',
-  debit: 'Debit sale',
-  'ebt-food': 'EBT food',
-  'ebt-cash': 'EBT cash',
-  'gift-sale': 'Gift sale',
-  'gift-reload': 'Gift reload',
-  check: 'Check',
-  'token-sale': 'Card on file',
-  cash: 'Cash',
-  refund: 'Refund',
-  void: 'Void',
-};
+/** A row's operation in words ("Credit sale", "Refund"), in the window's language. */
+export function operationWord(operation: TransactionView['operation']): string {
+  return i18n.t(`transactions:operation.${operation}`);
+}
 
 export function isPayment(t: TransactionView): boolean {
   return t.operation !== 'refund' && t.operation !== 'void';
@@ -96,22 +71,36 @@ function holds(rows: readonly TransactionView[]): TransactionView[] {
 
 /** What became of a sale, in words, from its tenders (a voided sale never reads "Paid" or "Approved"). */
 export function saleStatus(rows: readonly TransactionView[]): string {
+  return i18n.t(`transactions:sale.${saleStanding(rows)}`);
+}
+
+type Standing =
+  | 'held'
+  | 'released'
+  | 'reversing'
+  | 'notPaid'
+  | 'voided'
+  | 'reversed'
+  | 'refunded'
+  | 'partRefunded'
+  | 'paidStored'
+  | 'paid';
+
+function saleStanding(rows: readonly TransactionView[]): Standing {
   const took = charged(rows);
   if (took.length === 0) {
     const held = holds(rows);
-    if (held.some((r) => r.state === 'approved')) return 'Held, nothing charged yet';
-    if (held.length > 0) return 'Hold released';
-    return rows.some((r) => r.state === 'unknown' || r.state === 'reversing')
-      ? 'No answer, reversing'
-      : 'Not paid';
+    if (held.some((r) => r.state === 'approved')) return 'held';
+    if (held.length > 0) return 'released';
+    return rows.some((r) => r.state === 'unknown' || r.state === 'reversing') ? 'reversing' : 'notPaid';
   }
-  if (took.every((r) => r.state === 'voided')) return 'Voided';
+  if (took.every((r) => r.state === 'voided')) return 'voided';
   if (took.every((r) => r.state === 'voided' || r.state === 'reversed' || r.state === 'reversing'))
-    return 'Cancelled, reversed';
+    return 'reversed';
   const refunded = took.reduce((s, r) => s + r.refundedCents, 0);
   if (refunded > 0)
-    return refunded >= took.reduce((s, r) => s + takenCents(r), 0) ? 'Refunded' : 'Part refunded';
-  return took.some((r) => r.state === 'stored') ? 'Paid (stored offline)' : 'Paid';
+    return refunded >= took.reduce((s, r) => s + takenCents(r), 0) ? 'refunded' : 'partRefunded';
+  return took.some((r) => r.state === 'stored') ? 'paidStored' : 'paid';
 }
 
 export function isTicket(g: SaleGroup): boolean {
@@ -123,12 +112,12 @@ export function groupTitle(g: SaleGroup, zone: string): string {
   if (!first) return '';
   const payments = g.rows.filter(isPayment);
   const kind = !isTicket(g)
-    ? operationWords[first.operation]
+    ? operationWord(first.operation)
     : payments.some((r) => r.operation === 'preauth')
-      ? 'Hold'
+      ? i18n.t('transactions:group.hold')
       : payments.some((r) => r.operation === 'gift-reload')
-        ? 'Gift card load'
-        : 'Sale';
+        ? i18n.t('transactions:group.load')
+        : i18n.t('transactions:group.sale');
   const sum = (rows: readonly TransactionView[]) => rows.reduce((s, r) => s + takenCents(r), 0);
   const took = sum(charged(g.rows)) || sum(holds(g.rows));
   const last = payments.at(-1) ?? first;
@@ -136,6 +125,13 @@ export function groupTitle(g: SaleGroup, zone: string): string {
   const tenderCount = payments.filter(
     (r) => r.ticketId !== undefined && r.operation !== 'gift-reload',
   ).length;
-  const tenders = tenderCount > 1 ? ` · ${tenderCount} tenders` : '';
-  return `${kind} at ${formatTime(first.createdAt, zone)} · ${formatCents(amount)} · ${saleStatus(g.rows)}${tenders}`;
+  const words = {
+    kind,
+    time: formatTime(first.createdAt, zone),
+    amount: formatCents(amount),
+    status: saleStatus(g.rows),
+  };
+  return tenderCount > 1
+    ? i18n.t('transactions:group.titleTenders', { ...words, count: tenderCount })
+    : i18n.t('transactions:group.title', words);
 }

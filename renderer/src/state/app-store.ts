@@ -87,7 +87,9 @@ let noticeId = 0;
 export function describeError(error: BridgeError): string {
   if (error.messageId !== undefined) {
     const params: Record<string, string | number> = { ...error.params };
-    if (typeof params['amountCents'] === 'number') params['amount'] = formatCents(params['amountCents']);
+    // A value in cents is written as money under its name less "Cents" (amountCents: {{amount}}).
+    for (const [name, value] of Object.entries(error.params ?? {}))
+      if (name.endsWith('Cents') && typeof value === 'number') params[name.slice(0, -5)] = formatCents(value);
     const said = messageFor(`errors:${error.messageId}`, params);
     if (said !== undefined) return said;
   }

@@ -1,14 +1,18 @@
 import { FIGURE_LABELS_IN, TENDER_NAMES_IN } from '../../../../common/figure-labels';
 import { app } from './app';
+import { cards } from './cards';
 import { common } from './common';
 import { customer } from './customer';
 import { devices } from './devices';
 import { employees } from './employees';
 import { errors } from './errors';
+import { preauths } from './preauths';
+import { returns } from './returns';
 import { settings } from './settings';
 import { signin } from './signin';
 import { tech } from './tech';
 import { till } from './till';
+import { transactions } from './transactions';
 
 /** The English catalogs, one namespace per screen area: the source every other language mirrors. */
 export const en = {
@@ -22,6 +26,10 @@ export const en = {
   settings,
   customer,
   tech,
+  transactions,
+  returns,
+  cards,
+  preauths,
   /** The money figures' labels: common/figure-labels.ts, shared with the printed reports. */
   figures: { ...FIGURE_LABELS_IN.en, tenders: { ...TENDER_NAMES_IN.en } },
 };

@@ -2,15 +2,19 @@ import { FIGURE_LABELS_IN, TENDER_NAMES_IN } from '../../../../common/figure-lab
 import type { en } from '../en';
 import type { Messages } from '../messages';
 import { app } from './app';
+import { cards } from './cards';
 import { common } from './common';
 import { customer } from './customer';
 import { devices } from './devices';
 import { employees } from './employees';
 import { errors } from './errors';
+import { preauths } from './preauths';
+import { returns } from './returns';
 import { settings } from './settings';
 import { signin } from './signin';
 import { tech } from './tech';
 import { till } from './till';
+import { transactions } from './transactions';
 
 /** The Spanish catalogs: every namespace and message of the English ones (messages.ts). */
 export const es: Messages<typeof en> = {
@@ -24,5 +28,9 @@ export const es: Messages<typeof en> = {
   settings,
   customer,
   tech,
+  transactions,
+  returns,
+  cards,
+  preauths,
   figures: { ...FIGURE_LABELS_IN.es, tenders: { ...TENDER_NAMES_IN.es } },
 };

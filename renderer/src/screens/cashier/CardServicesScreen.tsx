@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
 import type {
   BalanceView,
   BridgeResult,
@@ -6,7 +7,10 @@ import type {
   SaleProgress,
   TransactionView,
 } from '../../../../electron/bridge/contract';
-import { cardLabel, formatCents, parseMoney } from '../../format/money';
+import { cardWords } from '../../format/card-words';
+import { formatCents, parseMoney } from '../../format/money';
+import { en } from '../../i18n/en';
+import { i18n } from '../../i18n/i18n';
 import { describeError } from '../../state/app-store';
 import { useAppStore, useBridge, useNow } from '../../state/context';
 import { ErrorAlert, InputField } from '../../ui/fields';
@@ -23,12 +27,6 @@ type PaidLoad = { ticketId: string; amountCents: number; tenderId: string; needs
 type Result =
   | { kind: 'balance'; balance: BalanceView }
   | { kind: 'reload'; transaction: TransactionView; newBalanceCents?: number };
-
-const balanceTitle: Record<BalanceView['kind'], string> = {
-  gift: 'Gift card balance',
-  'ebt-food': 'EBT food (SNAP) balance',
-  'ebt-cash': 'EBT cash benefit balance',
-};
 
 /**
  * The card's balance after a reload. gift.reload answers a TransactionView without it; the core writes the
@@ -60,6 +58,16 @@ function useOutsideTicketProgress(active: boolean, ticketId: string | undefined)
   return progress;
 }
 
+/** The core's prompts (English words) by their catalog key: a prompt not listed shows as the core wrote it. */
+const PROMPTS: Readonly<Record<string, keyof typeof en.cards.prompt>> = Object.fromEntries(
+  Object.entries(en.cards.prompt).map(([key, words]) => [words, key as keyof typeof en.cards.prompt]),
+);
+
+function promptWords(progress: SaleProgress): string {
+  const key = PROMPTS[progress.prompt];
+  return key ? i18n.t(`cards:prompt.${key}`) : progress.prompt;
+}
+
 function WaitPanel({
   running,
   progress,
@@ -74,11 +82,12 @@ function WaitPanel({
   useEffect(() => {
     setDeadline(progress?.timeoutSeconds ? Date.now() + progress.timeoutSeconds * 1000 : null);
   }, [progress]);
+  const { t } = useTranslation('cards');
   const left = deadline ? Math.max(0, Math.round((deadline - now) / 1000)) : null;
   const ebt = running === 'ebt-food' || running === 'ebt-cash';
   return (
     <section aria-labelledby="card-prompt" className="stack card">
-      <h2 className="sr-only">In progress</h2>
+      <h2 className="sr-only">{t('wait.title')}</h2>
       <div
         id="card-prompt"
         className="prompt"
@@ -86,57 +95,56 @@ function WaitPanel({
         aria-live="assertive"
         data-step={progress?.step ?? 'starting'}
       >
-        {progress?.prompt ?? 'Starting…'}
+        {progress ? promptWords(progress) : t('wait.starting')}
       </div>
-      {left !== null ? <p className="hint">Times out in {left} s</p> : null}
+      {left !== null ? <p className="hint">{t('wait.timesOut', { seconds: left })}</p> : null}
       <div className="row">
         {/* Stops the readers and the PIN pad; an answer already asked of the gateway is not cancelled. */}
         <button type="button" className="btn" onClick={onCancel} disabled={progress?.step === 'authorizing'}>
-          Cancel
+          {t('wait.cancel')}
         </button>
-        <p className="hint">
-          {ebt ? 'The customer may also press Cancel on the PIN pad.' : 'Or wait: the reader times out.'}
-        </p>
+        <p className="hint">{ebt ? t('wait.ebtHint') : t('wait.giftHint')}</p>
       </div>
     </section>
   );
 }
 
 function ResultPanel({ result }: { result: Result }) {
+  const { t } = useTranslation('cards');
   if (result.kind === 'balance') {
     const b = result.balance;
     return (
       <section className="outcome outcome-ok" aria-labelledby="card-result-title" role="status">
         <h2 id="card-result-title" tabIndex={-1}>
-          {balanceTitle[b.kind]}
+          {t(`balanceTitle.${b.kind}`)}
         </h2>
         <div className="stats">
-          <Stat label="Balance" value={formatCents(b.balanceCents)} testId="card-balance" />
-          <Stat label="Card" value={cardLabel(b.card)} testId="card-card" />
+          <Stat label={t('result.balance')} value={formatCents(b.balanceCents)} testId="card-balance" />
+          <Stat label={t('result.card')} value={cardWords(b.card)} testId="card-card" />
         </div>
       </section>
     );
   }
-  const t = result.transaction;
+  const tx = result.transaction;
   return (
     <section className="outcome outcome-ok" aria-labelledby="card-result-title" role="status">
       <h2 id="card-result-title" tabIndex={-1}>
-        Gift card reloaded
+        {t('result.reloaded')}
       </h2>
-      <p data-testid="reload-basis">
-        {t.ticketId
-          ? 'Paid on this lane before the load.'
-          : 'Loaded without a payment, with a manager’s approval.'}
-      </p>
+      <p data-testid="reload-basis">{tx.ticketId ? t('result.paidHere') : t('result.managerLoad')}</p>
       <div className="stats">
-        <Stat label="Reloaded" value={formatCents(t.amountCents)} testId="reload-amount" />
+        <Stat label={t('result.amount')} value={formatCents(tx.amountCents)} testId="reload-amount" />
         {result.newBalanceCents !== undefined ? (
-          <Stat label="New balance" value={formatCents(result.newBalanceCents)} testId="card-balance" />
+          <Stat
+            label={t('result.newBalance')}
+            value={formatCents(result.newBalanceCents)}
+            testId="card-balance"
+          />
         ) : null}
-        <Stat label="Card" value={cardLabel(t)} testId="card-card" />
-        {t.authCode ? <Stat label="Auth number" value={t.authCode} /> : null}
+        <Stat label={t('result.card')} value={cardWords(tx)} testId="card-card" />
+        {tx.authCode ? <Stat label={t('result.auth')} value={tx.authCode} /> : null}
       </div>
-      {result.newBalanceCents === undefined && t.message ? <p>{t.message}</p> : null}
+      {result.newBalanceCents === undefined && tx.message ? <p>{tx.message}</p> : null}
     </section>
   );
 }
@@ -146,6 +154,7 @@ function ResultPanel({ result }: { result: Result }) {
  * sale (swiped, or a gift number typed); EBT asks for the PIN on the PIN pad.
  */
 export function CardServicesScreen() {
+  const { t } = useTranslation('cards');
   const bridge = useBridge();
   const app = useAppStore();
   const [typed, setTyped] = useState(false);
@@ -163,7 +172,7 @@ export function CardServicesScreen() {
   const giftCard = (): { entry: 'swipe' } | { entry: 'keyed'; keyed: { cardNumber: string } } | undefined => {
     if (!typed) return { entry: 'swipe' };
     if (number.length < 12) {
-      setError('Type the gift card’s whole number, or choose Swipe.');
+      setError(t('gift.wholeNumber'));
       return undefined;
     }
     return { entry: 'keyed', keyed: { cardNumber: number } };
@@ -265,14 +274,14 @@ export function CardServicesScreen() {
       setPaid(null);
       setError(
         r.ok
-          ? `The payment did not go through: ${r.value.tender.message ?? r.value.tender.status}.`
+          ? t('gift.notThrough', { reason: r.value.tender.message ?? r.value.tender.status })
           : describeError(r.error),
       );
       const abandon = await bridge.send('sale.abandon', { ticketId });
       if (!abandon.ok && abandon.error.code === 'forbidden')
         await app
           .getState()
-          .withManager('Give up the load: the part already paid is reversed.', (approval) =>
+          .withManager(t('gift.giveUp'), (approval) =>
             bridge.send('sale.abandon', { ticketId, ...(approval ? { approval } : {}) }),
           );
       return;
@@ -303,7 +312,7 @@ export function CardServicesScreen() {
   const giftReload = (e: FormEvent) => {
     e.preventDefault();
     if (reloadCents === undefined || reloadCents <= 0) {
-      setError('Type the reload amount like 25.00.');
+      setError(t('gift.amountShape'));
       return;
     }
     if (!giftCard()) return;
@@ -314,7 +323,7 @@ export function CardServicesScreen() {
   /** A load with no payment (a promotion, a correction) is a manager's decision: the PIN is asked for. */
   const managerLoad = () => {
     if (reloadCents === undefined || reloadCents <= 0) {
-      setError('Type the reload amount like 25.00.');
+      setError(t('gift.amountShape'));
       return;
     }
     const card = giftCard();
@@ -325,9 +334,9 @@ export function CardServicesScreen() {
       async () =>
         (await app
           .getState()
-          .withManager(`Load ${formatCents(amountCents)} on the gift card without a payment.`, (approval) =>
+          .withManager(t('gift.approveLoad', { amount: formatCents(amountCents) }), (approval) =>
             bridge.send('gift.reload', { amountCents, ...card, ...(approval ? { approval } : {}) }),
-          )) ?? { ok: false, error: { code: 'forbidden', message: 'Cancelled: nothing was loaded.' } },
+          )) ?? { ok: false, error: { code: 'forbidden', message: t('gift.cancelled') } },
       reloaded,
     );
     setReloadAmount('');
@@ -357,26 +366,26 @@ export function CardServicesScreen() {
   const validReload = reloadCents !== undefined && reloadCents > 0;
   return (
     <div>
-      <h1 tabIndex={-1}>Gift & EBT</h1>
+      <h1 tabIndex={-1}>{t('title')}</h1>
       <div className="sale">
         <div className="stack">
           <section className="card stack" aria-labelledby="gift-title">
-            <h2 id="gift-title">Gift card</h2>
+            <h2 id="gift-title">{t('gift.title')}</h2>
             <fieldset className="row" disabled={busy}>
-              <legend>How the card is read</legend>
+              <legend>{t('gift.read')}</legend>
               <label className="check">
                 <input type="radio" name="gift-read" checked={!typed} onChange={() => setTyped(false)} />
-                Swipe
+                {t('gift.swipe')}
               </label>
               <label className="check">
                 <input type="radio" name="gift-read" checked={typed} onChange={() => setTyped(true)} />
-                Type the number
+                {t('gift.type')}
               </label>
             </fieldset>
             {typed ? (
               <InputField
                 id="gift-service-number"
-                label="Gift card number"
+                label={t('gift.number')}
                 type="password"
                 inputMode="numeric"
                 autoComplete="off"
@@ -386,22 +395,22 @@ export function CardServicesScreen() {
                 aria-describedby="gift-service-number-hint"
               >
                 <span className="hint" id="gift-service-number-hint">
-                  {number.length >= 4 ? `Ends in ${number.slice(-4)}` : 'Hidden as you type'}
+                  {number.length >= 4 ? t('gift.endsIn', { last4: number.slice(-4) }) : t('gift.hidden')}
                 </span>
               </InputField>
             ) : null}
             <form onSubmit={giftBalance} className="row">
               <button type="submit" className="btn btn-primary" disabled={busy}>
-                Check gift balance
+                {t('gift.balance')}
               </button>
             </form>
             <form onSubmit={giftReload} className="row" aria-labelledby="reload-title">
               <h3 id="reload-title" className="sr-only">
-                Reload
+                {t('gift.reload')}
               </h3>
               <InputField
                 id="reload-amount"
-                label="Reload amount"
+                label={t('gift.reloadAmount')}
                 inputMode="decimal"
                 autoComplete="off"
                 disabled={busy || paid !== null}
@@ -410,7 +419,7 @@ export function CardServicesScreen() {
                 aria-describedby="reload-hint"
               />
               <fieldset className="row" disabled={busy || paid !== null}>
-                <legend>Customer pays with</legend>
+                <legend>{t('gift.paysWith')}</legend>
                 <label className="check">
                   <input
                     type="radio"
@@ -418,7 +427,7 @@ export function CardServicesScreen() {
                     checked={payWith === 'cash'}
                     onChange={() => setPayWith('cash')}
                   />
-                  Cash
+                  {t('gift.cash')}
                 </label>
                 <label className="check">
                   <input
@@ -427,23 +436,23 @@ export function CardServicesScreen() {
                     checked={payWith === 'card'}
                     onChange={() => setPayWith('card')}
                   />
-                  Card
+                  {t('gift.card')}
                 </label>
               </fieldset>
               <button type="submit" className="btn" disabled={busy || paid !== null}>
-                {validReload ? `Take ${formatCents(reloadCents)} and reload` : 'Reload gift card'}
+                {validReload ? t('gift.take', { amount: formatCents(reloadCents) }) : t('gift.reloadButton')}
               </button>
               <button type="button" className="btn" disabled={busy || paid !== null} onClick={managerLoad}>
-                Load without payment (manager)
+                {t('gift.managerLoad')}
               </button>
             </form>
             <p className="hint" id="reload-hint">
-              The customer pays for the load first (no tax); then the gift card is read and loaded.
+              {t('gift.hint')}
             </p>
           </section>
           <section className="card stack" aria-labelledby="ebt-title">
-            <h2 id="ebt-title">EBT balance</h2>
-            <p className="hint">The customer inserts, taps or swipes the EBT card, then enters the PIN.</p>
+            <h2 id="ebt-title">{t('ebt.title')}</h2>
+            <p className="hint">{t('ebt.hint')}</p>
             <div className="row">
               <button
                 type="button"
@@ -451,10 +460,10 @@ export function CardServicesScreen() {
                 disabled={busy}
                 onClick={() => ebtBalance('food')}
               >
-                Food (SNAP) balance
+                {t('ebt.food')}
               </button>
               <button type="button" className="btn" disabled={busy} onClick={() => ebtBalance('cash')}>
-                Cash benefit balance
+                {t('ebt.cash')}
               </button>
             </div>
           </section>
@@ -465,19 +474,19 @@ export function CardServicesScreen() {
           ) : null}
           {paid && !running ? (
             <section className="card stack" aria-labelledby="paid-load-title" data-testid="paid-load">
-              <h2 id="paid-load-title">Load paid: {formatCents(paid.amountCents)}</h2>
+              <h2 id="paid-load-title">{t('paid.title', { amount: formatCents(paid.amountCents) })}</h2>
               {paid.needsSignature ? (
                 <>
-                  <p>The customer signs on the signature pad for the card payment.</p>
+                  <p>{t('paid.sign')}</p>
                   <button type="button" className="btn btn-primary" onClick={() => void signed()}>
-                    Customer has signed on the pad
+                    {t('paid.signed')}
                   </button>
                 </>
               ) : (
                 <>
-                  <p>The payment is taken; the card is not loaded yet. Read the gift card again.</p>
+                  <p>{t('paid.readAgain')}</p>
                   <button type="button" className="btn btn-primary" onClick={() => load(paid)}>
-                    Load {formatCents(paid.amountCents)} now
+                    {t('paid.loadNow', { amount: formatCents(paid.amountCents) })}
                   </button>
                 </>
               )}

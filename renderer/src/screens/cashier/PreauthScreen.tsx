@@ -1,6 +1,8 @@
 import { useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { TransactionView } from '../../../../electron/bridge/contract';
-import { cardLabel, formatCents, formatDateTime, parseMoney, tipOf } from '../../format/money';
+import { cardWords } from '../../format/card-words';
+import { formatCents, formatDateTime, parseMoney, tipOf } from '../../format/money';
 import { describeError } from '../../state/app-store';
 import { useAppStore, useBridge, useSale, useStoreZone } from '../../state/context';
 import { useCommand } from '../../state/use-command';
@@ -13,6 +15,9 @@ import { TableHead } from '../../ui/TableHead';
  * completed within days (card brands release an unused one after about a week), so a week covers it.
  */
 const LOOK_BACK_MS = 7 * 24 * 60 * 60 * 1000;
+
+/** The list's columns, in order (their words: the `preauths` catalog's `columns`). */
+const COLUMNS = ['time', 'card', 'held', 'auth', 'number', 'actions'] as const;
 
 /** States of a completion that still stand against its hold (a declined or failed one leaves it open). */
 const completionStands = new Set<TransactionView['state']>([
@@ -44,6 +49,7 @@ export function openHolds(rows: readonly TransactionView[]): TransactionView[] {
 }
 
 function CompleteDialog({ hold, onDone }: { hold: TransactionView; onDone: (message?: string) => void }) {
+  const { t } = useTranslation(['preauths', 'common']);
   const zone = useStoreZone();
   const bridge = useBridge();
   const app = useAppStore();
@@ -59,8 +65,8 @@ function CompleteDialog({ hold, onDone }: { hold: TransactionView; onDone: (mess
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     if (amountCents === undefined || amountCents <= 0 || amountCents > hold.amountCents)
-      return setError(`Enter a final amount from 0.01 to ${formatCents(hold.amountCents)}.`);
-    if (tipCents === undefined) return setError('Type the tip like 3.00, or leave it empty.');
+      return setError(t('dialog.amountRange', { amount: formatCents(hold.amountCents) }));
+    if (tipCents === undefined) return setError(t('dialog.tipShape'));
     setBusy(true);
     setError(null);
     const payload = {
@@ -74,35 +80,40 @@ function CompleteDialog({ hold, onDone }: { hold: TransactionView; onDone: (mess
       const approved = await app
         .getState()
         .withManager(
-          `Approve a tip of ${formatCents(tipCents)} on a hold of ${formatCents(hold.amountCents)}.`,
+          t('dialog.approveTip', { tip: formatCents(tipCents), amount: formatCents(hold.amountCents) }),
           (approval) => bridge.send('preauth.complete', { ...payload, ...(approval ? { approval } : {}) }),
         );
       if (!approved) {
         setBusy(false);
-        return setError('Not completed: a manager must approve this tip.');
+        return setError(t('dialog.notApproved'));
       }
       r = approved;
     }
     setBusy(false);
     if (!r.ok) return setError(describeError(r.error));
     const done = r.value;
+    const words = { amount: formatCents(done.amountCents + done.tipCents), card: cardWords(done) };
     onDone(
-      `Completed ${formatCents(done.amountCents + done.tipCents)}` +
-        (done.tipCents > 0 ? ` (tip ${formatCents(done.tipCents)})` : '') +
-        ` on ${cardLabel(done)}.`,
+      done.tipCents > 0
+        ? t('dialog.doneTip', { ...words, tip: formatCents(done.tipCents) })
+        : t('dialog.done', words),
     );
   };
 
   return (
-    <Dialog title="Complete pre-authorization" onClose={() => onDone()} initialFocus="preauth-amount">
+    <Dialog title={t('dialog.title')} onClose={() => onDone()} initialFocus="preauth-amount">
       <form onSubmit={(e) => void submit(e)} className="stack">
         <p>
-          {cardLabel(hold)} · held {formatCents(hold.amountCents)} at {formatDateTime(hold.createdAt, zone)}
-          {hold.authCode ? ` · auth ${hold.authCode}` : ''}
+          {t('dialog.held', {
+            card: cardWords(hold),
+            amount: formatCents(hold.amountCents),
+            time: formatDateTime(hold.createdAt, zone),
+          })}
+          {hold.authCode ? t('dialog.auth', { code: hold.authCode }) : ''}
         </p>
         <InputField
           id="preauth-amount"
-          label={`Final amount (up to ${formatCents(hold.amountCents)})`}
+          label={t('dialog.amount', { amount: formatCents(hold.amountCents) })}
           inputMode="decimal"
           autoComplete="off"
           value={amount}
@@ -110,16 +121,16 @@ function CompleteDialog({ hold, onDone }: { hold: TransactionView; onDone: (mess
         />
         <InputField
           id="preauth-tip"
-          label="Tip (empty: no tip)"
+          label={t('dialog.tip')}
           inputMode="decimal"
           autoComplete="off"
           value={tip}
           onChange={(e) => setTip(e.target.value)}
         />
         {amountCents !== undefined && amountCents > 0 ? (
-          <div className="row" role="group" aria-label="Tip presets">
+          <div className="row" role="group" aria-label={t('dialog.presets')}>
             <button type="button" className="btn btn-small" onClick={() => setTip('')}>
-              No tip
+              {t('dialog.noTip')}
             </button>
             {presets.map((p) => {
               const cents = tipOf(amountCents, p);
@@ -130,25 +141,25 @@ function CompleteDialog({ hold, onDone }: { hold: TransactionView; onDone: (mess
                   className="btn btn-small"
                   onClick={() => setTip((cents / 100).toFixed(2))}
                 >
-                  {p}% ({formatCents(cents)})
+                  {t('dialog.preset', { percent: p, amount: formatCents(cents) })}
                 </button>
               );
             })}
           </div>
         ) : null}
-        <p className="hint">
-          A large tip (more than the lane allows on a hold, 20 % unless changed) needs a manager’s PIN.
-        </p>
+        <p className="hint">{t('dialog.hint')}</p>
         <p aria-live="polite" data-testid="preauth-total">
-          {total !== undefined ? `Total to charge: ${formatCents(total)}` : 'Check the amounts.'}
+          {total !== undefined ? t('dialog.total', { amount: formatCents(total) }) : t('dialog.check')}
         </p>
         <ErrorAlert message={error} />
         <div className="row">
           <button type="button" className="btn" onClick={() => onDone()}>
-            Back
+            {t('dialog.back')}
           </button>
           <button type="submit" className="btn btn-primary" disabled={busy}>
-            {total !== undefined ? `Complete ${formatCents(total)}` : 'Complete'}
+            {total !== undefined
+              ? t('dialog.submitAmount', { amount: formatCents(total) })
+              : t('dialog.submit')}
           </button>
         </div>
       </form>
@@ -158,6 +169,7 @@ function CompleteDialog({ hold, onDone }: { hold: TransactionView; onDone: (mess
 
 /** Holds taken with the Pre-auth tender, and their completion with the final amount and the tip. */
 export function PreauthScreen() {
+  const { t } = useTranslation(['preauths', 'common']);
   const zone = useStoreZone();
   // Read once per visit: the week's start does not need to move while the screen is open.
   const [since] = useState(() => Date.now() - LOOK_BACK_MS);
@@ -167,40 +179,35 @@ export function PreauthScreen() {
   const holds = openHolds(list.data ?? []);
   return (
     <div>
-      <h1 tabIndex={-1}>Pre-authorizations</h1>
-      <p className="hint">
-        Open holds of the last 7 days on this lane. A hold is taken on the Sale screen with Pre-auth (A); it
-        charges nothing until it is completed here.
-      </p>
+      <h1 tabIndex={-1}>{t('title')}</h1>
+      <p className="hint">{t('intro')}</p>
       <div className="row">
         <button type="button" className="btn" onClick={() => void list.reload()} disabled={list.loading}>
-          Refresh
+          {t('refresh')}
         </button>
       </div>
       <ErrorAlert message={list.error} />
       <table className="data" aria-describedby="preauth-count">
         <caption id="preauth-count" className="hint" style={{ textAlign: 'left' }}>
-          {list.loading && !list.data
-            ? 'Loading…'
-            : `${holds.length} open hold${holds.length === 1 ? '' : 's'}`}
+          {list.loading && !list.data ? t('common:loading') : t('count', { count: holds.length })}
         </caption>
-        <TableHead columns={['Time', 'Card', 'Held', 'Auth', 'Number', 'Actions']} numeric={['Held']} />
+        <TableHead columns={COLUMNS.map((c) => t(`columns.${c}`))} numeric={[t('columns.held')]} />
         <tbody>
-          {holds.map((t) => (
-            <tr key={t.userTransactionNumber} data-utn={t.userTransactionNumber}>
-              <td>{formatDateTime(t.createdAt, zone)}</td>
-              <td>{t.last4 ? cardLabel(t) : '—'}</td>
-              <td className="num">{formatCents(t.amountCents)}</td>
-              <td>{t.authCode ?? ''}</td>
-              <td>{t.userTransactionNumber}</td>
+          {holds.map((h) => (
+            <tr key={h.userTransactionNumber} data-utn={h.userTransactionNumber}>
+              <td>{formatDateTime(h.createdAt, zone)}</td>
+              <td>{h.last4 ? cardWords(h) : '—'}</td>
+              <td className="num">{formatCents(h.amountCents)}</td>
+              <td>{h.authCode ?? ''}</td>
+              <td>{h.userTransactionNumber}</td>
               <td>
                 <button
                   type="button"
                   className="btn btn-small btn-primary"
-                  onClick={() => setHold(t)}
-                  aria-label={`Complete ${formatCents(t.amountCents)} ${cardLabel(t)}`}
+                  onClick={() => setHold(h)}
+                  aria-label={t('completeLabel', { amount: formatCents(h.amountCents), card: cardWords(h) })}
                 >
-                  Complete
+                  {t('complete')}
                 </button>
               </td>
             </tr>

@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
 import type {
   ReceiptView,
   ReturnCursor,
@@ -13,6 +14,7 @@ import type {
 } from '../../../../electron/bridge/contract';
 import { priceTicket, type PricingLine } from '../../../../common/ticket-pricing';
 import { formatCents, formatDateTime, parseMoney } from '../../format/money';
+import { i18n, messageFor } from '../../i18n/i18n';
 import { describeError } from '../../state/app-store';
 import { useAppStore, useBridge, useStoreZone } from '../../state/context';
 import { useCommand } from '../../state/use-command';
@@ -42,31 +44,62 @@ function newRequestId(): string {
   return crypto.randomUUID();
 }
 
-const METHOD_WORDS: Readonly<Record<ReturnMethod, string>> = {
-  refund: 'refund to the card',
-  void: 'payment voided (not settled yet)',
-  drawer: 'cash from the drawer',
-  'gift-card': 'credited to the gift card',
+function methodWords(method: ReturnMethod): string {
+  return i18n.t(`returns:method.${method}`);
+}
+
+/** The core's label of a tender ("Cash", "Visa ****1111", "Check (refunded in cash)") in the window's language. */
+const CARD_LABEL = /^(.+) \*{4}(\d{4})$/;
+function tenderWords(x: { tender: string; label: string }): string {
+  if (x.label === 'Check (refunded in cash)') return i18n.t('returns:tender.checkInCash');
+  const card = CARD_LABEL.exec(x.label);
+  if (card?.[1] && card[2]) {
+    const brand =
+      messageFor(`transactions:card.brand.${card[1]}`) ?? messageFor(`figures:tenders.${card[1]}`) ?? card[1];
+    return i18n.t('returns:tender.card', { brand, last4: card[2] });
+  }
+  return messageFor(`figures:tenders.${x.label}`) ?? x.label;
+}
+
+/**
+ * Why a tender takes nothing back: the core's fixed reasons (electron/returns/return-rules.ts) in the
+ * window's language; a reason naming a payment's state is shown as the core wrote it.
+ */
+const UNAVAILABLE: Readonly<Record<string, 'ebt' | 'hold' | 'notHere'>> = {
+  'An EBT payment goes back to the EBT card, which this lane cannot do: refund it another way.': 'ebt',
+  'A hold is completed or voided, not returned.': 'hold',
+  'This payment cannot be refunded here.': 'notHere',
 };
+function unavailableWords(reason: string): string {
+  const key = UNAVAILABLE[reason];
+  return key ? i18n.t(`returns:unavailable.${key}`) : reason;
+}
+
+/** A line's name: an open-amount sale's one line is the core's "Sale amount" (return-rules.ts), in words here. */
+function lineName(name: string): string {
+  return name === 'Sale amount' ? i18n.t('returns:lines.saleAmount') : name;
+}
 
 function legWords(l: ReturnLegView): string {
+  const label = tenderWords(l);
   if (l.state === 'done')
     return l.kind === 'cash'
-      ? 'Cash given from the drawer'
+      ? i18n.t('returns:leg.cashDone')
       : l.method === 'void'
-        ? `${l.label}: payment voided`
-        : `${l.label}: refunded`;
-  if (l.state === 'unknown') return `${l.label}: no answer — check the reconciliation view`;
-  if (l.state === 'cancelled') return `${l.label}: not needed`;
-  return `${l.label}: not refunded yet`;
+        ? i18n.t('returns:leg.voided', { label })
+        : i18n.t('returns:leg.refunded', { label });
+  if (l.state === 'unknown') return i18n.t('returns:leg.unknown', { label });
+  if (l.state === 'cancelled') return i18n.t('returns:leg.cancelled', { label });
+  return i18n.t('returns:leg.pending', { label });
 }
 
 export function ReturnsScreen() {
+  const { t } = useTranslation('returns');
   const [stage, setStage] = useState<Stage>({ kind: 'find' });
   return (
     <section className="returns" aria-labelledby="returns-title">
       <h1 id="returns-title" tabIndex={-1}>
-        Returns
+        {t('title')}
       </h1>
       {stage.kind === 'find' ? (
         <FindSale
@@ -95,6 +128,7 @@ export function ReturnsScreen() {
 // Finding the sale
 
 function FindSale({ onSale, onNoReceipt }: { onSale: (ticketId: string) => void; onNoReceipt: () => void }) {
+  const { t } = useTranslation('returns');
   const bridge = useBridge();
   const zone = useStoreZone();
   const [receipt, setReceipt] = useState('');
@@ -121,10 +155,9 @@ function FindSale({ onSale, onNoReceipt }: { onSale: (ticketId: string) => void;
       setQuery(q);
       setSales((before) => (more && before ? [...before, ...r.value.sales] : r.value.sales));
       setNext(r.value.next);
-      if (q.receipt !== undefined && r.value.sales.length === 0)
-        setError('No sale with that receipt number on this lane.');
+      if (q.receipt !== undefined && r.value.sales.length === 0) setError(t('find.noSuchReceipt'));
     },
-    [bridge, onSale],
+    [bridge, onSale, t],
   );
 
   // A scanned receipt (any scanner: serial, USB HID, or a keyboard wedge typing into the page).
@@ -132,25 +165,24 @@ function FindSale({ onSale, onNoReceipt }: { onSale: (ticketId: string) => void;
     () =>
       bridge.on('scanner.scanned', (scan) => {
         if (!scan.validated)
-          return setError(`The scan could not be read (${scan.problem ?? 'scan it again'}).`);
+          return setError(t('find.unreadableScan', { problem: scan.problem ?? t('find.scanAgain') }));
         setReceipt(scan.data);
         void search({ receipt: scan.data });
       }),
-    [bridge, search],
+    [bridge, search, t],
   );
   const wedge = useWedgeScan({ onError: setError });
 
   const findReceipt = (e: FormEvent) => {
     e.preventDefault();
-    if (receipt.trim() === '') return setError('Scan the receipt, or type its number (TICKET …).');
+    if (receipt.trim() === '') return setError(t('find.receiptMissing'));
     void search({ receipt: receipt.trim() });
   };
   const findBy = (e: FormEvent) => {
     e.preventDefault();
     const cents = amount.trim() === '' ? undefined : parseMoney(amount);
-    if (amount.trim() !== '' && (cents === undefined || cents <= 0))
-      return setError('Type the amount, like 12.34.');
-    if (last4 !== '' && last4.length !== 4) return setError('The last four digits of the card.');
+    if (amount.trim() !== '' && (cents === undefined || cents <= 0)) return setError(t('find.amountShape'));
+    if (last4 !== '' && last4.length !== 4) return setError(t('find.last4Shape'));
     void search({
       ...(fromDay ? { fromDay } : {}),
       ...(toDay ? { toDay } : {}),
@@ -161,10 +193,10 @@ function FindSale({ onSale, onNoReceipt }: { onSale: (ticketId: string) => void;
 
   return (
     <div className="stack">
-      <form className="row" onSubmit={findReceipt} aria-label="Find the sale by its receipt">
+      <form className="row" onSubmit={findReceipt} aria-label={t('find.byReceipt')}>
         <InputField
           id="return-receipt"
-          label="Receipt number — scan the receipt or type it"
+          label={t('find.receipt')}
           autoComplete="off"
           value={receipt}
           data-autofocus
@@ -176,64 +208,64 @@ function FindSale({ onSale, onNoReceipt }: { onSale: (ticketId: string) => void;
           }}
         />
         <button type="submit" className="btn btn-primary" disabled={busy}>
-          Find sale
+          {t('find.submit')}
         </button>
       </form>
-      <form onSubmit={findBy} aria-label="Search sales">
+      <form onSubmit={findBy} aria-label={t('find.search')}>
         <fieldset className="return-search">
-          <legend>No receipt number? Search the sales of any day</legend>
+          <legend>{t('find.legend')}</legend>
           <InputField
             id="return-from"
-            label="From day"
+            label={t('find.from')}
             type="date"
             value={fromDay}
             onChange={(e) => setFromDay(e.target.value)}
           />
           <InputField
             id="return-to"
-            label="To day"
+            label={t('find.to')}
             type="date"
             value={toDay}
             onChange={(e) => setToDay(e.target.value)}
           />
           <DigitsField
             id="return-last4"
-            label="Card last four"
+            label={t('find.last4')}
             maxLength={4}
             value={last4}
             onDigits={setLast4}
           />
           <InputField
             id="return-amount"
-            label="Sale total"
+            label={t('find.total')}
             inputMode="decimal"
             autoComplete="off"
             value={amount}
             onChange={(e) => setAmount(e.target.value)}
           />
           <button type="submit" className="btn" disabled={busy}>
-            Search
+            {t('find.searchButton')}
           </button>
         </fieldset>
       </form>
       <ErrorAlert message={error} />
       {sales ? (
         sales.length === 0 && !error ? (
-          <p role="status">No sale found.</p>
+          <p role="status">{t('find.none')}</p>
         ) : sales.length > 0 ? (
           <table className="data returns-found">
-            <caption>Sales found, newest first</caption>
+            <caption>{t('find.caption')}</caption>
             <thead>
               <tr>
-                <th scope="col">When</th>
-                <th scope="col">Receipt</th>
-                <th scope="col">Items</th>
-                <th scope="col">Paid by</th>
+                <th scope="col">{t('find.when')}</th>
+                <th scope="col">{t('find.receiptColumn')}</th>
+                <th scope="col">{t('find.items')}</th>
+                <th scope="col">{t('find.paidBy')}</th>
                 <th scope="col" className="num">
-                  Total
+                  {t('find.totalColumn')}
                 </th>
                 <th scope="col">
-                  <span className="sr-only">Action</span>
+                  <span className="sr-only">{t('find.action')}</span>
                 </th>
               </tr>
             </thead>
@@ -243,16 +275,16 @@ function FindSale({ onSale, onNoReceipt }: { onSale: (ticketId: string) => void;
                   <td>{formatDateTime(s.closedAt, zone)}</td>
                   <td className="tx-number">{s.ticketId}</td>
                   <td>{s.units}</td>
-                  <td>{s.tenders.map((t) => t.label).join(', ')}</td>
+                  <td>{s.tenders.map((x) => tenderWords(x)).join(', ')}</td>
                   <td className="num">{formatCents(s.totalCents)}</td>
                   <td>
                     <button
                       type="button"
                       className="btn btn-small"
-                      aria-label={`Return items of ${s.ticketId}`}
+                      aria-label={t('find.returnItemsOf', { ticketId: s.ticketId })}
                       onClick={() => onSale(s.ticketId)}
                     >
-                      Return items
+                      {t('find.returnItems')}
                     </button>
                   </td>
                 </tr>
@@ -263,9 +295,9 @@ function FindSale({ onSale, onNoReceipt }: { onSale: (ticketId: string) => void;
       ) : null}
       <div className="row">
         <button type="button" className="btn" onClick={onNoReceipt}>
-          Return without a receipt
+          {t('find.noReceipt')}
         </button>
-        <span className="hint">A manager approves it.</span>
+        <span className="hint">{t('find.managerApproves')}</span>
       </div>
       {next && query ? (
         <button
@@ -274,7 +306,7 @@ function FindSale({ onSale, onNoReceipt }: { onSale: (ticketId: string) => void;
           disabled={busy}
           onClick={() => void search({ ...query, after: next }, true)}
         >
-          More sales
+          {t('find.more')}
         </button>
       ) : null}
     </div>
@@ -295,24 +327,25 @@ function Stepper({
   max: number;
   onChange: (n: number) => void;
 }) {
+  const { t } = useTranslation('returns');
   return (
-    <div className="stepper" role="group" aria-label={`Return how many of ${name}`}>
+    <div className="stepper" role="group" aria-label={t('stepper.group', { name })}>
       <button
         type="button"
         className="btn"
-        aria-label={`One less ${name}`}
+        aria-label={t('stepper.less', { name })}
         disabled={value <= 0}
         onClick={() => onChange(value - 1)}
       >
         −
       </button>
-      <output aria-live="polite" aria-label={`${name} returned`}>
+      <output aria-live="polite" aria-label={t('stepper.count', { name })}>
         {value}
       </output>
       <button
         type="button"
         className="btn"
-        aria-label={`One more ${name}`}
+        aria-label={t('stepper.more', { name })}
         disabled={value >= max}
         onClick={() => onChange(value + 1)}
       >
@@ -329,10 +362,11 @@ function GiftCardInput({
   value: ReturnGiftCard | null;
   onChange: (g: ReturnGiftCard | null) => void;
 }) {
+  const { t } = useTranslation('returns');
   const keyed = value?.entry === 'keyed' ? value.cardNumber : '';
   return (
     <fieldset className="stack">
-      <legend>Gift card to credit</legend>
+      <legend>{t('gift.legend')}</legend>
       <div className="row">
         <button
           type="button"
@@ -340,11 +374,11 @@ function GiftCardInput({
           aria-pressed={value?.entry === 'swipe'}
           onClick={() => onChange({ entry: 'swipe' })}
         >
-          Swipe it at the reader
+          {t('gift.swipe')}
         </button>
         <DigitsField
           id="return-gift-number"
-          label="or type its number"
+          label={t('gift.typed')}
           maxLength={19}
           value={keyed}
           onDigits={(d) => onChange(d === '' ? null : { entry: 'keyed', cardNumber: d })}
@@ -363,6 +397,7 @@ function ReturnLines({
   onBack: () => void;
   onDone: (view: ReturnView) => void;
 }) {
+  const { t } = useTranslation('returns');
   const bridge = useBridge();
   const zone = useStoreZone();
   const sale = useCommand('returns.sale', { ticketId }, ticketId);
@@ -412,7 +447,7 @@ function ReturnLines({
   }, [bridge, ticketId, linesKey, orderKey, order]);
 
   if (sale.error) return <ErrorAlert message={sale.error} />;
-  if (!s) return <p role="status">Loading the sale…</p>;
+  if (!s) return <p role="status">{t('lines.loading')}</p>;
 
   const move = (key: string, by: -1 | 1) => {
     const o = [...currentOrder];
@@ -422,13 +457,13 @@ function ReturnLines({
     [o[i], o[j]] = [o[j] ?? key, o[i] ?? key];
     setOrder(o);
   };
-  const tenderOf = (key: string) => s.tenders.find((t) => t.key === key);
+  const tenderOf = (key: string) => s.tenders.find((x) => x.key === key);
   const planned = (key: string) => quote?.legs.find((l) => l.key === key);
   const needsGift = quote?.legs.some((l) => l.kind === 'gift-card') ?? false;
 
   const give = async () => {
     if (!quote) return;
-    if (needsGift && !giftCard) return setError('Swipe the gift card or type its number first.');
+    if (needsGift && !giftCard) return setError(t('gift.first'));
     setBusy(true);
     setError(null);
     const r = await bridge.send('returns.create', {
@@ -452,21 +487,21 @@ function ReturnLines({
     <div className="return-sale">
       <div className="return-sale-head row">
         <button type="button" className="btn" onClick={onBack}>
-          Back
+          {t('lines.back')}
         </button>
         <p>
-          <strong>Sale {s.ticketId}</strong> · {formatDateTime(s.closedAt, zone)} ·{' '}
-          {formatCents(s.totalCents)}
-          {s.employeeName ? ` · sold by ${s.employeeName}` : ''}
+          <strong>{t('lines.sale', { ticketId: s.ticketId })}</strong>
+          {t('lines.saleAt', { when: formatDateTime(s.closedAt, zone), total: formatCents(s.totalCents) })}
+          {s.employeeName ? t('lines.soldBy', { name: s.employeeName }) : ''}
         </p>
       </div>
       <div className="return-columns">
         <table className="data return-lines">
-          <caption>What comes back</caption>
+          <caption>{t('lines.caption')}</caption>
           <thead>
             <tr>
-              <th scope="col">Item</th>
-              <th scope="col">Return</th>
+              <th scope="col">{t('lines.item')}</th>
+              <th scope="col">{t('lines.returnColumn')}</th>
             </tr>
           </thead>
           <tbody>
@@ -475,23 +510,25 @@ function ReturnLines({
               return (
                 <tr key={l.lineNo}>
                   <th scope="row">
-                    <span className="return-line-name">{l.name}</span>
+                    <span className="return-line-name">{lineName(l.name)}</span>
                     <span className="hint">
-                      {l.quantity} sold · paid {formatCents(l.totalCents)}
-                      {l.discountCents > 0 ? ` after ${formatCents(l.discountCents)} off` : ''}
-                      {l.returnedQuantity > 0 ? ` · ${l.returnedQuantity} returned before` : ''}
+                      {t('lines.sold', { count: l.quantity, amount: formatCents(l.totalCents) })}
+                      {l.discountCents > 0
+                        ? t('lines.afterOff', { amount: formatCents(l.discountCents) })
+                        : ''}
+                      {l.returnedQuantity > 0 ? t('lines.returnedBefore', { count: l.returnedQuantity }) : ''}
                     </span>
                   </th>
                   <td>
                     {left > 0 ? (
                       <Stepper
-                        name={l.name}
+                        name={lineName(l.name)}
                         value={counts[l.lineNo] ?? 0}
                         max={left}
                         onChange={(n) => setCounts({ ...counts, [l.lineNo]: n })}
                       />
                     ) : (
-                      <span className="hint">All returned</span>
+                      <span className="hint">{t('lines.allReturned')}</span>
                     )}
                   </td>
                 </tr>
@@ -501,47 +538,51 @@ function ReturnLines({
         </table>
 
         <div className="return-money stack">
-          <h2>Money back</h2>
+          <h2>{t('lines.moneyBack')}</h2>
           {quote ? (
             <table className="data return-totals">
               <tbody>
                 <tr>
-                  <th scope="row">Items</th>
+                  <th scope="row">{t('lines.items')}</th>
                   <td className="num">{formatCents(quote.netCents)}</td>
                 </tr>
                 <tr>
-                  <th scope="row">Tax</th>
+                  <th scope="row">{t('lines.tax')}</th>
                   <td className="num">{formatCents(quote.taxCents)}</td>
                 </tr>
                 <tr className="figure-total">
-                  <th scope="row">Back to the customer</th>
+                  <th scope="row">{t('lines.backToCustomer')}</th>
                   <td className="num">{formatCents(quote.totalCents)}</td>
                 </tr>
               </tbody>
             </table>
           ) : (
-            <p className="hint">{quoteError ? '' : 'Choose what comes back with + and −.'}</p>
+            <p className="hint">{quoteError ? '' : t('lines.choose')}</p>
           )}
           <ErrorAlert message={quoteError} />
-          <ol className="return-order" aria-label="Refund to, in this order">
+          <ol className="return-order" aria-label={t('lines.order')}>
             {currentOrder.map((key, i) => {
-              const t = tenderOf(key);
-              if (!t) return null;
+              const x = tenderOf(key);
+              if (!x) return null;
+              const label = tenderWords(x);
               const leg = planned(key);
               return (
                 <li key={key}>
                   <span className="return-order-what">
-                    <strong>{t.label}</strong>
+                    <strong>{label}</strong>
                     <span className="hint">
                       {leg
-                        ? `${formatCents(leg.amountCents)} · ${METHOD_WORDS[leg.method]}`
-                        : `up to ${formatCents(t.refundableCents)}`}
+                        ? t('lines.planned', {
+                            amount: formatCents(leg.amountCents),
+                            method: methodWords(leg.method),
+                          })
+                        : t('lines.upTo', { amount: formatCents(x.refundableCents) })}
                     </span>
                   </span>
                   <button
                     type="button"
                     className="btn btn-small"
-                    aria-label={`Move ${t.label} up`}
+                    aria-label={t('lines.moveUp', { label })}
                     disabled={i === 0}
                     onClick={() => move(key, -1)}
                   >
@@ -550,7 +591,7 @@ function ReturnLines({
                   <button
                     type="button"
                     className="btn btn-small"
-                    aria-label={`Move ${t.label} down`}
+                    aria-label={t('lines.moveDown', { label })}
                     disabled={i === currentOrder.length - 1}
                     onClick={() => move(key, 1)}
                   >
@@ -561,10 +602,10 @@ function ReturnLines({
             })}
           </ol>
           {s.tenders
-            .filter((t) => t.unavailable)
-            .map((t) => (
-              <p key={t.key} className="hint">
-                {t.label}: {t.unavailable}
+            .filter((x) => x.unavailable)
+            .map((x) => (
+              <p key={x.key} className="hint">
+                {`${tenderWords(x)}: ${unavailableWords(x.unavailable ?? '')}`}
               </p>
             ))}
           {needsGift ? <GiftCardInput value={giftCard} onChange={setGiftCard} /> : null}
@@ -575,11 +616,13 @@ function ReturnLines({
             disabled={!quote || busy}
             onClick={() => void give()}
           >
-            {quote ? `Give back ${formatCents(quote.totalCents)}` : 'Give back'}
+            {quote
+              ? t('lines.giveBackAmount', { amount: formatCents(quote.totalCents) })
+              : t('lines.giveBack')}
           </button>
           <InputField
             id="return-reason"
-            label="Reason (optional)"
+            label={t('lines.reason')}
             autoComplete="off"
             maxLength={200}
             value={reason}
@@ -595,6 +638,7 @@ function ReturnLines({
 // The return made: where the money went, its receipt, what is still owed
 
 function ReturnDone({ initial, onNext }: { initial: ReturnView; onNext: () => void }) {
+  const { t } = useTranslation('returns');
   const bridge = useBridge();
   const app = useAppStore();
   const [view, setView] = useState(initial);
@@ -625,7 +669,7 @@ function ReturnDone({ initial, onNext }: { initial: ReturnView; onNext: () => vo
   const print = async () => {
     const r = await bridge.send('returns.receipt.print', { returnId: view.returnId });
     if (!r.ok) return setError(describeError(r.error));
-    if (r.value.printed) app.getState().notify('success', 'The return’s receipt is printing.');
+    if (r.value.printed) app.getState().notify('success', t('done.printing'));
     else if (r.value.receipt) setReceipt(r.value.receipt);
   };
 
@@ -634,13 +678,13 @@ function ReturnDone({ initial, onNext }: { initial: ReturnView; onNext: () => vo
       <div className={`outcome ${owed ? 'outcome-warn' : 'outcome-ok'}`} role="status">
         <h2>
           {owed
-            ? `Return ${view.returnId}: ${formatCents(view.owedCents)} still owed`
-            : `Return ${view.returnId}: ${formatCents(view.refundedCents)} given back`}
+            ? t('done.owed', { returnId: view.returnId, amount: formatCents(view.owedCents) })
+            : t('done.given', { returnId: view.returnId, amount: formatCents(view.refundedCents) })}
         </h2>
-        {cash ? <p>The drawer is open: give the cash back.</p> : null}
+        {cash ? <p>{t('done.drawerOpen')}</p> : null}
       </div>
       <table className="data">
-        <caption>Where the money went</caption>
+        <caption>{t('done.caption')}</caption>
         <tbody>
           {view.legs
             .filter((l) => l.state !== 'cancelled')
@@ -654,9 +698,14 @@ function ReturnDone({ initial, onNext }: { initial: ReturnView; onNext: () => vo
         </tbody>
       </table>
       <p>
-        {view.lines.map((l) => `${l.quantity} × ${l.name}`).join(', ')} · tax {formatCents(view.taxCents)} ·
-        total {formatCents(view.totalCents)}
-        {view.approvedByName ? ` · approved by ${view.approvedByName}` : ''}
+        {t('done.summary', {
+          lines: view.lines
+            .map((l) => t('done.line', { quantity: l.quantity, name: lineName(l.name) }))
+            .join(', '),
+          tax: formatCents(view.taxCents),
+          total: formatCents(view.totalCents),
+        })}
+        {view.approvedByName ? t('done.approvedBy', { name: view.approvedByName }) : ''}
       </p>
       {owed && view.legs.some((l) => l.kind === 'gift-card' && l.state !== 'done') ? (
         <GiftCardInput value={giftCard} onChange={setGiftCard} />
@@ -665,22 +714,22 @@ function ReturnDone({ initial, onNext }: { initial: ReturnView; onNext: () => vo
       <div className="row">
         {owed ? (
           <button type="button" className="btn btn-primary" disabled={busy} onClick={() => void retry()}>
-            Try again
+            {t('done.retry')}
           </button>
         ) : null}
         <button type="button" className="btn" onClick={() => void show()}>
-          Show receipt
+          {t('done.show')}
         </button>
         <button type="button" className="btn" onClick={() => void print()}>
-          Print receipt
+          {t('done.print')}
         </button>
         <button type="button" className={`btn ${owed ? '' : 'btn-primary'}`} onClick={onNext}>
-          Next return
+          {t('done.next')}
         </button>
       </div>
       {receipt ? (
         <Dialog
-          title="Return receipt"
+          title={t('done.receiptTitle')}
           onClose={() => setReceipt(null)}
           initialFocus="return-receipt-close"
           wide
@@ -688,7 +737,7 @@ function ReturnDone({ initial, onNext }: { initial: ReturnView; onNext: () => vo
           <ReceiptDocument receipt={receipt} />
           <div className="row">
             <button id="return-receipt-close" type="button" className="btn" onClick={() => setReceipt(null)}>
-              Close
+              {t('done.close')}
             </button>
           </div>
         </Dialog>
@@ -703,6 +752,7 @@ function ReturnDone({ initial, onNext }: { initial: ReturnView; onNext: () => vo
 type Item = PricingLine & { key: number; name: string; barcode?: string; typedPrice?: number };
 
 function NoReceipt({ onBack, onDone }: { onBack: () => void; onDone: (view: ReturnView) => void }) {
+  const { t } = useTranslation('returns');
   const bridge = useBridge();
   const app = useAppStore();
   const settings = useCommand('returns.settings.get', {});
@@ -722,7 +772,7 @@ function NoReceipt({ onBack, onDone }: { onBack: () => void; onDone: (view: Retu
     () =>
       bridge.on('scanner.scanned', (scan) => {
         if (!scan.validated)
-          return setError(`The scan could not be read (${scan.problem ?? 'scan it again'}).`);
+          return setError(t('find.unreadableScan', { problem: scan.problem ?? t('find.scanAgain') }));
         void bridge.send('catalog.lookup', { barcode: scan.data }).then((r) => {
           if (!r.ok) return setError(describeError(r.error));
           const { item, taxClass, priceEmbedded } = r.value;
@@ -744,19 +794,19 @@ function NoReceipt({ onBack, onDone }: { onBack: () => void; onDone: (view: Retu
           ]);
         });
       }),
-    [bridge],
+    [bridge, t],
   );
 
   const add = (e: FormEvent) => {
     e.preventDefault();
     const cents = parseMoney(price);
-    if (cents === undefined || cents <= 0) return setError('Type the item’s price, like 12.34.');
+    if (cents === undefined || cents <= 0) return setError(t('noReceipt.priceShape'));
     setError(null);
     setItems([
       ...items,
       {
         key: ++keys.current,
-        name: name.trim() || 'Returned item',
+        name: name.trim() || t('noReceipt.defaultName'),
         quantity: 1,
         unitPriceCents: cents,
         typedPrice: cents,
@@ -777,30 +827,30 @@ function NoReceipt({ onBack, onDone }: { onBack: () => void; onDone: (view: Retu
 
   const give = async () => {
     if (!priced) return;
-    if (reason.trim() === '') return setError('Give the reason for the return.');
-    if (toGift && !giftCard) return setError('Swipe the gift card or type its number first.');
+    if (reason.trim() === '') return setError(t('noReceipt.giveReason'));
+    if (toGift && !giftCard) return setError(t('gift.first'));
     setError(null);
     setBusy(true);
     const requestId = newRequestId();
-    const r = await app
-      .getState()
-      .withManager(
-        `Return ${formatCents(priced.totalCents)} without a receipt, ${toGift ? 'to a gift card' : 'in cash'}.`,
-        (approval) =>
-          bridge.send('returns.createWithoutReceipt', {
-            requestId,
-            items: items.map((i) =>
-              // A scanned item is looked up again by the core (a label's price comes with it); a typed one
-              // goes back at its typed price.
-              i.barcode !== undefined
-                ? { barcode: i.barcode, quantity: i.quantity }
-                : { name: i.name, priceCents: i.typedPrice ?? i.unitPriceCents, quantity: i.quantity },
-            ),
-            reason: reason.trim(),
-            ...(giftCard ? { giftCard } : {}),
-            ...(approval ? { approval } : {}),
-          }),
-      );
+    const r = await app.getState().withManager(
+      t(toGift ? 'noReceipt.approveGift' : 'noReceipt.approveCash', {
+        amount: formatCents(priced.totalCents),
+      }),
+      (approval) =>
+        bridge.send('returns.createWithoutReceipt', {
+          requestId,
+          items: items.map((i) =>
+            // A scanned item is looked up again by the core (a label's price comes with it); a typed one
+            // goes back at its typed price.
+            i.barcode !== undefined
+              ? { barcode: i.barcode, quantity: i.quantity }
+              : { name: i.name, priceCents: i.typedPrice ?? i.unitPriceCents, quantity: i.quantity },
+          ),
+          reason: reason.trim(),
+          ...(giftCard ? { giftCard } : {}),
+          ...(approval ? { approval } : {}),
+        }),
+    );
     setBusy(false);
     if (!r) return;
     if (!r.ok) return setError(describeError(r.error));
@@ -811,39 +861,38 @@ function NoReceipt({ onBack, onDone }: { onBack: () => void; onDone: (view: Retu
     <div className="stack">
       <div className="row">
         <button type="button" className="btn" onClick={onBack}>
-          Back
+          {t('noReceipt.back')}
         </button>
         <p>
-          <strong>Return without a receipt.</strong> A manager approves it; the money goes back{' '}
-          {toGift ? 'on a gift card (store credit)' : 'in cash from the drawer'}.
+          <strong>{t('noReceipt.title')}</strong> {toGift ? t('noReceipt.toGift') : t('noReceipt.toCash')}
         </p>
       </div>
       <div className="return-columns">
         <div className="stack">
-          <form className="row" onSubmit={add} aria-label="Add an item">
+          <form className="row" onSubmit={add} aria-label={t('noReceipt.add')}>
             <InputField
               id="noreceipt-name"
-              label="Item"
+              label={t('noReceipt.item')}
               autoComplete="off"
               value={name}
               onChange={(e) => setName(e.target.value)}
             />
             <InputField
               id="noreceipt-price"
-              label="Price"
+              label={t('noReceipt.price')}
               inputMode="decimal"
               autoComplete="off"
               value={price}
               onChange={(e) => setPrice(e.target.value)}
             />
             <button type="submit" className="btn">
-              Add item
+              {t('noReceipt.addItem')}
             </button>
-            <span className="hint">or scan the item</span>
+            <span className="hint">{t('noReceipt.orScan')}</span>
           </form>
           {items.length > 0 && priced ? (
             <table className="data return-lines">
-              <caption>Items coming back</caption>
+              <caption>{t('noReceipt.caption')}</caption>
               <tbody>
                 {items.map((i, n) => (
                   <tr key={i.key}>
@@ -866,7 +915,7 @@ function NoReceipt({ onBack, onDone }: { onBack: () => void; onDone: (view: Retu
                   </tr>
                 ))}
                 <tr className="figure-total">
-                  <th scope="row">Back to the customer (tax {formatCents(priced.taxCents)})</th>
+                  <th scope="row">{t('noReceipt.total', { tax: formatCents(priced.taxCents) })}</th>
                   <td className="num">{formatCents(priced.totalCents)}</td>
                   <td />
                 </tr>
@@ -877,7 +926,7 @@ function NoReceipt({ onBack, onDone }: { onBack: () => void; onDone: (view: Retu
         <div className="return-money stack">
           <InputField
             id="noreceipt-reason"
-            label="Reason"
+            label={t('noReceipt.reason')}
             autoComplete="off"
             maxLength={200}
             value={reason}
@@ -892,7 +941,9 @@ function NoReceipt({ onBack, onDone }: { onBack: () => void; onDone: (view: Retu
               disabled={!priced || busy}
               onClick={() => void give()}
             >
-              {priced ? `Give back ${formatCents(priced.totalCents)}` : 'Give back'}
+              {priced
+                ? t('lines.giveBackAmount', { amount: formatCents(priced.totalCents) })
+                : t('lines.giveBack')}
             </button>
           </div>
         </div>

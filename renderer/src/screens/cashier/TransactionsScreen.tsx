@@ -1,4 +1,5 @@
 import { useEffect, useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
 import type {
   JournalState,
   TransactionListRow,
@@ -12,13 +13,14 @@ import {
   shownCents,
   takenCents,
 } from '../../../../common/transaction-amounts';
-import { cardLabel, formatCents, formatTime, parseMoney } from '../../format/money';
+import { cardWords } from '../../format/card-words';
+import { formatCents, formatTime, parseMoney } from '../../format/money';
 import {
   groupBySale,
   groupTitle,
   isPayment,
   isTicket,
-  operationWords,
+  operationWord,
   statusWord,
 } from '../../format/transaction-groups';
 import { describeError } from '../../state/app-store';
@@ -28,6 +30,7 @@ import { Dialog } from '../../ui/Dialog';
 import { DigitsField, ErrorAlert, InputField } from '../../ui/fields';
 import { TableHead } from '../../ui/TableHead';
 import { ReceiptDialog } from './ReceiptPanel';
+import './transactions.css';
 
 const stateTone: Partial<Record<JournalState, string>> = {
   approved: 'badge-ok',
@@ -94,6 +97,7 @@ function RefundDialog({
   action: Action;
   onDone: (message?: string, done?: Done) => void;
 }) {
+  const { t } = useTranslation(['transactions', 'common']);
   const bridge = useBridge();
   const app = useAppStore();
   const zone = useStoreZone();
@@ -103,12 +107,12 @@ function RefundDialog({
   const [busy, setBusy] = useState(false);
   const isVoid = action.kind === 'void';
   const isCash = action.kind === 'cash-refund';
-  const card = isCash ? 'cash' : cardLabel(action.tx);
+  const card = isCash ? '' : cardWords(action.tx);
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     const cents = isVoid ? max : parseMoney(amount);
     if (cents === undefined || cents <= 0 || cents > max) {
-      setError(`Enter an amount from 0.01 to ${formatCents(max)}.`);
+      setError(t('dialog.amountRange', { amount: formatCents(max) }));
       return;
     }
     const srn = action.tx.serviceReferenceNumber ?? '';
@@ -116,22 +120,24 @@ function RefundDialog({
     if (isCash) {
       // The cash comes out of the till in the drawer (the till records the refund; the sale learns it).
       const utn = action.tx.userTransactionNumber;
-      const cashR = await app.getState().withManager(`Refund ${formatCents(cents)} in cash.`, (approval) =>
-        bridge.send('till.refund', {
-          userTransactionNumber: utn,
-          ...(cents === max ? {} : { amountCents: cents }),
-          ...(approval ? { approval } : {}),
-        }),
-      );
+      const cashR = await app
+        .getState()
+        .withManager(t('dialog.approveCash', { amount: formatCents(cents) }), (approval) =>
+          bridge.send('till.refund', {
+            userTransactionNumber: utn,
+            ...(cents === max ? {} : { amountCents: cents }),
+            ...(approval ? { approval } : {}),
+          }),
+        );
       setBusy(false);
       if (!cashR) return;
       if (!cashR.ok) return setError(describeError(cashR.error));
-      onDone(`Refunded ${formatCents(cashR.value.movement.amountCents)} in cash: the drawer is open.`);
+      onDone(t('dialog.cashDone', { amount: formatCents(cashR.value.movement.amountCents) }));
       return;
     }
     const reason = isVoid
-      ? `Void the ${formatCents(takenCents(action.tx))} ${card} payment.`
-      : `Refund ${formatCents(cents)} to ${card}.`;
+      ? t('dialog.approveVoid', { amount: formatCents(takenCents(action.tx)), card })
+      : t('dialog.approveRefund', { amount: formatCents(cents), card });
     const r = await app.getState().withManager(reason, (approval) =>
       isVoid
         ? bridge.send('transactions.void', { serviceReferenceNumber: srn, ...(approval ? { approval } : {}) })
@@ -149,47 +155,57 @@ function RefundDialog({
     }
     const tx = r.value.transaction;
     if (tx.state === 'approved' || tx.state === 'refunded' || tx.state === 'voided')
-      onDone(isVoid ? 'Payment voided.' : `Refunded ${formatCents(shownCents(tx))}.`, {
-        kind: isVoid ? 'void' : 'refund',
-        tx,
-        card,
-      });
-    else setError(tx.message ?? `The ${action.kind} ended ${tx.state}.`);
+      onDone(
+        isVoid ? t('dialog.voidDone') : t('dialog.refundDone', { amount: formatCents(shownCents(tx)) }),
+        {
+          kind: isVoid ? 'void' : 'refund',
+          tx,
+          card,
+        },
+      );
+    else
+      setError(
+        tx.message ?? t(isVoid ? 'dialog.endedVoid' : 'dialog.endedRefund', { state: statusWord(tx) }),
+      );
   };
   return (
     <Dialog
-      title={isVoid ? 'Void payment' : isCash ? 'Cash refund' : 'Refund'}
+      title={isVoid ? t('dialog.voidTitle') : isCash ? t('dialog.cashTitle') : t('dialog.refundTitle')}
       onClose={() => onDone()}
       initialFocus={isVoid ? 'confirm-action' : 'refund-amount'}
     >
       <form onSubmit={(e) => void submit(e)} className="stack">
         <p>
-          {operationWords[action.tx.operation]} · {isCash ? '' : `${card} · `}
-          {formatCents(shownCents(action.tx))} at {formatTime(action.tx.createdAt, zone)}
-          {action.tx.cashBackCents > 0 ? ` (cash back ${formatCents(action.tx.cashBackCents)} apart)` : ''}
+          {t(isCash ? 'dialog.whatCash' : 'dialog.what', {
+            operation: operationWord(action.tx.operation),
+            card,
+            amount: formatCents(shownCents(action.tx)),
+            time: formatTime(action.tx.createdAt, zone),
+          })}
+          {action.tx.cashBackCents > 0
+            ? t('dialog.cashBackApart', { amount: formatCents(action.tx.cashBackCents) })
+            : ''}
         </p>
         {isVoid ? (
-          <p>The whole payment is cancelled before settlement.</p>
+          <p>{t('dialog.voidWhole')}</p>
         ) : (
           <InputField
             id="refund-amount"
-            label={`Refund amount (up to ${formatCents(max)})`}
+            label={t('dialog.amount', { amount: formatCents(max) })}
             inputMode="decimal"
             autoComplete="off"
             value={amount}
             onChange={(e) => setAmount(e.target.value)}
           />
         )}
-        <p className="hint">
-          {isCash ? 'The cash comes out of the till in the drawer. ' : ''}A manager must approve this.
-        </p>
+        <p className="hint">{isCash ? t('dialog.cashHint') : t('dialog.managerHint')}</p>
         <ErrorAlert message={error} />
         <div className="row">
           <button type="button" className="btn" onClick={() => onDone()}>
-            Back
+            {t('common:back')}
           </button>
           <button id="confirm-action" type="submit" className="btn btn-danger" disabled={busy}>
-            {isVoid ? 'Void payment' : 'Refund'}
+            {isVoid ? t('dialog.voidTitle') : t('refund')}
           </button>
         </div>
       </form>
@@ -199,6 +215,7 @@ function RefundDialog({
 
 /** The refund or void just done, with its receipt: printed by itself where a printer is, offered always. */
 function DonePanel({ done, onClose }: { done: Done; onClose: () => void }) {
+  const { t } = useTranslation(['transactions', 'common']);
   const bridge = useBridge();
   const sale = useSaleStore();
   const [note, setNote] = useState<string | null>(null);
@@ -208,16 +225,20 @@ function DonePanel({ done, onClose }: { done: Done; onClose: () => void }) {
       bridge.on('receipt.printed', (r) => {
         if (r.userTransactionNumber === utn)
           setNote(
-            r.printed ? 'Receipt printed.' : `Receipt not printed: ${r.reason ?? 'printer unavailable'}.`,
+            r.printed
+              ? t('done.printed')
+              : t('done.notPrinted', { reason: r.reason ?? t('done.printerUnavailable') }),
           );
       }),
-    [bridge, utn],
+    [bridge, utn, t],
   );
-  const what = done.kind === 'void' ? 'Voided' : 'Refunded';
   return (
     <section aria-labelledby="tx-done-title" className="card">
       <h2 id="tx-done-title">
-        {what} {formatCents(shownCents(done.tx))} {done.kind === 'void' ? 'on' : 'to'} {done.card}
+        {t(done.kind === 'void' ? 'done.voided' : 'done.refunded', {
+          amount: formatCents(shownCents(done.tx)),
+          card: done.card,
+        })}
       </h2>
       <p role="status">{note ?? ''}</p>
       <div className="row">
@@ -226,37 +247,48 @@ function DonePanel({ done, onClose }: { done: Done; onClose: () => void }) {
           className="btn"
           onClick={() => void sale.getState().printTransactionReceipt(utn)}
         >
-          Print receipt
+          {t('done.print')}
         </button>
         <button
           type="button"
           className="btn"
           onClick={() => void sale.getState().showTransactionReceipt(utn)}
         >
-          Show receipt
+          {t('done.show')}
         </button>
         <button type="button" className="btn" onClick={onClose}>
-          Done
+          {t('common:done')}
         </button>
       </div>
     </section>
   );
 }
 
-function AmountCell({ t }: { t: TransactionView }) {
+function AmountCell({ tx }: { tx: TransactionView }) {
+  const { t } = useTranslation(['transactions', 'common']);
   return (
     <td className="num">
-      <span data-testid="tx-amount">{formatCents(shownCents(t))}</span>
-      {t.state === 'partial' ? <div className="hint">{formatCents(askedCents(t))} asked</div> : null}
-      {t.cashBackCents > 0 && takenCents(t) > 0 ? (
+      <span data-testid="tx-amount">{formatCents(shownCents(tx))}</span>
+      {tx.state === 'partial' ? (
+        <div className="hint">{t('asked', { amount: formatCents(askedCents(tx)) })}</div>
+      ) : null}
+      {tx.cashBackCents > 0 && takenCents(tx) > 0 ? (
         <div className="hint">
-          + cash back {formatCents(t.cashBackCents)} · card charged {formatCents(cardChargedCents(t))}
+          {t('cashBack', {
+            cashBack: formatCents(tx.cashBackCents),
+            charged: formatCents(cardChargedCents(tx)),
+          })}
         </div>
       ) : null}
-      {t.refundedCents > 0 ? <div className="hint">refunded {formatCents(t.refundedCents)}</div> : null}
+      {tx.refundedCents > 0 ? (
+        <div className="hint">{t('refundedSoFar', { amount: formatCents(tx.refundedCents) })}</div>
+      ) : null}
     </td>
   );
 }
+
+/** The list's columns, in order (their words: the `transactions` catalog's `columns`). */
+const COLUMNS = ['time', 'type', 'card', 'amount', 'status', 'by', 'auth', 'actions'] as const;
 
 /** Rows per page: a busy day's list arrives a page at a time (transactions.list is keyset-paged). */
 export const TRANSACTIONS_PAGE = 50;
@@ -291,6 +323,7 @@ function useEarlierPages(query: TransactionQuery, first: readonly TransactionLis
 
 /** Today's transactions on this lane, grouped by sale, searchable by last four or amount, with refund and void. */
 export function TransactionsScreen() {
+  const { t } = useTranslation(['transactions', 'common']);
   const [last4, setLast4] = useState('');
   const [amount, setAmount] = useState('');
   const [query, setQuery] = useState<TransactionQuery>({ limit: TRANSACTIONS_PAGE });
@@ -307,12 +340,12 @@ export function TransactionsScreen() {
     e.preventDefault();
     const q: TransactionQuery = { limit: TRANSACTIONS_PAGE };
     if (last4.length > 0) {
-      if (!/^\d{4}$/.test(last4)) return setFormError('Last four is exactly four digits.');
+      if (!/^\d{4}$/.test(last4)) return setFormError(t('search.last4Shape'));
       q.last4 = last4;
     }
     if (amount.trim().length > 0) {
       const cents = parseMoney(amount);
-      if (cents === undefined) return setFormError('Type the amount like 12.50.');
+      if (cents === undefined) return setFormError(t('search.amountShape'));
       q.amountCents = cents;
     }
     setFormError(null);
@@ -324,19 +357,25 @@ export function TransactionsScreen() {
   const groups = groupBySale(rows);
   return (
     <div>
-      <h1 tabIndex={-1}>Today’s transactions</h1>
-      <form className="row card" onSubmit={search} role="search" aria-label="Find a transaction">
-        <DigitsField id="search-last4" label="Last four" maxLength={4} value={last4} onDigits={setLast4} />
+      <h1 tabIndex={-1}>{t('title')}</h1>
+      <form className="row card" onSubmit={search} role="search" aria-label={t('search.label')}>
+        <DigitsField
+          id="search-last4"
+          label={t('search.last4')}
+          maxLength={4}
+          value={last4}
+          onDigits={setLast4}
+        />
         <InputField
           id="search-amount"
-          label="Amount"
+          label={t('search.amount')}
           inputMode="decimal"
           autoComplete="off"
           value={amount}
           onChange={(e) => setAmount(e.target.value)}
         />
         <button type="submit" className="btn btn-primary">
-          Search
+          {t('search.submit')}
         </button>
         <button
           type="button"
@@ -348,28 +387,30 @@ export function TransactionsScreen() {
             void list.reload();
           }}
         >
-          Show all
+          {t('search.showAll')}
         </button>
         <button type="button" className="btn" onClick={() => void sale.getState().reprintLast()}>
-          Reprint last receipt
+          {t('search.reprint')}
         </button>
       </form>
       {done ? (
         <DonePanel key={done.tx.userTransactionNumber} done={done} onClose={() => setDone(null)} />
       ) : null}
-      {receiptNote ? <p role="status">{receiptNote}</p> : null}
+      {/* The sale store's note on a receipt printed or not (its words come with the sale screen's). */}
+      {receiptNote ? (
+        <p role="status" className="receipt-note">
+          {receiptNote}
+        </p>
+      ) : null}
       <ErrorAlert message={formError} />
       <ErrorAlert message={list.error} />
       <table className="data" aria-describedby="tx-count">
         <caption id="tx-count" className="hint" style={{ textAlign: 'left' }}>
           {list.loading
-            ? 'Loading…'
-            : `${rows.length} transaction${rows.length === 1 ? '' : 's'}${earlier.more ? ', newest first: earlier ones below' : ''}`}
+            ? t('common:loading')
+            : t(earlier.more ? 'countMore' : 'count', { count: rows.length })}
         </caption>
-        <TableHead
-          columns={['Time', 'Type', 'Card', 'Amount', 'Status', 'By', 'Auth / number', 'Actions']}
-          numeric={['Amount']}
-        />
+        <TableHead columns={COLUMNS.map((c) => t(`columns.${c}`))} numeric={[t('columns.amount')]} />
         {groups.map((g) => {
           const title = groupTitle(g, zone);
           return (
@@ -382,73 +423,81 @@ export function TransactionsScreen() {
                   </th>
                 </tr>
               ) : null}
-              {g.rows.map((t) => (
-                <tr key={t.userTransactionNumber} data-utn={t.userTransactionNumber} data-state={t.state}>
-                  <td>{formatTime(t.createdAt, zone)}</td>
-                  <td>{operationWords[t.operation]}</td>
-                  <td>{t.last4 ? cardLabel(t) : '—'}</td>
-                  <AmountCell t={t} />
+              {g.rows.map((tx) => (
+                <tr key={tx.userTransactionNumber} data-utn={tx.userTransactionNumber} data-state={tx.state}>
+                  <td>{formatTime(tx.createdAt, zone)}</td>
+                  <td>{operationWord(tx.operation)}</td>
+                  <td>{tx.last4 ? cardWords(tx) : '—'}</td>
+                  <AmountCell tx={tx} />
                   <td>
-                    <span className={`badge ${stateTone[t.state] ?? 'badge-muted'}`}>{statusWord(t)}</span>
-                    {t.message && explained.has(t.state) ? <div className="hint">{t.message}</div> : null}
+                    <span className={`badge ${stateTone[tx.state] ?? 'badge-muted'}`}>{statusWord(tx)}</span>
+                    {tx.message && explained.has(tx.state) ? <div className="hint">{tx.message}</div> : null}
                   </td>
                   <td>
-                    {t.employeeName ?? '—'}
-                    {t.approvedByName ? <div className="hint">approved by {t.approvedByName}</div> : null}
+                    {tx.employeeName ?? '—'}
+                    {tx.approvedByName ? (
+                      <div className="hint">{t('approvedBy', { name: tx.approvedByName })}</div>
+                    ) : null}
                   </td>
                   {/* The auth code and the lane's number share a cell: a 1024 px counter has no room for
                       both beside the names, and the buttons must stay on screen. */}
                   <td>
-                    {t.authCode ?? '—'}
-                    <div className="hint tx-number">{t.userTransactionNumber}</div>
+                    {tx.authCode ?? '—'}
+                    <div className="hint tx-number">{tx.userTransactionNumber}</div>
                   </td>
-                  <td>
+                  <td className="tx-actions">
                     <div className="row">
-                      {t.ticketId || !isPayment(t) ? (
+                      {tx.ticketId || !isPayment(tx) ? (
                         <button
                           type="button"
                           className="btn btn-small"
                           onClick={() =>
-                            void (t.ticketId
-                              ? sale.getState().printFor(t.ticketId)
-                              : sale.getState().printTransactionReceipt(t.userTransactionNumber))
+                            void (tx.ticketId
+                              ? sale.getState().printFor(tx.ticketId)
+                              : sale.getState().printTransactionReceipt(tx.userTransactionNumber))
                           }
-                          aria-label={`Receipt for ${t.userTransactionNumber}`}
+                          aria-label={t('receiptFor', { number: tx.userTransactionNumber })}
                         >
-                          Receipt
+                          {t('receipt')}
                         </button>
                       ) : null}
-                      {cashRefundable(t) ? (
+                      {cashRefundable(tx) ? (
                         <button
                           type="button"
                           className="btn btn-small"
-                          onClick={() => setAction({ kind: 'cash-refund', tx: t })}
-                          aria-label={`Refund cash ${formatCents(refundableCents(t))}`}
+                          onClick={() => setAction({ kind: 'cash-refund', tx })}
+                          aria-label={t('refundCashLabel', { amount: formatCents(refundableCents(tx)) })}
                         >
-                          Refund cash
+                          {t('refundCash')}
                         </button>
                       ) : null}
-                      {refundable(t) ? (
+                      {refundable(tx) ? (
                         <>
-                          {cardRefundOperations.has(t.operation) ? (
+                          {cardRefundOperations.has(tx.operation) ? (
                             <button
                               type="button"
                               className="btn btn-small"
-                              onClick={() => setAction({ kind: 'refund', tx: t })}
-                              aria-label={`Refund ${formatCents(refundableCents(t))} ${cardLabel(t)}`}
+                              onClick={() => setAction({ kind: 'refund', tx })}
+                              aria-label={t('refundLabel', {
+                                amount: formatCents(refundableCents(tx)),
+                                card: cardWords(tx),
+                              })}
                             >
-                              Refund
+                              {t('refund')}
                             </button>
                           ) : null}
                           {/* A settled payment can only be refunded: the gateway refuses its void. */}
-                          {t.refundedCents === 0 && t.settled !== true ? (
+                          {tx.refundedCents === 0 && tx.settled !== true ? (
                             <button
                               type="button"
                               className="btn btn-small"
-                              onClick={() => setAction({ kind: 'void', tx: t })}
-                              aria-label={`Void ${formatCents(takenCents(t))} ${cardLabel(t)}`}
+                              onClick={() => setAction({ kind: 'void', tx })}
+                              aria-label={t('voidLabel', {
+                                amount: formatCents(takenCents(tx)),
+                                card: cardWords(tx),
+                              })}
                             >
-                              Void
+                              {t('void')}
                             </button>
                           ) : null}
                         </>
@@ -470,12 +519,12 @@ export function TransactionsScreen() {
             disabled={earlier.loading}
             onClick={() => void earlier.showEarlier()}
           >
-            {earlier.loading ? 'Loading…' : 'Show earlier'}
+            {earlier.loading ? t('common:loading') : t('showEarlier')}
           </button>
         </div>
       ) : earlier.asked ? (
         <p className="hint" data-testid="tx-no-earlier">
-          No earlier transactions{query.last4 || query.amountCents !== undefined ? ' match' : ' today'}.
+          {query.last4 || query.amountCents !== undefined ? t('noEarlierMatch') : t('noEarlierToday')}
         </p>
       ) : null}
       {action ? (
