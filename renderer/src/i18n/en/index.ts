@@ -1,10 +1,12 @@
 import { FIGURE_LABELS_IN, TENDER_NAMES_IN } from '../../../../common/figure-labels';
 import { app } from './app';
+import { batch } from './batch';
 import { common } from './common';
 import { customer } from './customer';
 import { devices } from './devices';
 import { employees } from './employees';
 import { errors } from './errors';
+import { reports } from './reports';
 import { settings } from './settings';
 import { signin } from './signin';
 import { till } from './till';
@@ -20,6 +22,8 @@ export const en = {
   employees,
   settings,
   customer,
+  batch,
+  reports,
   /** The money figures' labels: common/figure-labels.ts, shared with the printed reports. */
   figures: { ...FIGURE_LABELS_IN.en, tenders: { ...TENDER_NAMES_IN.en } },
 };

@@ -2,11 +2,13 @@ import { FIGURE_LABELS_IN, TENDER_NAMES_IN } from '../../../../common/figure-lab
 import type { en } from '../en';
 import type { Messages } from '../messages';
 import { app } from './app';
+import { batch } from './batch';
 import { common } from './common';
 import { customer } from './customer';
 import { devices } from './devices';
 import { employees } from './employees';
 import { errors } from './errors';
+import { reports } from './reports';
 import { settings } from './settings';
 import { signin } from './signin';
 import { till } from './till';
@@ -22,5 +24,7 @@ export const es: Messages<typeof en> = {
   employees,
   settings,
   customer,
+  batch,
+  reports,
   figures: { ...FIGURE_LABELS_IN.es, tenders: { ...TENDER_NAMES_IN.es } },
 };
