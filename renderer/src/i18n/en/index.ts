@@ -1,6 +1,7 @@
 import { FIGURE_LABELS_IN, TENDER_NAMES_IN } from '../../../../common/figure-labels';
 import { app } from './app';
 import { batch } from './batch';
+import { catalog } from './catalog';
 import { common } from './common';
 import { customer } from './customer';
 import { devices } from './devices';
@@ -24,6 +25,7 @@ export const en = {
   customer,
   batch,
   reports,
+  catalog,
   /** The money figures' labels: common/figure-labels.ts, shared with the printed reports. */
   figures: { ...FIGURE_LABELS_IN.en, tenders: { ...TENDER_NAMES_IN.en } },
 };

@@ -3,6 +3,7 @@ import type { en } from '../en';
 import type { Messages } from '../messages';
 import { app } from './app';
 import { batch } from './batch';
+import { catalog } from './catalog';
 import { common } from './common';
 import { customer } from './customer';
 import { devices } from './devices';
@@ -26,5 +27,6 @@ export const es: Messages<typeof en> = {
   customer,
   batch,
   reports,
+  catalog,
   figures: { ...FIGURE_LABELS_IN.es, tenders: { ...TENDER_NAMES_IN.es } },
 };
