@@ -1,5 +1,6 @@
 import { FIGURE_LABELS_IN, TENDER_NAMES_IN } from '../../../../common/figure-labels';
 import { app } from './app';
+import { audit } from './audit';
 import { batch } from './batch';
 import { catalog } from './catalog';
 import { common } from './common';
@@ -7,6 +8,8 @@ import { customer } from './customer';
 import { devices } from './devices';
 import { employees } from './employees';
 import { errors } from './errors';
+import { links } from './links';
+import { queues } from './queues';
 import { reports } from './reports';
 import { settings } from './settings';
 import { signin } from './signin';
@@ -26,6 +29,9 @@ export const en = {
   batch,
   reports,
   catalog,
+  links,
+  queues,
+  audit,
   /** The money figures' labels: common/figure-labels.ts, shared with the printed reports. */
   figures: { ...FIGURE_LABELS_IN.en, tenders: { ...TENDER_NAMES_IN.en } },
 };

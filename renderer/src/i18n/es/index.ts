@@ -2,6 +2,7 @@ import { FIGURE_LABELS_IN, TENDER_NAMES_IN } from '../../../../common/figure-lab
 import type { en } from '../en';
 import type { Messages } from '../messages';
 import { app } from './app';
+import { audit } from './audit';
 import { batch } from './batch';
 import { catalog } from './catalog';
 import { common } from './common';
@@ -9,6 +10,8 @@ import { customer } from './customer';
 import { devices } from './devices';
 import { employees } from './employees';
 import { errors } from './errors';
+import { links } from './links';
+import { queues } from './queues';
 import { reports } from './reports';
 import { settings } from './settings';
 import { signin } from './signin';
@@ -28,5 +31,8 @@ export const es: Messages<typeof en> = {
   batch,
   reports,
   catalog,
+  links,
+  queues,
+  audit,
   figures: { ...FIGURE_LABELS_IN.es, tenders: { ...TENDER_NAMES_IN.es } },
 };
