@@ -523,8 +523,12 @@ export function CatalogScreen() {
                         i.embeddedCode !== null ? t('embedded', { code: i.embeddedCode }) : undefined,
                         exact?.id === i.id ? t('exact') : undefined,
                       ]
-                        .filter(Boolean)
-                        .join(' · ')}
+                        .filter((part): part is string => Boolean(part))
+                        // Each part its own node: the store's category name stays apart from the words.
+                        .flatMap((part, n) => (n === 0 ? [part] : [' · ', part]))
+                        .map((part, n) => (
+                          <span key={n}>{part}</span>
+                        ))}
                     </span>
                   </td>
                   <td style={{ fontFamily: 'monospace', fontSize: '0.85rem', wordBreak: 'break-all' }}>
