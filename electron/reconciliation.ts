@@ -159,17 +159,21 @@ export function reconcile(input: ReconcileInput): ReconciliationView {
   if (orphans > 0)
     block(
       `${orphans} transaction(s) approved at the gateway but not in the journal: keep or reverse each.`,
-      'orphans',
+      'batch.blockers.orphans',
       orphans,
     );
   if (pendingReversals > 0)
     block(
       `${pendingReversals} reversal(s) not yet acknowledged by the gateway.`,
-      'reversals',
+      'batch.blockers.reversals',
       pendingReversals,
     );
   if (input.safQueued > 0)
-    block(`${input.safQueued} sale(s) stored offline are not forwarded yet.`, 'stored', input.safQueued);
+    block(
+      `${input.safQueued} sale(s) stored offline are not forwarded yet.`,
+      'batch.blockers.stored',
+      input.safQueued,
+    );
   return {
     at: input.now,
     rows,

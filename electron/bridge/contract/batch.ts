@@ -44,7 +44,7 @@ export type ReconciliationView = {
   canClose: boolean;
   /** Why not, in plain words. */
   blockers: string[];
-  /** `blockers` by their ids in the screens' catalogs (namespace `batch`, `rec.blockerWords`). */
+  /** `blockers` by their ids in the screens' catalogs (namespace `errors`, `batch.blockers`). */
   blockerWords?: MessageWords[];
 };
 

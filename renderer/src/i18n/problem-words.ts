@@ -9,7 +9,11 @@ import { messageFor } from './i18n';
 export function problemTexts(error: BridgeError): string[] {
   return (error.problems ?? []).map((p, i) => {
     const words = error.problemWords?.[i];
-    return (words && messageFor(`errors:${words.messageId}`, words.params ?? {})) ?? p;
+    const said = words && messageFor(`errors:${words.messageId}`, words.params ?? {});
+    if (said === undefined) return p;
+    // A problem found on a CSV line names it: "Line 7: …" in the window's language.
+    const line = words?.params?.['line'];
+    return line === undefined ? said : (messageFor('errors:catalog.onLine', { line, problem: said }) ?? said);
   });
 }
 
@@ -17,4 +21,13 @@ export function problemTexts(error: BridgeError): string[] {
 export function headlineText(error: BridgeError): string {
   if (error.messageId !== undefined) return describeError(error);
   return error.message;
+}
+
+/** A refusal in one sentence or more: its problems when it lists them, else its own words. */
+export function refusalText(error: BridgeError): string {
+  if (error.problemWords && error.problemWords.length > 0) {
+    const problems = problemTexts(error);
+    return error.messageId !== undefined ? [describeError(error), ...problems].join(' ') : problems.join(' ');
+  }
+  return describeError(error);
 }

@@ -60,16 +60,6 @@ export const batch = {
       voidedStillBatched: 'Voided in the journal, still in the gateway’s open batch',
       notInJournal: 'Approved at the gateway, not in this lane’s journal',
     },
-    blockerWords: {
-      orphans_one:
-        '{{count}} transaction approved at the gateway but not in the journal: keep or reverse it.',
-      orphans_other:
-        '{{count}} transactions approved at the gateway but not in the journal: keep or reverse each.',
-      reversals_one: '{{count}} reversal not yet acknowledged by the gateway.',
-      reversals_other: '{{count}} reversals not yet acknowledged by the gateway.',
-      stored_one: '{{count}} sale stored offline is not forwarded yet.',
-      stored_other: '{{count}} sales stored offline are not forwarded yet.',
-    },
   },
   /** The journal's operations and states as a row names them. */
   operations: {

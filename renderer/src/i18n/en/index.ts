@@ -1,6 +1,7 @@
 import { FIGURE_LABELS_IN, TENDER_NAMES_IN } from '../../../../common/figure-labels';
 import { app } from './app';
 import { audit } from './audit';
+import { backOfficeErrors } from './back-office-errors';
 import { batch } from './batch';
 import { catalog } from './catalog';
 import { common } from './common';
@@ -20,7 +21,7 @@ export const en = {
   common,
   app,
   signin,
-  errors,
+  errors: { ...errors, ...backOfficeErrors },
   devices,
   till,
   employees,

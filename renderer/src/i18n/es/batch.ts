@@ -61,16 +61,6 @@ export const batch: Messages<typeof en> = {
       voidedStillBatched: 'Anulada en el registro, pero sigue en el lote abierto de la pasarela',
       notInJournal: 'Aprobada en la pasarela, pero no está en el registro de esta terminal',
     },
-    blockerWords: {
-      orphans_one:
-        '{{count}} transacción aprobada en la pasarela no está en el registro: consérvela o reviértala.',
-      orphans_other:
-        '{{count}} transacciones aprobadas en la pasarela no están en el registro: conserve o revierta cada una.',
-      reversals_one: '{{count}} reversión aún no confirmada por la pasarela.',
-      reversals_other: '{{count}} reversiones aún no confirmadas por la pasarela.',
-      stored_one: '{{count}} venta guardada sin conexión aún no se ha enviado.',
-      stored_other: '{{count}} ventas guardadas sin conexión aún no se han enviado.',
-    },
   },
   operations: {
     sale: 'venta',

@@ -3,6 +3,7 @@ import type { en } from '../en';
 import type { Messages } from '../messages';
 import { app } from './app';
 import { audit } from './audit';
+import { backOfficeErrors } from './back-office-errors';
 import { batch } from './batch';
 import { catalog } from './catalog';
 import { common } from './common';
@@ -22,7 +23,7 @@ export const es: Messages<typeof en> = {
   common,
   app,
   signin,
-  errors,
+  errors: { ...errors, ...backOfficeErrors },
   devices,
   till,
   employees,

@@ -8,6 +8,7 @@ import type {
 } from '../../../../electron/bridge/contract';
 import { formatCents, formatDateTime, formatIsoDateTime } from '../../format/money';
 import { i18n, messageFor } from '../../i18n/i18n';
+import { problemTexts, refusalText } from '../../i18n/problem-words';
 import { describeError } from '../../state/app-store';
 import { useAppStore, useBridge, useStoreZone } from '../../state/context';
 import { useCommand } from '../../state/use-command';
@@ -17,9 +18,12 @@ import { FigureLinesTable, MoneyFiguresTables } from '../../ui/MoneyFiguresTable
 import { Stat } from '../../ui/Stat';
 import { TableHead } from '../../ui/TableHead';
 
-/** The core's words by their id in `batch:rec.<group>`, else as the core wrote them. */
-function said(group: 'notes' | 'blockerWords', words: MessageWords | undefined, text: string): string {
-  return (words && messageFor(`batch:rec.${group}.${words.messageId}`, stateParams(words.params))) ?? text;
+/** A row's note by its id in `batch:rec.notes`, else as the core wrote it. */
+function noteText(r: ReconciliationRow): string {
+  const words = r.noteWords;
+  return (
+    (words && messageFor(`batch:rec.notes.${words.messageId}`, stateParams(words.params))) ?? r.note ?? ''
+  );
 }
 
 /** A journal state named in a note ("declined") in the window's language. */
@@ -30,8 +34,14 @@ function stateParams(params: MessageWords['params']): Record<string, string | nu
   return out;
 }
 
+/** What blocks the close, by each one's id in the `errors` catalog, else as the core wrote it. */
 function blockersOf(v: ReconciliationView): string[] {
-  return v.blockers.map((b, i) => said('blockerWords', v.blockerWords?.[i], b));
+  return problemTexts({
+    code: 'conflict',
+    message: '',
+    problems: v.blockers,
+    ...(v.blockerWords ? { problemWords: v.blockerWords } : {}),
+  });
 }
 
 function journalText(j: NonNullable<ReconciliationRow['journal']>): string {
@@ -140,7 +150,7 @@ function Reconciliation({ onChanged }: { onChanged: () => void }) {
                       <span className={`badge ${verdictTone[r.verdict]}`}>
                         {t(`rec.verdicts.${r.verdict}`)}
                       </span>
-                      {r.note ? <div className="hint">{said('notes', r.noteWords, r.note)}</div> : null}
+                      {r.note ? <div className="hint">{noteText(r)}</div> : null}
                     </td>
                     <td>
                       {r.verdict === 'orphan' || r.verdict === 'mismatch' ? (
@@ -274,7 +284,7 @@ export function BatchScreen() {
       setError(null);
       app.getState().notify('success', t('settle.done', { amount: formatCents(r.value.amountSettledCents) }));
       setVersion((v) => v + 1);
-    } else setError(describeError(r.error));
+    } else setError(refusalText(r.error));
   };
 
   const open = totals.data;

@@ -14,8 +14,7 @@ import {
 import { isExactRate } from '../../../../common/percent';
 import { formatCents } from '../../format/money';
 import { i18n } from '../../i18n/i18n';
-import { headlineText, problemTexts } from '../../i18n/problem-words';
-import { describeError } from '../../state/app-store';
+import { headlineText, problemTexts, refusalText } from '../../i18n/problem-words';
 import { useAppStore, useBridge } from '../../state/context';
 import { useCommand } from '../../state/use-command';
 import { ErrorAlert, InputField, SelectField, type SelectOption } from '../../ui/fields';
@@ -188,13 +187,13 @@ function TaxClasses({ classes, reload }: { classes: readonly TaxClassView[]; rel
       ratePercent,
       mode,
     });
-    if (!r.ok) return setError(describeError(r.error));
+    if (!r.ok) return setError(refusalText(r.error));
     edit(null);
     reload();
   };
   const remove = async (tc: TaxClassView) => {
     const r = await bridge.send('catalog.taxClasses.delete', { id: tc.id });
-    if (!r.ok) return setError(describeError(r.error));
+    if (!r.ok) return setError(refusalText(r.error));
     reload();
   };
   return (
@@ -317,7 +316,7 @@ function Categories({
   const save = async (e: FormEvent) => {
     e.preventDefault();
     const r = await bridge.send('catalog.categories.save', { ...(editing ? { id: editing } : {}), name });
-    if (!r.ok) return setError(describeError(r.error));
+    if (!r.ok) return setError(refusalText(r.error));
     setEditing(null);
     setName('');
     setError(null);
@@ -325,7 +324,7 @@ function Categories({
   };
   const remove = async (id: number) => {
     const r = await bridge.send('catalog.categories.delete', { id });
-    if (!r.ok) return setError(describeError(r.error));
+    if (!r.ok) return setError(refusalText(r.error));
     reload();
   };
   return (
@@ -429,7 +428,7 @@ export function CatalogScreen() {
       });
       if (mine !== seq.current) return;
       setLoading(false);
-      if (!r.ok) return setError(describeError(r.error));
+      if (!r.ok) return setError(refusalText(r.error));
       setError(null);
       setItems((now) => (after ? [...now, ...r.value.items] : r.value.items));
       if (!after) setExact(r.value.exact);
@@ -452,7 +451,7 @@ export function CatalogScreen() {
 
   const setActive = async (item: CatalogItemView, active: boolean) => {
     const r = await bridge.send('catalog.items.setActive', { id: item.id, active });
-    if (!r.ok) return setError(describeError(r.error));
+    if (!r.ok) return setError(refusalText(r.error));
     reloadAll();
   };
 
