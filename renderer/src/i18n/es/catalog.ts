@@ -72,7 +72,7 @@ export const catalog: Messages<typeof en> = {
   categoryColumns: { name: 'Nombre', items: 'Artículos', actions: 'Acciones' },
   categoryName: 'Nombre de la categoría',
   saveCategory: 'Guardar categoría',
-  renameOf: 'Cambiar el nombre de {{name}}',
+  renameOf: 'Cambiar nombre de {{name}}',
   deleteOf: 'Eliminar {{name}}',
   cancel: 'Cancelar',
   edit: 'Editar',

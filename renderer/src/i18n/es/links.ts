@@ -23,7 +23,7 @@ export const links: Messages<typeof en> = {
   statuses: { UnPaid: 'Sin pagar', Paid: 'Pagado' },
   active: 'Activo',
   inactive: 'Desactivado',
-  copyOf: 'Copiar el enlace {{name}}',
+  copyOf: 'Copiar enlace {{name}}',
   copy: 'Copiar enlace',
   copied: 'Se copió el enlace.',
   notCopied: 'No se pudo copiar: seleccione el enlace.',
