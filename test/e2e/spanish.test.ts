@@ -59,6 +59,8 @@ async function shots(p: Page, name: string): Promise<void> {
   ]) {
     await p.setViewportSize(size);
     await screenshot(p, `es-${name}-${size.width}x${size.height}`);
+    // What the window shows without scrolling (a dialog is as tall as the window at most).
+    await p.screenshot({ path: `test-artifacts/e2e/es-${name}-${size.width}x${size.height}-view.png` });
   }
 }
 

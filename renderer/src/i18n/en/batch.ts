@@ -4,8 +4,10 @@ export const batch = {
   openTitle: 'Open batch (this lane)',
   since: 'Since the last close, {{time}}.',
   sinceNever: 'Since this lane began: no close yet.',
-  gatewayHolds:
-    'The gateway’s open batch holds {{lane}} of this lane’s card payments ({{all}} from every lane).',
+  gatewayHolds_one:
+    'The gateway’s open batch holds {{count}} of this lane’s card payments ({{all}} from every lane).',
+  gatewayHolds_other:
+    'The gateway’s open batch holds {{count}} of this lane’s card payments ({{all}} from every lane).',
   gatewaySilent: 'The gateway did not answer: these are the journal’s figures alone.',
   byCardType: 'Card batch by card type',
   cardType: 'Card type',

@@ -6,8 +6,10 @@ export const batch: Messages<typeof en> = {
   openTitle: 'Lote abierto (esta terminal)',
   since: 'Desde el último cierre, {{time}}.',
   sinceNever: 'Desde que empezó esta terminal: aún no hay cierres.',
-  gatewayHolds:
-    'El lote abierto de la pasarela tiene {{lane}} cobros con tarjeta de esta terminal ({{all}} de todas las terminales).',
+  gatewayHolds_one:
+    'El lote abierto de la pasarela tiene {{count}} cobro con tarjeta de esta terminal ({{all}} de todas las terminales).',
+  gatewayHolds_other:
+    'El lote abierto de la pasarela tiene {{count}} cobros con tarjeta de esta terminal ({{all}} de todas las terminales).',
   gatewaySilent: 'La pasarela no respondió: estas cifras son solo las del registro de la terminal.',
   byCardType: 'Lote de tarjetas por tipo de tarjeta',
   cardType: 'Tipo de tarjeta',

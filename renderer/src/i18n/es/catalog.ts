@@ -60,7 +60,8 @@ export const catalog: Messages<typeof en> = {
   },
   modes: { exclusive: 'se suma al precio', inclusive: 'está incluido en el precio', exempt: 'exento' },
   modeOptions: { exclusive: 'Se suma al precio', inclusive: 'Incluido en el precio', exempt: 'Exento' },
-  rate: '{{rate}} %',
+  // A no-break space: the figure and its sign stay on one line in the narrow column.
+  rate: '{{rate}}\u00a0%',
   taxCode: 'Código (el del CSV)',
   taxName: 'Nombre (se imprime en el ticket)',
   taxRate: 'Tasa (%)',

@@ -298,7 +298,7 @@ export function BatchScreen() {
           <p className="hint" data-testid="batch-since">
             {open.since > 0 ? t('since', { time: formatDateTime(open.since, zone) }) : t('sinceNever')}{' '}
             {open.gateway
-              ? t('gatewayHolds', { lane: open.gateway.laneCount, all: open.gateway.allLanesCount })
+              ? t('gatewayHolds', { count: open.gateway.laneCount, all: open.gateway.allLanesCount })
               : t('gatewaySilent')}
           </p>
           <MoneyFiguresTables figures={open.figures} />

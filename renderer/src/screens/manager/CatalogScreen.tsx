@@ -551,7 +551,7 @@ export function CatalogScreen() {
                     </span>
                   </td>
                   <td>
-                    <div className="row" style={{ flexWrap: 'nowrap' }}>
+                    <div className="row">
                       <button
                         type="button"
                         className="btn btn-small"
