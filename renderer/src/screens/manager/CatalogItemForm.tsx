@@ -95,6 +95,11 @@ export function CatalogItemForm({
     [bridge],
   );
   const wedge = useWedgeScan({ onError: (m) => setScanNote(m) });
+  // A refusal is read where the form ends: on a short window the dialog scrolls, so bring it into view.
+  const problemsRef = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (problems.length > 0) problemsRef.current?.scrollIntoView?.({ block: 'nearest' });
+  }, [problems]);
 
   const taxOptions: SelectOption<number>[] = taxClasses.map((tc) => [
     tc.id,
@@ -301,7 +306,7 @@ export function CatalogItemForm({
             {t('form.active')}
           </label>
         </div>
-        <div id="item-problems" role="alert">
+        <div id="item-problems" role="alert" ref={problemsRef}>
           {problems.length > 0 ? (
             <ul className="field-error problems">
               {problems.map((p) => (
