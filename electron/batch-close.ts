@@ -174,7 +174,9 @@ export function createBatchClose(deps: {
     const view = await reconciliation();
     const row = view.rows.find((r) => r.userTransactionNumber === utn);
     if (!row || (row.verdict !== 'orphan' && row.verdict !== 'mismatch'))
-      throw new BridgeFailure('not-found', 'That transaction is not an orphan.');
+      throw new BridgeFailure('not-found', 'That transaction is not an orphan.', {
+        messageId: 'batch.notOrphan',
+      });
     const entry = await journal.get(utn);
     const now = clock.now();
     if (action === 'reverse') {
@@ -182,6 +184,7 @@ export function createBatchClose(deps: {
         throw new BridgeFailure(
           'conflict',
           "This number is not in this lane's journal: reverse it from the lane that made it.",
+          { messageId: 'batch.reverseElsewhere' },
         );
       await journal.queueReversal(utn, 'Orphan: manager chose to reverse', now);
       deps.kickReversals();
@@ -206,7 +209,11 @@ export function createBatchClose(deps: {
   const settle = async (): Promise<SettlementView> => {
     const view = await reconciliation();
     if (!view.canClose)
-      throw new BridgeFailure('conflict', `The batch cannot close yet: ${view.blockers.join(' ')}`);
+      throw new BridgeFailure('conflict', `The batch cannot close yet: ${view.blockers.join(' ')}`, {
+        messageId: 'batch.cannotClose',
+        problems: view.blockers,
+        ...(view.blockerWords ? { problemWords: view.blockerWords } : {}),
+      });
     const lane = moneyFigures(await journal.figureGroups(await openedAt()));
     const r = await client.doSettlement();
     if (!r.ok) throw deps.failureOf(r.failure);

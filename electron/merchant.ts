@@ -130,16 +130,22 @@ export async function linkCreate(gw: GatewayClient, req: PaymentLinkCreate): Pro
     },
   });
   if (!r.ok) throw bridgeFailureOf(r.failure);
-  if (!r.response.PaymentLink) throw new BridgeFailure('internal', 'The gateway did not return the link.');
+  if (!r.response.PaymentLink)
+    throw new BridgeFailure('internal', 'The gateway did not return the link.', {
+      messageId: 'links.noLink',
+    });
   return linkView(r.response.PaymentLink);
 }
 
 export async function linkDisable(gw: GatewayClient, id: string): Promise<PaymentLinkView> {
   if (typeof id !== 'string' || id.length === 0 || id.length > 64)
-    throw new BridgeFailure('invalid', 'Choose a link.');
+    throw new BridgeFailure('invalid', 'Choose a link.', { messageId: 'links.chooseLink' });
   const r = await gw.disablePaymentLink({ PaymentLink: { Id: id } });
   if (!r.ok) throw bridgeFailureOf(r.failure);
-  if (!r.response.PaymentLink) throw new BridgeFailure('internal', 'The gateway did not return the link.');
+  if (!r.response.PaymentLink)
+    throw new BridgeFailure('internal', 'The gateway did not return the link.', {
+      messageId: 'links.noLink',
+    });
   return linkView(r.response.PaymentLink);
 }
 

@@ -1,4 +1,4 @@
-import type { JournalState, ReconciliationRow, ReconciliationView } from './bridge/contract';
+import type { JournalState, MessageWords, ReconciliationRow, ReconciliationView } from './bridge/contract';
 import type { JournalRow, ReversalRow } from './journal/journal-store';
 
 /**
@@ -54,6 +54,17 @@ function expectedBase(j: JournalRow): number | undefined {
   return j.approvedCents - j.taxCents - j.tipCents;
 }
 
+/** A row's note: the English words, and their id so a screen says them in its language. */
+function note(
+  row: ReconciliationRow,
+  messageId: string,
+  text: string,
+  params?: MessageWords['params'],
+): void {
+  row.note = text;
+  row.noteWords = { messageId, ...(params ? { params } : {}) };
+}
+
 // rule: reconciliation
 export function reconcile(input: ReconcileInput): ReconciliationView {
   const failedReversal = new Set(input.reversals.filter((r) => r.state === 'failed').map((r) => r.utn));
@@ -78,40 +89,43 @@ export function reconcile(input: ReconcileInput): ReconciliationView {
     }
     if (LOCAL_OPS.has(j.operation) || j.state === 'stored') {
       row.verdict = 'local-only';
-      if (j.state === 'stored') row.note = 'Stored offline, not forwarded yet';
+      if (j.state === 'stored') note(row, 'storedOffline', 'Stored offline, not forwarded yet');
       else if (j.operation === 'check' && j.state === 'unknown') {
         row.verdict = 'mismatch';
-        row.note = 'Check with no answer: look it up in the check report';
+        note(row, 'checkNoAnswer', 'Check with no answer: look it up in the check report');
       }
     } else if (IN_FLIGHT.has(j.state)) {
       if (failedReversal.has(j.utn)) {
         row.verdict = g ? 'orphan' : 'mismatch';
-        row.note = 'The reversal was refused: decide to keep or reverse it';
+        note(row, 'reversalRefused', 'The reversal was refused: decide to keep or reverse it');
       } else {
         row.verdict = 'pending-reversal';
-        row.note = g ? 'Approved at the gateway; the reversal will void it' : 'Reversal pending';
+        if (g) note(row, 'reversalWillVoid', 'Approved at the gateway; the reversal will void it');
+        else note(row, 'reversalPending', 'Reversal pending');
       }
     } else if (APPROVED_LOCAL.has(j.state)) {
       if (NEVER_BATCHED.has(j.operation)) row.verdict = 'match';
       else if (!g) {
         row.verdict = 'mismatch';
-        row.note = "Approved in the journal, not in the gateway's open batch";
+        note(row, 'notInOpenBatch', "Approved in the journal, not in the gateway's open batch");
       } else {
         const base = expectedBase(j);
         if (base !== undefined && base !== g.amountCents) {
           row.verdict = 'mismatch';
-          row.note = 'The amounts differ';
+          note(row, 'amountsDiffer', 'The amounts differ');
         }
       }
     } else if (NOT_CHARGED_LOCAL.has(j.state)) {
       if (g) {
         row.verdict = 'orphan';
-        row.note = `Approved at the gateway but ${j.state} in the journal`;
+        note(row, 'approvedButLocal', `Approved at the gateway but ${j.state} in the journal`, {
+          state: j.state,
+        });
       } else row.verdict = j.state === 'reversed' ? 'match' : 'local-only';
     } else if (j.state === 'voided') {
       if (g) {
         row.verdict = 'mismatch';
-        row.note = "Voided in the journal, still in the gateway's open batch";
+        note(row, 'voidedStillBatched', "Voided in the journal, still in the gateway's open batch");
       }
     }
     rows.push(row);
@@ -129,6 +143,7 @@ export function reconcile(input: ReconcileInput): ReconciliationView {
       },
       verdict: 'orphan',
       note: "Approved at the gateway, not in this lane's journal",
+      noteWords: { messageId: 'notInJournal' },
     });
   }
   const count = (v: ReconciliationRow['verdict']) => rows.filter((r) => r.verdict === v).length;
@@ -136,13 +151,29 @@ export function reconcile(input: ReconcileInput): ReconciliationView {
   const mismatches = count('mismatch');
   const pendingReversals = count('pending-reversal');
   const blockers: string[] = [];
+  const blockerWords: MessageWords[] = [];
+  const block = (text: string, messageId: string, count: number) => {
+    blockers.push(text);
+    blockerWords.push({ messageId, params: { count } });
+  };
   if (orphans > 0)
-    blockers.push(
+    block(
       `${orphans} transaction(s) approved at the gateway but not in the journal: keep or reverse each.`,
+      'batch.blockers.orphans',
+      orphans,
     );
   if (pendingReversals > 0)
-    blockers.push(`${pendingReversals} reversal(s) not yet acknowledged by the gateway.`);
-  if (input.safQueued > 0) blockers.push(`${input.safQueued} sale(s) stored offline are not forwarded yet.`);
+    block(
+      `${pendingReversals} reversal(s) not yet acknowledged by the gateway.`,
+      'batch.blockers.reversals',
+      pendingReversals,
+    );
+  if (input.safQueued > 0)
+    block(
+      `${input.safQueued} sale(s) stored offline are not forwarded yet.`,
+      'batch.blockers.stored',
+      input.safQueued,
+    );
   return {
     at: input.now,
     rows,
@@ -151,5 +182,6 @@ export function reconcile(input: ReconcileInput): ReconciliationView {
     pendingReversals,
     canClose: blockers.length === 0,
     blockers,
+    blockerWords,
   };
 }

@@ -1,4 +1,4 @@
-import type { BridgeError, BridgeErrorCode } from './contract';
+import type { BridgeError, BridgeErrorCode, MessageWords } from './contract';
 
 /** Thrown inside the core to answer a command with `{ ok: false, error }`; never crosses the bridge itself. */
 export class BridgeFailure extends Error {
@@ -8,6 +8,7 @@ export class BridgeFailure extends Error {
   readonly problems: string[] | undefined;
   readonly messageId: string | undefined;
   readonly params: Record<string, string | number> | undefined;
+  readonly problemWords: MessageWords[] | undefined;
 
   constructor(
     code: BridgeErrorCode,
@@ -19,6 +20,8 @@ export class BridgeFailure extends Error {
       /** The message's id in the screens' catalogs (contract/errors.ts) and its values. */
       messageId?: string;
       params?: Record<string, string | number>;
+      /** `problems` by their ids in the screens' catalogs, in the same order. */
+      problemWords?: MessageWords[];
     } = {},
   ) {
     super(message);
@@ -29,6 +32,7 @@ export class BridgeFailure extends Error {
     this.problems = extra.problems;
     this.messageId = extra.messageId;
     this.params = extra.params;
+    this.problemWords = extra.problemWords;
   }
 
   toError(): BridgeError {
@@ -40,6 +44,7 @@ export class BridgeFailure extends Error {
       ...(this.problems ? { problems: this.problems } : {}),
       ...(this.messageId !== undefined ? { messageId: this.messageId } : {}),
       ...(this.params ? { params: this.params } : {}),
+      ...(this.problemWords ? { problemWords: this.problemWords } : {}),
     };
   }
 }

@@ -27,34 +27,51 @@ export type CatalogBarcode = BarcodeKey & {
   label: string;
 };
 
-export type CatalogBarcodeResult = { ok: true; barcode: CatalogBarcode } | { ok: false; problem: string };
+/** A refusal's words and their id in the screens' catalogs (`errors`, `catalog.*`), with the label. */
+export type CatalogBarcodeResult =
+  | { ok: true; barcode: CatalogBarcode }
+  | { ok: false; problem: string; messageId: string; params: Record<string, string | number> };
 
-function refuse(label: string, why: string): CatalogBarcodeResult {
-  return { ok: false, problem: `Barcode ${label}: ${why}.` };
+function refuse(
+  label: string,
+  why: string,
+  messageId: string,
+  params: Record<string, string | number> = {},
+): CatalogBarcodeResult {
+  return { ok: false, problem: `Barcode ${label}: ${why}.`, messageId, params: { label, ...params } };
 }
 
 /** A barcode as typed or read from a CSV cell, made into its catalog key (or refused with the reason). */
 export function catalogBarcode(text: string): CatalogBarcodeResult {
   const label = text.trim();
-  if (label === '') return { ok: false, problem: 'A barcode cannot be empty.' };
+  if (label === '')
+    return { ok: false, problem: 'A barcode cannot be empty.', messageId: 'barcodeEmpty', params: {} };
   if (label.length > CATALOG_LIMITS.barcodeLength)
     return refuse(
       label.slice(0, 20) + '…',
       `a barcode is at most ${CATALOG_LIMITS.barcodeLength} characters`,
+      'barcodeTooLong',
+      { max: CATALOG_LIMITS.barcodeLength },
     );
   if (hasControlCharacter(label) || label.includes('|'))
-    return refuse(label, 'a barcode cannot hold control characters or "|"');
+    return refuse(label, 'a barcode cannot hold control characters or "|"', 'barcodeCharacters');
   if (/^\d{14}$/.test(label))
     return hasValidGs1CheckDigit(label)
       ? { ok: true, barcode: { kind: 'gtin', code: label, label } }
-      : refuse(label, 'the check digit does not match: check the number');
+      : refuse(label, 'the check digit does not match: check the number', 'barcodeCheckDigit');
   if (/^(\d{8}|\d{12}|\d{13})$/.test(label)) {
     const r = readBarcodeScan(label);
-    if (!r.validated || !r.gtin) return refuse(label, checkDigitWords(r));
+    if (!r.validated || !r.gtin)
+      return refuse(
+        label,
+        checkDigitWords(r),
+        /check digit/.test(r.problem ?? 'check digit') ? 'barcodeCheckDigit' : 'barcodeInvalid',
+      );
     if (r.priceEmbedded)
       return refuse(
         label,
         'a UPC-A starting with 2 is a price-embedded label: give the item its 5-digit price-embedded code instead',
+        'barcodePriceEmbedded',
       );
     return { ok: true, barcode: { kind: 'gtin', code: r.gtin, label } };
   }

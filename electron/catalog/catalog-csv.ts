@@ -2,7 +2,7 @@ import { CsvError, parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
 import { CATALOG_LIMITS as L } from '../bridge/contract/retail-limits';
 import { catalogBarcode, type CatalogBarcode } from './catalog-barcode';
-import { importRefused } from './catalog-problem';
+import { importRefused, importRefusedFor, Problems } from './catalog-problem';
 import { hasControlCharacter } from './plain-text';
 
 /**
@@ -119,21 +119,23 @@ function columnOf(header: string): CsvColumn | undefined {
   return (CSV_COLUMNS as readonly string[]).includes(column) ? (column as CsvColumn) : undefined;
 }
 
-function text(value: string, what: string, max: number, problems: string[]): string {
+function text(value: string, what: 'SKU' | 'name', max: number, problems: Problems): string {
   const t = unguardFormula(value.trim());
-  if (t === '') problems.push(`the ${what} is empty`);
-  else if (t.length > max) problems.push(`the ${what} is longer than ${max} characters`);
+  const id = what === 'SKU' ? 'sku' : 'name';
+  if (t === '') problems.add(`the ${what} is empty`, `row.${id}Empty`);
+  else if (t.length > max)
+    problems.add(`the ${what} is longer than ${max} characters`, `row.${id}TooLong`, { max });
   else if (hasControlCharacter(t))
-    problems.push(`the ${what} holds a line break or another control character`);
+    problems.add(`the ${what} holds a line break or another control character`, `row.${id}Control`);
   return t;
 }
 
-function flag(value: string, what: string, problems: string[]): boolean | undefined {
+function flag(value: string, what: string, problems: Problems): boolean | undefined {
   const v = value.trim().toLowerCase();
   if (v === '') return undefined;
   if (YES.has(v)) return true;
   if (NO.has(v)) return false;
-  problems.push(`${what} "${value}" is yes or no`);
+  problems.add(`${what} "${value}" is yes or no`, 'row.yesNo', { column: what, value });
   return undefined;
 }
 
@@ -142,7 +144,7 @@ function quote(value: string): string {
 }
 
 /** The fields of one data row; `problems` gets what is wrong with them, in the row's own words. */
-function readRow(line: number, columns: CsvColumn[], fields: string[], problems: string[]): CsvItemRow {
+function readRow(line: number, columns: CsvColumn[], fields: string[], problems: Problems): CsvItemRow {
   const cell = (c: CsvColumn): string | undefined => {
     const i = columns.indexOf(c);
     return i < 0 ? undefined : (fields[i] ?? '');
@@ -152,22 +154,28 @@ function readRow(line: number, columns: CsvColumn[], fields: string[], problems:
   row.name = text(cell('name') ?? '', 'name', L.nameLength, problems);
   const price = (cell('price') ?? '').trim();
   const cents = centsFromDecimal(price);
-  if (price === '') problems.push('the price is empty');
+  if (price === '') problems.add('the price is empty', 'row.priceEmpty');
   else if (cents === undefined)
-    problems.push(
+    problems.add(
       `the price ${quote(price)} is not written like 12.34 (digits, a dot, at most two decimals)`,
+      'row.priceShape',
+      { price: quote(price) },
     );
-  else if (cents > L.maxPriceCents) problems.push(`the price ${price} is more than 999999.99`);
+  else if (cents > L.maxPriceCents)
+    problems.add(`the price ${price} is more than 999999.99`, 'row.priceMax', { price });
   else row.priceCents = cents;
   row.taxClass = (cell('tax_class') ?? '').trim();
-  if (row.taxClass === '') problems.push('the tax class is empty');
+  if (row.taxClass === '') problems.add('the tax class is empty', 'row.taxClassEmpty');
 
   const category = cell('category');
   if (category !== undefined) {
     const c = unguardFormula(category.trim());
     if (c.length > L.categoryNameLength)
-      problems.push(`the category is longer than ${L.categoryNameLength} characters`);
-    else if (hasControlCharacter(c)) problems.push('the category holds a control character');
+      problems.add(`the category is longer than ${L.categoryNameLength} characters`, 'row.categoryTooLong', {
+        max: L.categoryNameLength,
+      });
+    else if (hasControlCharacter(c))
+      problems.add('the category holds a control character', 'row.categoryControl');
     row.category = c === '' ? null : c;
   }
   const barcodes = cell('barcodes');
@@ -176,13 +184,16 @@ function readRow(line: number, columns: CsvColumn[], fields: string[], problems:
       .split(BARCODE_SEPARATOR)
       .map((b) => unguardFormula(b.trim()))
       .filter((b) => b !== '');
-    if (labels.length > L.barcodesPerItem) problems.push(`an item has at most ${L.barcodesPerItem} barcodes`);
+    if (labels.length > L.barcodesPerItem)
+      problems.add(`an item has at most ${L.barcodesPerItem} barcodes`, 'row.tooManyBarcodes', {
+        max: L.barcodesPerItem,
+      });
     row.barcodes = [];
     for (const label of labels) {
       const r = catalogBarcode(label);
-      if (!r.ok) problems.push(r.problem.replace(/\.$/, ''));
+      if (!r.ok) problems.add(r.problem.replace(/\.$/, ''), r.messageId, r.params);
       else if (row.barcodes.some((b) => b.kind === r.barcode.kind && b.code === r.barcode.code))
-        problems.push(`barcode ${label} is listed twice`);
+        problems.add(`barcode ${label} is listed twice`, 'row.barcodeTwice', { label });
       else row.barcodes.push(r.barcode);
     }
   }
@@ -195,33 +206,49 @@ function readRow(line: number, columns: CsvColumn[], fields: string[], problems:
     const q = quick.trim();
     if (q === '') row.quickKey = null;
     else if (/^\d{1,3}$/.test(q) && Number(q) >= 1 && Number(q) <= L.maxQuickKey) row.quickKey = Number(q);
-    else problems.push(`quick_key ${quote(q)} is a number from 1 to ${L.maxQuickKey}`);
+    else
+      problems.add(`quick_key ${quote(q)} is a number from 1 to ${L.maxQuickKey}`, 'row.quickKey', {
+        value: quote(q),
+        max: L.maxQuickKey,
+      });
   }
   const embedded = cell('price_embedded_code');
   if (embedded !== undefined) {
     const e = embedded.trim();
     if (e === '') row.embeddedCode = null;
     else if (/^\d{5}$/.test(e)) row.embeddedCode = e;
-    else problems.push(`price_embedded_code ${quote(e)} is 5 digits`);
+    else problems.add(`price_embedded_code ${quote(e)} is 5 digits`, 'row.embedded', { value: quote(e) });
   }
   return row;
 }
 
 /** Several rows may not claim one SKU, barcode, quick key or price-embedded code. */
-function crossRowProblems(rows: CsvItemRow[], problems: string[]): void {
+function crossRowProblems(rows: CsvItemRow[], problems: Problems): void {
   const seen = new Map<string, number>();
-  const claim = (key: string, line: number, words: string) => {
+  const claim = (key: string, line: number, words: string, id: string, value: string | number) => {
     const first = seen.get(key);
     if (first === undefined) seen.set(key, line);
-    else problems.push(`Line ${line}: ${words} is also on line ${first}.`);
+    else
+      problems.add(`Line ${line}: ${words} is also on line ${first}.`, `row.${id}AlsoOn`, {
+        line,
+        value,
+        first,
+      });
   };
   for (const r of rows) {
-    if (r.sku !== '') claim(`sku\u0000${r.sku}`, r.line, `SKU ${r.sku}`);
+    if (r.sku !== '') claim(`sku\u0000${r.sku}`, r.line, `SKU ${r.sku}`, 'sku', r.sku);
     for (const b of r.barcodes ?? [])
-      claim(`barcode\u0000${b.kind}\u0000${b.code}`, r.line, `barcode ${b.label}`);
-    if (r.quickKey != null) claim(`quick\u0000${r.quickKey}`, r.line, `quick key ${r.quickKey}`);
+      claim(`barcode\u0000${b.kind}\u0000${b.code}`, r.line, `barcode ${b.label}`, 'barcode', b.label);
+    if (r.quickKey != null)
+      claim(`quick\u0000${r.quickKey}`, r.line, `quick key ${r.quickKey}`, 'quickKey', r.quickKey);
     if (r.embeddedCode != null)
-      claim(`embedded\u0000${r.embeddedCode}`, r.line, `price-embedded code ${r.embeddedCode}`);
+      claim(
+        `embedded\u0000${r.embeddedCode}`,
+        r.line,
+        `price-embedded code ${r.embeddedCode}`,
+        'embedded',
+        r.embeddedCode,
+      );
   }
 }
 
@@ -229,8 +256,12 @@ function lineBreaks(text: string): number {
   return text.match(/\r\n|\n|\r/g)?.length ?? 0;
 }
 
-function refuse(problems: string[]): never {
+function refuse(problems: Problems): never {
   throw importRefused(problems);
+}
+
+function refuseOne(text: string, messageId: string, params?: Record<string, string | number>): never {
+  throw importRefusedFor(text, messageId, params);
 }
 
 /**
@@ -239,7 +270,9 @@ function refuse(problems: string[]): never {
  */
 export function parseCatalogCsv(csv: string): ParsedCsv {
   if (csv.length > L.importMaxChars)
-    refuse([`The file is larger than ${L.importMaxChars / 1024 / 1024} MiB.`]);
+    refuseOne(`The file is larger than ${L.importMaxChars / 1024 / 1024} MiB.`, 'fileTooLarge', {
+      mib: L.importMaxChars / 1024 / 1024,
+    });
   // The line each record starts on, counted here from its raw text: csv-parse's own line count takes a
   // CRLF inside a quoted field for two lines. Blank lines before a record are skipped, and counted.
   type Record = { record: string[]; line: number };
@@ -264,38 +297,51 @@ export function parseCatalogCsv(csv: string): ParsedCsv {
   } catch (error) {
     if (error instanceof CsvError) {
       const reason = error.message.replace(/ at line \d+.*$/s, '').replace(/^[^:]*: /, '');
-      refuse([`Line ${nextLine}: the file cannot be read as CSV (${reason.toLowerCase()}).`]);
+      refuseOne(`Line ${nextLine}: the file cannot be read as CSV (${reason.toLowerCase()}).`, 'notCsv', {
+        line: nextLine,
+        reason: reason.toLowerCase(),
+      });
     }
     throw error;
   }
   const header = records[0];
-  if (!header) refuse(['The file is empty: line 1 is the header row (sku,name,price,tax_class,…).']);
-  const problems: string[] = [];
+  if (!header)
+    refuseOne('The file is empty: line 1 is the header row (sku,name,price,tax_class,…).', 'emptyFile');
+  const problems = new Problems();
   const columns: CsvColumn[] = [];
   for (const cell of header.record) {
     const c = columnOf(cell);
     if (!c)
-      problems.push(`Line 1: unknown column "${cell.trim()}" (the columns are ${CSV_COLUMNS.join(', ')}).`);
-    else if (columns.includes(c)) problems.push(`Line 1: the column ${c} is there twice.`);
+      problems.add(
+        `Line 1: unknown column "${cell.trim()}" (the columns are ${CSV_COLUMNS.join(', ')}).`,
+        'unknownColumn',
+        { line: 1, column: cell.trim(), columns: CSV_COLUMNS.join(', ') },
+      );
+    else if (columns.includes(c))
+      problems.add(`Line 1: the column ${c} is there twice.`, 'columnTwice', { line: 1, column: c });
     else columns.push(c);
   }
   for (const c of REQUIRED_COLUMNS)
-    if (!columns.includes(c)) problems.push(`Line 1: the header has no ${c} column.`);
+    if (!columns.includes(c))
+      problems.add(`Line 1: the header has no ${c} column.`, 'missingColumn', { line: 1, column: c });
   if (problems.length > 0) refuse(problems);
-  if (records.length - 1 > L.importMaxRows) refuse([`The file has more than ${L.importMaxRows} rows.`]);
+  if (records.length - 1 > L.importMaxRows)
+    refuseOne(`The file has more than ${L.importMaxRows} rows.`, 'tooManyRows', { max: L.importMaxRows });
 
   const rows: CsvItemRow[] = [];
   for (const r of records.slice(1)) {
     const line = r.line;
     if (r.record.length !== header.record.length) {
-      problems.push(
+      problems.add(
         `Line ${line}: the row has ${r.record.length} field${r.record.length === 1 ? '' : 's'}, the header has ${header.record.length}.`,
+        'fieldCount',
+        { line, count: r.record.length, header: header.record.length },
       );
       continue;
     }
-    const mine: string[] = [];
+    const mine = new Problems();
     rows.push(readRow(line, columns, r.record, mine));
-    for (const p of mine) problems.push(`Line ${line}: ${p}.`);
+    problems.addOnLine(line, mine, (p) => `Line ${line}: ${p}.`);
   }
   crossRowProblems(rows, problems);
   if (problems.length > 0) refuse(problems);

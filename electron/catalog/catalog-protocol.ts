@@ -1,3 +1,4 @@
+import type { MessageWords } from '../bridge/contract/errors';
 import type { CatalogService } from './catalog-service';
 import type { CatalogStore } from './catalog-store';
 
@@ -25,7 +26,15 @@ export type CatalogResponse =
   | {
       id: number;
       ok: false;
-      error: { name: string; message: string; code?: string; problems?: string[] };
+      error: {
+        name: string;
+        message: string;
+        code?: string;
+        problems?: string[];
+        problemWords?: MessageWords[];
+        messageId?: string;
+        params?: Record<string, string | number>;
+      };
     };
 
 export type CatalogWorkerData = { path: string };

@@ -16,7 +16,7 @@ import type { Migration } from '../journal/migrations/types';
 import { isExactRate, rateUnits } from '../../common/percent';
 import { catalogBarcode, type BarcodeKey, type CatalogBarcode } from './catalog-barcode';
 import type { CsvColumn, CsvExportRecord, CsvItemRow, ParsedCsv } from './catalog-csv';
-import { CatalogProblem, importRefused } from './catalog-problem';
+import { CatalogProblem, importRefused, Problems, refusedFor } from './catalog-problem';
 import { catalogMigrations } from './migrations/index';
 import { hasControlCharacter } from './plain-text';
 
@@ -232,7 +232,7 @@ export class CatalogStore {
 
   taxClass(id: number): TaxClassView {
     const t = this.stmt.taxClass.get(id);
-    if (!t) throw new CatalogProblem('not-found', 'No such tax class.');
+    if (!t) throw new CatalogProblem('not-found', 'No such tax class.', { messageId: 'noSuchTaxClass' });
     return this.taxClassView(t);
   }
 
@@ -242,7 +242,7 @@ export class CatalogStore {
    */
   taxClassRate(id: number): TaxClassRateView {
     const t = this.stmt.taxClass.get(id);
-    if (!t) throw new CatalogProblem('not-found', 'No such tax class.');
+    if (!t) throw new CatalogProblem('not-found', 'No such tax class.', { messageId: 'noSuchTaxClass' });
     return { id: t.id, code: t.code, name: t.name, ratePercent: ratePercent(t.rate_units), mode: t.mode };
   }
 
@@ -259,28 +259,42 @@ export class CatalogStore {
 
   saveTaxClass(input: TaxClassInput, now: number): TaxClassView {
     const name = input.name.trim();
-    const problems: string[] = [];
+    const problems = new Problems();
     if (!/^[a-z0-9][a-z0-9-]*$/.test(input.code) || input.code.length > L.taxClassCodeLength)
-      problems.push(`A tax class code is 1 to ${L.taxClassCodeLength} lower-case letters, digits or dashes.`);
+      problems.add(
+        `A tax class code is 1 to ${L.taxClassCodeLength} lower-case letters, digits or dashes.`,
+        'taxCodeShape',
+        { max: L.taxClassCodeLength },
+      );
     if (name === '' || name.length > L.taxClassNameLength || hasControlCharacter(name))
-      problems.push(`A tax class name is 1 to ${L.taxClassNameLength} characters.`);
+      problems.add(`A tax class name is 1 to ${L.taxClassNameLength} characters.`, 'taxNameShape', {
+        max: L.taxClassNameLength,
+      });
     if (!['exclusive', 'inclusive', 'exempt'].includes(input.mode))
-      problems.push('A tax class adds its tax, includes it in prices, or is exempt.');
+      problems.add('A tax class adds its tax, includes it in prices, or is exempt.', 'taxMode');
     const exempt = input.mode === 'exempt';
     const units = exempt ? 0n : rateUnits(input.ratePercent);
     if (!exempt && (!isExactRate(input.ratePercent) || input.ratePercent > L.maxTaxRatePercent))
-      problems.push(`A tax rate is 0 to ${L.maxTaxRatePercent} %, with at most four decimals.`);
-    if (problems.length > 0) throw new CatalogProblem('invalid', problems.join(' '), problems);
+      problems.add(`A tax rate is 0 to ${L.maxTaxRatePercent} %, with at most four decimals.`, 'taxRate', {
+        max: L.maxTaxRatePercent,
+      });
+    if (problems.length > 0) throw refusedFor(problems);
     const other = this.stmt.taxClassByCode.get(input.code);
     if (other && other.id !== input.id)
-      throw new CatalogProblem('conflict', `The code ${input.code} is already the tax class ${other.name}.`);
+      throw new CatalogProblem('conflict', `The code ${input.code} is already the tax class ${other.name}.`, {
+        messageId: 'taxCodeTaken',
+        params: { code: input.code, name: other.name },
+      });
     if (input.id !== undefined) {
       this.taxClass(input.id);
       this.stmt.updateTaxClass.run(input.code, name, Number(units), input.mode, now, input.id);
       return this.taxClass(input.id);
     }
     if ((this.stmt.taxClassCount.get()?.n ?? 0) >= L.maxTaxClasses)
-      throw new CatalogProblem('conflict', `A catalog has at most ${L.maxTaxClasses} tax classes.`);
+      throw new CatalogProblem('conflict', `A catalog has at most ${L.maxTaxClasses} tax classes.`, {
+        messageId: 'tooManyTaxClasses',
+        params: { max: L.maxTaxClasses },
+      });
     const r = this.stmt.insertTaxClass.run(input.code, name, Number(units), input.mode, now);
     return this.taxClass(Number(r.lastInsertRowid));
   }
@@ -291,6 +305,7 @@ export class CatalogStore {
       throw new CatalogProblem(
         'conflict',
         `${t.itemCount} item${t.itemCount === 1 ? ' is' : 's are'} in the tax class ${t.name}: give ${t.itemCount === 1 ? 'it' : 'them'} another class first.`,
+        { messageId: 'taxClassInUse', params: { count: t.itemCount, name: t.name } },
       );
     this.stmt.deleteTaxClass.run(id);
   }
@@ -305,17 +320,23 @@ export class CatalogStore {
 
   category(id: number): CategoryView {
     const c = this.stmt.category.get(id);
-    if (!c) throw new CatalogProblem('not-found', 'No such category.');
+    if (!c) throw new CatalogProblem('not-found', 'No such category.', { messageId: 'noSuchCategory' });
     return { ...c, itemCount: this.stmt.categoryItems.get(c.id)?.n ?? 0 };
   }
 
   saveCategory(input: CategoryInput, now: number): CategoryView {
     const name = input.name.trim();
     if (name === '' || name.length > L.categoryNameLength || hasControlCharacter(name))
-      throw new CatalogProblem('invalid', `A category name is 1 to ${L.categoryNameLength} characters.`);
+      throw new CatalogProblem('invalid', `A category name is 1 to ${L.categoryNameLength} characters.`, {
+        messageId: 'categoryName',
+        params: { max: L.categoryNameLength },
+      });
     const other = this.stmt.categoryByKey.get(nameKey(name));
     if (other && other.id !== input.id)
-      throw new CatalogProblem('conflict', `There is already a category ${other.name}.`);
+      throw new CatalogProblem('conflict', `There is already a category ${other.name}.`, {
+        messageId: 'categoryTaken',
+        params: { name: other.name },
+      });
     if (input.id !== undefined) {
       this.category(input.id);
       this.stmt.updateCategory.run(name, nameKey(name), now, input.id);
@@ -326,7 +347,10 @@ export class CatalogStore {
 
   private createCategory(name: string, now: number): number {
     if ((this.stmt.categoryCount.get()?.n ?? 0) >= L.maxCategories)
-      throw new CatalogProblem('conflict', `A catalog has at most ${L.maxCategories} categories.`);
+      throw new CatalogProblem('conflict', `A catalog has at most ${L.maxCategories} categories.`, {
+        messageId: 'tooManyCategories',
+        params: { max: L.maxCategories },
+      });
     return Number(this.stmt.insertCategory.run(name, nameKey(name), now).lastInsertRowid);
   }
 
@@ -358,7 +382,7 @@ export class CatalogStore {
 
   item(id: number): CatalogItemView {
     const r = this.stmt.item.get(id);
-    if (!r) throw new CatalogProblem('not-found', 'No such item.');
+    if (!r) throw new CatalogProblem('not-found', 'No such item.', { messageId: 'noSuchItem' });
     return this.view(r);
   }
 
@@ -429,27 +453,31 @@ export class CatalogStore {
 
   /** Adds (no `id`) or changes an item from the manager's form. */
   saveItem(input: CatalogItemInput, now: number): CatalogItemView {
-    const problems: string[] = [];
+    const problems = new Problems();
     const sku = input.sku.trim();
     const name = input.name.trim();
     if (sku === '' || sku.length > L.skuLength || hasControlCharacter(sku))
-      problems.push(`A SKU is 1 to ${L.skuLength} characters.`);
+      problems.add(`A SKU is 1 to ${L.skuLength} characters.`, 'skuShape', { max: L.skuLength });
     if (name === '' || name.length > L.nameLength || hasControlCharacter(name))
-      problems.push(`A name is 1 to ${L.nameLength} characters.`);
+      problems.add(`A name is 1 to ${L.nameLength} characters.`, 'nameShape', { max: L.nameLength });
     if (!Number.isSafeInteger(input.priceCents) || input.priceCents < 0 || input.priceCents > L.maxPriceCents)
-      problems.push('A price is 0.00 to 999999.99.');
+      problems.add('A price is 0.00 to 999999.99.', 'priceRange');
     const barcodes: CatalogBarcode[] = [];
     for (const text of input.barcodes) {
       if (text.trim() === '') continue;
       const r = catalogBarcode(text);
-      if (!r.ok) problems.push(r.problem);
+      if (!r.ok) problems.add(r.problem, r.messageId, r.params);
       else if (barcodes.some((b) => b.kind === r.barcode.kind && b.code === r.barcode.code))
-        problems.push(`Barcode ${r.barcode.label} is listed twice.`);
+        problems.add(`Barcode ${r.barcode.label} is listed twice.`, 'barcodeTwice', {
+          label: r.barcode.label,
+        });
       else barcodes.push(r.barcode);
     }
     if (barcodes.length > L.barcodesPerItem)
-      problems.push(`An item has at most ${L.barcodesPerItem} barcodes.`);
-    if (problems.length > 0) throw new CatalogProblem('invalid', problems.join(' '), problems);
+      problems.add(`An item has at most ${L.barcodesPerItem} barcodes.`, 'tooManyBarcodes', {
+        max: L.barcodesPerItem,
+      });
+    if (problems.length > 0) throw refusedFor(problems);
     const data: ItemData = {
       sku,
       name,
@@ -464,35 +492,61 @@ export class CatalogStore {
     };
     if (input.id !== undefined) this.item(input.id);
     const conflicts = this.conflicts(input.id, data);
-    if (conflicts.length > 0) throw new CatalogProblem('conflict', conflicts.join(' '), conflicts);
+    if (conflicts.length > 0)
+      throw new CatalogProblem('conflict', conflicts.texts.join(' '), { problems: conflicts });
     return this.item(this.db.transaction(() => this.write(input.id, data, now))());
   }
 
   /** What stops `data` being written as item `id` (a new one when undefined): each in plain words. */
-  private conflicts(id: number | undefined, data: ItemData): string[] {
-    const problems: string[] = [];
+  private conflicts(id: number | undefined, data: ItemData): Problems {
+    const problems = new Problems();
     const owner = (r: { id: number; name: string; sku: string } | undefined) =>
-      r && r.id !== id ? `${r.name} (SKU ${r.sku})` : undefined;
+      r && r.id !== id ? { text: `${r.name} (SKU ${r.sku})`, name: r.name, sku: r.sku } : undefined;
     const bySku = owner(this.stmt.itemBySku.get(data.sku));
-    if (bySku) problems.push(`The SKU ${data.sku} is already ${bySku}.`);
-    if (!this.stmt.taxClass.get(data.taxClassId)) problems.push('Choose a tax class.');
+    if (bySku)
+      problems.add(`The SKU ${data.sku} is already ${bySku.text}.`, 'skuTaken', {
+        value: data.sku,
+        name: bySku.name,
+        sku: bySku.sku,
+      });
+    if (!this.stmt.taxClass.get(data.taxClassId)) problems.add('Choose a tax class.', 'chooseTaxClass');
     if (data.categoryId !== null && !this.stmt.category.get(data.categoryId))
-      problems.push('No such category.');
+      problems.add('No such category.', 'noSuchCategory');
     for (const b of data.barcodes) {
       const holder = this.stmt.barcodeOwner.get(b.kind, b.code);
       const other = holder ? owner(this.stmt.item.get(holder.item_id)) : undefined;
-      if (other) problems.push(`Barcode ${b.label} is already on ${other}.`);
+      if (other)
+        problems.add(`Barcode ${b.label} is already on ${other.text}.`, 'barcodeTaken', {
+          value: b.label,
+          name: other.name,
+          sku: other.sku,
+        });
     }
     if (data.quickKey !== null) {
       if (data.quickKey < 1 || data.quickKey > L.maxQuickKey || !Number.isInteger(data.quickKey))
-        problems.push(`A quick key is 1 to ${L.maxQuickKey}.`);
+        problems.add(`A quick key is 1 to ${L.maxQuickKey}.`, 'quickKeyRange', { max: L.maxQuickKey });
       const other = owner(this.stmt.itemByQuickKey.get(data.quickKey));
-      if (other) problems.push(`Quick key ${data.quickKey} is already ${other}.`);
+      if (other)
+        problems.add(`Quick key ${data.quickKey} is already ${other.text}.`, 'quickKeyTaken', {
+          value: data.quickKey,
+          name: other.name,
+          sku: other.sku,
+        });
     }
     if (data.embeddedCode !== null) {
-      if (!/^\d{5}$/.test(data.embeddedCode)) problems.push('A price-embedded item code is 5 digits.');
+      if (!/^\d{5}$/.test(data.embeddedCode))
+        problems.add('A price-embedded item code is 5 digits.', 'embeddedShape');
       const other = owner(this.stmt.itemByEmbedded.get(data.embeddedCode));
-      if (other) problems.push(`The price-embedded code ${data.embeddedCode} is already ${other}.`);
+      if (other)
+        problems.add(
+          `The price-embedded code ${data.embeddedCode} is already ${other.text}.`,
+          'embeddedTaken',
+          {
+            value: data.embeddedCode,
+            name: other.name,
+            sku: other.sku,
+          },
+        );
     }
     return problems;
   }
@@ -537,6 +591,7 @@ export class CatalogStore {
       throw new CatalogProblem(
         'conflict',
         `${item.name} has been on a sale, so it stays in the catalog: deactivate it instead.`,
+        { messageId: 'itemSold', params: { name: item.name } },
       );
     this.stmt.deleteItem.run(id);
   }
@@ -560,7 +615,7 @@ export class CatalogStore {
 
   private importRows(file: ParsedCsv, now: number): CatalogImportResult {
     const has = (c: CsvColumn) => file.columns.includes(c);
-    const problems: string[] = [];
+    const problems = new Problems();
     const taxClasses = new Map(this.stmt.taxClasses.all(L.maxTaxClasses).map((t) => [t.code, t.id]));
     const newCategories = new Map<string, string>();
     const categoryIds = new Map<string, number>();
@@ -578,8 +633,10 @@ export class CatalogStore {
     for (const row of file.rows) {
       const taxClassId = taxClasses.get(row.taxClass);
       if (taxClassId === undefined) {
-        problems.push(
+        problems.add(
           `Line ${row.line}: there is no tax class ${row.taxClass} (the codes are ${[...taxClasses.keys()].join(', ') || 'none yet: add tax classes first'}).`,
+          taxClasses.size > 0 ? 'noTaxClass' : 'noTaxClassYet',
+          { line: row.line, code: row.taxClass, codes: [...taxClasses.keys()].join(', ') },
         );
         continue;
       }
@@ -609,7 +666,11 @@ export class CatalogStore {
       });
     }
     if ((this.stmt.categoryCount.get()?.n ?? 0) + newCategories.size > L.maxCategories)
-      problems.push(`The file names more categories than a catalog holds (${L.maxCategories}).`);
+      problems.add(
+        `The file names more categories than a catalog holds (${L.maxCategories}).`,
+        'importTooManyCategories',
+        { max: L.maxCategories },
+      );
     if (problems.length > 0) throw importRefused(problems);
 
     for (const [, name] of newCategories) categoryIds.set(nameKey(name), this.createCategory(name, now));
@@ -636,7 +697,7 @@ export class CatalogStore {
     for (const p of changed) {
       const conflicts = this.conflicts(p.existing?.id, p.data);
       if (conflicts.length > 0) {
-        for (const c of conflicts) problems.push(`Line ${p.row.line}: ${c}`);
+        problems.addOnLine(p.row.line, conflicts, (c) => `Line ${p.row.line}: ${c}`);
         continue;
       }
       this.write(p.existing?.id, p.data, now);

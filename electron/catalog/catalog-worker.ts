@@ -49,6 +49,9 @@ function run(request: CatalogRequest): CatalogResponse {
           message: error.message,
           code: error.code,
           ...(error.problems ? { problems: error.problems } : {}),
+          ...(error.problemWords ? { problemWords: error.problemWords } : {}),
+          ...(error.messageId !== undefined ? { messageId: error.messageId } : {}),
+          ...(error.params ? { params: error.params } : {}),
         },
       };
     const e = error instanceof Error ? error : new Error(String(error));

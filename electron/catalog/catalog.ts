@@ -34,6 +34,9 @@ function failure(error: Extract<CatalogResponse, { ok: false }>['error']): Error
   if (error.name === 'CatalogProblem' && error.code && PROBLEM_CODES.has(error.code))
     return new BridgeFailure(error.code as BridgeErrorCode, error.message, {
       ...(error.problems ? { problems: error.problems } : {}),
+      ...(error.problemWords ? { problemWords: error.problemWords } : {}),
+      ...(error.messageId !== undefined ? { messageId: error.messageId } : {}),
+      ...(error.params ? { params: error.params } : {}),
     });
   return new CatalogError(error.message);
 }

@@ -59,6 +59,8 @@ async function shots(p: Page, name: string): Promise<void> {
   ]) {
     await p.setViewportSize(size);
     await screenshot(p, `es-${name}-${size.width}x${size.height}`);
+    // What the window shows without scrolling (a dialog is as tall as the window at most).
+    await p.screenshot({ path: `test-artifacts/e2e/es-${name}-${size.width}x${size.height}-view.png` });
   }
 }
 
@@ -742,6 +744,147 @@ describe('issue 20: a day at the counter in Spanish (Chromium, sandbox gateway, 
     await shots(page, '31-preauths');
   }, 180_000);
 
+  it('the manager’s back office in Spanish: Lote (cierre de lote), Informes, Catálogo and its refusals, Enlaces de pago, Sin conexión y colas, Registro de auditoría', async () => {
+    // This window chose English for the cashier: back to Spanish here, then the manager signs in.
+    await page.setViewportSize({ width: 1024, height: 768 });
+    await page.getByRole('button', { name: 'ES', exact: true }).click();
+    await signOut(page);
+    await page.getByRole('heading', { level: 1, name: 'Iniciar sesión' }).waitFor();
+    await signIn(page, '9999');
+
+    // Lote: the open batch's figures in the store's locale, as the core counts them.
+    const manager = await toolBridge(terminal.dataDir, '9999');
+    const totals = await manager.send('batch.totals', {}).finally(() => manager.close());
+    if (!totals.ok) throw new Error(totals.error.message);
+    const card = totals.value.figures.card;
+    expect(card.sales.count).toBeGreaterThan(0);
+    await go(page, 'Lote');
+    await page.getByRole('heading', { level: 2, name: 'Lote abierto (esta terminal)' }).waitFor();
+    const cardBatch = page.getByRole('table', { name: 'Lote de tarjetas', exact: true });
+    expect(await figure(cardBatch, 'Neto de tarjetas (va al banco)')).toBe(money(card.netCents));
+    expect(await figure(cardBatch, 'Ventas con tarjeta (cargos)')).toBe(money(card.sales.cents));
+    await page.getByRole('table', { name: 'Cajón', exact: true }).waitFor();
+    await page
+      .getByRole('table', { name: 'Lote de tarjetas por forma de pago' })
+      .getByRole('rowheader', { name: 'Crédito', exact: true })
+      .waitFor();
+    await page.getByRole('heading', { name: 'Conciliación: registro de la terminal y pasarela' }).waitFor();
+    await page.getByTestId('rec-can-close').filter({ hasText: 'Sí' }).waitFor();
+    await page.getByRole('heading', { name: 'Cierre automático' }).waitFor();
+    await shots(page, '21-batch');
+    await noSidewaysScroll(page, 'Lote');
+    a11y.set('batch', await axeSerious(page));
+    await page.getByRole('button', { name: 'Cerrar el lote ahora' }).click();
+    const closeBatch = page.getByRole('dialog', { name: '¿Hacer el cierre de lote?' });
+    await closeBatch.waitFor();
+    expect(plain(await closeBatch.innerText())).toContain(
+      `Neto de tarjetas (va al banco): ${money(card.netCents)} (${card.sales.count} venta${card.sales.count === 1 ? '' : 's'} con tarjeta`,
+    );
+    await shots(page, '22-batch-close-dialog');
+    await closeBatch.getByRole('button', { name: 'Cerrar el lote', exact: true }).click();
+    await page.getByText(/^Lote cerrado: se liquidaron /).waitFor();
+    const settled = page.getByTestId('settle-result');
+    expect(await figure(settled, 'Neto de tarjetas (va al banco)')).toBe(money(card.netCents));
+    await page.getByRole('heading', { name: 'Últimas liquidaciones' }).waitFor();
+    await shots(page, '23-batch-closed');
+    await noSidewaysScroll(page, 'Lote cerrado');
+
+    // Informes: the lane's figures and the gateway's rows, in Spanish.
+    await go(page, 'Informes');
+    await page.getByRole('heading', { name: 'El dinero de esta terminal (su registro)' }).waitFor();
+    await page.getByRole('figure').filter({ hasText: 'Ventas por hora' }).waitFor();
+    const rows = page.getByRole('table', { name: 'Transacciones', exact: true });
+    await rows.getByRole('row').nth(1).waitFor();
+    expect(plain(await rows.innerText())).toMatch(/venta aprobada Visa •••• \d{4}/);
+    await page.getByLabel('Desde', { exact: true }).waitFor();
+    await shots(page, '24-reports');
+    await noSidewaysScroll(page, 'Informes');
+    a11y.set('reports', await axeSerious(page));
+
+    // Catálogo: the list, the item form, the core's refusal and a refused import, in Spanish.
+    await go(page, 'Catálogo');
+    await page
+      .getByRole('table', { name: 'Artículos del catálogo' })
+      .locator('tr[data-sku="GM-TOWEL-6"]')
+      .waitFor();
+    await page.getByRole('heading', { name: 'Importar y exportar (CSV)' }).waitFor();
+    await page.getByRole('heading', { name: 'Impuestos' }).waitFor();
+    await shots(page, '25-catalog');
+    await noSidewaysScroll(page, 'Catálogo');
+    a11y.set('catalog', await axeSerious(page));
+    await page.getByRole('button', { name: 'Agregar artículo' }).click();
+    const form = page.getByRole('dialog', { name: 'Agregar artículo' });
+    await form.waitFor();
+    await page.fill('#item-sku', 'GM-TOWEL-6');
+    await page.fill('#item-name', 'Toallas');
+    await page.fill('#item-price', '2.00');
+    await page.fill('#item-barcode-0', '036000241458');
+    await form.getByRole('button', { name: 'Guardar artículo' }).click();
+    await form
+      .getByText('Código de barras 036000241458: el dígito verificador no coincide: revise el número.')
+      .waitFor();
+    await shots(page, '26-catalog-item-refused');
+    a11y.set('catalog: item refused', await axeSerious(page));
+    await page.fill('#item-barcode-0', '');
+    await form.getByRole('button', { name: 'Guardar artículo' }).click();
+    await form.getByText('El SKU GM-TOWEL-6 ya es de Paper towels 6 roll (SKU GM-TOWEL-6).').waitFor();
+    await form.getByRole('button', { name: 'Cancelar' }).click();
+    await page.setInputFiles('#catalog-import-file', {
+      name: 'malo.csv',
+      mimeType: 'text/csv',
+      buffer: Buffer.from('sku,name,price,tax_class\r\nX-1,Pera,1.x,standard\r\nX-2,,1.00,nada\r\n', 'utf8'),
+    });
+    const problems = page.getByTestId('catalog-import-problems');
+    await problems.waitFor();
+    expect(await problems.locator('p').innerText()).toBe('No se importó nada: el archivo tiene 2 problemas.');
+    expect(await problems.locator('li').allInnerTexts()).toEqual([
+      'Línea 2: el precio "1.x" no está escrito como 12.34 (dígitos, un punto y dos decimales como máximo).',
+      'Línea 3: el nombre está vacío.',
+    ]);
+    await shots(page, '27-catalog-import-refused');
+    await noSidewaysScroll(page, 'Catálogo: importación rechazada');
+
+    // Enlaces de pago: a link for a customer who is not here.
+    await go(page, 'Enlaces de pago');
+    await page.getByText('Aún no hay enlaces de pago.').waitFor();
+    await page.getByLabel('Importe (vacío: lo escribe el cliente)').fill('25.00');
+    await page.getByLabel('Descripción', { exact: true }).fill('Anticipo del pastel');
+    await page.getByRole('button', { name: 'Crear enlace' }).click();
+    await page.getByText('Se creó el enlace de pago.').waitFor();
+    const link = page.getByRole('row').filter({ hasText: 'Anticipo del pastel' });
+    expect(plain(await link.innerText())).toContain(money(2_500));
+    await link.getByRole('button', { name: 'Copiar enlace Anticipo del pastel' }).waitFor();
+    await shots(page, '28-payment-links');
+    await noSidewaysScroll(page, 'Enlaces de pago');
+    a11y.set('payment links', await axeSerious(page));
+
+    // Sin conexión y colas: the offline policy, the reversal queue, the emailed receipts.
+    await go(page, 'Sin conexión y colas');
+    await page.getByRole('heading', { name: 'Cola de ventas sin conexión' }).waitFor();
+    await page.getByRole('heading', { name: 'Política de ventas sin conexión' }).waitFor();
+    await page.getByText('No hay reversiones pendientes.').waitFor();
+    await page.getByRole('heading', { name: 'Tickets por correo' }).waitFor();
+    await page.getByText(/^Riesgo sin conexión: /).waitFor();
+    await shots(page, '29-offline-and-queues');
+    await noSidewaysScroll(page, 'Sin conexión y colas');
+    a11y.set('offline and queues', await axeSerious(page));
+
+    // Registro de auditoría: the day's actions named in Spanish.
+    await go(page, 'Bitácora', 'Registro de auditoría');
+    const log = page.locator('main table.data');
+    await log.locator('tr[data-action="batch-close"]').waitFor();
+    expect(plain(await log.locator('tr[data-action="batch-close"]').first().innerText())).toContain(
+      'Cierre de lote',
+    );
+    expect(plain(await log.locator('tr[data-action="payment-link-created"]').first().innerText())).toContain(
+      'Enlace de pago creado',
+    );
+    await page.getByText(/^\d+ registros, los más recientes primero$/).waitFor();
+    await shots(page, '30-audit-log');
+    await noSidewaysScroll(page, 'Registro de auditoría');
+    a11y.set('audit log', await axeSerious(page));
+  }, 240_000);
+
   it('every Spanish screen scanned has no serious or critical axe-core violation', () => {
     expect([...a11y.keys()].sort()).toEqual(
       [
@@ -765,6 +908,13 @@ describe('issue 20: a day at the counter in Spanish (Chromium, sandbox gateway, 
         'cards: gift balance',
         'cards: EBT balance',
         'preauths: completion dialog',
+        'batch',
+        'reports',
+        'catalog',
+        'catalog: item refused',
+        'payment links',
+        'offline and queues',
+        'audit log',
       ].sort(),
     );
     expect(describeViolations(a11y)).toEqual([]);

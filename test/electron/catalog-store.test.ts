@@ -80,17 +80,20 @@ describe('catalog barcodes: one key whether typed, imported or scanned (electron
   });
 
   it('refuses a wrong check digit, a price-embedded label and what a CSV cell cannot hold, in words', () => {
+    // The words, and their id in the screens' catalogs with the label, so a screen says them in Spanish.
     expect(catalogBarcode('036000241458')).toEqual({
       ok: false,
       problem: 'Barcode 036000241458: the check digit does not match: check the number.',
+      messageId: 'barcodeCheckDigit',
+      params: { label: '036000241458' },
     });
-    expect(catalogBarcode('6291041500214')).toMatchObject({ ok: false });
-    expect(catalogBarcode('10036000241455')).toMatchObject({ ok: false });
+    expect(catalogBarcode('6291041500214')).toMatchObject({ ok: false, messageId: 'barcodeCheckDigit' });
+    expect(catalogBarcode('10036000241455')).toMatchObject({ ok: false, messageId: 'barcodeCheckDigit' });
     expect(JSON.stringify(catalogBarcode('212345928752'))).toMatch(
-      /"ok":false.*price-embedded label: give the item its 5-digit price-embedded code/,
+      /"ok":false.*price-embedded label: give the item its 5-digit price-embedded code.*"messageId":"barcodePriceEmbedded"/,
     );
-    expect(catalogBarcode('A|B')).toMatchObject({ ok: false });
-    expect(catalogBarcode('')).toMatchObject({ ok: false });
+    expect(catalogBarcode('A|B')).toMatchObject({ ok: false, messageId: 'barcodeCharacters' });
+    expect(catalogBarcode('')).toMatchObject({ ok: false, messageId: 'barcodeEmpty' });
   });
 });
 

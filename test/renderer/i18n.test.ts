@@ -69,6 +69,8 @@ const SAME_IN_BOTH = new Set([
   'common.language.short_en',
   'common.language.short_es',
   'app.brand',
+  'reports.columns.total', // "Total" in both
+  'audit.roles.system', // the lane: "Terminal" in both (app.lane says so too)
   'settings.locale.locales.en-US',
   'settings.locale.locales.es-US',
   'settings.locale.locales.es-MX',

@@ -2,6 +2,7 @@ import { Type, type Static } from 'typebox';
 import type { MoneyFigures } from '../../../common/money-figures';
 import { Text } from './schema-kit';
 import { OptionalApproval } from './session';
+import type { MessageWords } from './errors';
 import type { JournalOperation, JournalState } from './transactions';
 
 export type TotalsLine = { key: string; count: number; amountCents: number };
@@ -29,6 +30,8 @@ export type ReconciliationRow = {
    */
   verdict: 'match' | 'orphan' | 'pending-reversal' | 'mismatch' | 'local-only';
   note?: string;
+  /** `note` by its id in the screens' catalogs (namespace `batch`, `rec.notes`). */
+  noteWords?: MessageWords;
 };
 
 export type ReconciliationView = {
@@ -41,6 +44,8 @@ export type ReconciliationView = {
   canClose: boolean;
   /** Why not, in plain words. */
   blockers: string[];
+  /** `blockers` by their ids in the screens' catalogs (namespace `errors`, `batch.blockers`). */
+  blockerWords?: MessageWords[];
 };
 
 /** `keep`: the gateway's approval stands, the journal adopts it. `reverse`: send DoReversal. */

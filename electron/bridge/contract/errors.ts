@@ -46,6 +46,11 @@ export type BridgeError = {
    */
   messageId?: string;
   params?: Record<string, string | number>;
+  /** For `invalid`: each of `problems` by its id in the screens' catalogs, in the same order. */
+  problemWords?: MessageWords[];
 };
+
+/** Words a screen says in its own language: a message's id in its catalogs and the values it names. */
+export type MessageWords = { messageId: string; params?: Record<string, string | number> };
 
 export type BridgeResult<T> = { ok: true; value: T } | { ok: false; error: BridgeError };

@@ -31,7 +31,9 @@ export function catalogHandlers(s: CoreServices) {
     for (const [id, x] of staged) if (now - x.touched > STAGED_IDLE_MS) staged.delete(id);
     const x = staged.get(importId);
     if (!x)
-      throw new BridgeFailure('not-found', 'That import is over or was never begun: choose the file again.');
+      throw new BridgeFailure('not-found', 'That import is over or was never begun: choose the file again.', {
+        messageId: 'catalog.importExpired',
+      });
     x.touched = now;
     return x;
   };
@@ -132,6 +134,10 @@ export function catalogHandlers(s: CoreServices) {
         throw new BridgeFailure(
           'invalid',
           `Nothing was imported: the file is larger than ${CATALOG_LIMITS.importMaxChars / 1024 / 1024} MiB.`,
+          {
+            messageId: 'catalog.importTooLarge',
+            params: { mib: CATALOG_LIMITS.importMaxChars / 1024 / 1024 },
+          },
         );
       }
       x.text.push(p.text);

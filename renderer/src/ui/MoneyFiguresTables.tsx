@@ -1,6 +1,15 @@
-import { FIGURE_LABELS, type FigureLine, type MoneyFigures } from '../../../common/money-figures';
+import { useTranslation } from 'react-i18next';
+import type { FigureLine, MoneyFigures } from '../../../common/money-figures';
 import { formatCents } from '../format/money';
+import { i18n, messageFor } from '../i18n/i18n';
 import { TableHead } from './TableHead';
+
+/** The count and amount columns' headings, in the window's language. */
+function figureColumns(first: string): { columns: string[]; numeric: string[] } {
+  const count = i18n.t('batch:tables.count');
+  const amount = i18n.t('batch:tables.amount');
+  return { columns: [first, count, amount], numeric: [count, amount] };
+}
 
 type Line = { label: string; count?: number; cents: number; strong?: boolean };
 
@@ -9,7 +18,7 @@ function FigureTable({ caption, hint, lines }: { caption: string; hint: string; 
     <div className="figures">
       <table className="data">
         <caption>{caption}</caption>
-        <TableHead columns={['Figure', 'Count', 'Amount']} numeric={['Count', 'Amount']} />
+        <TableHead {...figureColumns(i18n.t('batch:tables.figure'))} />
         <tbody>
           {lines.map((l) => (
             <tr key={l.label} className={l.strong ? 'figure-total' : undefined}>
@@ -30,43 +39,39 @@ function FigureTable({ caption, hint, lines }: { caption: string; hint: string; 
  * gateway settles) and the drawer (cash and checks) side by side, never summed together.
  */
 export function MoneyFiguresTables({ figures }: { figures: MoneyFigures }) {
+  const { t } = useTranslation(['batch', 'figures', 'common']);
   const { card, drawer } = figures;
   const cardLines: Line[] = [
-    { label: FIGURE_LABELS.cardSales, count: card.sales.count, cents: card.sales.cents },
-    { label: FIGURE_LABELS.cardCashBack, cents: card.cashBackCents },
-    { label: FIGURE_LABELS.cardTips, cents: card.tipCents },
-    { label: FIGURE_LABELS.cardRefunds, count: card.refunds.count, cents: card.refunds.cents },
-    { label: FIGURE_LABELS.cardNet, cents: card.netCents, strong: true },
+    { label: t('figures:cardSales'), count: card.sales.count, cents: card.sales.cents },
+    { label: t('figures:cardCashBack'), cents: card.cashBackCents },
+    { label: t('figures:cardTips'), cents: card.tipCents },
+    { label: t('figures:cardRefunds'), count: card.refunds.count, cents: card.refunds.cents },
+    { label: t('figures:cardNet'), cents: card.netCents, strong: true },
   ];
   if (card.storedOffline.count > 0)
     cardLines.push({
-      label: FIGURE_LABELS.storedOffline,
+      label: t('figures:storedOffline'),
       count: card.storedOffline.count,
       cents: card.storedOffline.cents,
     });
   const drawerLines: Line[] = [
-    { label: FIGURE_LABELS.cashTaken, count: drawer.cashTaken.count, cents: drawer.cashTaken.cents },
-    { label: FIGURE_LABELS.cashBackPaid, cents: drawer.cashBackPaidCents },
-    { label: FIGURE_LABELS.expectedCash, cents: drawer.expectedCashCents, strong: true },
-    { label: FIGURE_LABELS.checks, count: drawer.checks.count, cents: drawer.checks.cents },
+    { label: t('figures:cashTaken'), count: drawer.cashTaken.count, cents: drawer.cashTaken.cents },
+    { label: t('figures:cashBackPaid'), cents: drawer.cashBackPaidCents },
+    { label: t('figures:expectedCash'), cents: drawer.expectedCashCents, strong: true },
+    { label: t('figures:checks'), count: drawer.checks.count, cents: drawer.checks.cents },
   ];
   return (
     <div className="figures-pair">
-      <FigureTable
-        caption="Card batch"
-        hint="What the gateway settles: card payments only (cash back included, the card paid it). Card net = card sales − card refunds. Cash never enters it."
-        lines={cardLines}
-      />
-      <FigureTable
-        caption="Drawer"
-        hint="Cash and checks from sales at this lane: cash from sales = cash taken − cash back paid out. The tills count the drawer itself (float, cash refunds, paid in and out, safe drops): see Tills."
-        lines={drawerLines}
-      />
+      <FigureTable caption={t('tables.card')} hint={t('tables.cardHint')} lines={cardLines} />
+      <FigureTable caption={t('tables.drawer')} hint={t('tables.drawerHint')} lines={drawerLines} />
     </div>
   );
 }
 
-/** A breakdown of the card batch (by card type, by tender). */
+/**
+ * A breakdown of the card batch (by card type, by tender): a tender's name in the window's language, a
+ * card type (Visa) as it is.
+ */
 export function FigureLinesTable({
   title,
   first,
@@ -79,16 +84,16 @@ export function FigureLinesTable({
   return (
     <table className="data">
       <caption>{title}</caption>
-      <TableHead columns={[first, 'Count', 'Amount']} numeric={['Count', 'Amount']} />
+      <TableHead {...figureColumns(first)} />
       <tbody>
         {lines.length === 0 ? (
           <tr>
-            <td colSpan={3}>Nothing yet.</td>
+            <td colSpan={3}>{i18n.t('batch:tables.nothingYet')}</td>
           </tr>
         ) : (
           lines.map((l) => (
             <tr key={l.key}>
-              <th scope="row">{l.key}</th>
+              <th scope="row">{messageFor(`figures:tenders.${l.key}`) ?? l.key}</th>
               <td className="num">{l.count}</td>
               <td className="num">{formatCents(l.amountCents)}</td>
             </tr>

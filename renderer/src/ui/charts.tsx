@@ -1,4 +1,6 @@
 import { formatCents } from '../format/money';
+import { i18n } from '../i18n/i18n';
+import { displayFormat } from '../i18n/locale';
 import { TableHead } from './TableHead';
 
 export type Bar = { label: string; value: number; detail?: string };
@@ -32,7 +34,7 @@ export function BarChart({ title, bars, format = formatCents, height = 180 }: Ba
           return (
             <g key={b.label}>
               <rect x={x} y={height - h} width={barWidth} height={h} fill="#0b5cad">
-                <title>{`${b.label}: ${format(b.value)}`}</title>
+                <title>{i18n.t('reports:chart.tooltip', { label: b.label, value: format(b.value) })}</title>
               </rect>
               {i % labelEvery === 0 ? (
                 <text x={x + barWidth / 2} y={height + 20} textAnchor="middle" fontSize="14" fill="#222">
@@ -45,14 +47,15 @@ export function BarChart({ title, bars, format = formatCents, height = 180 }: Ba
       </svg>
       <table className="sr-only">
         <caption>{title}</caption>
-        <TableHead columns={['Item', 'Value']} />
+        <TableHead columns={[i18n.t('reports:chart.item'), i18n.t('reports:chart.value')]} />
         <tbody>
           {bars.map((b) => (
             <tr key={b.label}>
               <th scope="row">{b.label}</th>
               <td>
-                {format(b.value)}
-                {b.detail ? ` (${b.detail})` : ''}
+                {b.detail
+                  ? i18n.t('reports:chart.valueDetail', { value: format(b.value), detail: b.detail })
+                  : format(b.value)}
               </td>
             </tr>
           ))}
@@ -63,6 +66,19 @@ export function BarChart({ title, bars, format = formatCents, height = 180 }: Ba
 }
 
 type MixProps = { title: string; parts: Bar[] };
+
+/** "Visa: $12.00 (40 %), 3 payments", in the window's language (its percent written its way). */
+function legend(p: Bar, total: number): string {
+  const params = { label: p.label, amount: formatCents(p.value), detail: p.detail ?? '' };
+  if (total === 0) return i18n.t(p.detail ? 'reports:chart.legendDetail' : 'reports:chart.legend', params);
+  const share = new Intl.NumberFormat(displayFormat().locale, { style: 'percent' }).format(
+    Math.round((p.value / total) * 100) / 100,
+  );
+  return i18n.t(p.detail ? 'reports:chart.legendShareDetail' : 'reports:chart.legendShare', {
+    ...params,
+    share,
+  });
+}
 
 /** Shares of a whole as one stacked bar with a legend (card mix): reads faster than a pie at a glance. */
 export function ShareBar({ title, parts }: MixProps) {
@@ -87,9 +103,7 @@ export function ShareBar({ title, parts }: MixProps) {
         {parts.map((p, i) => (
           <li key={p.label}>
             <span className="swatch" style={{ background: colors[i % colors.length] }} aria-hidden="true" />
-            {p.label}: {formatCents(p.value)}
-            {total > 0 ? ` (${Math.round((p.value / total) * 100)}%)` : ''}
-            {p.detail ? `, ${p.detail}` : ''}
+            {legend(p, total)}
           </li>
         ))}
       </ul>

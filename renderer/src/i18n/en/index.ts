@@ -1,6 +1,10 @@
 import { FIGURE_LABELS_IN, TENDER_NAMES_IN } from '../../../../common/figure-labels';
 import { app } from './app';
 import { cards } from './cards';
+import { audit } from './audit';
+import { backOfficeErrors } from './back-office-errors';
+import { batch } from './batch';
+import { catalog } from './catalog';
 import { common } from './common';
 import { customer } from './customer';
 import { devices } from './devices';
@@ -8,6 +12,9 @@ import { employees } from './employees';
 import { errors } from './errors';
 import { preauths } from './preauths';
 import { returns } from './returns';
+import { links } from './links';
+import { queues } from './queues';
+import { reports } from './reports';
 import { settings } from './settings';
 import { signin } from './signin';
 import { tech } from './tech';
@@ -19,7 +26,7 @@ export const en = {
   common,
   app,
   signin,
-  errors,
+  errors: { ...errors, ...backOfficeErrors },
   devices,
   till,
   employees,
@@ -30,6 +37,12 @@ export const en = {
   returns,
   cards,
   preauths,
+  batch,
+  reports,
+  catalog,
+  links,
+  queues,
+  audit,
   /** The money figures' labels: common/figure-labels.ts, shared with the printed reports. */
   figures: { ...FIGURE_LABELS_IN.en, tenders: { ...TENDER_NAMES_IN.en } },
 };

@@ -3,6 +3,10 @@ import type { en } from '../en';
 import type { Messages } from '../messages';
 import { app } from './app';
 import { cards } from './cards';
+import { audit } from './audit';
+import { backOfficeErrors } from './back-office-errors';
+import { batch } from './batch';
+import { catalog } from './catalog';
 import { common } from './common';
 import { customer } from './customer';
 import { devices } from './devices';
@@ -10,6 +14,9 @@ import { employees } from './employees';
 import { errors } from './errors';
 import { preauths } from './preauths';
 import { returns } from './returns';
+import { links } from './links';
+import { queues } from './queues';
+import { reports } from './reports';
 import { settings } from './settings';
 import { signin } from './signin';
 import { tech } from './tech';
@@ -21,7 +28,7 @@ export const es: Messages<typeof en> = {
   common,
   app,
   signin,
-  errors,
+  errors: { ...errors, ...backOfficeErrors },
   devices,
   till,
   employees,
@@ -32,5 +39,11 @@ export const es: Messages<typeof en> = {
   returns,
   cards,
   preauths,
+  batch,
+  reports,
+  catalog,
+  links,
+  queues,
+  audit,
   figures: { ...FIGURE_LABELS_IN.es, tenders: { ...TENDER_NAMES_IN.es } },
 };

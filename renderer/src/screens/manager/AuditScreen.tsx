@@ -1,81 +1,28 @@
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { AuditEntryView } from '../../../../electron/bridge/contract';
 import { formatCents, formatStamp } from '../../format/money';
+import { i18n, messageFor } from '../../i18n/i18n';
 import { useStoreZone } from '../../state/context';
 import { useCommand } from '../../state/use-command';
 import { ErrorAlert, SelectField, type SelectOption } from '../../ui/fields';
 import { TableHead } from '../../ui/TableHead';
 
-/** The core's action names (electron/bridge/handlers.ts) in a manager's words; an unknown one shows as is. */
-const actionWords: Readonly<Record<string, string>> = {
-  'sign-in': 'Signed in',
-  'sign-in-failed': 'Sign-in refused',
-  'sign-out': 'Signed out',
-  'pin-changed': 'PIN changed',
-  'pin-change-failed': 'PIN change refused',
-  'pin-reset': 'PIN reset',
-  'employee-added': 'Employee added',
-  'employee-renamed': 'Employee renamed',
-  'role-changed': 'Role changed',
-  'employee-deactivated': 'Employee deactivated',
-  'employee-reactivated': 'Employee reactivated',
-  'clock-in': 'Clocked in',
-  'clock-out': 'Clocked out',
-  'clock-refused': 'Time clock refused',
-  'approval-failed': 'Manager PIN refused',
-  'lane-changed': 'Lane changed',
-  'ticket-abandoned': 'Sale cancelled (reversed)',
-  'gift-reload': 'Gift card reload',
-  'gift-reload-failed': 'Gift card reload refused',
-  'preauth-complete': 'Pre-authorization completed',
-  'preauth-complete-failed': 'Pre-authorization completion refused',
-  refund: 'Refund',
-  void: 'Void',
-  'orphan-resolved': 'Orphan resolved',
-  'batch-close': 'Batch closed',
-  'auto-close-set': 'Automatic close set',
-  'auto-close-removed': 'Automatic close removed',
-  'settings-changed': 'Settings changed',
-  'fraud-option': 'Fraud check changed',
-  'payment-link-created': 'Payment link created',
-  'payment-link-disabled': 'Payment link disabled',
-  'saf-policy': 'Offline policy changed',
-  'gateway-settings': 'Gateway settings changed',
-  'devices-configured': 'Devices configured',
-  'frame-recorder': 'Frame recorder',
-  'line-discount': 'Line discount above the limit',
-  'ticket-discount': 'Ticket discount above the limit',
-  'price-override': 'Price changed',
-  'catalog-item-added': 'Catalog item added',
-  'catalog-item-changed': 'Catalog item changed',
-  'catalog-item-activated': 'Catalog item activated',
-  'catalog-item-deactivated': 'Catalog item deactivated',
-  'catalog-item-deleted': 'Catalog item deleted',
-  'catalog-tax-class': 'Tax class saved',
-  'catalog-tax-class-deleted': 'Tax class deleted',
-  'catalog-imported': 'Catalog imported',
-  'catalog-import-refused': 'Catalog import refused',
-};
-
-const roleWords: Readonly<Record<AuditEntryView['role'], string>> = {
-  cashier: 'Cashier',
-  manager: 'Manager',
-  tech: 'Tech',
-  system: 'Terminal',
-};
+const roleWord = (role: AuditEntryView['role']): string => i18n.t(`audit:roles.${role}`);
 
 /** The employee's name; the role for the terminal itself and for lines from before employees. */
 function whoText(e: AuditEntryView): string {
-  return e.employeeName ?? roleWords[e.role];
+  return e.employeeName ?? roleWord(e.role);
 }
 
 function approverText(e: AuditEntryView): string {
   if (e.approvedByName) return e.approvedByName;
-  return e.approvedBy ? roleWords[e.approvedBy] : '—';
+  return e.approvedBy ? roleWord(e.approvedBy) : i18n.t('audit:none');
 }
 
+/** The core's action name in a manager's words, in the window's language; an unknown one as it is. */
 function actionText(action: string): string {
-  return actionWords[action] ?? action;
+  return messageFor(`audit:actions.${action}`) ?? action;
 }
 
 /**
@@ -91,10 +38,10 @@ export function detailText(detail: string): string {
     .replace(/\b(\d+) cents\b/g, (_m, n: string) => formatCents(Number(n)));
 }
 
-const limits: readonly SelectOption<number>[] = [
-  [50, 'Last 50'],
-  [200, 'Last 200'],
-  [1000, 'Last 1,000'],
+const limits = (): readonly SelectOption<number>[] => [
+  [50, i18n.t('audit:limits.last50')],
+  [200, i18n.t('audit:limits.last200')],
+  [1000, i18n.t('audit:limits.last1000')],
 ];
 
 /**
@@ -102,6 +49,7 @@ const limits: readonly SelectOption<number>[] = [
  * batch changes. The core writes the details without card data; the screen shows them in dollars.
  */
 export function AuditScreen() {
+  const { t } = useTranslation(['audit', 'common']);
   const zone = useStoreZone();
   const [limit, setLimit] = useState(50);
   const [action, setAction] = useState('');
@@ -112,34 +60,46 @@ export function AuditScreen() {
     actionText(a).localeCompare(actionText(b)),
   );
   const actionOptions: SelectOption<string>[] = [
-    ['', 'All actions'],
+    ['', t('allActions')],
     ...present.map((a): SelectOption<string> => [a, actionText(a)]),
   ];
   const shown = action ? entries.filter((e) => e.action === action) : entries;
   return (
     <div>
-      <h1 tabIndex={-1}>Audit log</h1>
-      <div className="row card" role="group" aria-label="Which entries">
-        <SelectField id="audit-limit" label="Show" value={limit} options={limits} onChange={setLimit} />
+      <h1 tabIndex={-1}>{t('title')}</h1>
+      <div className="row card" role="group" aria-label={t('which')}>
+        <SelectField
+          id="audit-limit"
+          label={t('show')}
+          value={limit}
+          options={limits()}
+          onChange={setLimit}
+        />
         <SelectField
           id="audit-action"
-          label="Action"
+          label={t('action')}
           value={present.includes(action) ? action : ''}
           options={actionOptions}
           onChange={setAction}
         />
         <button type="button" className="btn" onClick={() => void log.reload()} disabled={log.loading}>
-          Refresh
+          {t('refresh')}
         </button>
       </div>
       <ErrorAlert message={log.error} />
       <table className="data" aria-describedby="audit-count">
         <caption id="audit-count" className="hint" style={{ textAlign: 'left' }}>
-          {log.loading && !log.data
-            ? 'Loading…'
-            : `${shown.length} entr${shown.length === 1 ? 'y' : 'ies'}, newest first`}
+          {log.loading && !log.data ? t('common:loading') : t('count', { count: shown.length })}
         </caption>
-        <TableHead columns={['When', 'Who', 'Action', 'Detail', 'Approved by']} />
+        <TableHead
+          columns={[
+            t('columns.when'),
+            t('columns.who'),
+            t('columns.action'),
+            t('columns.detail'),
+            t('columns.approvedBy'),
+          ]}
+        />
         <tbody>
           {shown.map((e, i) => (
             // Entries carry no id; time, action and position keep the keys stable between reads.
@@ -149,7 +109,7 @@ export function AuditScreen() {
               </td>
               <td>{whoText(e)}</td>
               <td>{actionText(e.action)}</td>
-              <td>{detailText(e.detail)}</td>
+              <td className="audit-detail">{detailText(e.detail)}</td>
               <td>{approverText(e)}</td>
             </tr>
           ))}

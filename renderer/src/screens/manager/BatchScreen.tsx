@@ -1,7 +1,14 @@
 import { useState, type FormEvent } from 'react';
-import { FIGURE_LABELS } from '../../../../common/money-figures';
-import type { ReconciliationRow, SettlementView } from '../../../../electron/bridge/contract';
+import { useTranslation } from 'react-i18next';
+import type {
+  MessageWords,
+  ReconciliationRow,
+  ReconciliationView,
+  SettlementView,
+} from '../../../../electron/bridge/contract';
 import { formatCents, formatDateTime, formatIsoDateTime } from '../../format/money';
+import { i18n, messageFor } from '../../i18n/i18n';
+import { problemTexts, refusalText } from '../../i18n/problem-words';
 import { describeError } from '../../state/app-store';
 import { useAppStore, useBridge, useStoreZone } from '../../state/context';
 import { useCommand } from '../../state/use-command';
@@ -11,7 +18,47 @@ import { FigureLinesTable, MoneyFiguresTables } from '../../ui/MoneyFiguresTable
 import { Stat } from '../../ui/Stat';
 import { TableHead } from '../../ui/TableHead';
 
-const count = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`;
+/** A row's note by its id in `batch:rec.notes`, else as the core wrote it. */
+function noteText(r: ReconciliationRow): string {
+  const words = r.noteWords;
+  return (
+    (words && messageFor(`batch:rec.notes.${words.messageId}`, stateParams(words.params))) ?? r.note ?? ''
+  );
+}
+
+/** A journal state named in a note ("declined") in the window's language. */
+function stateParams(params: MessageWords['params']): Record<string, string | number> {
+  const out = { ...params };
+  if (typeof out['state'] === 'string')
+    out['state'] = messageFor(`batch:states.${out['state']}`) ?? out['state'];
+  return out;
+}
+
+/** What blocks the close, by each one's id in the `errors` catalog, else as the core wrote it. */
+function blockersOf(v: ReconciliationView): string[] {
+  return problemTexts({
+    code: 'conflict',
+    message: '',
+    problems: v.blockers,
+    ...(v.blockerWords ? { problemWords: v.blockerWords } : {}),
+  });
+}
+
+function journalText(j: NonNullable<ReconciliationRow['journal']>): string {
+  return i18n.t('batch:rec.journalLine', {
+    operation: i18n.t(`batch:operations.${j.operation}`),
+    state: i18n.t(`batch:states.${j.state}`),
+    amount: formatCents(j.amountCents),
+  });
+}
+
+function gatewayText(g: NonNullable<ReconciliationRow['gateway']>): string {
+  const status = g.status === 'approved' ? i18n.t('batch:rec.approved') : g.status;
+  return i18n.t(g.inOpenBatch ? 'batch:rec.gatewayLineOpen' : 'batch:rec.gatewayLine', {
+    status,
+    amount: formatCents(g.amountCents),
+  });
+}
 
 const verdictTone: Record<ReconciliationRow['verdict'], string> = {
   match: 'badge-ok',
@@ -22,19 +69,22 @@ const verdictTone: Record<ReconciliationRow['verdict'], string> = {
 };
 
 function Reconciliation({ onChanged }: { onChanged: () => void }) {
+  const { t } = useTranslation(['batch', 'figures', 'common']);
   const rec = useCommand('batch.reconcile', {});
   const bridge = useBridge();
   const app = useAppStore();
   const [error, setError] = useState<string | null>(null);
   const [showAll, setShowAll] = useState(false);
   const resolve = async (utn: string, action: 'keep' | 'reverse') => {
-    const r = await app.getState().withManager(`Resolve ${utn}: ${action}.`, (approval) =>
-      bridge.send('batch.resolveOrphan', {
-        userTransactionNumber: utn,
-        action,
-        ...(approval ? { approval } : {}),
-      }),
-    );
+    const r = await app
+      .getState()
+      .withManager(t(action === 'keep' ? 'rec.whyKeep' : 'rec.whyReverse', { number: utn }), (approval) =>
+        bridge.send('batch.resolveOrphan', {
+          userTransactionNumber: utn,
+          action,
+          ...(approval ? { approval } : {}),
+        }),
+      );
     if (!r) return;
     if (!r.ok) setError(describeError(r.error));
     else {
@@ -50,51 +100,57 @@ function Reconciliation({ onChanged }: { onChanged: () => void }) {
     : [];
   return (
     <section aria-labelledby="rec-title" className="card">
-      <h2 id="rec-title">Reconciliation: journal vs gateway</h2>
+      <h2 id="rec-title">{t('rec.title')}</h2>
       <ErrorAlert message={rec.error} />
       {v ? (
         <>
           <div className="stats">
-            <Stat label="Orphans" value={v.orphans} testId="rec-orphans" />
-            <Stat label="Mismatches" value={v.mismatches} />
-            <Stat label="Reversals pending" value={v.pendingReversals} />
-            <Stat label="Can close" value={v.canClose ? 'Yes' : 'No'} testId="rec-can-close" />
+            <Stat label={t('rec.orphans')} value={v.orphans} testId="rec-orphans" />
+            <Stat label={t('rec.mismatches')} value={v.mismatches} />
+            <Stat label={t('rec.reversalsPending')} value={v.pendingReversals} />
+            <Stat
+              label={t('rec.canClose')}
+              value={v.canClose ? t('rec.yes') : t('rec.no')}
+              testId="rec-can-close"
+            />
           </div>
           {v.blockers.length > 0 ? (
-            <ul aria-label="What blocks the batch close">
-              {v.blockers.map((b) => (
+            <ul aria-label={t('rec.blockers')}>
+              {blockersOf(v).map((b) => (
                 <li key={b}>{b}</li>
               ))}
             </ul>
           ) : null}
           <label className="check">
             <input type="checkbox" checked={showAll} onChange={(e) => setShowAll(e.target.checked)} />
-            Show matching rows too ({v.rows.length} in all)
+            {t('rec.showAll', { count: v.rows.length })}
           </label>
           <table className="data">
-            <TableHead columns={['Number', 'Journal', 'Gateway (base amount)', 'Verdict', 'Resolve']} />
+            <TableHead
+              columns={[
+                t('rec.columns.number'),
+                t('rec.columns.journal'),
+                t('rec.columns.gateway'),
+                t('rec.columns.verdict'),
+                t('rec.columns.resolve'),
+              ]}
+            />
             <tbody>
               {rows.length === 0 ? (
                 <tr>
-                  <td colSpan={5}>Nothing to resolve: the journal and the gateway agree.</td>
+                  <td colSpan={5}>{t('rec.agree')}</td>
                 </tr>
               ) : (
                 rows.map((r) => (
                   <tr key={r.userTransactionNumber}>
                     <td>{r.userTransactionNumber}</td>
+                    <td>{r.journal ? journalText(r.journal) : t('rec.missing')}</td>
+                    <td>{r.gateway ? gatewayText(r.gateway) : t('rec.missing')}</td>
                     <td>
-                      {r.journal
-                        ? `${r.journal.operation} ${r.journal.state} ${formatCents(r.journal.amountCents)}`
-                        : 'missing'}
-                    </td>
-                    <td>
-                      {r.gateway
-                        ? `${r.gateway.status} ${formatCents(r.gateway.amountCents)}${r.gateway.inOpenBatch ? ' (open batch)' : ''}`
-                        : 'missing'}
-                    </td>
-                    <td>
-                      <span className={`badge ${verdictTone[r.verdict]}`}>{r.verdict}</span>
-                      {r.note ? <div className="hint">{r.note}</div> : null}
+                      <span className={`badge ${verdictTone[r.verdict]}`}>
+                        {t(`rec.verdicts.${r.verdict}`)}
+                      </span>
+                      {r.note ? <div className="hint">{noteText(r)}</div> : null}
                     </td>
                     <td>
                       {r.verdict === 'orphan' || r.verdict === 'mismatch' ? (
@@ -104,14 +160,14 @@ function Reconciliation({ onChanged }: { onChanged: () => void }) {
                             className="btn btn-small"
                             onClick={() => void resolve(r.userTransactionNumber, 'keep')}
                           >
-                            Keep
+                            {t('rec.keep')}
                           </button>
                           <button
                             type="button"
                             className="btn btn-small btn-danger"
                             onClick={() => void resolve(r.userTransactionNumber, 'reverse')}
                           >
-                            Reverse
+                            {t('rec.reverse')}
                           </button>
                         </div>
                       ) : null}
@@ -123,10 +179,10 @@ function Reconciliation({ onChanged }: { onChanged: () => void }) {
           </table>
         </>
       ) : rec.loading ? (
-        <p>Comparing with the gateway…</p>
+        <p>{t('rec.comparing')}</p>
       ) : null}
       <button type="button" className="btn" onClick={() => void rec.reload()}>
-        Compare again
+        {t('rec.again')}
       </button>
       <ErrorAlert message={error} />
     </section>
@@ -134,6 +190,7 @@ function Reconciliation({ onChanged }: { onChanged: () => void }) {
 }
 
 function AutoClose() {
+  const { t } = useTranslation(['batch', 'figures', 'common']);
   const auto = useCommand('batch.autoClose.get', {});
   const bridge = useBridge();
   const app = useAppStore();
@@ -142,56 +199,56 @@ function AutoClose() {
   const current = auto.data;
   const save = async (e: FormEvent) => {
     e.preventDefault();
-    const t = time || current?.time || '17:00';
-    if (!/^([01]\d|2[0-3]):[0-5]\d$/.test(t)) return setError('The time is HH:MM, 24-hour.');
+    const at = time || current?.time || '17:00';
+    if (!/^([01]\d|2[0-3]):[0-5]\d$/.test(at)) return setError(t('auto.badTime'));
     const r = await app
       .getState()
-      .withManager(`Close the batch automatically at ${t}.`, (approval) =>
-        bridge.send('batch.autoClose.set', { time: t, ...(approval ? { approval } : {}) }),
+      .withManager(t('auto.whySet', { time: at }), (approval) =>
+        bridge.send('batch.autoClose.set', { time: at, ...(approval ? { approval } : {}) }),
       );
     if (!r) return;
     if (r.ok) {
       auto.setData(r.value);
       setError(null);
-      app.getState().notify('success', `Automatic close at ${r.value.time ?? t}.`);
+      app.getState().notify('success', t('auto.set', { time: r.value.time ?? at }));
     } else setError(describeError(r.error));
   };
   const remove = async () => {
     const r = await app
       .getState()
-      .withManager('Stop closing the batch automatically.', (approval) =>
+      .withManager(t('auto.whyRemove'), (approval) =>
         bridge.send('batch.autoClose.remove', approval ? { approval } : {}),
       );
     if (!r) return;
     if (r.ok) {
       auto.setData(r.value);
-      app.getState().notify('success', 'Automatic close removed.');
+      app.getState().notify('success', t('auto.removed'));
     } else setError(describeError(r.error));
   };
   return (
     <section aria-labelledby="auto-title" className="card">
-      <h2 id="auto-title">Automatic close</h2>
+      <h2 id="auto-title">{t('auto.title')}</h2>
       <p data-testid="auto-close-state">
         {current
           ? current.enrolled
-            ? `Enrolled: the batch closes every day at ${current.time ?? 'the gateway’s default time'}.`
-            : 'Not enrolled: close the batch by hand.'
-          : 'Loading…'}
+            ? t('auto.enrolled', { time: current.time ?? t('auto.defaultTime') })
+            : t('auto.notEnrolled')
+          : t('common:loading')}
       </p>
       <form className="row" onSubmit={(e) => void save(e)}>
         <InputField
           id="auto-time"
-          label="Close time (merchant local)"
+          label={t('auto.time')}
           type="time"
           value={time || current?.time || '17:00'}
           onChange={(e) => setTime(e.target.value)}
         />
         <button type="submit" className="btn btn-primary">
-          {current?.enrolled ? 'Change time' : 'Enroll'}
+          {current?.enrolled ? t('auto.change') : t('auto.enroll')}
         </button>
         {current?.enrolled ? (
           <button type="button" className="btn btn-danger" onClick={() => void remove()}>
-            Remove
+            {t('auto.remove')}
           </button>
         ) : null}
       </form>
@@ -202,6 +259,7 @@ function AutoClose() {
 
 /** Open batch totals, reconciliation, settle now, automatic close and the last settlements. */
 export function BatchScreen() {
+  const { t } = useTranslation(['batch', 'figures', 'common']);
   const zone = useStoreZone();
   const [version, setVersion] = useState(0);
   const totals = useCommand('batch.totals', {}, String(version));
@@ -218,90 +276,95 @@ export function BatchScreen() {
     setSettling(true);
     const r = await app
       .getState()
-      .withManager('Close the batch and settle now.', (approval) =>
-        bridge.send('batch.settle', approval ? { approval } : {}),
-      );
+      .withManager(t('settle.why'), (approval) => bridge.send('batch.settle', approval ? { approval } : {}));
     setSettling(false);
     if (!r) return;
     if (r.ok) {
       setResult(r.value);
       setError(null);
-      app.getState().notify('success', `Batch closed: ${formatCents(r.value.amountSettledCents)} settled.`);
+      app.getState().notify('success', t('settle.done', { amount: formatCents(r.value.amountSettledCents) }));
       setVersion((v) => v + 1);
-    } else setError(describeError(r.error));
+    } else setError(refusalText(r.error));
   };
 
-  const t = totals.data;
+  const open = totals.data;
   return (
     <div>
-      <h1 tabIndex={-1}>Batch</h1>
+      <h1 tabIndex={-1}>{t('title')}</h1>
       <ErrorAlert message={totals.error} />
-      {t ? (
+      {open ? (
         <section aria-labelledby="open-title">
-          <h2 id="open-title">Open batch (this lane)</h2>
+          <h2 id="open-title">{t('openTitle')}</h2>
           <p className="hint" data-testid="batch-since">
-            {t.since > 0
-              ? `Since the last close, ${formatDateTime(t.since, zone)}.`
-              : 'Since this lane began: no close yet.'}{' '}
-            {t.gateway
-              ? `The gateway’s open batch holds ${t.gateway.laneCount} of this lane’s card payments (${t.gateway.allLanesCount} from every lane).`
-              : 'The gateway did not answer: these are the journal’s figures alone.'}
+            {open.since > 0 ? t('since', { time: formatDateTime(open.since, zone) }) : t('sinceNever')}{' '}
+            {open.gateway
+              ? t('gatewayHolds', { count: open.gateway.laneCount, all: open.gateway.allLanesCount })
+              : t('gatewaySilent')}
           </p>
-          <MoneyFiguresTables figures={t.figures} />
+          <MoneyFiguresTables figures={open.figures} />
           <div className="row" style={{ alignItems: 'flex-start', marginBottom: 16 }}>
             <div style={{ flex: 1, minWidth: 280 }}>
               <FigureLinesTable
-                title="Card batch by card type"
-                first="Card type"
-                lines={t.figures.card.byCardType}
+                title={t('byCardType')}
+                first={t('cardType')}
+                lines={open.figures.card.byCardType}
               />
             </div>
             <div style={{ flex: 1, minWidth: 280 }}>
-              <FigureLinesTable title="Card batch by tender" first="Tender" lines={t.figures.card.byTender} />
+              <FigureLinesTable
+                title={t('byTender')}
+                first={t('tender')}
+                lines={open.figures.card.byTender}
+              />
             </div>
           </div>
         </section>
       ) : null}
       <Reconciliation key={version} onChanged={() => setVersion((v) => v + 1)} />
       <section aria-labelledby="settle-title" className="card">
-        <h2 id="settle-title">Settle now</h2>
-        <p>Closes the open batch at the gateway; the money moves to the merchant’s account.</p>
+        <h2 id="settle-title">{t('settle.title')}</h2>
+        <p>{t('settle.intro')}</p>
         <button
           type="button"
           className="btn btn-primary"
           disabled={settling}
           onClick={() => setConfirm(true)}
         >
-          {settling ? 'Settling…' : 'Close batch now'}
+          {settling ? t('settle.settling') : t('settle.button')}
         </button>
         <ErrorAlert message={error} />
         {result ? (
           <div role="status" data-testid="settle-result">
             <table className="data">
               <caption>
-                Settlement{result.completedAt ? ` at ${formatIsoDateTime(result.completedAt, zone)}` : ''}
+                {result.completedAt
+                  ? t('settle.captionAt', { time: formatIsoDateTime(result.completedAt, zone) })
+                  : t('settle.caption')}
               </caption>
               <tbody>
                 <tr>
-                  <th scope="row">Settled by the gateway</th>
+                  <th scope="row">{t('settle.settled')}</th>
                   <td className="num">{formatCents(result.amountSettledCents)}</td>
                 </tr>
                 <tr>
-                  <th scope="row">{FIGURE_LABELS.cardNet}</th>
+                  <th scope="row">{t('figures:cardNet')}</th>
                   <td className="num">{formatCents(result.laneCardNetCents)}</td>
                 </tr>
               </tbody>
             </table>
             {result.amountSettledCents !== result.laneCardNetCents ? (
-              <p className="hint">
-                The gateway settled every lane of the store; this lane’s card net is its part.
-              </p>
+              <p className="hint">{t('settle.otherLanes')}</p>
             ) : null}
             <ul>
               {result.batches.map((b) => (
                 <li key={b.batchNumber}>
-                  Batch {b.batchNumber}: {b.count} card payments, card sales {formatCents(b.saleCents)}, card
-                  refunds {formatCents(b.returnCents)}, card net {formatCents(b.netCents)}
+                  {t('settle.batchLine', {
+                    batch: b.batchNumber,
+                    count: b.count,
+                    sales: formatCents(b.saleCents),
+                    refunds: formatCents(b.returnCents),
+                    net: formatCents(b.netCents),
+                  })}
                 </li>
               ))}
             </ul>
@@ -310,14 +373,17 @@ export function BatchScreen() {
       </section>
       <AutoClose />
       <section aria-labelledby="last-title" className="card">
-        <h2 id="last-title">Last settlements</h2>
+        <h2 id="last-title">{t('last.title')}</h2>
         <ErrorAlert message={last.error} />
         <table className="data">
-          <TableHead columns={['Completed', 'Amount', 'Batches']} numeric={['Amount']} />
+          <TableHead
+            columns={[t('last.completed'), t('last.amount'), t('last.batches')]}
+            numeric={[t('last.amount')]}
+          />
           <tbody>
             {(last.data ?? []).length === 0 ? (
               <tr>
-                <td colSpan={3}>No settlements yet.</td>
+                <td colSpan={3}>{t('last.none')}</td>
               </tr>
             ) : (
               (last.data ?? []).map((s, i) => (
@@ -334,16 +400,21 @@ export function BatchScreen() {
         </table>
       </section>
       {confirm ? (
-        <Dialog title="Close the batch?" onClose={() => setConfirm(false)} initialFocus="settle-confirm">
+        <Dialog title={t('confirm.title')} onClose={() => setConfirm(false)} initialFocus="settle-confirm">
           <p>
-            {t
-              ? `${FIGURE_LABELS.cardNet}: ${formatCents(t.figures.card.netCents)} (${count(t.figures.card.sales.count, 'card sale')}, ${count(t.figures.card.refunds.count, 'card refund')} on this lane). Cash stays in the drawer.`
+            {open
+              ? t('confirm.figures', {
+                  label: t('figures:cardNet'),
+                  amount: formatCents(open.figures.card.netCents),
+                  sales: t('confirm.sales', { count: open.figures.card.sales.count }),
+                  refunds: t('confirm.refunds', { count: open.figures.card.refunds.count }),
+                })
               : ''}{' '}
-            Once closed, these payments can only be refunded, not voided.
+            {t('confirm.final')}
           </p>
           <div className="row">
             <button type="button" className="btn" onClick={() => setConfirm(false)}>
-              Back
+              {t('confirm.back')}
             </button>
             <button
               id="settle-confirm"
@@ -351,7 +422,7 @@ export function BatchScreen() {
               className="btn btn-primary"
               onClick={() => void settle()}
             >
-              Close batch
+              {t('confirm.close')}
             </button>
           </div>
         </Dialog>

@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
 import {
   CATALOG_LIMITS,
   type CatalogItemView,
@@ -7,47 +8,12 @@ import {
   type TaxClassView,
 } from '../../../../electron/bridge/contract';
 import { formatCents, parseMoney } from '../../format/money';
+import { problemTexts } from '../../i18n/problem-words';
+import { describeError } from '../../state/app-store';
 import { useBridge } from '../../state/context';
 import { useWedgeScan } from '../../state/use-wedge-scan';
 import { Dialog } from '../../ui/Dialog';
 import { InputField, SelectField, type SelectOption } from '../../ui/fields';
-
-/** The words of the item form, in one place (a later change moves them into the translation catalogs). */
-const words = {
-  addTitle: 'Add item',
-  editTitle: 'Edit item',
-  sku: 'SKU',
-  name: 'Name',
-  price: 'Price',
-  priceHint: 'For example 4.99',
-  taxClass: 'Tax class',
-  category: 'Category',
-  noCategory: 'No category',
-  barcodes: 'Barcodes',
-  barcode: (n: number) => `Barcode ${n}`,
-  barcodesHint:
-    'UPC-A, EAN-13, EAN-8 or UPC-E with its check digit, or Code 128 text. Scan a label to fill the next empty field.',
-  addBarcode: 'Add a barcode',
-  removeBarcode: (n: number) => `Remove barcode ${n}`,
-  quickKey: 'Quick key (1–500)',
-  quickKeyHint: 'For items without a barcode',
-  embeddedCode: 'Price-embedded code',
-  embeddedHint: '5 digits, from its scale labels',
-  openPrice: 'Open price (typed at the sale)',
-  active: 'Active (sold at the counter)',
-  save: 'Save item',
-  cancel: 'Cancel',
-  delete: 'Delete item',
-  soldHint: 'This item has been on a sale: deactivate it instead of deleting it.',
-  badPrice: 'Type the price like 4.99.',
-  badQuickKey: `A quick key is a number from 1 to ${CATALOG_LIMITS.maxQuickKey}.`,
-  badEmbedded: 'A price-embedded code is 5 digits.',
-  scanned: (data: string) => `Scanned ${data}.`,
-  scannedEmbedded: (code: string, price: number) =>
-    `Scanned a price-embedded label: item code ${code} (label price ${formatCents(price)}).`,
-  scannedTwice: (data: string) => `${data} is already one of this item’s barcodes.`,
-  refusedScan: (data: string, why: string) => `Scanned ${data}: ${why}.`,
-} as const;
 
 /** Cents as the price field shows them: 4.99 (integer arithmetic, no float). */
 function decimalText(cents: number): string {
@@ -82,6 +48,7 @@ export function CatalogItemForm({
   initialBarcode,
   initialEmbeddedCode,
 }: ItemFormProps) {
+  const { t } = useTranslation(['catalog', 'common']);
   const bridge = useBridge();
   const [sku, setSku] = useState(item?.sku ?? '');
   const [name, setName] = useState(item?.name ?? '');
@@ -106,21 +73,21 @@ export function CatalogItemForm({
     () =>
       bridge.on('scanner.scanned', (scan: ScanView) => {
         if (!scan.validated) {
-          setScanNote(words.refusedScan(scan.data, scan.problem ?? 'it cannot be read'));
+          setScanNote(t('form.refusedScan', { data: scan.data, why: scan.problem ?? t('form.unreadable') }));
           return;
         }
         if (scan.priceEmbedded) {
           const { itemCode, priceCents } = scan.priceEmbedded;
           setEmbedded(itemCode);
-          setScanNote(words.scannedEmbedded(itemCode, priceCents));
+          setScanNote(t('form.scannedEmbedded', { code: itemCode, price: formatCents(priceCents) }));
           return;
         }
         const now = barcodesRef.current;
         if (now.includes(scan.data)) {
-          setScanNote(words.scannedTwice(scan.data));
+          setScanNote(t('form.scannedTwice', { data: scan.data }));
           return;
         }
-        setScanNote(words.scanned(scan.data));
+        setScanNote(t('form.scanned', { data: scan.data }));
         const empty = now.findIndex((b) => b.trim() === '');
         if (empty >= 0) setBarcodes(now.map((b, i) => (i === empty ? scan.data : b)));
         else if (now.length < CATALOG_LIMITS.barcodesPerItem) setBarcodes([...now, scan.data]);
@@ -128,13 +95,23 @@ export function CatalogItemForm({
     [bridge],
   );
   const wedge = useWedgeScan({ onError: (m) => setScanNote(m) });
+  // A refusal is read where the form ends: on a short window the dialog scrolls, so bring it into view.
+  const problemsRef = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (problems.length > 0) problemsRef.current?.scrollIntoView?.({ block: 'nearest' });
+  }, [problems]);
 
-  const taxOptions: SelectOption<number>[] = taxClasses.map((t) => [
-    t.id,
-    `${t.name} (${t.mode === 'exempt' ? 'exempt' : `${t.ratePercent}% ${t.mode === 'inclusive' ? 'included' : 'added'}`})`,
+  const taxOptions: SelectOption<number>[] = taxClasses.map((tc) => [
+    tc.id,
+    tc.mode === 'exempt'
+      ? t('form.taxOptionExempt', { name: tc.name })
+      : t(tc.mode === 'inclusive' ? 'form.taxOptionIncluded' : 'form.taxOption', {
+          name: tc.name,
+          rate: tc.ratePercent,
+        }),
   ]);
   const categoryOptions: SelectOption<number>[] = [
-    [0, words.noCategory],
+    [0, t('form.noCategory')],
     ...categories.map((c): SelectOption<number> => [c.id, c.name]),
   ];
 
@@ -142,11 +119,11 @@ export function CatalogItemForm({
     e.preventDefault();
     const cents = parseMoney(price);
     const local: string[] = [];
-    if (cents === undefined || cents > CATALOG_LIMITS.maxPriceCents) local.push(words.badPrice);
+    if (cents === undefined || cents > CATALOG_LIMITS.maxPriceCents) local.push(t('form.badPrice'));
     const key = quickKey.trim() === '' ? null : Number(quickKey);
     if (key !== null && (!Number.isInteger(key) || key < 1 || key > CATALOG_LIMITS.maxQuickKey))
-      local.push(words.badQuickKey);
-    if (embedded.trim() !== '' && !/^\d{5}$/.test(embedded.trim())) local.push(words.badEmbedded);
+      local.push(t('form.badQuickKey', { max: CATALOG_LIMITS.maxQuickKey }));
+    if (embedded.trim() !== '' && !/^\d{5}$/.test(embedded.trim())) local.push(t('form.badEmbedded'));
     if (local.length > 0) return setProblems(local);
     setBusy(true);
     const r = await bridge.send('catalog.items.save', {
@@ -165,7 +142,7 @@ export function CatalogItemForm({
     setBusy(false);
     if (!r.ok)
       return setProblems(
-        r.error.problems && r.error.problems.length > 0 ? r.error.problems : [r.error.message],
+        r.error.problems && r.error.problems.length > 0 ? problemTexts(r.error) : [describeError(r.error)],
       );
     onSaved(r.value);
   };
@@ -175,17 +152,22 @@ export function CatalogItemForm({
     setBusy(true);
     const r = await bridge.send('catalog.items.delete', { id: item.id });
     setBusy(false);
-    if (!r.ok) return setProblems([r.error.message]);
+    if (!r.ok) return setProblems([describeError(r.error)]);
     onDeleted(item);
   };
 
   return (
-    <Dialog title={item ? words.editTitle : words.addTitle} onClose={onClose} initialFocus="item-sku" wide>
+    <Dialog
+      title={item ? t('form.editTitle') : t('form.addTitle')}
+      onClose={onClose}
+      initialFocus="item-sku"
+      wide
+    >
       <form className="stack" onSubmit={(e) => void save(e)} aria-describedby="item-problems">
         <div className="row">
           <InputField
             id="item-sku"
-            label={words.sku}
+            label={t('form.sku')}
             value={sku}
             maxLength={CATALOG_LIMITS.skuLength}
             autoComplete="off"
@@ -193,7 +175,7 @@ export function CatalogItemForm({
           />
           <InputField
             id="item-name"
-            label={words.name}
+            label={t('form.name')}
             value={name}
             maxLength={CATALOG_LIMITS.nameLength}
             autoComplete="off"
@@ -204,7 +186,7 @@ export function CatalogItemForm({
         <div className="row">
           <InputField
             id="item-price"
-            label={words.price}
+            label={t('form.price')}
             inputMode="decimal"
             autoComplete="off"
             value={price}
@@ -212,35 +194,35 @@ export function CatalogItemForm({
             aria-describedby="item-price-hint"
           >
             <span id="item-price-hint" className="hint">
-              {words.priceHint}
+              {t('form.priceHint')}
             </span>
           </InputField>
           <SelectField
             id="item-tax"
-            label={words.taxClass}
+            label={t('form.taxClass')}
             value={taxClassId}
             options={taxOptions}
             onChange={setTaxClassId}
           />
           <SelectField
             id="item-category"
-            label={words.category}
+            label={t('form.category')}
             value={categoryId}
             options={categoryOptions}
             onChange={setCategoryId}
           />
         </div>
         <fieldset className="stack" aria-describedby="item-barcodes-hint">
-          <legend>{words.barcodes}</legend>
+          <legend>{t('form.barcodes')}</legend>
           <span id="item-barcodes-hint" className="hint">
-            {words.barcodesHint}
+            {t('form.barcodesHint')}
           </span>
           <div className="row">
             {barcodes.map((b, i) => (
               <div className="row" key={i} style={{ gap: '0.3rem' }}>
                 <InputField
                   id={`item-barcode-${i}`}
-                  label={words.barcode(i + 1)}
+                  label={t('form.barcode', { n: i + 1 })}
                   value={b}
                   autoComplete="off"
                   maxLength={CATALOG_LIMITS.barcodeLength}
@@ -263,7 +245,7 @@ export function CatalogItemForm({
                   <button
                     type="button"
                     className="btn btn-small"
-                    aria-label={words.removeBarcode(i + 1)}
+                    aria-label={t('form.removeBarcode', { n: i + 1 })}
                     onClick={() => setBarcodes((now) => now.filter((_, j) => j !== i))}
                   >
                     ✕
@@ -277,7 +259,7 @@ export function CatalogItemForm({
                 className="btn btn-small"
                 onClick={() => setBarcodes((now) => [...now, ''])}
               >
-                {words.addBarcode}
+                {t('form.addBarcode')}
               </button>
             ) : null}
           </div>
@@ -288,7 +270,7 @@ export function CatalogItemForm({
         <div className="row">
           <InputField
             id="item-quick-key"
-            label={words.quickKey}
+            label={t('form.quickKey')}
             inputMode="numeric"
             autoComplete="off"
             value={quickKey}
@@ -296,12 +278,12 @@ export function CatalogItemForm({
             aria-describedby="item-quick-key-hint"
           >
             <span id="item-quick-key-hint" className="hint">
-              {words.quickKeyHint}
+              {t('form.quickKeyHint')}
             </span>
           </InputField>
           <InputField
             id="item-embedded"
-            label={words.embeddedCode}
+            label={t('form.embeddedCode')}
             inputMode="numeric"
             autoComplete="off"
             maxLength={5}
@@ -310,21 +292,21 @@ export function CatalogItemForm({
             aria-describedby="item-embedded-hint"
           >
             <span id="item-embedded-hint" className="hint">
-              {words.embeddedHint}
+              {t('form.embeddedHint')}
             </span>
           </InputField>
         </div>
         <div className="row" style={{ gap: '0.3rem 1.5rem' }}>
           <label className="check">
             <input type="checkbox" checked={openPrice} onChange={(e) => setOpenPrice(e.target.checked)} />
-            {words.openPrice}
+            {t('form.openPrice')}
           </label>
           <label className="check">
             <input type="checkbox" checked={active} onChange={(e) => setActive(e.target.checked)} />
-            {words.active}
+            {t('form.active')}
           </label>
         </div>
-        <div id="item-problems" role="alert">
+        <div id="item-problems" role="alert" ref={problemsRef}>
           {problems.length > 0 ? (
             <ul className="field-error problems">
               {problems.map((p) => (
@@ -335,17 +317,17 @@ export function CatalogItemForm({
         </div>
         <div className="row">
           <button type="submit" className="btn btn-primary" disabled={busy}>
-            {words.save}
+            {t('form.save')}
           </button>
           <button type="button" className="btn" onClick={onClose}>
-            {words.cancel}
+            {t('form.cancel')}
           </button>
           {item && !item.sold ? (
             <button type="button" className="btn btn-danger" disabled={busy} onClick={() => void remove()}>
-              {words.delete}
+              {t('form.delete')}
             </button>
           ) : null}
-          {item?.sold ? <span className="hint">{words.soldHint}</span> : null}
+          {item?.sold ? <span className="hint">{t('form.soldHint')}</span> : null}
         </div>
       </form>
     </Dialog>

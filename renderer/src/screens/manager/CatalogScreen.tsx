@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
 import {
   CATALOG_LIMITS,
   type BridgeError,
@@ -12,7 +13,8 @@ import {
 } from '../../../../electron/bridge/contract';
 import { isExactRate } from '../../../../common/percent';
 import { formatCents } from '../../format/money';
-import { describeError } from '../../state/app-store';
+import { i18n } from '../../i18n/i18n';
+import { headlineText, problemTexts, refusalText } from '../../i18n/problem-words';
 import { useAppStore, useBridge } from '../../state/context';
 import { useCommand } from '../../state/use-command';
 import { ErrorAlert, InputField, SelectField, type SelectOption } from '../../ui/fields';
@@ -20,65 +22,18 @@ import { TableHead } from '../../ui/TableHead';
 import { CatalogItemForm } from './CatalogItemForm';
 import { download } from './ReportsScreen';
 
-/** The words of the Catalog screen, in one place (a later change moves them into the translation catalogs). */
-const words = {
-  title: 'Catalog',
-  addItem: 'Add item',
-  search: 'Search by name, SKU or barcode',
-  showInactive: 'Show inactive items',
-  columns: ['Item', 'Barcodes', 'Price', 'Tax class', 'Status', 'Actions'],
-  loading: 'Loading…',
-  none: 'No items match.',
-  more: 'Show more items',
-  openPrice: 'open price',
-  active: 'Active',
-  inactive: 'Inactive',
-  edit: (name: string) => `Edit ${name}`,
-  deactivate: (name: string) => `Deactivate ${name}`,
-  activate: (name: string) => `Activate ${name}`,
-  exact: 'Found by SKU or barcode',
-  sku: (sku: string) => `SKU ${sku}`,
-  quickKey: (n: number) => `quick key ${n}`,
-  embedded: (code: string) => `label code ${code}`,
-  saved: (name: string) => `${name} saved.`,
-  deleted: (name: string) => `${name} deleted.`,
-  csvTitle: 'Import and export (CSV)',
-  csvHint:
-    'Columns: sku, name, price, tax_class, category, barcodes (several separated by |), open_price, quick_key, price_embedded_code, active. A row updates the item with its SKU or adds one; a file with any bad row imports nothing.',
-  chooseFile: 'Import a CSV file',
-  importing: 'Importing…',
-  imported: (r: CatalogImportResult) =>
-    `Imported ${r.rows} row${r.rows === 1 ? '' : 's'}: ${r.created} added, ${r.updated} changed, ${r.unchanged} unchanged${r.categoriesCreated > 0 ? `, ${r.categoriesCreated} new categor${r.categoriesCreated === 1 ? 'y' : 'ies'}` : ''}.`,
-  export: 'Export CSV',
-  exporting: 'Exporting…',
-  exported: (rows: number) => `Exported ${rows} item${rows === 1 ? '' : 's'}.`,
-  taxTitle: 'Tax classes',
-  taxColumns: ['Name', 'Code', 'Rate', 'Tax is', 'Items', 'Actions'],
-  modes: { exclusive: 'added to the price', inclusive: 'included in the price', exempt: 'exempt' },
-  taxCode: 'Code (used in the CSV)',
-  taxName: 'Name (printed on receipts)',
-  taxRate: 'Rate (%)',
-  taxMode: 'Tax is',
-  saveTax: 'Save tax class',
-  newTax: 'New tax class',
-  badRate: `A rate is 0 to ${CATALOG_LIMITS.maxTaxRatePercent} %, with at most four decimals.`,
-  categoriesTitle: 'Categories',
-  categoryColumns: ['Name', 'Items', 'Actions'],
-  categoryName: 'Category name',
-  saveCategory: 'Save category',
-  rename: (name: string) => `Rename ${name}`,
-  remove: (name: string) => `Delete ${name}`,
-  cancelEdit: 'Cancel',
-  editWord: 'Edit',
-  deleteWord: 'Delete',
-  renameWord: 'Rename',
-} as const;
+const modeOptions = (): readonly SelectOption<TaxModeName>[] =>
+  TAX_MODES.map((m) => [m, i18n.t(`catalog:modeOptions.${m}`)]);
 
-const modeOptions: readonly SelectOption<TaxModeName>[] = [
-  ['exclusive', 'Added to the price'],
-  ['inclusive', 'Included in the price'],
-  ['exempt', 'Exempt'],
-];
+const TAX_MODES: readonly TaxModeName[] = ['exclusive', 'inclusive', 'exempt'];
+
+/** The import's summary in the window's language. */
+function importedText(r: CatalogImportResult): string {
+  const counts = { created: r.created, updated: r.updated, unchanged: r.unchanged };
+  return r.categoriesCreated > 0
+    ? i18n.t('catalog:importedCategories', { ...counts, rows: r.rows, count: r.categoriesCreated })
+    : i18n.t('catalog:imported', { ...counts, count: r.rows });
+}
 
 /** A file's text in pieces the bridge carries, each ending at a line break where one is near. */
 function pieces(text: string, size: number): string[] {
@@ -96,6 +51,7 @@ function pieces(text: string, size: number): string[] {
 type ImportReport = { ok: true; text: string } | { ok: false; error: BridgeError };
 
 function CsvTools({ onImported }: { onImported: () => void }) {
+  const { t } = useTranslation(['catalog', 'common']);
   const bridge = useBridge();
   const [busy, setBusy] = useState<'import' | 'export' | null>(null);
   const [report, setReport] = useState<ImportReport | null>(null);
@@ -124,7 +80,7 @@ function CsvTools({ onImported }: { onImported: () => void }) {
     setBusy(null);
     if (fileRef.current) fileRef.current.value = '';
     if (!done.ok) return fail(done.error);
-    setReport({ ok: true, text: words.imported(done.value) });
+    setReport({ ok: true, text: importedText(done.value) });
     onImported();
   };
 
@@ -149,18 +105,18 @@ function CsvTools({ onImported }: { onImported: () => void }) {
     }
     setBusy(null);
     download(fileName, text, 'text/csv;charset=utf-8');
-    setExported(words.exported(rows));
+    setExported(t('exported', { count: rows }));
   };
 
   return (
     <section className="card stack" aria-labelledby="csv-title">
-      <h2 id="csv-title">{words.csvTitle}</h2>
+      <h2 id="csv-title">{t('csvTitle')}</h2>
       <p className="hint" id="csv-hint">
-        {words.csvHint}
+        {t('csvHint')}
       </p>
       <div className="row">
         <div className="field">
-          <label htmlFor="catalog-import-file">{words.chooseFile}</label>
+          <label htmlFor="catalog-import-file">{t('chooseFile')}</label>
           <input
             ref={fileRef}
             id="catalog-import-file"
@@ -175,20 +131,20 @@ function CsvTools({ onImported }: { onImported: () => void }) {
           />
         </div>
         <button type="button" className="btn" disabled={busy !== null} onClick={() => void exportFile()}>
-          {busy === 'export' ? words.exporting : words.export}
+          {busy === 'export' ? t('exporting') : t('export')}
         </button>
       </div>
       <div role="status" aria-live="polite" data-testid="catalog-csv-status">
-        {busy === 'import' ? words.importing : null}
+        {busy === 'import' ? t('importing') : null}
         {report?.ok ? report.text : null}
         {exported}
       </div>
       {report && !report.ok ? (
         <div role="alert" className="import-problems" data-testid="catalog-import-problems">
-          <p className="field-error">{report.error.message}</p>
+          <p className="field-error">{headlineText(report.error)}</p>
           {report.error.problems && report.error.problems.length > 0 ? (
             <ul className="field-error problems">
-              {report.error.problems.map((p) => (
+              {problemTexts(report.error).map((p) => (
                 <li key={p}>{p}</li>
               ))}
             </ul>
@@ -200,6 +156,7 @@ function CsvTools({ onImported }: { onImported: () => void }) {
 }
 
 function TaxClasses({ classes, reload }: { classes: readonly TaxClassView[]; reload: () => void }) {
+  const { t } = useTranslation(['catalog', 'common']);
   const bridge = useBridge();
   const [editing, setEditing] = useState<TaxClassView | null>(null);
   const [code, setCode] = useState('');
@@ -207,12 +164,12 @@ function TaxClasses({ classes, reload }: { classes: readonly TaxClassView[]; rel
   const [rate, setRate] = useState('');
   const [mode, setMode] = useState<TaxModeName>('exclusive');
   const [error, setError] = useState<string | null>(null);
-  const edit = (t: TaxClassView | null) => {
-    setEditing(t);
-    setCode(t?.code ?? '');
-    setName(t?.name ?? '');
-    setRate(t ? String(t.ratePercent) : '');
-    setMode(t?.mode ?? 'exclusive');
+  const edit = (tc: TaxClassView | null) => {
+    setEditing(tc);
+    setCode(tc?.code ?? '');
+    setName(tc?.name ?? '');
+    setRate(tc ? String(tc.ratePercent) : '');
+    setMode(tc?.mode ?? 'exclusive');
     setError(null);
   };
   const save = async (e: FormEvent) => {
@@ -222,7 +179,7 @@ function TaxClasses({ classes, reload }: { classes: readonly TaxClassView[]; rel
       mode !== 'exempt' &&
       (rate.trim() === '' || !isExactRate(ratePercent) || ratePercent > CATALOG_LIMITS.maxTaxRatePercent)
     )
-      return setError(words.badRate);
+      return setError(t('badRate', { max: CATALOG_LIMITS.maxTaxRatePercent }));
     const r = await bridge.send('catalog.taxClasses.save', {
       ...(editing ? { id: editing.id } : {}),
       code: code.trim(),
@@ -230,46 +187,56 @@ function TaxClasses({ classes, reload }: { classes: readonly TaxClassView[]; rel
       ratePercent,
       mode,
     });
-    if (!r.ok) return setError(describeError(r.error));
+    if (!r.ok) return setError(refusalText(r.error));
     edit(null);
     reload();
   };
-  const remove = async (t: TaxClassView) => {
-    const r = await bridge.send('catalog.taxClasses.delete', { id: t.id });
-    if (!r.ok) return setError(describeError(r.error));
+  const remove = async (tc: TaxClassView) => {
+    const r = await bridge.send('catalog.taxClasses.delete', { id: tc.id });
+    if (!r.ok) return setError(refusalText(r.error));
     reload();
   };
   return (
     <section className="card" aria-labelledby="tax-title">
-      <h2 id="tax-title">{words.taxTitle}</h2>
+      <h2 id="tax-title">{t('taxTitle')}</h2>
       <table className="data">
-        <TableHead columns={words.taxColumns} numeric={['Rate', 'Items']} />
+        <TableHead
+          columns={[
+            t('taxColumns.name'),
+            t('taxColumns.code'),
+            t('taxColumns.rate'),
+            t('taxColumns.mode'),
+            t('taxColumns.items'),
+            t('taxColumns.actions'),
+          ]}
+          numeric={[t('taxColumns.rate'), t('taxColumns.items')]}
+        />
         <tbody>
-          {classes.map((t) => (
-            <tr key={t.id}>
-              <td>{t.name}</td>
-              <td style={{ fontFamily: 'monospace' }}>{t.code}</td>
-              <td className="num">{t.mode === 'exempt' ? '—' : `${t.ratePercent}%`}</td>
-              <td>{words.modes[t.mode]}</td>
-              <td className="num">{t.itemCount}</td>
+          {classes.map((tc) => (
+            <tr key={tc.id}>
+              <td>{tc.name}</td>
+              <td style={{ fontFamily: 'monospace' }}>{tc.code}</td>
+              <td className="num">{tc.mode === 'exempt' ? '—' : t('rate', { rate: tc.ratePercent })}</td>
+              <td>{t(`modes.${tc.mode}`)}</td>
+              <td className="num">{tc.itemCount}</td>
               <td>
                 <div className="row">
                   <button
                     type="button"
                     className="btn btn-small"
-                    aria-label={words.edit(t.name)}
-                    onClick={() => edit(t)}
+                    aria-label={t('editOf', { name: tc.name })}
+                    onClick={() => edit(tc)}
                   >
-                    {words.editWord}
+                    {t('edit')}
                   </button>
-                  {t.itemCount === 0 ? (
+                  {tc.itemCount === 0 ? (
                     <button
                       type="button"
                       className="btn btn-small"
-                      aria-label={words.remove(t.name)}
-                      onClick={() => void remove(t)}
+                      aria-label={t('deleteOf', { name: tc.name })}
+                      onClick={() => void remove(tc)}
                     >
-                      {words.deleteWord}
+                      {t('delete')}
                     </button>
                   ) : null}
                 </div>
@@ -281,13 +248,13 @@ function TaxClasses({ classes, reload }: { classes: readonly TaxClassView[]; rel
       <form
         className="stack"
         onSubmit={(e) => void save(e)}
-        aria-label={editing ? words.edit(editing.name) : words.newTax}
+        aria-label={editing ? t('editOf', { name: editing.name }) : t('newTax')}
       >
-        <h3>{editing ? words.edit(editing.name) : words.newTax}</h3>
+        <h3>{editing ? t('editOf', { name: editing.name }) : t('newTax')}</h3>
         <div className="row">
           <InputField
             id="tax-code"
-            label={words.taxCode}
+            label={t('taxCode')}
             value={code}
             maxLength={CATALOG_LIMITS.taxClassCodeLength}
             autoComplete="off"
@@ -295,7 +262,7 @@ function TaxClasses({ classes, reload }: { classes: readonly TaxClassView[]; rel
           />
           <InputField
             id="tax-name"
-            label={words.taxName}
+            label={t('taxName')}
             value={name}
             maxLength={CATALOG_LIMITS.taxClassNameLength}
             autoComplete="off"
@@ -303,7 +270,7 @@ function TaxClasses({ classes, reload }: { classes: readonly TaxClassView[]; rel
           />
           <InputField
             id="tax-rate"
-            label={words.taxRate}
+            label={t('taxRate')}
             inputMode="decimal"
             autoComplete="off"
             value={mode === 'exempt' ? '' : rate}
@@ -312,20 +279,20 @@ function TaxClasses({ classes, reload }: { classes: readonly TaxClassView[]; rel
           />
           <SelectField
             id="tax-mode"
-            label={words.taxMode}
+            label={t('taxMode')}
             value={mode}
-            options={modeOptions}
+            options={modeOptions()}
             onChange={setMode}
           />
         </div>
         <ErrorAlert message={error} />
         <div className="row">
           <button type="submit" className="btn">
-            {words.saveTax}
+            {t('saveTax')}
           </button>
           {editing ? (
             <button type="button" className="btn" onClick={() => edit(null)}>
-              {words.cancelEdit}
+              {t('cancel')}
             </button>
           ) : null}
         </div>
@@ -341,6 +308,7 @@ function Categories({
   categories: readonly { id: number; name: string; itemCount: number }[];
   reload: () => void;
 }) {
+  const { t } = useTranslation(['catalog', 'common']);
   const bridge = useBridge();
   const [editing, setEditing] = useState<number | null>(null);
   const [name, setName] = useState('');
@@ -348,7 +316,7 @@ function Categories({
   const save = async (e: FormEvent) => {
     e.preventDefault();
     const r = await bridge.send('catalog.categories.save', { ...(editing ? { id: editing } : {}), name });
-    if (!r.ok) return setError(describeError(r.error));
+    if (!r.ok) return setError(refusalText(r.error));
     setEditing(null);
     setName('');
     setError(null);
@@ -356,14 +324,17 @@ function Categories({
   };
   const remove = async (id: number) => {
     const r = await bridge.send('catalog.categories.delete', { id });
-    if (!r.ok) return setError(describeError(r.error));
+    if (!r.ok) return setError(refusalText(r.error));
     reload();
   };
   return (
     <section className="card" aria-labelledby="categories-title">
-      <h2 id="categories-title">{words.categoriesTitle}</h2>
+      <h2 id="categories-title">{t('categoriesTitle')}</h2>
       <table className="data">
-        <TableHead columns={words.categoryColumns} numeric={['Items']} />
+        <TableHead
+          columns={[t('categoryColumns.name'), t('categoryColumns.items'), t('categoryColumns.actions')]}
+          numeric={[t('categoryColumns.items')]}
+        />
         <tbody>
           {categories.map((c) => (
             <tr key={c.id}>
@@ -374,21 +345,21 @@ function Categories({
                   <button
                     type="button"
                     className="btn btn-small"
-                    aria-label={words.rename(c.name)}
+                    aria-label={t('renameOf', { name: c.name })}
                     onClick={() => {
                       setEditing(c.id);
                       setName(c.name);
                     }}
                   >
-                    {words.renameWord}
+                    {t('rename')}
                   </button>
                   <button
                     type="button"
                     className="btn btn-small"
-                    aria-label={words.remove(c.name)}
+                    aria-label={t('deleteOf', { name: c.name })}
                     onClick={() => void remove(c.id)}
                   >
-                    {words.deleteWord}
+                    {t('delete')}
                   </button>
                 </div>
               </td>
@@ -399,14 +370,14 @@ function Categories({
       <form className="row" onSubmit={(e) => void save(e)}>
         <InputField
           id="category-name"
-          label={words.categoryName}
+          label={t('categoryName')}
           value={name}
           maxLength={CATALOG_LIMITS.categoryNameLength}
           autoComplete="off"
           onChange={(e) => setName(e.target.value)}
         />
         <button type="submit" className="btn">
-          {words.saveCategory}
+          {t('saveCategory')}
         </button>
         {editing ? (
           <button
@@ -417,7 +388,7 @@ function Categories({
               setName('');
             }}
           >
-            {words.cancelEdit}
+            {t('cancel')}
           </button>
         ) : null}
       </form>
@@ -431,6 +402,7 @@ function Categories({
  * its barcode), deactivate, tax classes and categories, and the CSV import and export (docs/catalog-csv.md).
  */
 export function CatalogScreen() {
+  const { t } = useTranslation(['catalog', 'common']);
   const bridge = useBridge();
   const app = useAppStore();
   const taxClasses = useCommand('catalog.taxClasses.list', {});
@@ -456,7 +428,7 @@ export function CatalogScreen() {
       });
       if (mine !== seq.current) return;
       setLoading(false);
-      if (!r.ok) return setError(describeError(r.error));
+      if (!r.ok) return setError(refusalText(r.error));
       setError(null);
       setItems((now) => (after ? [...now, ...r.value.items] : r.value.items));
       if (!after) setExact(r.value.exact);
@@ -467,8 +439,8 @@ export function CatalogScreen() {
 
   useEffect(() => {
     // Typing in the search box asks again once the typing pauses.
-    const t = setTimeout(() => void load(), 200);
-    return () => clearTimeout(t);
+    const timer = setTimeout(() => void load(), 200);
+    return () => clearTimeout(timer);
   }, [load]);
 
   const reloadAll = () => {
@@ -479,32 +451,40 @@ export function CatalogScreen() {
 
   const setActive = async (item: CatalogItemView, active: boolean) => {
     const r = await bridge.send('catalog.items.setActive', { id: item.id, active });
-    if (!r.ok) return setError(describeError(r.error));
+    if (!r.ok) return setError(refusalText(r.error));
     reloadAll();
   };
 
   const taxName = new Map((taxClasses.data ?? []).map((t) => [t.id, t.name]));
   const categoryName = new Map((categories.data ?? []).map((c) => [c.id, c.name]));
+  const columns = [
+    t('columns.item'),
+    t('columns.barcodes'),
+    t('columns.price'),
+    t('columns.taxClass'),
+    t('columns.status'),
+    t('columns.actions'),
+  ];
   const rows = exact ? [exact, ...items.filter((i) => i.id !== exact.id)] : items;
 
   return (
     <div>
       <div className="row" style={{ justifyContent: 'space-between' }}>
-        <h1 tabIndex={-1}>{words.title}</h1>
+        <h1 tabIndex={-1}>{t('title')}</h1>
         <button
           type="button"
           className="btn btn-primary"
           onClick={() => setEditing('new')}
           disabled={(taxClasses.data ?? []).length === 0}
         >
-          {words.addItem}
+          {t('addItem')}
         </button>
       </div>
-      <section className="card stack" aria-label="Items">
+      <section className="card stack" aria-label={t('items')}>
         <div className="row">
           <InputField
             id="catalog-search"
-            label={words.search}
+            label={t('search')}
             type="search"
             autoComplete="off"
             value={query}
@@ -517,16 +497,16 @@ export function CatalogScreen() {
               checked={showInactive}
               onChange={(e) => setShowInactive(e.target.checked)}
             />
-            {words.showInactive}
+            {t('showInactive')}
           </label>
         </div>
         <ErrorAlert message={error ?? taxClasses.error ?? categories.error} />
-        <table className="data" aria-label="Catalog items" aria-busy={loading}>
-          <TableHead columns={words.columns} numeric={['Price']} />
+        <table className="data" aria-label={t('itemsTable')} aria-busy={loading}>
+          <TableHead columns={columns} numeric={[t('columns.price')]} />
           <tbody>
             {rows.length === 0 ? (
               <tr>
-                <td colSpan={words.columns.length}>{loading ? words.loading : words.none}</td>
+                <td colSpan={columns.length}>{loading ? t('common:loading') : t('none')}</td>
               </tr>
             ) : (
               rows.map((i) => (
@@ -536,14 +516,18 @@ export function CatalogScreen() {
                     <br />
                     <span className="hint">
                       {[
-                        words.sku(i.sku),
+                        t('sku', { sku: i.sku }),
                         i.categoryId !== null ? categoryName.get(i.categoryId) : undefined,
-                        i.quickKey !== null ? words.quickKey(i.quickKey) : undefined,
-                        i.embeddedCode !== null ? words.embedded(i.embeddedCode) : undefined,
-                        exact?.id === i.id ? words.exact : undefined,
+                        i.quickKey !== null ? t('quickKey', { key: i.quickKey }) : undefined,
+                        i.embeddedCode !== null ? t('embedded', { code: i.embeddedCode }) : undefined,
+                        exact?.id === i.id ? t('exact') : undefined,
                       ]
-                        .filter(Boolean)
-                        .join(' · ')}
+                        .filter((part): part is string => Boolean(part))
+                        // Each part its own node: the store's category name stays apart from the words.
+                        .flatMap((part, n) => (n === 0 ? [part] : [' · ', part]))
+                        .map((part, n) => (
+                          <span key={n}>{part}</span>
+                        ))}
                     </span>
                   </td>
                   <td style={{ fontFamily: 'monospace', fontSize: '0.85rem', wordBreak: 'break-all' }}>
@@ -556,33 +540,35 @@ export function CatalogScreen() {
                     {i.openPrice ? (
                       <>
                         <br />
-                        <span className="hint">{words.openPrice}</span>
+                        <span className="hint">{t('openPrice')}</span>
                       </>
                     ) : null}
                   </td>
                   <td>{taxName.get(i.taxClassId) ?? '—'}</td>
                   <td>
                     <span className={`badge ${i.active ? 'badge-ok' : 'badge-muted'}`}>
-                      {i.active ? words.active : words.inactive}
+                      {i.active ? t('active') : t('inactive')}
                     </span>
                   </td>
                   <td>
-                    <div className="row" style={{ flexWrap: 'nowrap' }}>
+                    <div className="row">
                       <button
                         type="button"
                         className="btn btn-small"
-                        aria-label={words.edit(i.name)}
+                        aria-label={t('editOf', { name: i.name })}
                         onClick={() => setEditing(i)}
                       >
-                        {words.editWord}
+                        {t('edit')}
                       </button>
                       <button
                         type="button"
                         className="btn btn-small"
-                        aria-label={i.active ? words.deactivate(i.name) : words.activate(i.name)}
+                        aria-label={
+                          i.active ? t('deactivateOf', { name: i.name }) : t('activateOf', { name: i.name })
+                        }
                         onClick={() => void setActive(i, !i.active)}
                       >
-                        {i.active ? 'Deactivate' : 'Activate'}
+                        {i.active ? t('deactivate') : t('activate')}
                       </button>
                     </div>
                   </td>
@@ -594,7 +580,7 @@ export function CatalogScreen() {
         {next ? (
           <div>
             <button type="button" className="btn" disabled={loading} onClick={() => void load(next)}>
-              {words.more}
+              {t('more')}
             </button>
           </div>
         ) : null}
@@ -610,12 +596,12 @@ export function CatalogScreen() {
           onClose={() => setEditing(null)}
           onSaved={(item) => {
             setEditing(null);
-            app.getState().notify('success', words.saved(item.name));
+            app.getState().notify('success', t('saved', { name: item.name }));
             reloadAll();
           }}
           onDeleted={(item) => {
             setEditing(null);
-            app.getState().notify('success', words.deleted(item.name));
+            app.getState().notify('success', t('deleted', { name: item.name }));
             reloadAll();
           }}
         />

@@ -1,33 +1,11 @@
 import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { EmailQueueItemView, EmailQueueState } from '../../../../electron/bridge/contract';
 import { formatDateTime } from '../../format/money';
 import { useBridge, useStoreZone } from '../../state/context';
 import { useAction, useCommand } from '../../state/use-command';
 import { ErrorAlert } from '../../ui/fields';
 import { TableHead } from '../../ui/TableHead';
-
-/** Every string of the section, in one place (a later change moves them into the translation catalogs). */
-const WORDS = {
-  title: 'Emailed receipts',
-  intro:
-    'Receipts customers asked for by email. One waiting for the mail server is tried again on its own, less and less often, for a day; then it is given up and its reason shown here.',
-  summary: (waiting: number, failed: number) => `${waiting} waiting · ${failed} given up in the last 7 days`,
-  empty: 'No receipt has been emailed yet.',
-  state: { queued: 'Waiting', sending: 'Sending', sent: 'Sent', failed: 'Given up' } satisfies Record<
-    EmailQueueState,
-    string
-  >,
-  asked: (at: string) => `Asked ${at}`,
-  next: (at: string) => `Next try ${at}`,
-  finished: { queued: 'Done', sending: 'Done', sent: 'Sent', failed: 'Given up' } satisfies Record<
-    EmailQueueState,
-    string
-  >,
-  retry: 'Retry',
-  retryLabel: (receipt: string, to: string) => `Retry the email of ${receipt} to ${to}`,
-  refresh: 'Refresh',
-  columns: ['Receipt', 'To', 'State', 'Tries', 'Reason', 'Action'],
-} as const;
 
 const badge: Readonly<Record<EmailQueueState, string>> = {
   queued: 'badge badge-warn',
@@ -37,20 +15,21 @@ const badge: Readonly<Record<EmailQueueState, string>> = {
 };
 
 function Row({ item, onRetry, busy }: { item: EmailQueueItemView; onRetry: () => void; busy: boolean }) {
+  const { t } = useTranslation('queues');
   const zone = useStoreZone();
   return (
     <tr data-email={item.id} data-state={item.state}>
       <td>{item.receipt}</td>
       <td>{item.to}</td>
       <td className="email-state">
-        <span className={badge[item.state]}>{WORDS.state[item.state]}</span>
-        <div className="hint">{WORDS.asked(formatDateTime(item.createdAt, zone))}</div>
+        <span className={badge[item.state]}>{t(`email.state.${item.state}`)}</span>
+        <div className="hint">{t('email.asked', { at: formatDateTime(item.createdAt, zone) })}</div>
         {item.state === 'queued' && item.nextAttemptAt !== undefined ? (
-          <div className="hint">{WORDS.next(formatDateTime(item.nextAttemptAt, zone))}</div>
+          <div className="hint">{t('email.next', { at: formatDateTime(item.nextAttemptAt, zone) })}</div>
         ) : null}
         {item.finishedAt !== undefined ? (
           <div className="hint">
-            {WORDS.finished[item.state]} {formatDateTime(item.finishedAt, zone)}
+            {t(`email.finished.${item.state}`, { at: formatDateTime(item.finishedAt, zone) })}
           </div>
         ) : null}
       </td>
@@ -62,10 +41,10 @@ function Row({ item, onRetry, busy }: { item: EmailQueueItemView; onRetry: () =>
             type="button"
             className="btn btn-small"
             disabled={busy}
-            aria-label={WORDS.retryLabel(item.receipt, item.to)}
+            aria-label={t('email.retryLabel', { receipt: item.receipt, to: item.to })}
             onClick={onRetry}
           >
-            {WORDS.retry}
+            {t('email.retry')}
           </button>
         ) : null}
       </td>
@@ -78,6 +57,15 @@ function Row({ item, onRetry, busy }: { item: EmailQueueItemView; onRetry: () =>
  * (addresses masked by the core), with Retry. Live from `email.updated`.
  */
 export function EmailQueue() {
+  const { t } = useTranslation('queues');
+  const columns = [
+    t('email.columns.receipt'),
+    t('email.columns.to'),
+    t('email.columns.state'),
+    t('email.columns.tries'),
+    t('email.columns.reason'),
+    t('email.columns.action'),
+  ];
   const bridge = useBridge();
   const loaded = useCommand('email.queue.get', {});
   const { run, busy, error } = useAction();
@@ -90,21 +78,21 @@ export function EmailQueue() {
   };
   return (
     <section className="card" aria-labelledby="email-queue-title">
-      <h2 id="email-queue-title">{WORDS.title}</h2>
-      <p>{WORDS.intro}</p>
+      <h2 id="email-queue-title">{t('email.title')}</h2>
+      <p>{t('email.intro')}</p>
       <ErrorAlert message={loaded.error} />
       {view ? (
         <>
           <p className="dialog-reason" data-testid="email-queue-summary">
-            {WORDS.summary(view.waiting, view.failed)}
+            {t('email.summary', { waiting: view.waiting, failed: view.failed })}
           </p>
           <div className="email-table">
             <table className="data" aria-labelledby="email-queue-title">
-              <TableHead columns={WORDS.columns} numeric={['Tries']} />
+              <TableHead columns={columns} numeric={[t('email.columns.tries')]} />
               <tbody>
                 {view.items.length === 0 ? (
                   <tr>
-                    <td colSpan={WORDS.columns.length}>{WORDS.empty}</td>
+                    <td colSpan={columns.length}>{t('email.empty')}</td>
                   </tr>
                 ) : (
                   view.items.map((item) => (
@@ -117,7 +105,7 @@ export function EmailQueue() {
         </>
       ) : null}
       <button type="button" className="btn" onClick={() => void loaded.reload()}>
-        {WORDS.refresh}
+        {t('email.refresh')}
       </button>
       <ErrorAlert message={error} />
     </section>

@@ -1,5 +1,7 @@
 import { useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
 import { formatCents, parseMoney } from '../../format/money';
+import { messageFor } from '../../i18n/i18n';
 import { describeError } from '../../state/app-store';
 import { useAppStore, useBridge } from '../../state/context';
 import { useCommand } from '../../state/use-command';
@@ -25,8 +27,15 @@ async function copyText(text: string): Promise<boolean> {
   }
 }
 
+/** A link's status as the gateway names it (Paid, UnPaid), in the window's language. */
+function statusText(status: string, active: boolean): string {
+  if (status) return messageFor(`links:statuses.${status}`) ?? status;
+  return messageFor(active ? 'links:active' : 'links:inactive') ?? '';
+}
+
 /** Payment links: create one for a customer who is not at the counter, copy it, disable it. */
 export function PaymentLinksScreen() {
+  const { t } = useTranslation(['links', 'common']);
   const links = useCommand('paymentLinks.list', {});
   const bridge = useBridge();
   const app = useAppStore();
@@ -39,8 +48,7 @@ export function PaymentLinksScreen() {
   const create = async (e: FormEvent) => {
     e.preventDefault();
     const cents = amount.trim() ? parseMoney(amount) : undefined;
-    if (amount.trim() && (cents === undefined || cents <= 0))
-      return setError('Type the amount like 25.00, or leave it empty to let the customer enter it.');
+    if (amount.trim() && (cents === undefined || cents <= 0)) return setError(t('badAmount'));
     setBusy(true);
     const r = await bridge.send('paymentLinks.create', {
       ...(cents !== undefined ? { amountCents: cents } : {}),
@@ -53,25 +61,25 @@ export function PaymentLinksScreen() {
     setAmount('');
     setDescription('');
     setInvoice('');
-    app.getState().notify('success', 'Payment link created.');
+    app.getState().notify('success', t('created'));
     void links.reload();
   };
   const disable = async (id: string) => {
     const r = await bridge.send('paymentLinks.disable', { id });
     if (!r.ok) return setError(describeError(r.error));
-    app.getState().notify('success', 'Payment link disabled.');
+    app.getState().notify('success', t('disabled'));
     void links.reload();
   };
 
   return (
     <div>
-      <h1 tabIndex={-1}>Payment links</h1>
+      <h1 tabIndex={-1}>{t('title')}</h1>
       <form className="card stack" onSubmit={(e) => void create(e)} aria-labelledby="new-link-title">
-        <h2 id="new-link-title">New link</h2>
+        <h2 id="new-link-title">{t('newTitle')}</h2>
         <div className="row">
           <InputField
             id="link-amount"
-            label="Amount (empty: the customer types it)"
+            label={t('amount')}
             inputMode="decimal"
             autoComplete="off"
             value={amount}
@@ -79,38 +87,49 @@ export function PaymentLinksScreen() {
           />
           <InputField
             id="link-description"
-            label="Description"
+            label={t('description')}
             value={description}
             onChange={(e) => setDescription(e.target.value)}
           />
           <InputField
             id="link-invoice"
-            label="Invoice number"
+            label={t('invoice')}
             value={invoice}
             onChange={(e) => setInvoice(e.target.value)}
           />
           <button type="submit" className="btn btn-primary" disabled={busy}>
-            Create link
+            {t('create')}
           </button>
         </div>
         <ErrorAlert message={error} />
       </form>
       <ErrorAlert message={links.error} />
       <table className="data">
-        <TableHead columns={['Description', 'Amount', 'Status', 'Link', 'Actions']} numeric={['Amount']} />
+        <TableHead
+          columns={[
+            t('columns.description'),
+            t('columns.amount'),
+            t('columns.status'),
+            t('columns.link'),
+            t('columns.actions'),
+          ]}
+          numeric={[t('columns.amount')]}
+        />
         <tbody>
           {(links.data ?? []).length === 0 ? (
             <tr>
-              <td colSpan={5}>{links.loading ? 'Loading…' : 'No payment links yet.'}</td>
+              <td colSpan={5}>{links.loading ? t('common:loading') : t('none')}</td>
             </tr>
           ) : (
             (links.data ?? []).map((l) => (
               <tr key={l.id}>
                 <td>{l.description ?? '—'}</td>
-                <td className="num">{l.amountCents !== undefined ? formatCents(l.amountCents) : 'open'}</td>
+                <td className="num">
+                  {l.amountCents !== undefined ? formatCents(l.amountCents) : t('open')}
+                </td>
                 <td>
                   <span className={`badge ${l.active ? 'badge-ok' : 'badge-muted'}`}>
-                    {l.active ? l.status || 'Active' : l.status || 'Disabled'}
+                    {statusText(l.status, l.active)}
                   </span>
                 </td>
                 <td style={{ wordBreak: 'break-all' }}>{l.link}</td>
@@ -119,28 +138,23 @@ export function PaymentLinksScreen() {
                     <button
                       type="button"
                       className="btn btn-small"
-                      aria-label={`Copy link ${l.description ?? l.id}`}
+                      aria-label={t('copyOf', { name: l.description ?? l.id })}
                       onClick={() =>
                         void copyText(l.link).then((ok) =>
-                          app
-                            .getState()
-                            .notify(
-                              ok ? 'success' : 'error',
-                              ok ? 'Link copied.' : 'Could not copy: select the link instead.',
-                            ),
+                          app.getState().notify(ok ? 'success' : 'error', ok ? t('copied') : t('notCopied')),
                         )
                       }
                     >
-                      Copy link
+                      {t('copy')}
                     </button>
                     {l.active ? (
                       <button
                         type="button"
                         className="btn btn-small btn-danger"
-                        aria-label={`Disable link ${l.description ?? l.id}`}
+                        aria-label={t('disableOf', { name: l.description ?? l.id })}
                         onClick={() => void disable(l.id)}
                       >
-                        Disable
+                        {t('disable')}
                       </button>
                     ) : null}
                   </div>

@@ -1,7 +1,9 @@
 import { useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { ReportQuery } from '../../../../electron/bridge/contract';
 import { endOfStoreDay, startOfStoreDay, storeDay } from '../../../../common/store-time';
 import { formatCents, formatIsoDateTime } from '../../format/money';
+import { messageFor } from '../../i18n/i18n';
 import { useStoreZone } from '../../state/context';
 import { useCommand } from '../../state/use-command';
 import { BarChart, ShareBar } from '../../ui/charts';
@@ -35,6 +37,7 @@ export function download(fileName: string, text: string, type: string): void {
 
 /** Sales by hour, card mix and refunds for a date range, with the rows and a CSV export. */
 export function ReportsScreen() {
+  const { t } = useTranslation(['reports', 'common']);
   const zone = useStoreZone();
   const today = storeDay(Date.now(), zone);
   const [from, setFrom] = useState(today);
@@ -52,24 +55,24 @@ export function ReportsScreen() {
     : [];
   return (
     <div>
-      <h1 tabIndex={-1}>Reports</h1>
-      <form className="row card" onSubmit={submit} aria-label="Report range">
+      <h1 tabIndex={-1}>{t('title')}</h1>
+      <form className="row card" onSubmit={submit} aria-label={t('range')}>
         <InputField
           id="report-from"
-          label="From"
+          label={t('from')}
           type="date"
           value={from}
           onChange={(e) => setFrom(e.target.value)}
         />
         <InputField
           id="report-to"
-          label="To"
+          label={t('to')}
           type="date"
           value={to}
           onChange={(e) => setTo(e.target.value)}
         />
         <button type="submit" className="btn btn-primary">
-          Show
+          {t('show')}
         </button>
         <button
           type="button"
@@ -79,27 +82,30 @@ export function ReportsScreen() {
             r && download(`tillpoint-report-${from || 'start'}-to-${to || 'now'}.csv`, r.csv, 'text/csv')
           }
         >
-          Export CSV
+          {t('exportCsv')}
         </button>
       </form>
       <section aria-labelledby="lane-figures-title" className="card">
-        <h2 id="lane-figures-title">This lane’s money (its journal)</h2>
+        <h2 id="lane-figures-title">{t('laneTitle')}</h2>
         <ErrorAlert message={figures.error} />
-        {figures.data ? <MoneyFiguresTables figures={figures.data.figures} /> : <p>Loading…</p>}
+        {figures.data ? <MoneyFiguresTables figures={figures.data.figures} /> : <p>{t('common:loading')}</p>}
         {figures.data?.returns && figures.data.returns.total.count > 0 ? (
           <table className="data figures" data-testid="returns-by-tender">
-            <caption>Returns of sales, by where the money went back</caption>
-            <TableHead columns={['Tender', 'Returns', 'Amount']} numeric={['Returns', 'Amount']} />
+            <caption>{t('returnsCaption')}</caption>
+            <TableHead
+              columns={[t('tender'), t('returns'), t('amount')]}
+              numeric={[t('returns'), t('amount')]}
+            />
             <tbody>
               {figures.data.returns.byTender.map((l) => (
                 <tr key={l.key}>
-                  <th scope="row">{l.key}</th>
+                  <th scope="row">{messageFor(`figures:tenders.${l.key}`) ?? l.key}</th>
                   <td className="num">{l.count}</td>
                   <td className="num">{formatCents(l.amountCents)}</td>
                 </tr>
               ))}
               <tr className="figure-total">
-                <th scope="row">Returns in all</th>
+                <th scope="row">{t('returnsTotal')}</th>
                 <td className="num">{figures.data.returns.total.count}</td>
                 <td className="num">{formatCents(figures.data.returns.total.cents)}</td>
               </tr>
@@ -107,48 +113,64 @@ export function ReportsScreen() {
           </table>
         ) : null}
       </section>
-      <h2>The gateway’s card transactions (every lane)</h2>
+      <h2>{t('gatewayTitle')}</h2>
       <ErrorAlert message={report.error} />
-      {report.loading && !r ? <p>Loading…</p> : null}
+      {report.loading && !r ? <p>{t('common:loading')}</p> : null}
       {r ? (
         <>
           <div className="stats">
-            <Stat label="Card transactions" value={r.rows.length} />
+            <Stat label={t('cardTransactions')} value={r.rows.length} />
             <Stat
-              label="Card sales (before cash back)"
+              label={t('cardSales')}
               value={formatCents(r.salesByHour.reduce((s, h) => s + h.amountCents, 0))}
             />
-            <Stat label={`Card refunds (${r.refunds.count})`} value={formatCents(r.refunds.amountCents)} />
+            <Stat
+              label={t('cardRefunds', { count: r.refunds.count })}
+              value={formatCents(r.refunds.amountCents)}
+            />
           </div>
           <BarChart
-            title="Sales by hour"
+            title={t('byHour')}
             bars={hours.map((h) => ({
-              label: `${String(h.hour).padStart(2, '0')}h`,
+              label: t('hour', { hour: String(h.hour).padStart(2, '0') }),
               value: h.amountCents,
-              detail: `${h.count} sales`,
+              detail: t('sales', { count: h.count }),
             }))}
           />
           <ShareBar
-            title="Card mix"
+            title={t('cardMix')}
             parts={r.cardMix.map((c) => ({
               label: c.key,
               value: c.amountCents,
-              detail: `${c.count} payments`,
+              detail: t('payments', { count: c.count }),
             }))}
           />
           <BarChart
-            title="Sales and refunds"
+            title={t('salesAndRefunds')}
             bars={[
-              { label: 'Sales', value: r.salesByHour.reduce((s, h) => s + h.amountCents, 0) },
-              { label: 'Refunds', value: r.refunds.amountCents, detail: `${r.refunds.count} refunds` },
+              { label: t('salesBar'), value: r.salesByHour.reduce((s, h) => s + h.amountCents, 0) },
+              {
+                label: t('refundsBar'),
+                value: r.refunds.amountCents,
+                detail: t('refunds', { count: r.refunds.count }),
+              },
             ]}
             height={120}
           />
           <table className="data">
-            <caption style={{ textAlign: 'left', fontWeight: 700 }}>Transactions</caption>
+            <caption style={{ textAlign: 'left', fontWeight: 700 }}>{t('transactions')}</caption>
             <TableHead
-              columns={['When', 'Type', 'Status', 'Card', 'Total', 'Refunded', 'Auth', 'Batch']}
-              numeric={['Total', 'Refunded']}
+              columns={[
+                t('columns.when'),
+                t('columns.type'),
+                t('columns.status'),
+                t('columns.card'),
+                t('columns.total'),
+                t('columns.refunded'),
+                t('columns.auth'),
+                t('columns.batch'),
+              ]}
+              numeric={[t('columns.total'), t('columns.refunded')]}
             />
             <tbody>
               {r.rows.map((row) => (
@@ -156,15 +178,15 @@ export function ReportsScreen() {
                   <td>
                     <time dateTime={row.madeOn}>{formatIsoDateTime(row.madeOn, zone)}</time>
                   </td>
-                  <td>{row.type}</td>
-                  <td>{row.status}</td>
+                  <td>{messageFor(`reports:types.${row.type}`) ?? row.type}</td>
+                  <td>{messageFor(`reports:statuses.${row.status}`) ?? row.status}</td>
                   <td>
                     {row.cardType} {row.last4 ? `•••• ${row.last4}` : ''}
                   </td>
                   <td className="num">{formatCents(row.totalCents)}</td>
                   <td className="num">{row.refundedCents > 0 ? formatCents(row.refundedCents) : ''}</td>
                   <td>{row.authCode}</td>
-                  <td>{row.batchNumber ?? 'open'}</td>
+                  <td>{row.batchNumber ?? t('open')}</td>
                 </tr>
               ))}
             </tbody>

@@ -1,4 +1,5 @@
 import { useEffect, useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { SafView } from '../../../../electron/bridge/contract';
 import { formatCents, formatDateTime, parseMoney } from '../../format/money';
 import { describeError } from '../../state/app-store';
@@ -9,13 +10,17 @@ import { TableHead } from '../../ui/TableHead';
 import { EmailQueue } from './EmailQueue';
 
 function ExposureMeter({ saf }: { saf: SafView }) {
+  const { t } = useTranslation('queues');
   const limit = Math.max(saf.policy.totalLimitCents, 1);
   const share = saf.exposureCents / limit;
   return (
     <div className="stack">
       <label htmlFor="saf-meter">
-        Offline exposure: {formatCents(saf.exposureCents)} of {formatCents(saf.policy.totalLimitCents)} (
-        {saf.count} sale{saf.count === 1 ? '' : 's'} held)
+        {t('exposure', {
+          amount: formatCents(saf.exposureCents),
+          limit: formatCents(saf.policy.totalLimitCents),
+          count: saf.count,
+        })}
       </label>
       <meter
         id="saf-meter"
@@ -25,13 +30,17 @@ function ExposureMeter({ saf }: { saf: SafView }) {
         high={limit * 0.85}
         optimum={0}
         value={saf.exposureCents}
-        aria-valuetext={`${formatCents(saf.exposureCents)}, ${Math.round(share * 100)} percent of the limit`}
+        aria-valuetext={t('exposureValue', {
+          amount: formatCents(saf.exposureCents),
+          percent: Math.round(share * 100),
+        })}
       />
     </div>
   );
 }
 
 function Policy({ saf, onSaved }: { saf: SafView; onSaved: (v: SafView) => void }) {
+  const { t } = useTranslation('queues');
   const bridge = useBridge();
   const app = useAppStore();
   const [enabled, setEnabled] = useState(saf.policy.enabled);
@@ -44,12 +53,12 @@ function Policy({ saf, onSaved }: { saf: SafView; onSaved: (v: SafView) => void 
     const per = parseMoney(perSale);
     const tot = parseMoney(total);
     const age = Number(hours);
-    if (per === undefined || tot === undefined) return setError('Type the limits like 100.00.');
-    if (!Number.isFinite(age) || age <= 0 || age > 168) return setError('The maximum age is 1 to 168 hours.');
+    if (per === undefined || tot === undefined) return setError(t('policy.badLimits'));
+    if (!Number.isFinite(age) || age <= 0 || age > 168) return setError(t('policy.badHours'));
     const r = await app
       .getState()
       .withManager(
-        `Store-and-forward ${enabled ? 'on' : 'off'}, up to ${formatCents(per)} a sale and ${formatCents(tot)} in all.`,
+        t(enabled ? 'policy.whyOn' : 'policy.whyOff', { perSale: formatCents(per), total: formatCents(tot) }),
         (approval) =>
           bridge.send('saf.setPolicy', {
             enabled,
@@ -63,37 +72,34 @@ function Policy({ saf, onSaved }: { saf: SafView; onSaved: (v: SafView) => void 
     if (!r.ok) return setError(describeError(r.error));
     setError(null);
     onSaved(r.value);
-    app.getState().notify('success', 'Store-and-forward policy saved.');
+    app.getState().notify('success', t('policy.saved'));
   };
   return (
     <form className="card stack" onSubmit={(e) => void save(e)} aria-labelledby="saf-policy-title">
-      <h2 id="saf-policy-title">Store-and-forward policy</h2>
-      <p className="hint">
-        When the gateway is unreachable, chip and PIN sales up to these limits are accepted and forwarded when
-        it returns. The store carries the risk of a decline.
-      </p>
+      <h2 id="saf-policy-title">{t('policy.title')}</h2>
+      <p className="hint">{t('policy.intro')}</p>
       <label className="check">
         <input type="checkbox" checked={enabled} onChange={(e) => setEnabled(e.target.checked)} />
-        Accept sales while offline
+        {t('policy.accept')}
       </label>
       <div className="row">
         <InputField
           id="saf-per"
-          label="Largest offline sale"
+          label={t('policy.perSale')}
           inputMode="decimal"
           value={perSale}
           onChange={(e) => setPerSale(e.target.value)}
         />
         <InputField
           id="saf-total"
-          label="Most held offline at once"
+          label={t('policy.total')}
           inputMode="decimal"
           value={total}
           onChange={(e) => setTotal(e.target.value)}
         />
         <InputField
           id="saf-age"
-          label="Forward within (hours)"
+          label={t('policy.hours')}
           inputMode="numeric"
           value={hours}
           onChange={(e) => setHours(e.target.value)}
@@ -102,7 +108,7 @@ function Policy({ saf, onSaved }: { saf: SafView; onSaved: (v: SafView) => void 
       <ErrorAlert message={error} />
       <div>
         <button type="submit" className="btn btn-primary">
-          Save policy
+          {t('policy.save')}
         </button>
       </div>
     </form>
@@ -110,6 +116,7 @@ function Policy({ saf, onSaved }: { saf: SafView; onSaved: (v: SafView) => void 
 }
 
 function Reversals() {
+  const { t } = useTranslation('queues');
   const zone = useStoreZone();
   const loaded = useCommand('reversals.get', {});
   const live = useApp((s) => s.reversals);
@@ -118,20 +125,23 @@ function Reversals() {
   const view = live ?? loaded.data;
   return (
     <section className="card" aria-labelledby="rev-title">
-      <h2 id="rev-title">Reversal queue</h2>
-      <p>
-        Sales whose answer was lost are reversed until the gateway confirms; the customer is never charged
-        twice.
-      </p>
+      <h2 id="rev-title">{t('reversals.title')}</h2>
+      <p>{t('reversals.intro')}</p>
       <table className="data">
         <TableHead
-          columns={['Number', 'Amount', 'Since', 'Attempts', 'Last error']}
-          numeric={['Amount', 'Attempts']}
+          columns={[
+            t('reversals.columns.number'),
+            t('reversals.columns.amount'),
+            t('reversals.columns.since'),
+            t('reversals.columns.attempts'),
+            t('reversals.columns.lastError'),
+          ]}
+          numeric={[t('reversals.columns.amount'), t('reversals.columns.attempts')]}
         />
         <tbody>
           {!view || view.items.length === 0 ? (
             <tr>
-              <td colSpan={5}>No reversal pending.</td>
+              <td colSpan={5}>{t('reversals.none')}</td>
             </tr>
           ) : (
             view.items.map((r) => (
@@ -156,7 +166,7 @@ function Reversals() {
           })
         }
       >
-        Retry now
+        {t('reversals.retry')}
       </button>
       <ErrorAlert message={error} />
     </section>
@@ -165,6 +175,7 @@ function Reversals() {
 
 /** Store-and-forward policy, its queue with the live exposure meter, and the reversal queue. */
 export function SafScreen() {
+  const { t } = useTranslation('queues');
   const zone = useStoreZone();
   const loaded = useCommand('saf.get', {});
   const live = useApp((s) => s.saf);
@@ -176,31 +187,38 @@ export function SafScreen() {
   useEffect(() => setSaf(live ?? loaded.data), [live, loaded.data]);
   return (
     <div>
-      <h1 tabIndex={-1}>Offline & queues</h1>
+      <h1 tabIndex={-1}>{t('title')}</h1>
       <ErrorAlert message={loaded.error} />
       {saf ? (
         <>
           <section className="card" aria-labelledby="saf-queue-title">
-            <h2 id="saf-queue-title">Store-and-forward queue</h2>
+            <h2 id="saf-queue-title">{t('safTitle')}</h2>
             <ExposureMeter saf={saf} />
             <table className="data">
-              <TableHead columns={['Number', 'Card', 'Amount', 'Stored', 'State']} numeric={['Amount']} />
+              <TableHead
+                columns={[
+                  t('columns.number'),
+                  t('columns.card'),
+                  t('columns.amount'),
+                  t('columns.stored'),
+                  t('columns.state'),
+                ]}
+                numeric={[t('columns.amount')]}
+              />
               <tbody>
                 {saf.items.length === 0 ? (
                   <tr>
-                    <td colSpan={5}>Nothing held offline.</td>
+                    <td colSpan={5}>{t('nothingHeld')}</td>
                   </tr>
                 ) : (
                   saf.items.map((i) => (
                     <tr key={i.userTransactionNumber}>
                       <td>{i.userTransactionNumber}</td>
-                      <td>
-                        {i.cardType ?? 'Card'} •••• {i.last4}
-                      </td>
+                      <td>{t('cardLine', { card: i.cardType ?? t('card'), last4: i.last4 })}</td>
                       <td className="num">{formatCents(i.amountCents)}</td>
                       <td>{formatDateTime(i.storedAt, zone)}</td>
                       <td>
-                        {i.state}
+                        {t(`states.${i.state}`)}
                         {i.message ? <div className="hint">{i.message}</div> : null}
                       </td>
                     </tr>
@@ -215,12 +233,12 @@ export function SafScreen() {
                 void bridge.send('saf.forwardNow', {}).then((r) => {
                   if (r.ok) {
                     setSaf(r.value);
-                    app.getState().notify('info', 'Forwarding the queue.');
+                    app.getState().notify('info', t('forwarding'));
                   } else setError(describeError(r.error));
                 })
               }
             >
-              Forward now
+              {t('forwardNow')}
             </button>
             <ErrorAlert message={error} />
           </section>

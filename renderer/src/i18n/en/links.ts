@@ -1,0 +1,31 @@
+/** The manager's Payment links screen (PaymentLinksScreen.tsx). */
+export const links = {
+  title: 'Payment links',
+  newTitle: 'New link',
+  amount: 'Amount (empty: the customer types it)',
+  description: 'Description',
+  invoice: 'Invoice number',
+  create: 'Create link',
+  badAmount: 'Type the amount like 25.00, or leave it empty to let the customer enter it.',
+  created: 'Payment link created.',
+  disabled: 'Payment link disabled.',
+  columns: {
+    description: 'Description',
+    amount: 'Amount',
+    status: 'Status',
+    link: 'Link',
+    actions: 'Actions',
+  },
+  none: 'No payment links yet.',
+  open: 'open',
+  /** The gateway's link statuses; another is shown as it is. */
+  statuses: { UnPaid: 'Unpaid', Paid: 'Paid' },
+  active: 'Active',
+  inactive: 'Disabled',
+  copyOf: 'Copy link {{name}}',
+  copy: 'Copy link',
+  copied: 'Link copied.',
+  notCopied: 'Could not copy: select the link instead.',
+  disableOf: 'Disable link {{name}}',
+  disable: 'Disable',
+};

@@ -1,0 +1,80 @@
+import type { Messages } from '../messages';
+import type { queues as en } from '../en/queues';
+
+export const queues: Messages<typeof en> = {
+  title: 'Sin conexión y colas',
+  safTitle: 'Cola de ventas sin conexión',
+  exposure_one: 'Riesgo sin conexión: {{amount}} de {{limit}} ({{count}} venta retenida)',
+  exposure_other: 'Riesgo sin conexión: {{amount}} de {{limit}} ({{count}} ventas retenidas)',
+  exposureValue: '{{amount}}, {{percent}} por ciento del límite',
+  columns: { number: 'Número', card: 'Tarjeta', amount: 'Importe', stored: 'Guardada', state: 'Estado' },
+  card: 'Tarjeta',
+  cardLine: '{{card}} •••• {{last4}}',
+  nothingHeld: 'No hay ventas retenidas sin conexión.',
+  states: {
+    queued: 'En espera',
+    forwarding: 'Enviándose',
+    forwarded: 'Enviada',
+    declined: 'Rechazada',
+    expired: 'Vencida',
+    failed: 'Fallida',
+  },
+  forwardNow: 'Enviar ahora',
+  forwarding: 'Enviando la cola.',
+  policy: {
+    title: 'Política de ventas sin conexión',
+    intro:
+      'Cuando no hay conexión con la pasarela, se aceptan ventas con chip y PIN hasta estos límites y se envían cuando vuelve la conexión. La tienda asume el riesgo de un rechazo.',
+    accept: 'Aceptar ventas sin conexión',
+    perSale: 'Venta máxima sin conexión',
+    total: 'Máximo retenido a la vez',
+    hours: 'Enviar en un plazo de (horas)',
+    save: 'Guardar la política',
+    badLimits: 'Escriba los límites así: 100.00.',
+    badHours: 'El plazo máximo es de 1 a 168 horas.',
+    whyOn: 'Ventas sin conexión activadas, hasta {{perSale}} por venta y {{total}} en total.',
+    whyOff: 'Ventas sin conexión desactivadas, hasta {{perSale}} por venta y {{total}} en total.',
+    saved: 'Se guardó la política de ventas sin conexión.',
+  },
+  reversals: {
+    title: 'Cola de reversiones',
+    intro:
+      'Las ventas cuya respuesta se perdió se revierten hasta que la pasarela lo confirma; al cliente nunca se le cobra dos veces.',
+    columns: {
+      number: 'Número',
+      amount: 'Importe',
+      since: 'Desde',
+      attempts: 'Intentos',
+      lastError: 'Último error',
+    },
+    none: 'No hay reversiones pendientes.',
+    retry: 'Reintentar ahora',
+  },
+  email: {
+    title: 'Tickets por correo',
+    intro:
+      'Tickets que los clientes pidieron por correo. Si uno espera al servidor de correo, se reintenta solo, cada vez con menos frecuencia, durante un día; después se abandona y aquí se muestra el motivo.',
+    summary: '{{waiting}} en espera · {{failed}} abandonados en los últimos 7 días',
+    empty: 'Aún no se ha enviado ningún ticket por correo.',
+    state: { queued: 'En espera', sending: 'Enviándose', sent: 'Enviado', failed: 'Abandonado' },
+    asked: 'Pedido el {{at}}',
+    next: 'Próximo intento: {{at}}',
+    finished: {
+      queued: 'Terminado el {{at}}',
+      sending: 'Terminado el {{at}}',
+      sent: 'Enviado el {{at}}',
+      failed: 'Abandonado el {{at}}',
+    },
+    retry: 'Reintentar',
+    retryLabel: 'Reintentar el correo de {{receipt}} a {{to}}',
+    refresh: 'Actualizar',
+    columns: {
+      receipt: 'Ticket',
+      to: 'Para',
+      state: 'Estado',
+      tries: 'Intentos',
+      reason: 'Motivo',
+      action: 'Acción',
+    },
+  },
+};
