@@ -570,11 +570,11 @@ describe('issue 20: a day at the counter in Spanish (Chromium, sandbox gateway, 
   }, 180_000);
 
   it('money back in Spanish: a refund on Transacciones, a return from its receipt on Devoluciones, gift and EBT balances and a reload, a hold completed on Preautorizaciones', async () => {
-    // The cashier goes back to the store's language; the manager signs in.
+    // The window back to the store's language (Spanish), whatever the test before chose; the manager signs in.
     await page.setViewportSize({ width: 1024, height: 768 });
-    await page.getByRole('button', { name: 'ES', exact: true }).click();
-    await page.locator('nav[aria-label="Pantallas"]').waitFor();
-    await signOut(page);
+    await page.evaluate(() => localStorage.removeItem('tillpoint.cashierLanguage'));
+    await page.reload();
+    await page.getByRole('heading', { level: 1, name: 'Iniciar sesión' }).waitFor();
     await signIn(page, '9999');
 
     // The day's payments, taken as a tool holding the terminal's secret would: a card sale, a cash sale
@@ -745,10 +745,10 @@ describe('issue 20: a day at the counter in Spanish (Chromium, sandbox gateway, 
   }, 180_000);
 
   it('the manager’s back office in Spanish: Lote (cierre de lote), Informes, Catálogo and its refusals, Enlaces de pago, Sin conexión y colas, Registro de auditoría', async () => {
-    // This window chose English for the cashier: back to Spanish here, then the manager signs in.
+    // The window back to the store's language (Spanish), whatever the test before chose; the manager signs in.
     await page.setViewportSize({ width: 1024, height: 768 });
-    await page.getByRole('button', { name: 'ES', exact: true }).click();
-    await signOut(page);
+    await page.evaluate(() => localStorage.removeItem('tillpoint.cashierLanguage'));
+    await page.reload();
     await page.getByRole('heading', { level: 1, name: 'Iniciar sesión' }).waitFor();
     await signIn(page, '9999');
 

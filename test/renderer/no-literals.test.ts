@@ -440,6 +440,10 @@ describe('no literals: the translated screens show catalog words only (pseudo-lo
   }, 180_000);
 
   it('the manager: Transactions (rows, refund, void and cash refund dialogs, a refund done), Returns (a sale found from its receipt, the money back, the return done), Gift & EBT (gift balance and reload, EBT balance), Pre-authorizations (the holds, the completion dialog)', async () => {
+    // A fresh page for the manager, whatever the test before left signed in.
+    await page.locator('#pin:enabled, main h1').first().waitFor();
+    await page.reload();
+    await signIn(page, '9999');
     // Today's payments, as a tool holding the terminal's secret takes them: a card sale, a cash sale and a
     // hold, each on its own ticket, with a till in the drawer for the cash.
     const cashier = await toolBridge(terminal.dataDir, '1111');
