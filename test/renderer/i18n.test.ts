@@ -76,6 +76,8 @@ const SAME_IN_BOTH = new Set([
   'customer.subtotal',
   'customer.total',
   'customer.totalAmount',
+  'sale.totals.subtotal',
+  'sale.totals.total',
   'devices.bar.pinPad', // "PIN pad" is what Spanish-speaking cashiers call it
   'devices.trouble',
 ]);

@@ -87,7 +87,9 @@ let noticeId = 0;
 export function describeError(error: BridgeError): string {
   if (error.messageId !== undefined) {
     const params: Record<string, string | number> = { ...error.params };
-    if (typeof params['amountCents'] === 'number') params['amount'] = formatCents(params['amountCents']);
+    // An amount's value in cents (`amountCents`, `changeCents`…) is written as money (`amount`, `change`…).
+    for (const [key, value] of Object.entries(error.params ?? {}))
+      if (key.endsWith('Cents') && typeof value === 'number') params[key.slice(0, -5)] = formatCents(value);
     const said = messageFor(`errors:${error.messageId}`, params);
     if (said !== undefined) return said;
   }

@@ -7,6 +7,8 @@ import { customer } from './customer';
 import { devices } from './devices';
 import { employees } from './employees';
 import { errors } from './errors';
+import { sale } from './sale';
+import { saleErrors } from './sale-errors';
 import { settings } from './settings';
 import { signin } from './signin';
 import { till } from './till';
@@ -16,11 +18,13 @@ export const es: Messages<typeof en> = {
   common,
   app,
   signin,
-  errors,
+  /** The core's refusals; the sale's in their own file (sale-errors.ts). */
+  errors: { ...errors, sale: saleErrors },
   devices,
   till,
   employees,
   settings,
+  sale,
   customer,
   figures: { ...FIGURE_LABELS_IN.es, tenders: { ...TENDER_NAMES_IN.es } },
 };
