@@ -183,6 +183,7 @@ export const sale = {
       keyed: 'Keyed',
       present: 'Card present',
     },
+    cardEntry: '{{card}} · {{entry}}',
     changeDue: 'Change due',
     giveCashBack: 'Give cash back',
     approved: 'Approved',

@@ -182,6 +182,7 @@ export const sale: Messages<typeof en> = {
       keyed: 'Tecleada',
       present: 'Tarjeta presente',
     },
+    cardEntry: '{{card}} · {{entry}}',
     changeDue: 'Cambio',
     giveCashBack: 'Entregue el retiro de efectivo',
     approved: 'Aprobado',

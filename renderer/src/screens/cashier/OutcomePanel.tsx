@@ -172,10 +172,12 @@ export function OutcomePanel({ outcome }: { outcome: SaleOutcome }) {
           <>
             <dt>{say('outcome.card')}</dt>
             <dd data-testid="outcome-card">
-              {cardLabel(t.card)}
               {t.card.entry
-                ? ` · ${isEntryWord(t.card.entry) ? say(`outcome.entry.${t.card.entry}`) : t.card.entry}`
-                : ''}
+                ? say('outcome.cardEntry', {
+                    card: cardLabel(t.card),
+                    entry: isEntryWord(t.card.entry) ? say(`outcome.entry.${t.card.entry}`) : t.card.entry,
+                  })
+                : cardLabel(t.card)}
             </dd>
           </>
         ) : null}
