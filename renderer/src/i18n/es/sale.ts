@@ -191,7 +191,7 @@ export const sale: Messages<typeof en> = {
     purchase: 'Compra',
     amount: 'Importe',
     card: 'Tarjeta',
-    authNumber: 'Núm. de autorización',
+    authNumber: 'Autorización',
     cashBack: 'Retiro de efectivo',
     cardCharged: 'Cargo a la tarjeta',
     cardBalance: 'Saldo de la tarjeta',
