@@ -200,7 +200,10 @@ export class SaleEngine {
   private openTicket(ticketId: string): TicketView {
     const t = this.tickets.get(ticketId);
     if (!t) throw new BridgeFailure('not-found', 'No such open ticket.', { messageId: 'sale.noOpenTicket' });
-    if (t.status !== 'open') throw new BridgeFailure('conflict', `The ticket is ${t.status}.`);
+    if (t.status !== 'open')
+      throw new BridgeFailure('conflict', `The ticket is ${t.status}.`, {
+        messageId: t.status === 'paid' ? 'sale.ticketPaid' : 'sale.ticketAbandoned',
+      });
     return t;
   }
 
@@ -444,7 +447,10 @@ export class SaleEngine {
     const live = this.tickets.get(ticketId) ?? t;
     const tender = live.tenders.find((x) => x.tenderId === tenderId);
     if (!tender) throw new BridgeFailure('not-found', 'No such tender on this ticket.');
-    if (!tender.signature?.required) throw new BridgeFailure('conflict', 'This tender needs no signature.');
+    if (!tender.signature?.required)
+      throw new BridgeFailure('conflict', 'This tender needs no signature.', {
+        messageId: 'sale.noSignatureNeeded',
+      });
     // The pad, the cashier's box and the customer display may all offer a signature: the first one taken
     // is the customer's, and a later one must not replace it.
     if (tender.signature.captured)
