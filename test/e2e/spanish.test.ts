@@ -385,7 +385,36 @@ describe('issue 20: a day at the counter in Spanish (Chromium, sandbox gateway, 
     await shots(page, '06e-sale-card-approved');
     await noSidewaysScroll(page, 'Venta: tarjeta aprobada');
     a11y.set('sale: card approved', await axeSerious(page));
+    await page.getByRole('button', { name: 'Ver ticket / QR / correo' }).click();
+    const shown = page.getByRole('dialog', { name: 'Ticket del cliente' });
+    await shown.waitFor();
+    await shown.getByText('Escanee para tener una copia de este ticket.').waitFor();
+    await shown.getByLabel('Enviar el ticket a').fill('cliente@');
+    await shown.getByRole('button', { name: 'Enviar correo' }).click();
+    await shown
+      .getByRole('alert')
+      .filter({ hasText: 'Eso no es un correo electrónico. Revíselo con el cliente' })
+      .waitFor();
+    await shots(page, '06f-sale-receipt-dialog');
+    await shown.getByRole('button', { name: 'Cerrar' }).click();
+    await shown.waitFor({ state: 'detached' });
     await page.getByRole('button', { name: 'Nueva venta' }).click();
+    await page.waitForSelector('[data-outcome]', { state: 'detached' });
+
+    // A card the customer never presents: the reader's prompt in Spanish, cancelled at the counter.
+    await typeAmount(page, '1500');
+    await page.keyboard.press('Enter');
+    await page.getByRole('status').filter({ hasText: 'Inserte, acerque o deslice' }).waitFor();
+    await page.getByText(/^Se agota en \d+ s$/).waitFor();
+    await shots(page, '06g-sale-waiting-for-card');
+    await page.getByRole('button', { name: 'Cancelar', exact: true }).click();
+    await page.waitForSelector('[data-outcome="cancelled"]');
+    await page.getByRole('heading', { name: 'Cancelado', exact: true }).waitFor();
+    await page.getByText('Elija una forma de pago para intentar de nuevo.').waitFor();
+    await shots(page, '06h-sale-card-cancelled');
+    a11y.set('sale: card cancelled', await axeSerious(page));
+    await page.getByRole('button', { name: 'Cancelar venta' }).click();
+    await page.getByText('Venta cancelada.').waitFor();
     await page.waitForSelector('[data-outcome]', { state: 'detached' });
 
     await go(page, 'Caja');
@@ -635,6 +664,7 @@ describe('issue 20: a day at the counter in Spanish (Chromium, sandbox gateway, 
         'sale: ticket',
         'sale: signature',
         'sale: card approved',
+        'sale: card cancelled',
         'customer: tip',
         'customer: receipt',
       ].sort(),

@@ -1047,7 +1047,7 @@ export function createSaleStore(
         });
         if (!found.ok) {
           if (found.error.code === 'not-found') {
-            set({ scanNote: { tone: 'unknown', text: found.error.message, barcode: scan.data } });
+            set({ scanNote: { tone: 'unknown', text: describeError(found.error), barcode: scan.data } });
             return { kind: 'unknown', barcode: scan.data };
           }
           set({ scanNote: { tone: 'bad', text: describeError(found.error) } });
