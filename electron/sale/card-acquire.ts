@@ -89,7 +89,9 @@ export type AcquireResult =
 /** A keyed card, checked enough that an obvious typo is caught before a number is spent on it. */
 export function keyedCard(k: KeyedCard | undefined): AcquiredCard {
   if (!k || typeof k.cardNumber !== 'string' || typeof k.expiry !== 'string')
-    throw new BridgeFailure('invalid', 'Keyed entry needs the card number and expiry (MMYY).');
+    throw new BridgeFailure('invalid', 'Keyed entry needs the card number and expiry (MMYY).', {
+      messageId: 'sale.keyedNeeds',
+    });
   const pan = k.cardNumber.replace(/[\s-]/g, '');
   const problems: string[] = [];
   if (!/^\d{12,19}$/.test(pan) || !isLuhnValid(pan)) problems.push('The card number is not valid.');
@@ -194,6 +196,7 @@ export async function acquireCard(o: AcquireOptions): Promise<AcquireResult> {
       o.entry === 'swipe'
         ? 'The card reader is not connected. Key the card or ask a tech to check the reader.'
         : 'No card reader is connected. Key the card or ask a tech to check the readers.',
+      { messageId: o.entry === 'swipe' ? 'sale.noSwipeReader' : 'sale.noCardReader' },
     );
   }
   const devices = o.devices;

@@ -59,7 +59,9 @@ export function giftFields(card: AcquiredCard): CardFields {
 export function giftKeyed(cardNumber: string | undefined): AcquiredCard {
   const pan = (cardNumber ?? '').replace(/[\s-]/g, '');
   if (!/^\d{12,19}$/.test(pan))
-    throw new BridgeFailure('invalid', 'The gift card number is 12 to 19 digits.');
+    throw new BridgeFailure('invalid', 'The gift card number is 12 to 19 digits.', {
+      messageId: 'sale.giftNumber',
+    });
   return {
     source: 'keyed',
     pan,

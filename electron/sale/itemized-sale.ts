@@ -109,9 +109,16 @@ export function createItemizedSale(deps: ItemizedSaleDeps): ItemizedSale {
     unitPriceCents: number | undefined,
     barcode?: string,
   ): Promise<NewLine> => {
-    if (!item.active) throw new BridgeFailure('conflict', `${item.name} is not sold any more (inactive).`);
+    if (!item.active)
+      throw new BridgeFailure('conflict', `${item.name} is not sold any more (inactive).`, {
+        messageId: 'sale.inactiveItem',
+        params: { name: item.name },
+      });
     if (item.openPrice && unitPriceCents === undefined)
-      throw new BridgeFailure('invalid', `Type the price of ${item.name}: it is an open-price item.`);
+      throw new BridgeFailure('invalid', `Type the price of ${item.name}: it is an open-price item.`, {
+        messageId: 'sale.openPrice',
+        params: { name: item.name },
+      });
     const taxClass = await catalog.taxClassRate(item.taxClassId);
     // From now on the item can only be deactivated: a ticket refers to it (also if this change is refused).
     await catalog.markSold(item.id);
@@ -146,7 +153,10 @@ export function createItemizedSale(deps: ItemizedSaleDeps): ItemizedSale {
           return;
         }
         if (!found.item.active)
-          throw new BridgeFailure('conflict', `${found.item.name} is not sold any more (inactive).`);
+          throw new BridgeFailure('conflict', `${found.item.name} is not sold any more (inactive).`, {
+            messageId: 'sale.inactiveItem',
+            params: { name: found.item.name },
+          });
         await catalog.markSold(found.item.id);
         // A weighed item is one unit at the label's price (the scale printed the price, not the weight).
         addLine(lines, {

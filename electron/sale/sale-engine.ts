@@ -150,11 +150,17 @@ export class SaleEngine {
       const editable = (): TicketView & { itemized: ItemizedTicketView } => {
         const t = this.openTicket(ticketId);
         if (!t.itemized)
-          throw new BridgeFailure('conflict', 'This ticket was opened for an amount: it has no lines.');
+          throw new BridgeFailure('conflict', 'This ticket was opened for an amount: it has no lines.', {
+            messageId: 'sale.noLines',
+          });
         if (this.active?.ticketId === ticketId)
-          throw new BridgeFailure('busy', 'A tender is in progress: finish or cancel it first.');
+          throw new BridgeFailure('busy', 'A tender is in progress: finish or cancel it first.', {
+            messageId: 'sale.tenderInProgress',
+          });
         if (t.tenders.some((x) => isTaken(x) || x.status === 'in-progress'))
-          throw new BridgeFailure('conflict', 'Part of the ticket is paid: its lines can no longer change.');
+          throw new BridgeFailure('conflict', 'Part of the ticket is paid: its lines can no longer change.', {
+            messageId: 'sale.linesLocked',
+          });
         return t as TicketView & { itemized: ItemizedTicketView };
       };
       const before = editable();
@@ -194,21 +200,27 @@ export class SaleEngine {
 
   private openTicket(ticketId: string): TicketView {
     const t = this.tickets.get(ticketId);
-    if (!t) throw new BridgeFailure('not-found', 'No such open ticket.');
-    if (t.status !== 'open') throw new BridgeFailure('conflict', `The ticket is ${t.status}.`);
+    if (!t) throw new BridgeFailure('not-found', 'No such open ticket.', { messageId: 'sale.noOpenTicket' });
+    if (t.status !== 'open')
+      throw new BridgeFailure('conflict', `The ticket is ${t.status}.`, {
+        messageId: t.status === 'paid' ? 'sale.ticketPaid' : 'sale.ticketAbandoned',
+      });
     return t;
   }
 
   async setTip(ticketId: string, tipCents: number): Promise<TicketView> {
     const t = this.openTicket(ticketId);
     if (!isCents(tipCents) || tipCents < 0)
-      throw new BridgeFailure('invalid', 'The tip must be zero or a positive number of cents.');
+      throw new BridgeFailure('invalid', 'The tip must be zero or a positive number of cents.', {
+        messageId: 'sale.tipNotNegative',
+      });
     if (t.purpose === 'gift-reload' && tipCents > 0)
       throw new BridgeFailure('invalid', 'A gift card load carries no tip.');
     if (t.tenders.some(isTaken))
       throw new BridgeFailure(
         'conflict',
         'A tender is already approved: add the tip on the next tender instead.',
+        { messageId: 'sale.tipAfterApproval' },
       );
     t.tipCents = tipCents;
     recompute(t);
@@ -301,7 +313,9 @@ export class SaleEngine {
   async pay(req: SalePayRequest, by: Stamp): Promise<SaleOutcome> {
     const t = this.openTicket(req.ticketId);
     if (this.active)
-      throw new BridgeFailure('busy', 'Another tender is in progress: finish or cancel it first.');
+      throw new BridgeFailure('busy', 'Another tender is in progress: finish or cancel it first.', {
+        messageId: 'sale.anotherTender',
+      });
     const { tender, tip, amount } = checkPayment(t, req);
     if (tip > 0) {
       t.tipCents += tip;
@@ -390,7 +404,9 @@ export class SaleEngine {
   async abandon(ticketId: string, approvedBy: () => Promise<unknown>): Promise<TicketView> {
     const t = this.openTicket(ticketId);
     if (this.active?.ticketId === ticketId)
-      throw new BridgeFailure('busy', 'Cancel the tender in progress first.');
+      throw new BridgeFailure('busy', 'Cancel the tender in progress first.', {
+        messageId: 'sale.cancelTenderFirst',
+      });
     const taken = t.tenders.filter(
       (x) => (x.status === 'approved' || x.status === 'partial') && x.userTransactionNumber,
     );
@@ -432,10 +448,16 @@ export class SaleEngine {
     const live = this.tickets.get(ticketId) ?? t;
     const tender = live.tenders.find((x) => x.tenderId === tenderId);
     if (!tender) throw new BridgeFailure('not-found', 'No such tender on this ticket.');
-    if (!tender.signature?.required) throw new BridgeFailure('conflict', 'This tender needs no signature.');
+    if (!tender.signature?.required)
+      throw new BridgeFailure('conflict', 'This tender needs no signature.', {
+        messageId: 'sale.noSignatureNeeded',
+      });
     // The pad, the cashier's box and the customer display may all offer a signature: the first one taken
     // is the customer's, and a later one must not replace it.
-    if (tender.signature.captured) throw new BridgeFailure('conflict', 'The customer has already signed.');
+    if (tender.signature.captured)
+      throw new BridgeFailure('conflict', 'The customer has already signed.', {
+        messageId: 'sale.alreadySigned',
+      });
     let svg: string | undefined;
     if (input.source === 'pad') {
       const pad = this.deps.devices()?.signaturePad;
@@ -444,12 +466,15 @@ export class SaleEngine {
         // Confirmed before the customer signed: the pad goes on capturing, so the signature the customer
         // now writes on it is the one the next confirmation takes (a stopped pad would ignore the pen).
         if (this.deps.connected('signaturePad')) pad?.startCapture();
-        throw new BridgeFailure('device', 'Nothing was signed on the pad: ask the customer to sign again.');
+        throw new BridgeFailure('device', 'Nothing was signed on the pad: ask the customer to sign again.', {
+          messageId: 'sale.padNotSigned',
+        });
       }
       svg = sig.svg;
     } else if (input.source === 'screen') {
       svg = signatureSvg(input);
-      if (!svg) throw new BridgeFailure('invalid', 'The signature is empty.');
+      if (!svg)
+        throw new BridgeFailure('invalid', 'The signature is empty.', { messageId: 'sale.signatureEmpty' });
     } else throw new BridgeFailure('invalid', 'Unknown signature source.');
     tender.signature = { required: true, captured: true, svg };
     recompute(live);
@@ -517,7 +542,10 @@ export class SaleEngine {
     work: (ctx: cardServices.CardServiceContext) => Promise<T>,
     by: Stamp = { employeeId: null, approvedById: null },
   ): Promise<T> {
-    if (this.active) throw new BridgeFailure('busy', 'A tender is in progress: finish or cancel it first.');
+    if (this.active)
+      throw new BridgeFailure('busy', 'A tender is in progress: finish or cancel it first.', {
+        messageId: 'sale.tenderInProgress',
+      });
     const abort = new AbortController();
     this.active = { ticketId: '', tenderId: '', abort };
     try {
@@ -639,7 +667,8 @@ export class SaleEngine {
   }
 
   async reprintLast(): Promise<ReceiptPrintResult> {
-    if (!this.lastReceiptTicket) throw new BridgeFailure('not-found', 'No receipt to reprint yet.');
+    if (!this.lastReceiptTicket)
+      throw new BridgeFailure('not-found', 'No receipt to reprint yet.', { messageId: 'sale.noReceiptYet' });
     return this.printById(this.lastReceiptTicket, 'customer');
   }
 }

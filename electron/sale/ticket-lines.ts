@@ -63,7 +63,10 @@ export function reprice(t: ItemizedTicketView): ItemizedTicketView {
     t.pricing = pricing;
     return t;
   } catch (error) {
-    if (error instanceof RangeError) throw new BridgeFailure('invalid', 'That price cannot be worked out.');
+    if (error instanceof RangeError)
+      throw new BridgeFailure('invalid', 'That price cannot be worked out.', {
+        messageId: 'sale.priceUnworkable',
+      });
     throw error;
   }
 }
@@ -79,9 +82,13 @@ export function applyLines(t: TicketView, lines: ItemizedTicketView): void {
 export function checkDiscount(d: TicketDiscount | null): void {
   if (d === null) return;
   if (d.kind === 'percent' && (!isExactRate(d.percent) || d.percent > 100))
-    throw new BridgeFailure('invalid', 'A discount is 0 to 100 %, with at most four decimals.');
+    throw new BridgeFailure('invalid', 'A discount is 0 to 100 %, with at most four decimals.', {
+      messageId: 'sale.discountPercent',
+    });
   if (d.kind === 'amount' && (!Number.isSafeInteger(d.amountCents) || d.amountCents < 0))
-    throw new BridgeFailure('invalid', 'A discount is zero or a positive number of cents.');
+    throw new BridgeFailure('invalid', 'A discount is zero or a positive number of cents.', {
+      messageId: 'sale.discountAmount',
+    });
 }
 
 export function checkTaxClass(c: TicketTaxClass): void {
@@ -91,7 +98,10 @@ export function checkTaxClass(c: TicketTaxClass): void {
 
 export function addLine(t: ItemizedTicketView, line: NewLine): TicketLineView {
   if (t.lines.filter((l) => !l.voided).length >= MAX_LINES)
-    throw new BridgeFailure('conflict', `A ticket has at most ${MAX_LINES} lines: finish this one first.`);
+    throw new BridgeFailure('conflict', `A ticket has at most ${MAX_LINES} lines: finish this one first.`, {
+      messageId: 'sale.tooManyLines',
+      params: { max: MAX_LINES },
+    });
   checkTaxClass(line.taxClass);
   const added: TicketLineView = {
     ...line,
@@ -113,15 +123,19 @@ export function addLine(t: ItemizedTicketView, line: NewLine): TicketLineView {
 /** A line still on the ticket (not voided), or the cashier's words for why not. */
 export function liveLine(t: ItemizedTicketView, lineId: string): TicketLineView {
   const line = t.lines.find((l) => l.lineId === lineId);
-  if (!line) throw new BridgeFailure('not-found', 'No such line on this ticket.');
-  if (line.voided) throw new BridgeFailure('conflict', 'That line is voided.');
+  if (!line)
+    throw new BridgeFailure('not-found', 'No such line on this ticket.', { messageId: 'sale.noSuchLine' });
+  if (line.voided)
+    throw new BridgeFailure('conflict', 'That line is voided.', { messageId: 'sale.lineVoided' });
   return line;
 }
 
 export function setQuantity(t: ItemizedTicketView, lineId: string, quantity: number): void {
   const line = liveLine(t, lineId);
   if (line.kind === 'weighed')
-    throw new BridgeFailure('conflict', 'A weighed item’s quantity is on its label: scan each label.');
+    throw new BridgeFailure('conflict', 'A weighed item’s quantity is on its label: scan each label.', {
+      messageId: 'sale.weighedQuantity',
+    });
   line.quantity = quantity;
 }
 
@@ -132,6 +146,7 @@ export function setUnitPrice(t: ItemizedTicketView, lineId: string, unitPriceCen
     throw new BridgeFailure(
       'conflict',
       'A weighed item’s price is on its label: void the line to take it off.',
+      { messageId: 'sale.weighedPrice' },
     );
   line.unitPriceCents = unitPriceCents;
   delete line.priceApproval;

@@ -12,7 +12,9 @@ import { recompute } from './tender-amounts';
 /** A new open ticket; its tax follows the lane's rate unless the request states it. */
 export function newTicket(req: SaleOpenRequest, taxRatePercent: number, now: number): TicketView {
   if (!isCents(req.subtotalCents) || req.subtotalCents <= 0)
-    throw new BridgeFailure('invalid', 'The amount must be a positive number of cents.');
+    throw new BridgeFailure('invalid', 'The amount must be a positive number of cents.', {
+      messageId: 'till.amountPositive',
+    });
   if (req.purpose !== undefined && req.purpose !== 'sale' && req.purpose !== 'gift-reload')
     throw new BridgeFailure('invalid', 'A ticket is for a sale or a gift card load.');
   const reload = req.purpose === 'gift-reload';
@@ -53,23 +55,37 @@ export function checkPayment(
 ): { tender: TenderRequest; tip: number; amount: number } {
   const tender = req.tender as TenderRequest | undefined;
   if (!tender || typeof tender !== 'object' || typeof tender.kind !== 'string')
-    throw new BridgeFailure('invalid', 'Choose a tender.');
+    throw new BridgeFailure('invalid', 'Choose a tender.', { messageId: 'sale.chooseTender' });
   if (req.tipCents !== undefined && (!isCents(req.tipCents) || req.tipCents < 0))
-    throw new BridgeFailure('invalid', 'The tip must be zero or a positive number of cents.');
+    throw new BridgeFailure('invalid', 'The tip must be zero or a positive number of cents.', {
+      messageId: 'sale.tipNotNegative',
+    });
   const tip = req.tipCents ?? 0;
   checkReloadTender(t, tender, tip);
   const remainingWithTip = t.remainingCents + tip;
   const amount = req.amountCents ?? remainingWithTip;
   if (!isCents(amount) || amount <= 0)
-    throw new BridgeFailure('invalid', 'The amount must be a positive number of cents.');
+    throw new BridgeFailure('invalid', 'The amount must be a positive number of cents.', {
+      messageId: 'till.amountPositive',
+    });
   if (amount > remainingWithTip && tender.kind !== 'cash')
-    throw new BridgeFailure('invalid', 'The amount is more than what remains on the ticket.');
+    throw new BridgeFailure('invalid', 'The amount is more than what remains on the ticket.', {
+      messageId: 'sale.moreThanRemains',
+    });
   if (tender.kind === 'cash' && isCents(tender.tenderedCents) && tender.confirmLargeChange !== true) {
     const due = Math.min(amount, remainingWithTip);
     if (changeNeedsConfirmation(due, tender.tenderedCents))
       throw new BridgeFailure(
         'invalid',
         `Change of ${formatCents(changeDueCents(due, tender.tenderedCents))} is more than a ${formatCents(LARGEST_BILL_CENTS)} bill over the ${formatCents(due)} due: check the cash handed over, or confirm it.`,
+        {
+          messageId: 'sale.largeChange',
+          params: {
+            changeCents: changeDueCents(due, tender.tenderedCents),
+            billCents: LARGEST_BILL_CENTS,
+            dueCents: due,
+          },
+        },
       );
   }
   return { tender, tip, amount };

@@ -250,10 +250,28 @@ describe('issue 20: a day at the counter in Spanish (Chromium, sandbox gateway, 
     const chip = page.getByTestId('till-chip');
     await expect.poll(() => chip.innerText()).toBe('Sin caja abierta');
     await oneHeaderRow(page);
-    // Cash with no till: the core's refusal, said in Spanish on the (untranslated) sale screen.
+    // The sale screen speaks Spanish: its title, the amount, the tenders.
+    await page.getByRole('heading', { level: 1, name: 'Venta', exact: true }).waitFor();
     await typeAmount(page, '2340');
+    await page.getByRole('heading', { name: 'Elija la forma de pago' }).waitFor();
+    for (const tender of ['Crédito', 'Débito', 'Efectivo', 'Tarjeta tecleada', 'Tarjeta de regalo', 'Cheque'])
+      await page.getByRole('button', { name: new RegExp(`^${tender} `) }).waitFor();
+    await page.getByRole('button', { name: 'Reimprimir el último ticket' }).waitFor();
+    expect(await page.getByRole('table', { name: 'Totales de la cuenta' }).innerText()).toMatch(
+      /Subtotal[\s\S]*Impuesto[\s\S]*Propina[\s\S]*Total a cobrar/,
+    );
+    await shots(page, '04a-sale-amount');
+    await noSidewaysScroll(page, 'Venta');
+    a11y.set('sale: amount', await axeSerious(page));
+    // Cash with no till: the core's refusal, said in Spanish on the sale screen.
     await page.keyboard.press('h');
     await page.waitForSelector('#cash-tendered');
+    await page.getByRole('heading', { name: `Efectivo: a cobrar ${money(2340)}` }).waitFor();
+    await page.getByLabel('Efectivo recibido').waitFor();
+    await page.getByText('Pago exacto: sin cambio.').waitFor();
+    await page.getByRole('button', { name: 'Continuar' }).waitFor();
+    await shots(page, '04b-sale-cash-form');
+    await page.setViewportSize({ width: 1024, height: 768 });
     await page.keyboard.press('Enter');
     await page
       .getByText(
@@ -284,15 +302,125 @@ describe('issue 20: a day at the counter in Spanish (Chromium, sandbox gateway, 
     await oneHeaderRow(page);
 
     // The ticket waited on the sale screen: 30.00 handed over, change in the store's currency.
-    await go(page, 'Venta', 'Sale');
+    await go(page, 'Venta');
     await page.keyboard.press('h');
     await page.waitForSelector('#cash-tendered');
     for (const d of '3000') await page.keyboard.press(d);
+    await page.getByText('Cambio', { exact: true }).waitFor();
     await page.keyboard.press('Enter');
     await page.waitForSelector('[data-outcome="approved"]');
-    expect(plain(await page.locator('[data-outcome="approved"]').textContent())).toContain(money(660));
+    const cashOutcome = page.locator('[data-outcome="approved"]');
+    await cashOutcome.getByRole('heading', { name: 'Efectivo recibido' }).waitFor();
+    expect(plain(await page.getByTestId('outcome-change').innerText())).toBe(`Cambio ${money(660)}`);
+    await page.getByRole('heading', { name: 'Ticket', exact: true }).waitFor();
+    for (const b of ['Imprimir ticket', 'Ver ticket / QR / correo', 'Nueva venta'])
+      await page.getByRole('button', { name: b }).waitFor();
     await shots(page, '06-sale-cash-change');
+    await noSidewaysScroll(page, 'Venta: efectivo y cambio');
+    a11y.set('sale: cash change', await axeSerious(page));
     await page.keyboard.press('n');
+    await page.waitForSelector('[data-outcome]', { state: 'detached' });
+
+    // A ticket of items in Spanish, paid by a keyed card the customer signs for (above the floor).
+    await page
+      .getByRole('group', { name: 'Teclas rápidas' })
+      .getByRole('button', { name: /^Banana/ })
+      .click();
+    await page.getByRole('heading', { name: 'Cuenta', exact: true }).waitFor();
+    await page.getByRole('button', { name: 'Artículo abierto' }).click();
+    const openItem = page.getByRole('dialog', { name: 'Artículo abierto' });
+    await openItem.waitFor();
+    await openItem.getByText(`Los dígitos entran por la derecha: 4 9 9 es ${money(499)}.`).waitFor();
+    // Its action in view beside Cancel at 1024 x 768, not wrapped below the dialog's fold.
+    await page.setViewportSize({ width: 1024, height: 768 });
+    const add = await openItem.getByRole('button', { name: 'Agregar', exact: true }).boundingBox();
+    expect(add && add.y + add.height).toBeLessThanOrEqual(768);
+    await shots(page, '06a-sale-open-item');
+    a11y.set('sale: open item', await axeSerious(page));
+    for (const d of '5500') await page.keyboard.press(d);
+    await openItem.getByRole('button', { name: 'Agregar', exact: true }).click();
+    await openItem.waitFor({ state: 'detached' });
+    const lines = page.getByRole('table', { name: 'Artículos de la cuenta' });
+    await expect.poll(() => lines.locator('tr[data-line]').count()).toBe(2);
+    expect(plain(await lines.getByRole('row').first().innerText())).toBe('Artículo Cant. Precio Importe');
+    await page
+      .getByRole('button', { name: /^Banana/ })
+      .first()
+      .click();
+    const change = page.getByRole('group', { name: 'Cambiar Banana' });
+    for (const b of ['Descuento', 'Precio', 'Anular', 'Listo'])
+      await change.getByRole('button', { name: b }).waitFor();
+    await shots(page, '06b-sale-ticket-line');
+    await noSidewaysScroll(page, 'Venta: la cuenta');
+    a11y.set('sale: ticket', await axeSerious(page));
+    await change.getByRole('button', { name: 'Listo' }).click();
+    await page.getByRole('button', { name: /^Tarjeta tecleada/ }).click();
+    await page.getByRole('heading', { name: 'Tarjeta tecleada' }).waitFor();
+    await page.getByRole('button', { name: 'Continuar' }).click();
+    await page
+      .getByRole('alert')
+      .filter({ hasText: 'El número de tarjeta tiene de 12 a 19 dígitos.' })
+      .waitFor();
+    await shots(page, '06c-sale-keyed-form');
+    await page.fill('#keyed-number', '4111111111111111');
+    await page.getByLabel('Vencimiento (MMAA)').fill('1230');
+    await page.getByRole('button', { name: 'Continuar' }).click();
+    // "Sign here" is said at once (a status): the sandbox's signature pad is connected, the box is the other way.
+    await page.getByRole('status').filter({ hasText: 'Firme aquí' }).waitFor();
+    await page.getByRole('button', { name: 'El cliente ya firmó en el pad' }).waitFor();
+    await page.getByText('O firme en el recuadro de abajo.').waitFor();
+    await page.getByRole('heading', { name: 'Aprobado' }).waitFor();
+    await shots(page, '06d-sale-signature');
+    await noSidewaysScroll(page, 'Venta: firma');
+    a11y.set('sale: signature', await axeSerious(page));
+    await page.setViewportSize({ width: 1024, height: 768 });
+    const sign = await page.getByRole('img', { name: 'Recuadro de firma' }).boundingBox();
+    if (!sign) throw new Error('no signature box on the sale screen');
+    await page.mouse.move(sign.x + sign.width * 0.1, sign.y + sign.height * 0.6);
+    await page.mouse.down();
+    await page.mouse.move(sign.x + sign.width * 0.7, sign.y + sign.height * 0.3, { steps: 5 });
+    await page.mouse.up();
+    await page.getByRole('button', { name: 'Aceptar la firma' }).click();
+    await page.getByRole('heading', { name: 'Ticket', exact: true }).waitFor();
+    const cardOutcome = page.locator('[data-outcome="approved"]');
+    await cardOutcome.getByRole('heading', { name: 'Aprobado' }).waitFor();
+    expect(plain(await page.getByTestId('outcome-card').textContent())).toBe('Visa •••• 1111 · Tecleada');
+    expect(plain(await cardOutcome.innerText())).toMatch(
+      /Importe .+ Tarjeta Visa .+ Autorización [A-Z0-9]{6}/,
+    );
+    await shots(page, '06e-sale-card-approved');
+    await noSidewaysScroll(page, 'Venta: tarjeta aprobada');
+    a11y.set('sale: card approved', await axeSerious(page));
+    await page.getByRole('button', { name: 'Ver ticket / QR / correo' }).click();
+    const shown = page.getByRole('dialog', { name: 'Ticket del cliente' });
+    await shown.waitFor();
+    await shown.getByText('Escanee para tener una copia de este ticket.').waitFor();
+    await shown.getByLabel('Enviar el ticket a').fill('cliente@');
+    await shown.getByRole('button', { name: 'Enviar correo' }).click();
+    await shown
+      .getByRole('alert')
+      .filter({ hasText: 'Eso no es un correo electrónico. Revíselo con el cliente' })
+      .waitFor();
+    await shots(page, '06f-sale-receipt-dialog');
+    await shown.getByRole('button', { name: 'Cerrar' }).click();
+    await shown.waitFor({ state: 'detached' });
+    await page.getByRole('button', { name: 'Nueva venta' }).click();
+    await page.waitForSelector('[data-outcome]', { state: 'detached' });
+
+    // A card the customer never presents: the reader's prompt in Spanish, cancelled at the counter.
+    await typeAmount(page, '1500');
+    await page.keyboard.press('Enter');
+    await page.getByRole('status').filter({ hasText: 'Inserte, acerque o deslice' }).waitFor();
+    await page.getByText(/^Se agota en \d+ s$/).waitFor();
+    await shots(page, '06g-sale-waiting-for-card');
+    await page.getByRole('button', { name: 'Cancelar', exact: true }).click();
+    await page.waitForSelector('[data-outcome="cancelled"]');
+    await page.getByRole('heading', { name: 'Cancelado', exact: true }).waitFor();
+    await page.getByText('Elija una forma de pago para intentar de nuevo.').waitFor();
+    await shots(page, '06h-sale-card-cancelled');
+    a11y.set('sale: card cancelled', await axeSerious(page));
+    await page.getByRole('button', { name: 'Cancelar venta' }).click();
+    await page.getByText('Venta cancelada.').waitFor();
     await page.waitForSelector('[data-outcome]', { state: 'detached' });
 
     await go(page, 'Caja');
@@ -897,6 +1025,13 @@ describe('issue 20: a day at the counter in Spanish (Chromium, sandbox gateway, 
         'tills: blind count',
         'tills: count over, sign-off',
         'tills: Z report',
+        'sale: amount',
+        'sale: cash change',
+        'sale: open item',
+        'sale: ticket',
+        'sale: signature',
+        'sale: card approved',
+        'sale: card cancelled',
         'customer: tip',
         'customer: receipt',
         'tech: devices',

@@ -79,6 +79,8 @@ const SAME_IN_BOTH = new Set([
   'returns.find.totalColumn', // "Total" is Spanish too
   'customer.total',
   'customer.totalAmount',
+  'sale.totals.subtotal',
+  'sale.totals.total',
   'devices.bar.pinPad', // "PIN pad" is what Spanish-speaking cashiers call it
   'devices.trouble',
   'tech.devices.states.error', // a device's state: "error" in Spanish too

@@ -11,7 +11,9 @@ import type { TenderFlow, TenderOf } from './tender';
 export const cashTender: TenderFlow<TenderOf<'cash'>> = async (tender, ctx) => {
   const { deps, view } = ctx;
   if (!isCents(tender.tenderedCents) || tender.tenderedCents <= 0)
-    throw new BridgeFailure('invalid', 'Enter the cash the customer handed over.');
+    throw new BridgeFailure('invalid', 'Enter the cash the customer handed over.', {
+      messageId: 'sale.enterCash',
+    });
   await requireOpenTill(deps, 'take cash');
   const take = Math.min(tender.tenderedCents, view.requestedCents);
   const row = await deps.journal.allocate({

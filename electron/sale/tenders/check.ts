@@ -16,6 +16,7 @@ export const checkTender: TenderFlow<TenderOf<'check'>> = async (tender, ctx) =>
     throw new BridgeFailure(
       'invalid',
       'Enter the routing number (9 digits), account number and check number.',
+      { messageId: 'sale.checkFields' },
     );
   const fields = {
     ROUTING_NUMBER: c.routingNumber,

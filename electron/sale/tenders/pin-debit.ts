@@ -19,12 +19,15 @@ export const pinDebitTender: TenderFlow<TenderOf<'debit' | 'ebt'>> = async (tend
   const entry = tender.entry ?? 'present';
   const cashBack = tender.kind === 'debit' ? (tender.cashBackCents ?? 0) : 0;
   if (!isCents(cashBack) || cashBack < 0)
-    throw new BridgeFailure('invalid', 'Cash back must be zero or a positive number of cents.');
+    throw new BridgeFailure('invalid', 'Cash back must be zero or a positive number of cents.', {
+      messageId: 'sale.cashBackNotNegative',
+    });
   if (cashBack > 0) await requireOpenTill(deps, 'pay cash back');
   if (!deps.connected('pinPad'))
     throw new BridgeFailure(
       'device',
       'The PIN pad is not connected: use credit or ask a tech to check the PIN pad.',
+      { messageId: 'sale.noPinPad' },
     );
   const got = await ctx.acquire({ entry, amountCents: amount + cashBack, otherAmountCents: cashBack });
   if (got.kind !== 'card') return stoppedBy(view, got);

@@ -1,62 +1,60 @@
 import type { TenderView } from '../../../electron/bridge/contract';
+import { i18n } from '../i18n/i18n';
 
 /**
- * What the cashier should try after a tender that did not go through. The core already says the reason
- * in plain words (`TenderView.message`); this adds the next step, keyed on the gateway's catalog
+ * What the cashier should try after a tender that did not go through, in the window's language (the `sale`
+ * catalog's `next`). The core already says the reason in plain words (`TenderView.message`); this adds the next step, keyed on the gateway's catalog
  * (docs/response-codes.md): a decline is ResponseCode 3 with its reason in `declineCode`; a suspected
  * duplicate payment is ResponseCode 410.
  */
 export function nextStepFor(tender: TenderView): string {
   switch (tender.status) {
     case 'declined':
-      if (tender.gatewayCode === 410)
-        return 'If the customer really wants to pay again, choose “Charge again”.';
+      if (tender.gatewayCode === 410) return i18n.t('sale:next.duplicate');
       switch (tender.declineCode) {
         case 101:
-          return 'Ask for another card, or take part of it in cash.';
+          return i18n.t('sale:next.lowFunds');
         case 102:
         case 109:
         case 114:
-          return 'This card cannot be used. Ask for another card or tender.';
+          return i18n.t('sale:next.cardUnusable');
         case 103:
         case 112:
-          return 'Key the card again with the right security code, or use another card.';
+          return i18n.t('sale:next.badCvn');
         case 105:
-          return 'Let the customer try the PIN again.';
+          return i18n.t('sale:next.pinAgain');
         case 110:
         case 111:
-          return 'The address check failed. Ask for another card.';
+          return i18n.t('sale:next.avs');
         case 113:
-          return 'This card is blocked for this store. Ask for another tender.';
+          return i18n.t('sale:next.blocked');
         default:
-          return 'Ask for another card or tender.';
+          return i18n.t('sale:next.another');
       }
     case 'offline-refused':
-      return 'Take cash or another tender, or try again when the gateway is back.';
+      return i18n.t('sale:next.offline');
     case 'cancelled':
-      return 'Choose a tender to try again.';
+      return i18n.t('sale:next.cancelled');
     case 'unknown':
       // A check cannot be reversed (DoReversal covers card payments): its standing is settled by hand.
-      return tender.kind === 'check'
-        ? 'Do not run the check again. A manager confirms in Reconciliation whether it was charged.'
-        : 'Do not run the card again. The customer will not be charged for this attempt.';
+      return tender.kind === 'check' ? i18n.t('sale:next.unknownCheck') : i18n.t('sale:next.unknownCard');
     case 'reversed':
       return tender.cardRefusal === 'declined-by-card'
-        ? 'Ask for another card or tender.'
+        ? i18n.t('sale:next.another')
         : tender.cardRefusal
-          ? 'Insert the card again and leave it in until “Remove card”, or use another tender.'
+          ? i18n.t('sale:next.insertAgain')
           : '';
     default:
       return '';
   }
 }
 
-export const UNKNOWN_HEADLINE = 'Do not retry — the terminal is reversing this sale';
-
 /** A lost answer whose reversal the gateway acknowledged: the final state, and what to do now. */
-export const REVERSED_HEADLINE = 'Reversed: the customer is not charged — take payment again';
+export function reversedHeadline(): string {
+  return i18n.t('sale:outcome.reversedHeadline');
+}
 
 /** The headline of a tender whose answer was lost: only card payments are reversed by the terminal. */
 export function unknownHeadlineFor(tender: TenderView): string {
-  return tender.kind === 'check' ? 'Do not retry — no answer for this check' : UNKNOWN_HEADLINE;
+  return tender.kind === 'check' ? i18n.t('sale:outcome.unknownCheck') : i18n.t('sale:outcome.unknownCard');
 }

@@ -21,6 +21,7 @@ import type {
 } from '../../../electron/bridge/contract';
 import { amountNeedsConfirmation, DEFAULT_CONFIRM_ABOVE_CENTS } from '../../../common/amount-ceiling';
 import { formatCents, keypadOverflows, popDigit, pushDigit, taxOf } from '../format/money';
+import { i18n } from '../i18n/i18n';
 import { describeError } from './app-store';
 
 /** Tenders that need more input from the cashier before the device or gateway is asked. */
@@ -309,7 +310,7 @@ export function createSaleStore(
       if (!row) return;
       if (row.state === 'reversed' || row.state === 'voided')
         set({
-          reversal: { utn: watch.utn, state: 'reversed', message: 'Reversed: the customer is not charged.' },
+          reversal: { utn: watch.utn, state: 'reversed', message: i18n.t('sale:outcome.reversed') },
         });
       else if (row.state === 'failed')
         set({
@@ -336,7 +337,7 @@ export function createSaleStore(
       if (s.ticket) return s.ticket;
       if (s.opening) return null; // a second key while the first opens the ticket
       if (s.subtotalCents <= 0) {
-        set({ error: 'Enter the amount first.' });
+        set({ error: i18n.t('sale:notes.enterAmount') });
         return null;
       }
       // Tax is left to the core (the merchant's rate, its rounding): the screen then shows the ticket's.
@@ -461,15 +462,11 @@ export function createSaleStore(
     const itemizedTicket = async (): Promise<BridgeResult<TicketView>> => {
       const s = get();
       if (s.ticket?.itemized) return ok(s.ticket);
-      if (s.opening) return refused('busy', 'The sale is opening: scan or touch the item again.');
+      if (s.opening) return refused('busy', i18n.t('sale:notes.opening'));
       let amount = s.subtotalCents;
       let tip = s.tipCents;
       if (s.ticket) {
-        if (!nothingTaken(s.ticket))
-          return refused(
-            'conflict',
-            'Part of this sale is paid as an amount: finish it, or cancel it, before ringing items.',
-          );
+        if (!nothingTaken(s.ticket)) return refused('conflict', i18n.t('sale:notes.paidAsAmount'));
         const gaveUp = await bridge.send('sale.abandon', { ticketId: s.ticket.ticketId });
         if (!gaveUp.ok) return gaveUp;
         amount = s.ticket.subtotalCents;
@@ -558,7 +555,7 @@ export function createSaleStore(
         set({
           scanNote: {
             tone: 'bad',
-            text: 'Finish or cancel the payment first: the item was not added.',
+            text: i18n.t('sale:notes.finishPaymentFirst'),
           },
         });
         return false;
@@ -616,8 +613,10 @@ export function createSaleStore(
             if (get().ticket?.ticketId !== r.ticketId) return;
             set({
               receiptNote: r.printed
-                ? 'Receipt printed.'
-                : `Not printed: ${r.reason ?? 'printer unavailable'}.`,
+                ? i18n.t('sale:receipt.printed')
+                : i18n.t('sale:receipt.notPrinted', {
+                    reason: r.reason ?? i18n.t('sale:receipt.printerUnavailable'),
+                  }),
             });
           }),
           bridge.on('reversals.updated', (queue) => {
@@ -716,8 +715,7 @@ export function createSaleStore(
             tipCents: 0,
             confirmedCents: null,
             scanGuard: true,
-            error:
-              'That looks like a barcode scan, not an amount (more than eight digits): the amount is cleared. Type the amount.',
+            error: i18n.t('sale:notes.scanNotAmount'),
           });
           return;
         }
@@ -898,10 +896,10 @@ export function createSaleStore(
         if (!ticket) return;
         const r = await bridge.send('receipt.print', { ticketId: ticket.ticketId, copy: 'customer' });
         if (!r.ok) set({ error: describeError(r.error) });
-        else if (r.value.printed) set({ receiptNote: 'Receipt printed.' });
+        else if (r.value.printed) set({ receiptNote: i18n.t('sale:receipt.printed') });
         else
           set({
-            receiptNote: `Not printed: ${r.value.reason}. Showing it on screen.`,
+            receiptNote: i18n.t('sale:receipt.notPrintedShown', { reason: r.value.reason }),
             receipt: r.value.receipt,
           });
       },
@@ -909,32 +907,34 @@ export function createSaleStore(
       async reprintLast() {
         const r = await bridge.send('receipt.reprintLast', {});
         if (!r.ok) set({ error: describeError(r.error) });
-        else if (r.value.printed) set({ receiptNote: 'Last receipt printed again.' });
+        else if (r.value.printed) set({ receiptNote: i18n.t('sale:receipt.printedAgain') });
         else
           set({
-            receiptNote: `Not printed: ${r.value.reason}. Showing it on screen.`,
+            receiptNote: i18n.t('sale:receipt.notPrintedShown', { reason: r.value.reason }),
             receipt: r.value.receipt,
           });
       },
 
       async printFor(ticketId) {
         const r = await bridge.send('receipt.print', { ticketId, copy: 'customer' });
-        if (!r.ok) set({ receiptNote: `Could not print: ${describeError(r.error)}` });
-        else if (r.value.printed) set({ receiptNote: 'Receipt printed.' });
+        if (!r.ok)
+          set({ receiptNote: i18n.t('sale:receipt.couldNotPrint', { why: describeError(r.error) }) });
+        else if (r.value.printed) set({ receiptNote: i18n.t('sale:receipt.printed') });
         else
           set({
-            receiptNote: `Not printed: ${r.value.reason}. Showing it on screen.`,
+            receiptNote: i18n.t('sale:receipt.notPrintedShown', { reason: r.value.reason }),
             receipt: r.value.receipt,
           });
       },
 
       async printTransactionReceipt(userTransactionNumber) {
         const r = await bridge.send('receipt.transaction.print', { userTransactionNumber, copy: 'customer' });
-        if (!r.ok) set({ receiptNote: `Could not print: ${describeError(r.error)}` });
-        else if (r.value.printed) set({ receiptNote: 'Receipt printed.' });
+        if (!r.ok)
+          set({ receiptNote: i18n.t('sale:receipt.couldNotPrint', { why: describeError(r.error) }) });
+        else if (r.value.printed) set({ receiptNote: i18n.t('sale:receipt.printed') });
         else
           set({
-            receiptNote: `Not printed: ${r.value.reason}. Showing it on screen.`,
+            receiptNote: i18n.t('sale:receipt.notPrintedShown', { reason: r.value.reason }),
             receipt: r.value.receipt,
           });
       },
@@ -942,7 +942,7 @@ export function createSaleStore(
       async showTransactionReceipt(userTransactionNumber) {
         const r = await bridge.send('receipt.transaction.get', { userTransactionNumber, copy: 'customer' });
         if (r.ok) set({ receipt: r.value });
-        else set({ receiptNote: `Could not show the receipt: ${describeError(r.error)}` });
+        else set({ receiptNote: i18n.t('sale:receipt.couldNotShow', { why: describeError(r.error) }) });
       },
 
       hideReceipt() {
@@ -966,10 +966,7 @@ export function createSaleStore(
         return queued(async () => {
           const s = get();
           if (s.phase !== 'entry') {
-            const r = refused<TicketView>(
-              'conflict',
-              'Finish or cancel the payment before changing the ticket.',
-            );
+            const r = refused<TicketView>('conflict', i18n.t('sale:notes.finishBeforeChange'));
             set({ error: r.ok ? null : r.error.message });
             return r;
           }
@@ -981,12 +978,12 @@ export function createSaleStore(
             change.kind === 'openItem';
           const at: BridgeResult<TicketView> =
             change.kind === 'keypadAmount' && (!typed || s.ticket?.itemized)
-              ? refused('conflict', 'Type the amount first.')
+              ? refused('conflict', i18n.t('sale:notes.typeAmountFirst'))
               : adds
                 ? await itemizedTicket()
                 : s.ticket?.itemized
                   ? ok(s.ticket)
-                  : refused('conflict', 'This sale has no lines to change.');
+                  : refused('conflict', i18n.t('sale:notes.noLines'));
           if (!at.ok) {
             set({ error: describeError(at.error) });
             return at;
@@ -1015,7 +1012,10 @@ export function createSaleStore(
               ? {
                   scanNote: {
                     tone: 'ok' as const,
-                    text: `Added ${added.name}, ${formatCents(added.priced.grossCents)}.`,
+                    text: i18n.t('sale:notes.added', {
+                      name: added.name,
+                      amount: formatCents(added.priced.grossCents),
+                    }),
                   },
                 }
               : {}),
@@ -1030,7 +1030,13 @@ export function createSaleStore(
         if (!scan.validated) {
           // A misread is never looked up: the scanner's own words say what to do.
           set({
-            scanNote: { tone: 'bad', text: `Barcode ${scan.data}: ${scan.problem ?? 'it cannot be read'}.` },
+            scanNote: {
+              tone: 'bad',
+              text: i18n.t('sale:notes.badBarcode', {
+                data: scan.data,
+                problem: scan.problem ?? i18n.t('sale:notes.unreadable'),
+              }),
+            },
           });
           return { kind: 'refused' };
         }
@@ -1041,7 +1047,7 @@ export function createSaleStore(
         });
         if (!found.ok) {
           if (found.error.code === 'not-found') {
-            set({ scanNote: { tone: 'unknown', text: found.error.message, barcode: scan.data } });
+            set({ scanNote: { tone: 'unknown', text: describeError(found.error), barcode: scan.data } });
             return { kind: 'unknown', barcode: scan.data };
           }
           set({ scanNote: { tone: 'bad', text: describeError(found.error) } });

@@ -1,5 +1,6 @@
 import { useCallback } from 'react';
 import type { CatalogItemView, ScanView } from '../../../electron/bridge/contract';
+import { describeError } from './app-store';
 import { useAppStore, useSaleStore } from './context';
 import type { ScanStep, TicketChange } from './sale-store';
 
@@ -21,9 +22,13 @@ export function useTicketChange(): RunChange {
       if (first.error.code !== 'forbidden') return false;
       const again = await app
         .getState()
-        .withManager(first.error.message, (approval) => sale.getState().changeTicket(change, approval), {
-          always: true,
-        });
+        .withManager(
+          describeError(first.error),
+          (approval) => sale.getState().changeTicket(change, approval),
+          {
+            always: true,
+          },
+        );
       return again?.ok === true;
     },
     [sale, app],

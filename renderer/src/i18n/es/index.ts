@@ -17,6 +17,8 @@ import { returns } from './returns';
 import { links } from './links';
 import { queues } from './queues';
 import { reports } from './reports';
+import { sale } from './sale';
+import { saleErrors } from './sale-errors';
 import { settings } from './settings';
 import { signin } from './signin';
 import { tech } from './tech';
@@ -28,11 +30,13 @@ export const es: Messages<typeof en> = {
   common,
   app,
   signin,
-  errors: { ...errors, ...backOfficeErrors },
+  /** The core's refusals; the sale's and the back office's in their own files. */
+  errors: { ...errors, ...backOfficeErrors, sale: saleErrors },
   devices,
   till,
   employees,
   settings,
+  sale,
   customer,
   tech,
   transactions,

@@ -1,31 +1,17 @@
 import { useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { CatalogItemView } from '../../../../electron/bridge/contract';
 import { formatCents } from '../../format/money';
 import { useApp, useBridge, useSale, useSaleStore } from '../../state/context';
 import { useRing, useTicketChange } from '../../state/use-ticket-change';
 import { useWedgeScan } from '../../state/use-wedge-scan';
 
-/** The words of ringing items up, in one place. */
-const words = {
-  title: 'Add items',
-  search: 'Find an item',
-  searchHint: 'Find an item by name',
-  found: 'Items found',
-  none: (q: string) => `No item starts with “${q}”.`,
-  openItem: 'Open item',
-  addTyped: 'Add as item',
-  addTypedLabel: (cents: number) => `Add as item: ${formatCents(cents)}`,
-  quickKeys: 'Quick keys',
-  openPrice: 'open price',
-  addItem: 'Add item',
-  dismiss: 'Dismiss',
-} as const;
-
 /** How many items a search shows: enough to choose from, few enough to touch without scrolling. */
 const SEARCH_LIMIT = 6;
 
 /** Items by the start of their name (the core's catalog search), for items without a barcode. */
 function ItemSearch({ onPick }: { onPick: (item: CatalogItemView) => void }) {
+  const { t } = useTranslation('sale');
   const bridge = useBridge();
   const [query, setQuery] = useState('');
   const [found, setFound] = useState<{ query: string; items: CatalogItemView[] } | null>(null);
@@ -57,8 +43,8 @@ function ItemSearch({ onPick }: { onPick: (item: CatalogItemView) => void }) {
       <input
         id="item-search"
         type="search"
-        aria-label={words.search}
-        placeholder={words.searchHint}
+        aria-label={t('addItems.search')}
+        placeholder={t('addItems.searchHint')}
         autoComplete="off"
         value={query}
         onChange={(e) => setQuery(e.target.value)}
@@ -80,19 +66,19 @@ function ItemSearch({ onPick }: { onPick: (item: CatalogItemView) => void }) {
       />
       {q !== '' && found?.query === q ? (
         items.length > 0 ? (
-          <ul className="search-results" aria-label={words.found}>
+          <ul className="search-results" aria-label={t('addItems.found')}>
             {items.map((item) => (
               <li key={item.id}>
                 <button type="button" className="btn" onClick={() => pick(item)}>
                   <span>{item.name}</span>
-                  <span>{item.openPrice ? words.openPrice : formatCents(item.priceCents)}</span>
+                  <span>{item.openPrice ? t('addItems.openPrice') : formatCents(item.priceCents)}</span>
                 </button>
               </li>
             ))}
           </ul>
         ) : (
           <p className="hint search-results" role="status">
-            {words.none(q)}
+            {t('addItems.none', { query: q })}
           </p>
         )
       ) : null}
@@ -106,6 +92,7 @@ function ItemSearch({ onPick }: { onPick: (item: CatalogItemView) => void }) {
  * item to the catalog to a manager.
  */
 function ScanNotice() {
+  const { t } = useTranslation('sale');
   const note = useSale((s) => s.scanNote);
   const role = useApp((s) => s.session?.role);
   const sale = useSaleStore();
@@ -131,7 +118,7 @@ function ScanNotice() {
           className="btn btn-primary"
           onClick={() => sale.getState().openDialog({ kind: 'openItem', barcode: note.barcode })}
         >
-          {words.openItem}
+          {t('addItems.openItem')}
         </button>
         {role === 'manager' ? (
           <button
@@ -139,11 +126,11 @@ function ScanNotice() {
             className="btn"
             onClick={() => sale.getState().openDialog({ kind: 'addItem', barcode: note.barcode })}
           >
-            {words.addItem}
+            {t('addItems.addItem')}
           </button>
         ) : null}
         <button type="button" className="btn" onClick={() => sale.getState().setScanNote(null)}>
-          {words.dismiss}
+          {t('addItems.dismiss')}
         </button>
       </div>
     </div>
@@ -152,6 +139,7 @@ function ScanNotice() {
 
 /** Ringing items up besides the scanner: the search, an open item, the quick keys, the last scan's note. */
 export function AddItems() {
+  const { t } = useTranslation('sale');
   const sale = useSaleStore();
   const ring = useRing();
   const run = useTicketChange();
@@ -161,7 +149,7 @@ export function AddItems() {
   // An unknown code's notice offers its own open item.
   const unknown = useSale((s) => s.scanNote?.tone === 'unknown');
   return (
-    <section aria-label={words.title} className="add-items stack">
+    <section aria-label={t('addItems.title')} className="add-items stack">
       <ScanNotice />
       <div className="row add-items-row">
         {hasCatalog ? <ItemSearch onPick={(item) => void ring.pick(item)} /> : null}
@@ -169,19 +157,19 @@ export function AddItems() {
           <button
             type="button"
             className="btn"
-            aria-label={typed > 0 ? words.addTypedLabel(typed) : undefined}
+            aria-label={typed > 0 ? t('addItems.addTypedLabel', { amount: formatCents(typed) }) : undefined}
             onClick={() =>
               typed > 0
                 ? void run({ kind: 'keypadAmount' })
                 : sale.getState().openDialog({ kind: 'openItem' })
             }
           >
-            {typed > 0 ? words.addTyped : words.openItem}
+            {typed > 0 ? t('addItems.addTyped') : t('addItems.openItem')}
           </button>
         )}
       </div>
       {quickKeys.length > 0 ? (
-        <div className="quick-keys" role="group" aria-label={words.quickKeys}>
+        <div className="quick-keys" role="group" aria-label={t('addItems.quickKeys')}>
           {quickKeys.map((item) => (
             <button
               key={item.id}
@@ -191,7 +179,7 @@ export function AddItems() {
             >
               <span className="quick-key-name">{item.name}</span>
               <span className="quick-key-price">
-                {item.openPrice ? words.openPrice : formatCents(item.priceCents)}
+                {item.openPrice ? t('addItems.openPrice') : formatCents(item.priceCents)}
               </span>
             </button>
           ))}

@@ -1,52 +1,31 @@
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { CustomerDisplayView } from '../../../../electron/bridge/contract';
 import { tipOptions } from '../../../../common/tip-choice';
 import { formatCents } from '../../format/money';
+import { i18n } from '../../i18n/i18n';
 import { useBridge, useSale, useSaleStore } from '../../state/context';
 import { describeError } from '../../state/app-store';
 import { Dialog } from '../../ui/Dialog';
 
-/** The cashier's words about the customer display, in one place. */
-const words = {
-  waitingTip: 'Waiting for the customer to choose a tip',
-  tipsOffered: 'The customer display offers:',
-  customOrNone: 'a custom amount, or no tip.',
-  skip: 'Skip tip',
-  cancel: 'Cancel',
-  tipOnDisplay: 'The customer chooses the tip on the customer display.',
-  signOnDisplay: 'The customer can also sign on the customer display.',
-  button: 'Customer display',
-  buttonAttached: (n: number) =>
-    n === 1 ? 'Customer display: connected' : `Customer displays: ${n} connected`,
-  dialogTitle: 'Customer display',
-  dialogHelp:
-    'Open this address on the customer’s screen (it works once; ask again for another screen). The customer display shows the sale, the tip choice, the signature and the receipt choice, and can do nothing else.',
-  open: 'Open in a new window',
-  close: 'Close',
-  receipt: {
-    waiting: 'The customer is choosing a receipt.',
-    printed: 'The customer chose a printed receipt.',
-    'not-printed': 'The customer chose a printed receipt, but it could not print.',
-    'email-queued': 'The customer chose an email receipt: it is queued.',
-    'email-failed': 'The customer chose an email receipt, but it could not be queued.',
-    'email-not-set-up': 'The customer chose an email receipt, but email is not set up.',
-    none: 'The customer chose no receipt.',
-  },
-  tipChosen: (v: NonNullable<CustomerDisplayView['tipChoice']>) =>
-    v.kind === 'skipped'
-      ? 'Tip skipped by the cashier.'
-      : v.kind === 'none'
-        ? 'The customer chose no tip.'
-        : v.kind === 'preset'
-          ? `The customer chose a ${v.percent ?? ''}% tip: ${formatCents(v.tipCents)}.`
-          : `The customer chose a custom tip: ${formatCents(v.tipCents)}.`,
-} as const;
+/** What the customer chose as the tip, in the cashier's words. */
+function tipChosen(v: NonNullable<CustomerDisplayView['tipChoice']>): string {
+  const amount = formatCents(v.tipCents);
+  return v.kind === 'skipped'
+    ? i18n.t('sale:customer.tipSkipped')
+    : v.kind === 'none'
+      ? i18n.t('sale:customer.tipNone')
+      : v.kind === 'preset'
+        ? i18n.t('sale:customer.tipPreset', { percent: v.percent ?? '', amount })
+        : i18n.t('sale:customer.tipCustom', { amount });
+}
 
 /**
  * "Waiting for the customer to choose a tip": the cashier sees what the customer is offered (the same
  * amounts, by the one tip rule) and may skip the tip or go back.
  */
 export function TipWaitPanel() {
+  const { t } = useTranslation('sale');
   const sale = useSaleStore();
   const ticket = useSale((s) => s.ticket);
   const presets = useSale((s) => s.settings?.tipPresetsPercent ?? []);
@@ -62,16 +41,19 @@ export function TipWaitPanel() {
   return (
     <section aria-labelledby="tip-wait" className="stack">
       <div id="tip-wait" className="prompt" role="status" aria-live="assertive" data-step="tip">
-        {words.waitingTip}
+        {t('customer.waitingTip')}
       </div>
       <p className="hint">
-        {words.tipsOffered} {options.map((o) => `${o.percent}% (${formatCents(o.tipCents)})`).join(', ')}
+        {t('customer.tipsOffered')}{' '}
+        {options
+          .map((o) => t('customer.tipOption', { percent: o.percent, amount: formatCents(o.tipCents) }))
+          .join(', ')}
         {options.length > 0 ? ', ' : ' '}
-        {words.customOrNone}
+        {t('customer.customOrNone')}
       </p>
       <div className="row">
         <button type="button" className="btn" disabled={busy} onClick={() => end('skip')} data-autofocus>
-          {words.skip}
+          {t('customer.skip')}
         </button>
         <button
           type="button"
@@ -80,7 +62,7 @@ export function TipWaitPanel() {
           onClick={() => end('cancel')}
           aria-keyshortcuts="Escape"
         >
-          {words.cancel} <kbd aria-hidden="true">Esc</kbd>
+          {t('customer.cancel')} <kbd aria-hidden="true">Esc</kbd>
         </button>
       </div>
     </section>
@@ -89,30 +71,33 @@ export function TipWaitPanel() {
 
 /** In place of the tip radios while the customer chooses the tip. */
 export function TipOnDisplayNote() {
-  return <p className="hint">{words.tipOnDisplay}</p>;
+  const { t } = useTranslation('sale');
+  return <p className="hint">{t('customer.tipOnDisplay')}</p>;
 }
 
 export function SignOnDisplayNote() {
+  const { t } = useTranslation('sale');
   const attached = useSale((s) => (s.customer?.displays ?? 0) > 0);
-  return attached ? <p className="hint">{words.signOnDisplay}</p> : null;
+  return attached ? <p className="hint">{t('customer.signOnDisplay')}</p> : null;
 }
 
 /** What the customer chose on the display for the ticket on screen: the tip, then the receipt. */
 export function CustomerChoices() {
+  const { t } = useTranslation('sale');
   const customer = useSale((s) => s.customer);
   const ticketId = useSale((s) => s.ticket?.ticketId);
   if (!customer || !customer.ticket || customer.ticket.ticketId !== ticketId || customer.displays === 0)
     return null;
   const receipt =
     customer.receiptChoice !== undefined
-      ? words.receipt[customer.receiptChoice.result]
+      ? t(`customer.receipt.${customer.receiptChoice.result}`)
       : customer.ask?.kind === 'receipt'
-        ? words.receipt.waiting
+        ? t('customer.receipt.waiting')
         : undefined;
   if (!customer.tipChoice && !receipt) return null;
   return (
     <p className="hint" role="status" data-testid="customer-choices">
-      {customer.tipChoice ? words.tipChosen(customer.tipChoice) : null} {receipt ?? null}
+      {customer.tipChoice ? tipChosen(customer.tipChoice) : null} {receipt ?? null}
     </p>
   );
 }
@@ -122,6 +107,7 @@ export function CustomerChoices() {
  * customer's view and answers only). The Electron app opens one on a second screen by itself.
  */
 export function CustomerDisplayButton() {
+  const { t } = useTranslation('sale');
   const bridge = useBridge();
   const displays = useSale((s) => s.customer?.displays ?? 0);
   const [url, setUrl] = useState<string | null>(null);
@@ -136,7 +122,7 @@ export function CustomerDisplayButton() {
   return (
     <>
       <button type="button" className="btn" onClick={() => void open()}>
-        {displays > 0 ? words.buttonAttached(displays) : words.button}
+        {displays > 0 ? t('customer.buttonAttached', { count: displays }) : t('customer.button')}
       </button>
       {error ? (
         <p className="hint" role="alert">
@@ -144,8 +130,12 @@ export function CustomerDisplayButton() {
         </p>
       ) : null}
       {url ? (
-        <Dialog title={words.dialogTitle} onClose={() => setUrl(null)} initialFocus="customer-display-open">
-          <p>{words.dialogHelp}</p>
+        <Dialog
+          title={t('customer.dialogTitle')}
+          onClose={() => setUrl(null)}
+          initialFocus="customer-display-open"
+        >
+          <p>{t('customer.dialogHelp')}</p>
           <p>
             <code className="launch-url" data-testid="customer-display-url">
               {url}
@@ -161,10 +151,10 @@ export function CustomerDisplayButton() {
                 setUrl(null);
               }}
             >
-              {words.open}
+              {t('customer.open')}
             </button>
             <button type="button" className="btn" onClick={() => setUrl(null)}>
-              {words.close}
+              {t('customer.close')}
             </button>
           </div>
         </Dialog>

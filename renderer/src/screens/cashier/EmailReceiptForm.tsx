@@ -1,17 +1,10 @@
 import { useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { ReceiptView } from '../../../../electron/bridge/contract';
-import { emailAddressProblem } from '../../../../common/email-address';
+import { emailAddressProblem, normalizeEmailAddress } from '../../../../common/email-address';
 import { describeError } from '../../state/app-store';
 import { useBridge } from '../../state/context';
 import { ErrorAlert } from '../../ui/fields';
-
-/** Every string of the form, in one place (a later change moves them into the translation catalogs). */
-const WORDS = {
-  label: 'Email the receipt to',
-  hint: 'Used only to send this receipt.',
-  send: 'Send email',
-  sending: 'Queuing…',
-} as const;
 
 /**
  * "Email the receipt to": the customer's address, checked as the core checks it (common/email-address.ts),
@@ -19,6 +12,7 @@ const WORDS = {
  * in the background through the store's mail server: nothing here waits for the mail server.
  */
 export function EmailReceiptForm({ receipt }: { receipt: ReceiptView }) {
+  const { t } = useTranslation('sale');
   const bridge = useBridge();
   const [to, setTo] = useState('');
   const [note, setNote] = useState<string | null>(null);
@@ -35,7 +29,7 @@ export function EmailReceiptForm({ receipt }: { receipt: ReceiptView }) {
     const problem = emailAddressProblem(to);
     if (problem) {
       setNote(null);
-      return setError(problem);
+      return setError(t('email.badAddress'));
     }
     setBusy(true);
     const r = await bridge.send('email.receipt', { ...which, to });
@@ -45,18 +39,26 @@ export function EmailReceiptForm({ receipt }: { receipt: ReceiptView }) {
       return setError(describeError(r.error));
     }
     setError(null);
-    setNote(r.value.message);
+    // The core's words, in the window's language: the address as the cashier typed it.
+    const typed = normalizeEmailAddress(to);
+    setNote(
+      !r.value.duplicate
+        ? t('email.queued', { to: typed })
+        : r.value.state === 'sent'
+          ? t('email.alreadySent', { to: typed })
+          : t('email.alreadyQueued', { to: typed }),
+    );
     setTo('');
   };
   return (
     <form
       className="stack email-receipt"
       onSubmit={(e) => void send(e)}
-      aria-label="Email the receipt"
+      aria-label={t('email.form')}
       noValidate
     >
       <div className="field">
-        <label htmlFor="receipt-email">{WORDS.label}</label>
+        <label htmlFor="receipt-email">{t('email.label')}</label>
         <div className="email-line">
           <input
             id="receipt-email"
@@ -70,11 +72,11 @@ export function EmailReceiptForm({ receipt }: { receipt: ReceiptView }) {
             aria-invalid={error ? true : undefined}
           />
           <button type="submit" className="btn btn-primary" disabled={busy || to.trim() === ''}>
-            {busy ? WORDS.sending : WORDS.send}
+            {busy ? t('email.sending') : t('email.send')}
           </button>
         </div>
         <span id="receipt-email-hint" className="hint">
-          {WORDS.hint}
+          {t('email.hint')}
         </span>
       </div>
       <p role="status" className="email-ok" data-testid="receipt-email-note">

@@ -1,59 +1,65 @@
 import { useEffect } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { SaleOutcome, TenderView } from '../../../../electron/bridge/contract';
 import { tenderChargedCents } from '../../../../common/transaction-amounts';
 import { cardLabel, formatCents } from '../../format/money';
 import { figureFontSize } from '../../ui/figure';
-import { nextStepFor, REVERSED_HEADLINE, unknownHeadlineFor } from '../../format/outcome';
+import { nextStepFor, reversedHeadline, unknownHeadlineFor } from '../../format/outcome';
+import { en } from '../../i18n/en';
+import { i18n } from '../../i18n/i18n';
 import { useSale, useSaleStore } from '../../state/context';
 import type { ReversalWatch } from '../../state/sale-store';
 
 type Tone = 'ok' | 'bad' | 'warn';
 
-/** An approval the chip card did not confirm: reversed (EMV Book 4 §6.3.8), and why. */
-const cardRefusalTitle: Record<NonNullable<TenderView['cardRefusal']>, string> = {
-  'declined-by-card': 'Declined by card — payment reversed',
-  'card-removed': 'Card removed too soon — payment reversed',
-  'card-not-answering': 'The card did not answer — payment reversed',
-};
-
+/** The headline: what happened (an approval the chip card did not confirm is reversed, and says why). */
 function headline(t: TenderView, reversal: ReversalWatch | null): { tone: Tone; title: string } {
   if (t.status === 'reversed' && t.cardRefusal)
-    return { tone: 'bad', title: cardRefusalTitle[t.cardRefusal] };
+    return { tone: 'bad', title: i18n.t(`sale:outcome.cardRefusal.${t.cardRefusal}`) };
   // The lost answer's reversal is done: the headline is where things stand, not the warning any more.
   if (t.status === 'unknown' && reversal?.state === 'reversed')
-    return { tone: 'warn', title: REVERSED_HEADLINE };
+    return { tone: 'warn', title: reversedHeadline() };
   switch (t.status) {
     case 'approved':
       // Nobody approves cash: the drawer took it.
-      return { tone: 'ok', title: t.kind === 'cash' ? 'Cash received' : 'Approved' };
+      return {
+        tone: 'ok',
+        title: i18n.t(t.kind === 'cash' ? 'sale:outcome.status.cash' : 'sale:outcome.status.approved'),
+      };
     case 'stored':
-      return { tone: 'ok', title: 'Approved offline' };
     case 'partial':
-      return { tone: 'warn', title: 'Partially approved' };
-    case 'declined':
-      return { tone: 'bad', title: 'Declined' };
+      return {
+        tone: t.status === 'stored' ? 'ok' : 'warn',
+        title: i18n.t(`sale:outcome.status.${t.status}`),
+      };
     case 'unknown':
       return { tone: 'bad', title: unknownHeadlineFor(t) };
+    case 'declined':
     case 'offline-refused':
-      return { tone: 'bad', title: 'Offline — not charged' };
+      return { tone: 'bad', title: i18n.t(`sale:outcome.status.${t.status}`) };
     case 'cancelled':
-      return { tone: 'warn', title: 'Cancelled' };
     case 'reversed':
-      return { tone: 'warn', title: 'Reversed' };
     case 'voided':
-      return { tone: 'warn', title: 'Voided' };
     case 'in-progress':
-      return { tone: 'warn', title: 'In progress' };
+      return { tone: 'warn', title: i18n.t(`sale:outcome.status.${t.status}`) };
   }
 }
 
-const entryWords: Record<string, string> = {
-  swipe: 'Swiped',
-  chip: 'Chip',
-  contactless: 'Contactless',
-  keyed: 'Keyed',
-  present: 'Card present',
-};
+type EntryWord = keyof typeof en.sale.outcome.entry;
+const isEntryWord = (e: string): e is EntryWord => Object.hasOwn(en.sale.outcome.entry, e);
+
+type TenderWord = keyof typeof en.sale.tenderMessage;
+
+/**
+ * The core's own words on a tender (its English) in the window's language, found in the `sale` catalog;
+ * a gateway's reason, or words the catalog does not hold, are shown as they came.
+ */
+function tenderMessage(message: string): string {
+  const known = (Object.keys(en.sale.tenderMessage) as TenderWord[]).find(
+    (k) => en.sale.tenderMessage[k] === message,
+  );
+  return known ? i18n.t(`sale:tenderMessage.${known}`) : message;
+}
 
 /**
  * Cash the cashier hands over — change, or a debit's cash back — is the largest figure on the screen:
@@ -70,26 +76,31 @@ function CashOut({ label, cents, testId }: { label: string; cents: number; testI
 }
 
 function reversingWords(watch: ReversalWatch): string {
-  if (!watch.attempts) return 'Reversing the payment at the gateway…';
-  const tried = `tried ${watch.attempts} time${watch.attempts === 1 ? '' : 's'}`;
-  return `Reversing the payment at the gateway — ${tried}${watch.lastError ? ` (${watch.lastError})` : ''}, trying again…`;
+  if (!watch.attempts) return i18n.t('sale:outcome.reversing');
+  return watch.lastError
+    ? i18n.t('sale:outcome.reversingTriedWhy', { count: watch.attempts, why: watch.lastError })
+    : i18n.t('sale:outcome.reversingTried', { count: watch.attempts });
 }
 
 function ReversalLine({ watch }: { watch: ReversalWatch | null }) {
+  const { t } = useTranslation('sale');
   if (!watch) return null;
   return (
     <p role="status" data-reversal={watch.state}>
       {watch.state === 'reversing'
         ? reversingWords(watch)
         : watch.state === 'reversed'
-          ? (watch.message ?? 'Reversed: the customer is not charged.')
-          : `Reversal failed: ${watch.message ?? 'the manager sees it in the reconciliation view'}.`}
+          ? watch.message
+            ? tenderMessage(watch.message)
+            : t('outcome.reversed')
+          : t('outcome.reversalFailed', { why: watch.message ?? t('outcome.reversalFailedSeeRecon') })}
     </p>
   );
 }
 
 /** The last tender's outcome in plain words: what happened, the card, and what to do next. */
 export function OutcomePanel({ outcome }: { outcome: SaleOutcome }) {
+  const { t: say } = useTranslation('sale');
   const t = outcome.tender;
   const ticket = outcome.ticket;
   const reversal = useSale((s) => s.reversal);
@@ -99,7 +110,7 @@ export function OutcomePanel({ outcome }: { outcome: SaleOutcome }) {
   const lostAndReversed = t.status === 'unknown' && reversal?.state === 'reversed';
   const tone = head.tone;
   // An approved hold has charged nothing yet: the cashier must not read it as a finished sale.
-  const title = t.kind === 'preauth' && t.status === 'approved' ? 'Pre-authorized (held)' : head.title;
+  const title = t.kind === 'preauth' && t.status === 'approved' ? say('outcome.preauthHeld') : head.title;
   const next = nextStepFor(t);
   const isCard = t.kind !== 'cash' && t.kind !== 'check';
   const taken = t.status === 'approved' || t.status === 'stored' || t.status === 'partial';
@@ -125,26 +136,31 @@ export function OutcomePanel({ outcome }: { outcome: SaleOutcome }) {
       <h2 id="outcome-title" tabIndex={-1}>
         {title}
       </h2>
-      {change > 0 ? <CashOut label="Change due" cents={change} testId="outcome-change" /> : null}
+      {change > 0 ? (
+        <CashOut label={say('outcome.changeDue')} cents={change} testId="outcome-change" />
+      ) : null}
       {cashBack ? (
-        <CashOut label="Give cash back" cents={t.cashBackCents} testId="outcome-cash-back" />
+        <CashOut label={say('outcome.giveCashBack')} cents={t.cashBackCents} testId="outcome-cash-back" />
       ) : null}
       <dl className="facts">
         {t.status === 'partial' ? (
           <>
-            <dt>Approved</dt>
+            <dt>{say('outcome.approved')}</dt>
             <dd>
-              {formatCents(t.approvedCents)} of {formatCents(t.requestedCents)}
+              {say('outcome.approvedOf', {
+                approved: formatCents(t.approvedCents),
+                requested: formatCents(t.requestedCents),
+              })}
             </dd>
           </>
         ) : cashBack ? (
           <>
-            <dt>Purchase</dt>
+            <dt>{say('outcome.purchase')}</dt>
             <dd>{formatCents(t.approvedCents)}</dd>
           </>
         ) : (
           <>
-            <dt>Amount</dt>
+            <dt>{say('outcome.amount')}</dt>
             <dd>
               {formatCents(
                 t.status === 'approved' || t.status === 'stored' ? t.approvedCents : t.requestedCents,
@@ -154,57 +170,59 @@ export function OutcomePanel({ outcome }: { outcome: SaleOutcome }) {
         )}
         {isCard && t.card ? (
           <>
-            <dt>Card</dt>
+            <dt>{say('outcome.card')}</dt>
             <dd data-testid="outcome-card">
-              {cardLabel(t.card)}
-              {t.card.entry ? ` · ${entryWords[t.card.entry] ?? t.card.entry}` : ''}
+              {t.card.entry
+                ? say('outcome.cardEntry', {
+                    card: cardLabel(t.card),
+                    entry: isEntryWord(t.card.entry) ? say(`outcome.entry.${t.card.entry}`) : t.card.entry,
+                  })
+                : cardLabel(t.card)}
             </dd>
           </>
         ) : null}
         {t.authCode ? (
           <>
-            <dt>Auth number</dt>
+            <dt>{say('outcome.authNumber')}</dt>
             <dd data-testid="outcome-auth">{t.authCode}</dd>
           </>
         ) : null}
         {t.cashBackCents > 0 ? (
           <>
-            <dt>Cash back</dt>
+            <dt>{say('outcome.cashBack')}</dt>
             <dd>{formatCents(t.cashBackCents)}</dd>
           </>
         ) : null}
         {cashBack ? (
           <>
-            <dt>Card charged</dt>
+            <dt>{say('outcome.cardCharged')}</dt>
             <dd data-testid="outcome-charged">{formatCents(tenderChargedCents(t))}</dd>
           </>
         ) : null}
         {t.balanceCents !== undefined ? (
           <>
-            <dt>Card balance</dt>
+            <dt>{say('outcome.cardBalance')}</dt>
             <dd>{formatCents(t.balanceCents)}</dd>
           </>
         ) : null}
         {ticket.status === 'open' && ticket.remainingCents > 0 ? (
           <>
-            <dt>Remaining</dt>
+            <dt>{say('outcome.remaining')}</dt>
             <dd data-testid="outcome-remaining">{formatCents(ticket.remainingCents)}</dd>
           </>
         ) : null}
       </dl>
-      {t.message && t.status !== 'partial' && !lostAndReversed ? <p>{t.message}</p> : null}
+      {t.message && t.status !== 'partial' && !lostAndReversed ? <p>{tenderMessage(t.message)}</p> : null}
       {t.status === 'partial' ? (
         <p>
-          <strong>Collect the remaining {formatCents(ticket.remainingCents)} with another tender.</strong>
+          <strong>{say('outcome.collectRest', { amount: formatCents(ticket.remainingCents) })}</strong>
         </p>
       ) : null}
       {t.kind === 'preauth' && t.status === 'approved' ? (
-        <p data-testid="outcome-preauth">
-          Nothing is charged yet. Complete it with the final amount and tip on the Pre-authorizations screen.
-        </p>
+        <p data-testid="outcome-preauth">{say('outcome.preauthNote')}</p>
       ) : null}
       {/* The core's words may already say what to do next: said once, not twice. */}
-      {next && !lostAndReversed && !(t.message ?? '').includes(next) ? <p>{next}</p> : null}
+      {next && !lostAndReversed && !tenderMessage(t.message ?? '').includes(next) ? <p>{next}</p> : null}
       {(t.status === 'unknown' && !lostAndReversed) || t.cardRefusal ? (
         <ReversalLine watch={reversal} />
       ) : null}
@@ -214,7 +232,7 @@ export function OutcomePanel({ outcome }: { outcome: SaleOutcome }) {
           className="btn btn-danger"
           onClick={() => void sale.getState().pay(lastTender, { allowDuplicate: true })}
         >
-          Charge again
+          {say('outcome.chargeAgain')}
         </button>
       ) : null}
     </section>

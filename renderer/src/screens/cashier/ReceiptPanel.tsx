@@ -1,3 +1,4 @@
+import { useTranslation } from 'react-i18next';
 import type { ReceiptView } from '../../../../electron/bridge/contract';
 import { Dialog } from '../../ui/Dialog';
 import { Code128 } from '../../ui/Code128';
@@ -7,8 +8,9 @@ import { EmailReceiptForm } from './EmailReceiptForm';
 
 /** A receipt as the printer would lay it out, for the customer to read or scan. */
 export function ReceiptDocument({ receipt }: { receipt: ReceiptView }) {
+  const { t } = useTranslation('sale');
   return (
-    <div className="receipt" aria-label="Receipt">
+    <div className="receipt" aria-label={t('receipt.document')}>
       {receipt.lines.map((line, i) => {
         switch (line.kind) {
           case 'text':
@@ -37,7 +39,7 @@ export function ReceiptDocument({ receipt }: { receipt: ReceiptView }) {
             return null;
           case 'barcode':
             // The receipt number as the printer prints it: a scanner reads it off the screen too.
-            return <Code128 key={i} data={line.data} label={`Receipt number ${line.data} as a barcode`} />;
+            return <Code128 key={i} data={line.data} label={t('receipt.barcode', { number: line.data })} />;
         }
       })}
     </div>
@@ -46,12 +48,13 @@ export function ReceiptDocument({ receipt }: { receipt: ReceiptView }) {
 
 /** The shown receipt: QR for the customer's phone and an email option. */
 export function ReceiptDialog() {
+  const { t } = useTranslation('sale');
   const receipt = useSale((s) => s.receipt);
   const sale = useSaleStore();
   if (!receipt) return null;
   return (
     <Dialog
-      title={receipt.copy === 'merchant' ? 'Merchant copy' : 'Customer receipt'}
+      title={receipt.copy === 'merchant' ? t('receipt.merchantCopy') : t('receipt.customerCopy')}
       onClose={() => sale.getState().hideReceipt()}
       initialFocus="receipt-close"
       wide
@@ -59,8 +62,8 @@ export function ReceiptDialog() {
       <div className="row" style={{ alignItems: 'flex-start' }}>
         <ReceiptDocument receipt={receipt} />
         <div className="stack receipt-side">
-          <QrCode data={receipt.qrData} label="QR code of the receipt for the customer's phone" />
-          <p className="hint">Scan for a copy of this receipt.</p>
+          <QrCode data={receipt.qrData} label={t('receipt.qr')} />
+          <p className="hint">{t('receipt.scan')}</p>
           {receipt.copy === 'customer' ? <EmailReceiptForm receipt={receipt} /> : null}
         </div>
       </div>
@@ -71,7 +74,7 @@ export function ReceiptDialog() {
           className="btn"
           onClick={() => sale.getState().hideReceipt()}
         >
-          Close
+          {t('receipt.close')}
         </button>
       </div>
     </Dialog>
@@ -79,11 +82,12 @@ export function ReceiptDialog() {
 }
 
 export function ReceiptActions() {
+  const { t } = useTranslation('sale');
   const sale = useSaleStore();
   const note = useSale((s) => s.receiptNote);
   return (
     <section aria-labelledby="receipt-title" className="card">
-      <h2 id="receipt-title">Receipt</h2>
+      <h2 id="receipt-title">{t('receipt.title')}</h2>
       <p role="status" data-testid="receipt-note">
         {note ?? ''}
       </p>
@@ -94,7 +98,7 @@ export function ReceiptActions() {
           onClick={() => void sale.getState().printReceipt()}
           aria-keyshortcuts="P"
         >
-          Print receipt <kbd aria-hidden="true">P</kbd>
+          {t('receipt.print')} <kbd aria-hidden="true">P</kbd>
         </button>
         <button
           type="button"
@@ -102,7 +106,7 @@ export function ReceiptActions() {
           onClick={() => void sale.getState().showReceipt()}
           aria-keyshortcuts="R"
         >
-          Show receipt / QR / email <kbd aria-hidden="true">R</kbd>
+          {t('receipt.show')} <kbd aria-hidden="true">R</kbd>
         </button>
         <button
           type="button"
@@ -111,7 +115,7 @@ export function ReceiptActions() {
           aria-keyshortcuts="N"
           data-autofocus
         >
-          New sale <kbd aria-hidden="true">N</kbd>
+          {t('receipt.newSale')} <kbd aria-hidden="true">N</kbd>
         </button>
       </div>
     </section>

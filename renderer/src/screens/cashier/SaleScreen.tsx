@@ -1,4 +1,5 @@
 import { useEffect, useRef } from 'react';
+import { useTranslation } from 'react-i18next';
 import { DEFAULT_CONFIRM_ABOVE_CENTS } from '../../../../common/amount-ceiling';
 import { formatCents, taxOf, tipOf } from '../../format/money';
 import { useApp, useAppStore, useBridge, useSale, useSaleStore } from '../../state/context';
@@ -178,41 +179,44 @@ function useSaleKeys() {
  * is paid — is the largest figure on the screen (`pay`); the typed amount is pre-tax and smaller.
  */
 function Totals() {
+  const { t } = useTranslation('sale');
   const ticket = useSale((s) => s.ticket);
   const subtotal = useSale((s) => s.subtotalCents);
   const tip = useSale((s) => s.tipCents);
   const rate = useSale((s) => s.settings?.taxRatePercent ?? 0);
   const partPaid = ticket !== null && ticket.paidCents > 0 && ticket.status === 'open';
-  const rows: [string, number, string?][] = ticket
+  // The id names the row's figure for tests and tools in any language (data-testid `total-<id>`).
+  type Row = [id: string, label: string, cents: number, cls?: string];
+  const rows: Row[] = ticket
     ? [
-        ['Subtotal', ticket.subtotalCents],
-        ['Tax', ticket.taxCents],
-        ['Tip', ticket.tipCents],
-        ['Total', ticket.totalCents, partPaid ? 'total' : 'total pay'],
+        ['subtotal', t('totals.subtotal'), ticket.subtotalCents],
+        ['tax', t('totals.tax'), ticket.taxCents],
+        ['tip', t('totals.tip'), ticket.tipCents],
+        ['total', t('totals.total'), ticket.totalCents, partPaid ? 'total' : 'total pay'],
         ...(ticket.paidCents > 0
           ? ([
-              ['Paid', ticket.paidCents],
-              ['Remaining', ticket.remainingCents, partPaid ? 'total pay' : undefined],
-            ] as [string, number, string?][])
+              ['paid', t('totals.paid'), ticket.paidCents],
+              ['remaining', t('totals.remaining'), ticket.remainingCents, partPaid ? 'total pay' : undefined],
+            ] as Row[])
           : []),
       ]
     : [
-        ['Subtotal', subtotal],
-        [`Tax (${rate}%)`, taxOf(subtotal, rate)],
-        ['Tip', tip],
-        ['Total', subtotal + taxOf(subtotal, rate) + tip, 'total pay'],
+        ['subtotal', t('totals.subtotal'), subtotal],
+        ['tax', t('totals.taxRate', { rate }), taxOf(subtotal, rate)],
+        ['tip', t('totals.tip'), tip],
+        ['total', t('totals.total'), subtotal + taxOf(subtotal, rate) + tip, 'total pay'],
       ];
   return (
-    <table className="totals" aria-label="Ticket totals">
+    <table className="totals" aria-label={t('totals.caption')}>
       <tbody>
-        {rows.map(([label, cents, cls]) => {
+        {rows.map(([id, label, cents, cls]) => {
           const text = formatCents(cents);
           const pay = cls?.includes('pay') === true;
           return (
-            <tr key={label} className={cls}>
-              <th scope="row">{pay && ticket?.status !== 'paid' ? `${label} to pay` : label}</th>
+            <tr key={id} className={cls}>
+              <th scope="row">{pay && ticket?.status !== 'paid' ? t('totals.toPay', { label }) : label}</th>
               <td
-                data-testid={`total-${label.split(' ')[0]?.toLowerCase() ?? ''}`}
+                data-testid={`total-${id}`}
                 style={pay ? { fontSize: figureFontSize(text, 2.6) } : undefined}
               >
                 {text}
@@ -226,6 +230,7 @@ function Totals() {
 }
 
 function TipChoice() {
+  const { t } = useTranslation('sale');
   const settings = useSale((s) => s.settings);
   const ticket = useSale((s) => s.ticket);
   // A ticket of lines takes its tip on the pre-tax amount the core priced (`sale.setTip`); the keypad's
@@ -242,7 +247,7 @@ function TipChoice() {
   const options = [0, ...settings.tipPresetsPercent];
   return (
     <fieldset className="row">
-      <legend>Tip</legend>
+      <legend>{t('tip.legend')}</legend>
       {options.map((p) => {
         const cents = tipOf(subtotal, p);
         return (
@@ -255,7 +260,7 @@ function TipChoice() {
                 lines ? void sale.getState().setTicketTip(cents) : sale.getState().setTip(cents)
               }
             />
-            {p === 0 ? 'No tip' : `${p}% (${formatCents(cents)})`}
+            {p === 0 ? t('tip.none') : t('tip.preset', { percent: p, amount: formatCents(cents) })}
           </label>
         );
       })}
@@ -264,6 +269,7 @@ function TipChoice() {
 }
 
 function AmountPanel() {
+  const { t } = useTranslation('sale');
   const sale = useSaleStore();
   const subtotal = useSale((s) => s.subtotalCents);
   const locked = useSale((s) => s.ticket !== null || s.phase !== 'entry');
@@ -278,7 +284,7 @@ function AmountPanel() {
   return (
     <section aria-labelledby="amount-label" className="stack">
       <label id="amount-label" htmlFor="sale-amount">
-        Amount
+        {t('amount.label')}
       </label>
       <input
         id="sale-amount"
@@ -291,19 +297,19 @@ function AmountPanel() {
         data-autofocus={!locked || undefined}
       />
       <p id="amount-hint" className="hint">
-        Type digits or use the keypad; Backspace deletes, Esc clears, Enter takes a card.
+        {t('amount.hint')}
       </p>
       {/* Once the ticket is open the amount is fixed: the keypad gives its room to what happens now. */}
       {locked ? null : (
         <Keypad
-          label="Amount keypad"
+          label={t('amount.keypad')}
           onDigit={(d) => sale.getState().digit(d)}
           onBackspace={() => sale.getState().backspace()}
         />
       )}
       {canEdit ? (
         <button type="button" className="btn" onClick={() => void sale.getState().editAmount()}>
-          Change amount
+          {t('amount.change')}
         </button>
       ) : null}
       <Totals />
@@ -317,6 +323,7 @@ function AmountPanel() {
  * (a scanner's, or a hasty cashier's) goes back to the amount.
  */
 function ConfirmAmount() {
+  const { t } = useTranslation('sale');
   const sale = useSaleStore();
   const start = useStartTender();
   const confirming = useSale((s) => s.confirming);
@@ -327,18 +334,12 @@ function ConfirmAmount() {
   const amount = formatCents(toPay);
   return (
     <Dialog
-      title="Confirm a large amount"
+      title={t('confirm.title')}
       onClose={() => sale.getState().cancelConfirmation()}
       initialFocus="confirm-amount-back"
     >
-      <p className="dialog-reason">
-        {amount} is more than {formatCents(ceiling)}. Is this the amount the customer pays?
-      </p>
-      <p className="hint">
-        {lines
-          ? 'Check the ticket’s lines with the customer: an open item typed with a slip looks like this.'
-          : 'A barcode scanned into the amount, or a key held down, looks like this.'}
-      </p>
+      <p className="dialog-reason">{t('confirm.reason', { amount, ceiling: formatCents(ceiling) })}</p>
+      <p className="hint">{lines ? t('confirm.hintLines') : t('confirm.hintAmount')}</p>
       <div className="row">
         <button
           id="confirm-amount-back"
@@ -346,7 +347,7 @@ function ConfirmAmount() {
           className="btn btn-primary"
           onClick={() => sale.getState().cancelConfirmation()}
         >
-          Change the amount
+          {t('confirm.back')}
         </button>
         <button
           type="button"
@@ -356,7 +357,7 @@ function ConfirmAmount() {
             if (pending) start(pending, true);
           }}
         >
-          Charge {amount}
+          {t('confirm.charge', { amount })}
         </button>
       </div>
     </Dialog>
@@ -364,6 +365,7 @@ function ConfirmAmount() {
 }
 
 function CancelSale() {
+  const { t } = useTranslation('sale');
   const sale = useSaleStore();
   const app = useAppStore();
   const ticket = useSale((s) => s.ticket);
@@ -373,23 +375,19 @@ function CancelSale() {
     const r = taken
       ? await app
           .getState()
-          .withManager('Cancel this sale: its approved payments will be reversed.', (approval) =>
-            sale.getState().abandon(approval),
-          )
+          .withManager(t('cancelSale.approval'), (approval) => sale.getState().abandon(approval))
       : await sale.getState().abandon(undefined);
-    if (r?.ok)
-      app
-        .getState()
-        .notify('info', taken ? 'Sale cancelled; approved payments are being reversed.' : 'Sale cancelled.');
+    if (r?.ok) app.getState().notify('info', taken ? t('cancelSale.doneReversing') : t('cancelSale.done'));
   };
   return (
     <button type="button" className="btn btn-danger" onClick={() => void cancel()}>
-      Cancel sale
+      {t('cancelSale.button')}
     </button>
   );
 }
 
 export function SaleScreen() {
+  const { t } = useTranslation('sale');
   const phase = useSale((s) => s.phase);
   const form = useSale((s) => s.form);
   const outcome = useSale((s) => s.outcome);
@@ -455,7 +453,7 @@ export function SaleScreen() {
   return (
     <div id="sale-root" className={itemized ? 'sale-with-ticket' : undefined}>
       <h1 tabIndex={-1} className="sale-title">
-        Sale
+        {t('title')}
       </h1>
       <div className={itemized ? 'sale sale-ticket' : 'sale'}>
         {ticket && itemized ? <TicketPanel ticket={ticket} /> : <AmountPanel />}
@@ -469,10 +467,10 @@ export function SaleScreen() {
             <>
               <AddItems />
               <TipChoice />
-              <TenderChoice title="Choose the tender" />
+              <TenderChoice title={t('chooseTender')} />
               <div className="row">
                 <button type="button" className="btn" onClick={() => void sale.getState().reprintLast()}>
-                  Reprint last receipt
+                  {t('reprintLast')}
                 </button>
                 <CustomerDisplayButton />
                 <CancelSale />
@@ -491,8 +489,8 @@ export function SaleScreen() {
                 quiet={reversing}
                 title={
                   ticket && ticket.remainingCents > 0
-                    ? `Next tender for ${formatCents(ticket.remainingCents)}`
-                    : 'Choose the tender'
+                    ? t('nextTender', { amount: formatCents(ticket.remainingCents) })
+                    : t('chooseTender')
                 }
               />
               <div className="row">

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { useApp, useSaleStore } from '../../state/context';
 import { useSignatureStrokes } from '../../ui/use-signature-strokes';
 
@@ -7,6 +8,7 @@ import { useSignatureStrokes } from '../../ui/use-signature-strokes';
  * signed), or in the box on this screen, which takes finger, pen or mouse strokes.
  */
 export function SignaturePanel() {
+  const { t } = useTranslation('sale');
   const sale = useSaleStore();
   const padConnected = useApp((s) =>
     (s.status?.devices ?? []).some((d) => d.role === 'signaturePad' && d.state === 'connected'),
@@ -27,11 +29,11 @@ export function SignaturePanel() {
   return (
     <section className="card" aria-labelledby="sign-title">
       <h2 id="sign-title" className="prompt" role="status">
-        Sign here
+        {t('signature.signHere')}
       </h2>
       {padConnected ? (
         <div className="stack">
-          <p>Ask the customer to sign on the signature pad, then confirm.</p>
+          <p>{t('signature.onPad')}</p>
           <button
             type="button"
             className="btn btn-primary"
@@ -39,19 +41,17 @@ export function SignaturePanel() {
             onClick={() => void finish('pad')}
             data-autofocus
           >
-            Customer has signed on the pad
+            {t('signature.signedOnPad')}
           </button>
         </div>
       ) : null}
-      <p id="sign-box-hint">
-        {padConnected ? 'Or sign in the box below.' : 'The customer signs in the box below.'}
-      </p>
+      <p id="sign-box-hint">{padConnected ? t('signature.orBox') : t('signature.inBox')}</p>
       <svg
         ref={svgRef}
         className="signature-box"
         viewBox={`0 0 ${width} ${height}`}
         role="img"
-        aria-label="Signature box"
+        aria-label={t('signature.box')}
         aria-describedby="sign-box-hint"
         onPointerDown={down}
         onPointerMove={move}
@@ -71,7 +71,7 @@ export function SignaturePanel() {
       </svg>
       <div className="row">
         <button type="button" className="btn" onClick={clear} disabled={strokes.length === 0}>
-          Clear signature
+          {t('signature.clear')}
         </button>
         <button
           type="button"
@@ -79,7 +79,7 @@ export function SignaturePanel() {
           disabled={busy || strokes.length === 0}
           onClick={() => void finish('screen')}
         >
-          Accept signature
+          {t('signature.accept')}
         </button>
       </div>
     </section>

@@ -1,23 +1,25 @@
+import { useTranslation } from 'react-i18next';
 import type { TenderForm } from '../../state/sale-store';
 import { useSale, useSaleStore } from '../../state/context';
 
 export type TenderOption = {
   id: 'credit' | 'preauth' | TenderForm;
-  label: string;
-  hint: string;
   key: string;
 };
 
-/** The tenders a cashier chooses from, with their keyboard shortcuts (shown on the buttons). */
+/**
+ * The tenders a cashier chooses from, with their keyboard shortcuts (shown on the buttons): the same
+ * letters in every language (their words: the `sale` catalog's `tenders`).
+ */
 export const tenderOptions: readonly TenderOption[] = [
-  { id: 'credit', label: 'Credit', hint: 'Insert, tap or swipe', key: 'c' },
-  { id: 'debit', label: 'Debit', hint: 'PIN, cash back', key: 'd' },
-  { id: 'cash', label: 'Cash', hint: 'Change due', key: 'h' },
-  { id: 'keyed', label: 'Keyed card', hint: 'Type the number', key: 'k' },
-  { id: 'gift', label: 'Gift card', hint: 'Swipe or type', key: 'g' },
-  { id: 'ebt', label: 'EBT', hint: 'Food or cash', key: 'e' },
-  { id: 'check', label: 'Check', hint: 'Routing and account', key: 'q' },
-  { id: 'preauth', label: 'Pre-auth', hint: 'Hold now, complete later', key: 'a' },
+  { id: 'credit', key: 'c' },
+  { id: 'debit', key: 'd' },
+  { id: 'cash', key: 'h' },
+  { id: 'keyed', key: 'k' },
+  { id: 'gift', key: 'g' },
+  { id: 'ebt', key: 'e' },
+  { id: 'check', key: 'q' },
+  { id: 'preauth', key: 'a' },
 ];
 
 /**
@@ -38,6 +40,7 @@ export function useStartTender(): (id: TenderOption['id'], confirmed?: boolean) 
 
 /** `quiet`: no tender stands out (a lost answer is still being reversed: Credit is not the next step). */
 export function TenderChoice({ title, quiet = false }: { title: string; quiet?: boolean }) {
+  const { t: say } = useTranslation('sale');
   const start = useStartTender();
   const hasAmount = useSale((s) => s.ticket !== null || s.subtotalCents > 0);
   return (
@@ -54,10 +57,10 @@ export function TenderChoice({ title, quiet = false }: { title: string; quiet?: 
             onClick={() => start(t.id)}
             data-tender={t.id}
           >
-            {t.label}
+            {say(`tenders.${t.id}.label`)}
             <kbd aria-hidden="true">{t.key.toUpperCase()}</kbd>
             <br />
-            <span className="hint">{t.hint}</span>
+            <span className="hint">{say(`tenders.${t.id}.hint`)}</span>
           </button>
         ))}
       </div>

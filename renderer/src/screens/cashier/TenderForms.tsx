@@ -1,4 +1,5 @@
 import { useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { TenderRequest } from '../../../../electron/bridge/contract';
 import { changeDueCents, changeNeedsConfirmation, LARGEST_BILL_CENTS } from '../../../../common/cash-change';
 import { formatCents, popDigit, pushDigit } from '../../format/money';
@@ -23,6 +24,7 @@ function FormShell({
   children: React.ReactNode;
   onSubmit: () => void;
 }) {
+  const { t } = useTranslation('sale');
   const sale = useSaleStore();
   const submit = (e: FormEvent) => {
     e.preventDefault();
@@ -35,10 +37,10 @@ function FormShell({
         {children}
         <div className="row">
           <button type="button" className="btn" onClick={() => sale.getState().closeForm()}>
-            Back <kbd aria-hidden="true">Esc</kbd>
+            {t('form.back')} <kbd aria-hidden="true">Esc</kbd>
           </button>
           <button type="submit" className="btn btn-primary">
-            Continue <kbd aria-hidden="true">Enter</kbd>
+            {t('form.continue')} <kbd aria-hidden="true">Enter</kbd>
           </button>
         </div>
       </form>
@@ -53,6 +55,7 @@ function FormShell({
  * core records the change by).
  */
 function CashForm({ dueCents }: { dueCents: number }) {
+  const { t } = useTranslation('sale');
   const pay = usePay();
   const [cash, setCash] = useState({ cents: dueCents, prefilled: true });
   const [confirm, setConfirm] = useState(false);
@@ -72,8 +75,8 @@ function CashForm({ dueCents }: { dueCents: number }) {
   const change = changeDueCents(dueCents, cents);
   const changeText = formatCents(change);
   return (
-    <FormShell title={`Cash — due ${formatCents(dueCents)}`} onSubmit={() => take(cents)}>
-      <label htmlFor="cash-tendered">Cash handed over</label>
+    <FormShell title={t('cash.title', { amount: formatCents(dueCents) })} onSubmit={() => take(cents)}>
+      <label htmlFor="cash-tendered">{t('cash.handedOver')}</label>
       <input
         id="cash-tendered"
         className={`amount${cash.prefilled ? ' prefilled' : ''}`}
@@ -93,28 +96,26 @@ function CashForm({ dueCents }: { dueCents: number }) {
         aria-describedby="cash-hint cash-change"
       />
       <p id="cash-hint" className="hint">
-        {cash.prefilled
-          ? `The amount due. Type what the customer hands over: the first digit replaces ${formatCents(dueCents)}.`
-          : 'Backspace deletes the last digit.'}
+        {cash.prefilled ? t('cash.hintPrefilled', { amount: formatCents(dueCents) }) : t('cash.hintTyped')}
       </p>
       <div id="cash-change" aria-live="polite">
         {cents >= dueCents ? (
           change > 0 ? (
             <p className="figure-hero">
-              <span className="figure-label">Change due</span>
+              <span className="figure-label">{t('cash.changeDue')}</span>
               <strong style={{ fontSize: figureFontSize(changeText, 3.5) }}>{changeText}</strong>
             </p>
           ) : (
-            <p>Exact cash: no change due.</p>
+            <p>{t('cash.exact')}</p>
           )
         ) : (
-          <p>Short by {formatCents(dueCents - cents)}: the rest needs another tender.</p>
+          <p>{t('cash.short', { amount: formatCents(dueCents - cents) })}</p>
         )}
       </div>
       {/* One touch for the common case: the bill the customer handed over takes the tender at once. */}
-      <div className="row" role="group" aria-label="Take cash now">
+      <div className="row" role="group" aria-label={t('cash.takeNow')}>
         <button type="button" className="btn" onClick={() => take(dueCents)}>
-          Exact {formatCents(dueCents)}
+          {t('cash.exactButton', { amount: formatCents(dueCents) })}
         </button>
         {roundUps.map((v) => (
           <button key={v} type="button" className="btn" onClick={() => take(v)}>
@@ -122,16 +123,20 @@ function CashForm({ dueCents }: { dueCents: number }) {
           </button>
         ))}
       </div>
-      <Keypad label="Cash keypad" onDigit={type} onBackspace={erase} />
+      <Keypad label={t('cash.keypad')} onDigit={type} onBackspace={erase} />
       {confirm ? (
         <Dialog
-          title="Check the cash handed over"
+          title={t('cash.checkTitle')}
           onClose={() => setConfirm(false)}
           initialFocus="cash-confirm-back"
         >
           <p className="dialog-reason">
-            {formatCents(cents)} handed over for {formatCents(dueCents)} due is {changeText} in change: more
-            than a {formatCents(LARGEST_BILL_CENTS)} bill over what is due.
+            {t('cash.checkReason', {
+              tendered: formatCents(cents),
+              due: formatCents(dueCents),
+              change: changeText,
+              bill: formatCents(LARGEST_BILL_CENTS),
+            })}
           </p>
           <div className="row">
             <button
@@ -140,7 +145,7 @@ function CashForm({ dueCents }: { dueCents: number }) {
               className="btn btn-primary"
               onClick={() => setConfirm(false)}
             >
-              Change the cash amount
+              {t('cash.checkBack')}
             </button>
             <button
               type="button"
@@ -150,7 +155,7 @@ function CashForm({ dueCents }: { dueCents: number }) {
                 take(cents, true);
               }}
             >
-              Give {changeText} change
+              {t('cash.give', { change: changeText })}
             </button>
           </div>
         </Dialog>
@@ -160,6 +165,7 @@ function CashForm({ dueCents }: { dueCents: number }) {
 }
 
 function KeyedForm() {
+  const { t } = useTranslation('sale');
   const pay = usePay();
   const [number, setNumber] = useState('');
   const [expiry, setExpiry] = useState('');
@@ -168,8 +174,8 @@ function KeyedForm() {
   const [error, setError] = useState<string | null>(null);
   const submit = () => {
     const pan = number.replace(/\D/g, '');
-    if (pan.length < 12 || pan.length > 19) return setError('The card number is 12 to 19 digits.');
-    if (!/^(0[1-9]|1[0-2])\d{2}$/.test(expiry)) return setError('The expiry is MMYY, for example 1230.');
+    if (pan.length < 12 || pan.length > 19) return setError(t('keyed.badNumber'));
+    if (!/^(0[1-9]|1[0-2])\d{2}$/.test(expiry)) return setError(t('keyed.badExpiry'));
     // The number leaves this form only in the request to the core; the fields are cleared right away so
     // it does not linger in the page.
     setNumber('');
@@ -182,11 +188,11 @@ function KeyedForm() {
   };
   const last4 = number.replace(/\D/g, '').slice(-4);
   return (
-    <FormShell title="Keyed card" onSubmit={submit}>
+    <FormShell title={t('keyed.title')} onSubmit={submit}>
       <div className="row">
         <InputField
           id="keyed-number"
-          label="Card number"
+          label={t('keyed.number')}
           type="password"
           inputMode="numeric"
           autoComplete="off"
@@ -196,19 +202,19 @@ function KeyedForm() {
           aria-describedby="keyed-last4"
         >
           <span id="keyed-last4" className="hint">
-            {last4.length === 4 ? `Ends in ${last4}` : 'Hidden as you type'}
+            {last4.length === 4 ? t('keyed.endsIn', { last4 }) : t('keyed.hidden')}
           </span>
         </InputField>
         <DigitsField
           id="keyed-expiry"
-          label="Expiry (MMYY)"
+          label={t('keyed.expiry')}
           maxLength={4}
           value={expiry}
           onDigits={setExpiry}
         />
         <DigitsField
           id="keyed-cvn"
-          label="Security code"
+          label={t('keyed.cvn')}
           type="password"
           maxLength={4}
           value={cvn}
@@ -216,7 +222,7 @@ function KeyedForm() {
         />
         <InputField
           id="keyed-zip"
-          label="ZIP (optional)"
+          label={t('keyed.zip')}
           inputMode="numeric"
           autoComplete="off"
           maxLength={10}
@@ -230,11 +236,12 @@ function KeyedForm() {
 }
 
 function GiftForm() {
+  const { t } = useTranslation('sale');
   const pay = usePay();
   const [number, setNumber] = useState('');
   return (
     <FormShell
-      title="Gift card"
+      title={t('gift.title')}
       onSubmit={() => {
         const pan = number.replace(/\D/g, '');
         setNumber('');
@@ -245,8 +252,8 @@ function GiftForm() {
         );
       }}
     >
-      <p>Continue with the field empty to swipe the gift card, or type its number.</p>
-      <label htmlFor="gift-number">Gift card number (optional)</label>
+      <p>{t('gift.hint')}</p>
+      <label htmlFor="gift-number">{t('gift.number')}</label>
       <input
         id="gift-number"
         type="password"
@@ -261,18 +268,19 @@ function GiftForm() {
 }
 
 function DebitForm() {
+  const { t } = useTranslation('sale');
   const pay = usePay();
   const [cashBack, setCashBack] = useState(0);
   const options = [0, 1000, 2000, 4000, 6000];
   return (
     <FormShell
-      title="Debit"
+      title={t('debit.title')}
       onSubmit={() =>
         pay({ kind: 'debit', entry: 'present', ...(cashBack > 0 ? { cashBackCents: cashBack } : {}) })
       }
     >
       <fieldset className="row">
-        <legend>Cash back</legend>
+        <legend>{t('debit.cashBack')}</legend>
         {options.map((c) => (
           <label key={c} className="check">
             <input
@@ -282,22 +290,23 @@ function DebitForm() {
               onChange={() => setCashBack(c)}
               autoFocus={c === 0}
             />
-            {c === 0 ? 'None' : formatCents(c)}
+            {c === 0 ? t('debit.none') : formatCents(c)}
           </label>
         ))}
       </fieldset>
-      <p className="hint">The customer inserts, taps or swipes, then enters the PIN on the PIN pad.</p>
+      <p className="hint">{t('debit.hint')}</p>
     </FormShell>
   );
 }
 
 function EbtForm() {
+  const { t } = useTranslation('sale');
   const pay = usePay();
   const [program, setProgram] = useState<'food' | 'cash'>('food');
   return (
-    <FormShell title="EBT" onSubmit={() => pay({ kind: 'ebt', program, entry: 'present' })}>
+    <FormShell title={t('ebt.title')} onSubmit={() => pay({ kind: 'ebt', program, entry: 'present' })}>
       <fieldset className="row">
-        <legend>Benefit</legend>
+        <legend>{t('ebt.benefit')}</legend>
         <label className="check">
           <input
             type="radio"
@@ -306,23 +315,23 @@ function EbtForm() {
             onChange={() => setProgram('food')}
             autoFocus
           />
-          Food (SNAP)
+          {t('ebt.food')}
         </label>
         <label className="check">
           <input type="radio" name="ebt" checked={program === 'cash'} onChange={() => setProgram('cash')} />
-          Cash benefit
+          {t('ebt.cash')}
         </label>
       </fieldset>
     </FormShell>
   );
 }
 
-const accountTypes: readonly SelectOption<'CHECKING' | 'SAVING'>[] = [
-  ['CHECKING', 'Checking'],
-  ['SAVING', 'Savings'],
-];
-
 function CheckForm() {
+  const { t } = useTranslation('sale');
+  const accountTypes: readonly SelectOption<'CHECKING' | 'SAVING'>[] = [
+    ['CHECKING', t('check.checking')],
+    ['SAVING', t('check.savings')],
+  ];
   const pay = usePay();
   const [routing, setRouting] = useState('');
   const [account, setAccount] = useState('');
@@ -331,11 +340,11 @@ function CheckForm() {
   const [error, setError] = useState<string | null>(null);
   return (
     <FormShell
-      title="Check"
+      title={t('check.title')}
       onSubmit={() => {
-        if (!/^\d{9}$/.test(routing)) return setError('The routing number is 9 digits.');
-        if (!/^\d{4,17}$/.test(account)) return setError('The account number is 4 to 17 digits.');
-        if (!/^\d{1,10}$/.test(checkNumber)) return setError('Enter the check number.');
+        if (!/^\d{9}$/.test(routing)) return setError(t('check.badRouting'));
+        if (!/^\d{4,17}$/.test(account)) return setError(t('check.badAccount'));
+        if (!/^\d{1,10}$/.test(checkNumber)) return setError(t('check.badNumber'));
         setAccount('');
         pay({
           kind: 'check',
@@ -346,7 +355,7 @@ function CheckForm() {
       <div className="row">
         <DigitsField
           id="check-routing"
-          label="Routing number"
+          label={t('check.routing')}
           autoFocus
           maxLength={9}
           value={routing}
@@ -354,7 +363,7 @@ function CheckForm() {
         />
         <DigitsField
           id="check-account"
-          label="Account number"
+          label={t('check.account')}
           type="password"
           maxLength={17}
           value={account}
@@ -362,14 +371,14 @@ function CheckForm() {
         />
         <DigitsField
           id="check-number"
-          label="Check number"
+          label={t('check.number')}
           maxLength={10}
           value={checkNumber}
           onDigits={setCheckNumber}
         />
         <SelectField
           id="check-type"
-          label="Account type"
+          label={t('check.type')}
           value={type}
           options={accountTypes}
           onChange={setType}

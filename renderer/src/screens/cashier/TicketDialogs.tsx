@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { useTranslation } from 'react-i18next';
 import type {
   CatalogItemView,
   CategoryView,
@@ -14,32 +15,6 @@ import { Dialog } from '../../ui/Dialog';
 import { figureFontSize } from '../../ui/figure';
 import { Keypad } from '../../ui/Keypad';
 import { CatalogItemForm } from '../manager/CatalogItemForm';
-
-/** The words of the ticket's dialogs, in one place. */
-const words = {
-  openItem: 'Open item',
-  openItemFor: (barcode: string) => `Open item (code ${barcode})`,
-  amount: 'Amount',
-  description: 'Description (optional)',
-  add: 'Add to ticket',
-  priceOf: (name: string) => `Price of ${name}`,
-  price: 'Price',
-  setPrice: 'Set price',
-  cancel: 'Cancel',
-  amountHint: 'Digits shift in from the right: 4 9 9 is $4.99.',
-  needAmount: 'Type the amount first.',
-  discountOn: (name: string) => `Discount on ${name}`,
-  ticketDiscount: 'Ticket discount',
-  percentOff: 'Percent off',
-  amountOff: 'Amount off',
-  percent: 'Percent',
-  presets: 'Common discounts',
-  apply: 'Apply discount',
-  remove: 'Remove discount',
-  limit: (p: number) => `A cashier may give up to ${p}%; more asks for the manager’s PIN.`,
-  badPercent: 'A discount is more than 0 and at most 100 %, with at most four decimals.',
-  loading: 'Loading the catalog…',
-} as const;
 
 /**
  * The scanner's burst guard for a keypad field in a dialog: a keyboard-wedge scan's digits reach the field
@@ -81,13 +56,14 @@ function AmountDialog({
   onSubmit,
   onClose,
 }: AmountDialogProps) {
+  const { t } = useTranslation('sale');
   const [cents, setCents] = useState(initialCents);
   const [name, setName] = useState('');
   const [problem, setProblem] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const guard = useBurstGuard(cents, setCents);
   const submit = async () => {
-    if (cents <= 0) return setProblem(words.needAmount);
+    if (cents <= 0) return setProblem(t('dialogs.needAmount'));
     setBusy(true);
     const done = await onSubmit(cents, name.trim());
     setBusy(false);
@@ -125,10 +101,10 @@ function AmountDialog({
           }}
         />
         <p id="ticket-amount-hint" className="hint">
-          {words.amountHint}
+          {t('dialogs.amountHint', { example: formatCents(499) })}
         </p>
         <Keypad
-          label={`${label} keypad`}
+          label={t('dialogs.keypad', { label })}
           onDigit={(d) => {
             setCents((c) => pushDigit(c, d));
             setProblem(null);
@@ -137,7 +113,7 @@ function AmountDialog({
         />
         {named ? (
           <div className="field">
-            <label htmlFor="ticket-item-name">{words.description}</label>
+            <label htmlFor="ticket-item-name">{t('dialogs.description')}</label>
             <input
               id="ticket-item-name"
               value={name}
@@ -154,7 +130,7 @@ function AmountDialog({
         ) : null}
         <div className="row">
           <button type="button" className="btn" onClick={onClose}>
-            {words.cancel}
+            {t('dialogs.cancel')}
           </button>
           <button type="button" className="btn btn-primary" disabled={busy} onClick={() => void submit()}>
             {confirm}
@@ -176,6 +152,7 @@ const PRESETS = [5, 10, 15, 20, 25] as const;
 
 /** A line's or the ticket's discount: a percent (presets or typed) or an amount off. */
 function DiscountDialog({ lineId }: { lineId: string | null }) {
+  const { t } = useTranslation('sale');
   const sale = useSaleStore();
   const run = useTicketChange();
   const ticket = useSale((s) => s.ticket);
@@ -202,10 +179,10 @@ function DiscountDialog({ lineId }: { lineId: string | null }) {
   const submit = () => {
     if (kind === 'percent') {
       const p = parsePercent(percent);
-      if (p === undefined) return setProblem(words.badPercent);
+      if (p === undefined) return setProblem(t('dialogs.badPercent'));
       return void apply({ kind: 'percent', percent: p });
     }
-    if (cents <= 0) return setProblem(words.needAmount);
+    if (cents <= 0) return setProblem(t('dialogs.needAmount'));
     return void apply({ kind: 'amount', amountCents: cents });
   };
   const typeKey = (d: string) => {
@@ -215,11 +192,11 @@ function DiscountDialog({ lineId }: { lineId: string | null }) {
   };
   const limit = lineId ? limits?.maxLineDiscountPercent : limits?.maxTicketDiscountPercent;
   const shown = kind === 'percent' ? `${percent === '' ? '0' : percent}%` : formatCents(cents);
-  const title = lineId ? words.discountOn(line?.name ?? '') : words.ticketDiscount;
+  const title = lineId ? t('dialogs.discountOn', { name: line?.name ?? '' }) : t('dialogs.ticketDiscount');
   return (
     <Dialog title={title} onClose={close} initialFocus="discount-value">
       <div className="stack">
-        <div className="row" role="radiogroup" aria-label="Discount kind">
+        <div className="row" role="radiogroup" aria-label={t('dialogs.discountKind')}>
           {(['percent', 'amount'] as const).map((k) => (
             <label key={k} className="check">
               <input
@@ -233,11 +210,13 @@ function DiscountDialog({ lineId }: { lineId: string | null }) {
                   document.getElementById('discount-value')?.focus();
                 }}
               />
-              {k === 'percent' ? words.percentOff : words.amountOff}
+              {k === 'percent' ? t('dialogs.percentOff') : t('dialogs.amountOff')}
             </label>
           ))}
         </div>
-        <label htmlFor="discount-value">{kind === 'percent' ? words.percent : words.amount}</label>
+        <label htmlFor="discount-value">
+          {kind === 'percent' ? t('dialogs.percent') : t('dialogs.amount')}
+        </label>
         <input
           id="discount-value"
           className="amount"
@@ -261,7 +240,7 @@ function DiscountDialog({ lineId }: { lineId: string | null }) {
           }}
         />
         {kind === 'percent' ? (
-          <div className="row" role="group" aria-label={words.presets}>
+          <div className="row" role="group" aria-label={t('dialogs.presets')}>
             {PRESETS.map((p) => (
               <button
                 key={p}
@@ -279,7 +258,7 @@ function DiscountDialog({ lineId }: { lineId: string | null }) {
           </div>
         ) : null}
         <Keypad
-          label="Discount keypad"
+          label={t('dialogs.discountKeypad')}
           doubleZero={kind === 'amount'}
           onDigit={typeKey}
           onBackspace={() =>
@@ -289,7 +268,7 @@ function DiscountDialog({ lineId }: { lineId: string | null }) {
         />
         {limit !== undefined ? (
           <p id="discount-limit" className="hint">
-            {words.limit(limit)}
+            {t('dialogs.limit', { percent: limit })}
           </p>
         ) : null}
         {problem ? (
@@ -299,15 +278,15 @@ function DiscountDialog({ lineId }: { lineId: string | null }) {
         ) : null}
         <div className="row">
           <button type="button" className="btn" onClick={close}>
-            {words.cancel}
+            {t('dialogs.cancel')}
           </button>
           {current ? (
             <button type="button" className="btn" disabled={busy} onClick={() => void apply(null)}>
-              {words.remove}
+              {t('dialogs.remove')}
             </button>
           ) : null}
           <button type="button" className="btn btn-primary" disabled={busy} onClick={submit}>
-            {words.apply}
+            {t('dialogs.apply')}
           </button>
         </div>
       </div>
@@ -320,6 +299,7 @@ function DiscountDialog({ lineId }: { lineId: string | null }) {
  * five-digit item code instead of the label), and the saved item is rung.
  */
 function AddItemDialog({ barcode }: { barcode: string }) {
+  const { t } = useTranslation('sale');
   const bridge = useBridge();
   const sale = useSaleStore();
   const ring = useRing();
@@ -342,10 +322,10 @@ function AddItemDialog({ barcode }: { barcode: string }) {
   const close = () => sale.getState().closeDialog();
   if (!lists)
     return (
-      <Dialog title="Add item" onClose={close}>
-        <p role={problem ? 'alert' : 'status'}>{problem ?? words.loading}</p>
+      <Dialog title={t('dialogs.addItem')} onClose={close}>
+        <p role={problem ? 'alert' : 'status'}>{problem ?? t('dialogs.loading')}</p>
         <button type="button" className="btn" onClick={close}>
-          {words.cancel}
+          {t('dialogs.cancel')}
         </button>
       </Dialog>
     );
@@ -371,6 +351,7 @@ function AddItemDialog({ barcode }: { barcode: string }) {
 
 /** The ticket's dialog of the moment (one at a time), from the sale store. */
 export function TicketDialogs() {
+  const { t } = useTranslation('sale');
   const dialog = useSale((s) => s.dialog);
   const sale = useSaleStore();
   const run = useTicketChange();
@@ -381,9 +362,11 @@ export function TicketDialogs() {
     case 'openItem':
       return (
         <AmountDialog
-          title={dialog.barcode ? words.openItemFor(dialog.barcode) : words.openItem}
-          label={words.amount}
-          confirm={words.add}
+          title={
+            dialog.barcode ? t('dialogs.openItemFor', { barcode: dialog.barcode }) : t('dialogs.openItem')
+          }
+          label={t('dialogs.amount')}
+          confirm={t('dialogs.add')}
           named
           onClose={close}
           onSubmit={(priceCents, name) =>
@@ -397,9 +380,9 @@ export function TicketDialogs() {
     case 'itemPrice':
       return (
         <AmountDialog
-          title={words.priceOf(dialog.item.name)}
-          label={words.price}
-          confirm={words.add}
+          title={t('dialogs.priceOf', { name: dialog.item.name })}
+          label={t('dialogs.price')}
+          confirm={t('dialogs.add')}
           initialCents={dialog.item.priceCents}
           onClose={close}
           onSubmit={(unitPriceCents) => run({ kind: 'item', itemId: dialog.item.id, unitPriceCents })}
@@ -409,9 +392,9 @@ export function TicketDialogs() {
       const line = ticket?.itemized?.lines.find((l) => l.lineId === dialog.lineId);
       return (
         <AmountDialog
-          title={words.priceOf(line?.name ?? '')}
-          label={words.price}
-          confirm={words.setPrice}
+          title={t('dialogs.priceOf', { name: line?.name ?? '' })}
+          label={t('dialogs.price')}
+          confirm={t('dialogs.setPrice')}
           initialCents={line?.unitPriceCents ?? 0}
           onClose={close}
           onSubmit={(unitPriceCents) => run({ kind: 'price', lineId: dialog.lineId, unitPriceCents })}

@@ -1,4 +1,5 @@
 import { Fragment, useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { TicketDiscount, TicketLineView, TicketView } from '../../../../electron/bridge/contract';
 import { formatCents } from '../../format/money';
 import { useSale, useSaleStore } from '../../state/context';
@@ -10,35 +11,6 @@ import { figureFontSize } from '../../ui/figure';
 function discountText(d: TicketDiscount): string {
   return d.kind === 'percent' ? `${d.percent}%` : formatCents(d.amountCents);
 }
-
-/** The ticket's words, in one place. */
-const words = {
-  title: 'Ticket',
-  lines: 'Ticket lines',
-  columns: ['Item', 'Qty', 'Price', 'Amount'] as const,
-  empty: 'Scan an item, touch a quick key or find it by name.',
-  weighed: 'price from the label',
-  overridden: (list: number) => `catalog price ${formatCents(list)}`,
-  discount: (d: TicketDiscount) => `Discount ${discountText(d)}`,
-  pickHint: 'Touch a line to change its quantity, discount or price, or to void it.',
-  change: (name: string) => `Change ${name}`,
-  quantity: 'Quantity',
-  less: 'One less',
-  more: 'One more',
-  lineDiscount: 'Discount',
-  price: 'Price',
-  voidLine: 'Void line',
-  done: 'Done',
-  ticketDiscount: 'Ticket discount',
-  totals: 'Ticket totals',
-  items: 'Items',
-  lineDiscounts: 'Line discounts',
-  subtotal: 'Subtotal',
-  tip: 'Tip',
-  total: 'Total',
-  paid: 'Paid',
-  remaining: 'Remaining',
-} as const;
 
 /** Lines change only while nothing is paid (the core enforces it; the screen does not offer it). */
 function editableTicket(t: TicketView): boolean {
@@ -54,12 +26,13 @@ function LineRows({
   selected: boolean;
   editable: boolean;
 }) {
+  const { t } = useTranslation('sale');
   const sale = useSaleStore();
   const note =
     line.kind === 'weighed'
-      ? words.weighed
+      ? t('ticket.weighed')
       : line.listPriceCents !== undefined && line.listPriceCents !== line.unitPriceCents && !line.openPrice
-        ? words.overridden(line.listPriceCents)
+        ? t('ticket.overridden', { amount: formatCents(line.listPriceCents) })
         : null;
   return (
     <>
@@ -90,7 +63,7 @@ function LineRows({
       {line.discount && line.priced.lineDiscountCents > 0 ? (
         <tr className="line-discount" data-discount-of={line.lineId}>
           <th scope="row" colSpan={3}>
-            {words.discount(line.discount)}
+            {t('ticket.discount', { discount: discountText(line.discount) })}
           </th>
           <td>{formatCents(-line.priced.lineDiscountCents)}</td>
         </tr>
@@ -101,6 +74,7 @@ function LineRows({
 
 /** The selected line's quantity (−, typed, +), discount, price and void; else the ticket discount. */
 function LineActions({ ticket }: { ticket: TicketView }) {
+  const { t } = useTranslation('sale');
   const sale = useSaleStore();
   const run = useTicketChange();
   const selectedId = useSale((s) => s.selectedLineId);
@@ -116,7 +90,7 @@ function LineActions({ ticket }: { ticket: TicketView }) {
           className="btn"
           onClick={() => sale.getState().openDialog({ kind: 'discount', lineId: null })}
         >
-          {words.ticketDiscount}
+          {t('ticket.ticketDiscount')}
         </button>
       </div>
     );
@@ -129,11 +103,11 @@ function LineActions({ ticket }: { ticket: TicketView }) {
   // A weighed line is one label at its price: its quantity is not the cashier's to change.
   const weighed = line.kind === 'weighed';
   return (
-    <div className="row ticket-actions" role="group" aria-label={words.change(line.name)}>
+    <div className="row ticket-actions" role="group" aria-label={t('ticket.change', { name: line.name })}>
       <button
         type="button"
         className="btn"
-        aria-label={words.less}
+        aria-label={t('ticket.less')}
         disabled={weighed || line.quantity <= 1}
         onClick={() => setQuantity(line.quantity - 1)}
       >
@@ -142,7 +116,7 @@ function LineActions({ ticket }: { ticket: TicketView }) {
       <input
         id="line-quantity"
         className="line-quantity"
-        aria-label={words.quantity}
+        aria-label={t('ticket.quantity')}
         inputMode="numeric"
         autoComplete="off"
         disabled={weighed}
@@ -163,7 +137,7 @@ function LineActions({ ticket }: { ticket: TicketView }) {
       <button
         type="button"
         className="btn"
-        aria-label={words.more}
+        aria-label={t('ticket.more')}
         disabled={weighed}
         onClick={() => setQuantity(line.quantity + 1)}
       >
@@ -174,24 +148,24 @@ function LineActions({ ticket }: { ticket: TicketView }) {
         className="btn"
         onClick={() => sale.getState().openDialog({ kind: 'discount', lineId: line.lineId })}
       >
-        {words.lineDiscount}
+        {t('ticket.lineDiscount')}
       </button>
       <button
         type="button"
         className="btn"
         onClick={() => sale.getState().openDialog({ kind: 'price', lineId: line.lineId })}
       >
-        {words.price}
+        {t('ticket.price')}
       </button>
       <button
         type="button"
         className="btn btn-danger"
         onClick={() => void run({ kind: 'void', lineId: line.lineId })}
       >
-        {words.voidLine}
+        {t('ticket.voidLine')}
       </button>
       <button type="button" className="btn" onClick={() => sale.getState().selectLine(null)}>
-        {words.done}
+        {t('ticket.done')}
       </button>
     </div>
   );
@@ -204,6 +178,8 @@ function LineActions({ ticket }: { ticket: TicketView }) {
  * largest figure on the screen.
  */
 function TicketTotals({ ticket }: { ticket: TicketView }) {
+  const { t } = useTranslation('sale');
+  const say = t;
   const p = ticket.itemized?.pricing;
   if (!p) return null;
   const partPaid = ticket.paidCents > 0 && ticket.status === 'open';
@@ -211,37 +187,45 @@ function TicketTotals({ ticket }: { ticket: TicketView }) {
   const d = ticket.itemized?.discount;
   type Row = { id: string; label: string; cents: number; cls?: string };
   const rows: Row[] = [
-    ...(discounted ? [{ id: 'items', label: words.items, cents: p.itemsCents }] : []),
+    ...(discounted ? [{ id: 'items', label: t('totals.items'), cents: p.itemsCents }] : []),
     ...(p.lineDiscountCents > 0
-      ? [{ id: 'line-discounts', label: words.lineDiscounts, cents: -p.lineDiscountCents }]
+      ? [{ id: 'line-discounts', label: t('totals.lineDiscounts'), cents: -p.lineDiscountCents }]
       : []),
     ...(d && p.ticketDiscountCents > 0
       ? [
           {
             id: 'ticket-discount',
-            label: `${words.ticketDiscount} ${discountText(d)}`,
+            label: t('totals.ticketDiscount', { discount: discountText(d) }),
             cents: -p.ticketDiscountCents,
           },
         ]
       : []),
-    { id: 'subtotal', label: words.subtotal, cents: p.subtotalCents },
+    { id: 'subtotal', label: t('totals.subtotal'), cents: p.subtotalCents },
     ...p.taxes
       // An exempt class, or one at 0 %, has no tax to show (as on the receipt).
       .filter((t) => t.mode !== 'exempt' && t.ratePercent !== 0)
       .map((t) => ({
         id: `tax-${t.code}`,
-        label: `${t.name} ${t.ratePercent}%${t.mode === 'inclusive' ? ' (incl.)' : ''}`,
+        label: say(t.mode === 'inclusive' ? 'totals.taxIncluded' : 'totals.taxClass', {
+          name: t.name,
+          rate: t.ratePercent,
+        }),
         cents: t.taxCents,
         cls: t.mode === 'inclusive' ? 'included' : undefined,
       })),
-    ...(ticket.tipCents > 0 ? [{ id: 'tip', label: words.tip, cents: ticket.tipCents }] : []),
-    { id: 'total', label: words.total, cents: ticket.totalCents, cls: partPaid ? 'total' : 'total pay' },
+    ...(ticket.tipCents > 0 ? [{ id: 'tip', label: t('totals.tip'), cents: ticket.tipCents }] : []),
+    {
+      id: 'total',
+      label: t('totals.total'),
+      cents: ticket.totalCents,
+      cls: partPaid ? 'total' : 'total pay',
+    },
     ...(ticket.paidCents > 0
       ? [
-          { id: 'paid', label: words.paid, cents: ticket.paidCents },
+          { id: 'paid', label: t('totals.paid'), cents: ticket.paidCents },
           {
             id: 'remaining',
-            label: words.remaining,
+            label: t('totals.remaining'),
             cents: ticket.remainingCents,
             ...(partPaid ? { cls: 'total pay' } : {}),
           },
@@ -251,7 +235,7 @@ function TicketTotals({ ticket }: { ticket: TicketView }) {
   // Three columns: a figure row's words span the first two, the total's figure the last two, so the big
   // figure's width does not squeeze the words of the rows above it.
   return (
-    <table className="totals ticket-totals" aria-label={words.totals}>
+    <table className="totals ticket-totals" aria-label={t('totals.caption')}>
       <colgroup>
         <col className="ticket-totals-words" />
         <col />
@@ -265,7 +249,7 @@ function TicketTotals({ ticket }: { ticket: TicketView }) {
           return (
             <tr key={r.id} className={r.cls}>
               <th scope="row" colSpan={big ? 1 : 2}>
-                {pay && ticket.status !== 'paid' ? `${r.label} to pay` : r.label}
+                {pay && ticket.status !== 'paid' ? t('totals.toPay', { label: r.label }) : r.label}
               </th>
               <td
                 colSpan={big ? 2 : 1}
@@ -284,6 +268,7 @@ function TicketTotals({ ticket }: { ticket: TicketView }) {
 
 /** The ticket of lines: its lines (the newest in view), the selected line's changes, its totals. */
 export function TicketPanel({ ticket }: { ticket: TicketView }) {
+  const { t } = useTranslation('sale');
   const selectedId = useSale((s) => s.selectedLineId);
   const phase = useSale((s) => s.phase);
   const editable = phase === 'entry' && editableTicket(ticket);
@@ -311,19 +296,19 @@ export function TicketPanel({ ticket }: { ticket: TicketView }) {
   return (
     <section className="ticket-panel" aria-labelledby="ticket-title">
       <h2 id="ticket-title" tabIndex={-1} data-autofocus={editable || undefined}>
-        {words.title}
+        {t('ticket.title')}
       </h2>
       <p id="line-pick-hint" className="sr-only">
-        {words.pickHint}
+        {t('ticket.pickHint')}
       </p>
       {/* Focusable: a keyboard scrolls a long ticket too (its lines are buttons only while it can change). */}
-      <div className="ticket-lines" ref={scroller} tabIndex={0} role="region" aria-label={words.lines}>
-        <table className="ticket-table" aria-label={words.lines}>
+      <div className="ticket-lines" ref={scroller} tabIndex={0} role="region" aria-label={t('ticket.lines')}>
+        <table className="ticket-table" aria-label={t('ticket.lines')}>
           <thead>
             <tr>
-              {words.columns.map((c) => (
+              {(['item', 'qty', 'price', 'amount'] as const).map((c) => (
                 <th key={c} scope="col">
-                  {c}
+                  {t(`ticket.${c}`)}
                 </th>
               ))}
             </tr>
@@ -332,7 +317,7 @@ export function TicketPanel({ ticket }: { ticket: TicketView }) {
             {lines.length === 0 ? (
               <tr>
                 <td colSpan={4} className="hint">
-                  {words.empty}
+                  {t('ticket.empty')}
                 </td>
               </tr>
             ) : (

@@ -1,0 +1,43 @@
+/**
+ * The core's refusals on the sale and card path (electron/sale), by their messageId `sale.*` in the
+ * `errors` namespace: the same words the core sends in English.
+ */
+export const saleErrors = {
+  noLines: 'This ticket was opened for an amount: it has no lines.',
+  tenderInProgress: 'A tender is in progress: finish or cancel it first.',
+  anotherTender: 'Another tender is in progress: finish or cancel it first.',
+  cancelTenderFirst: 'Cancel the tender in progress first.',
+  linesLocked: 'Part of the ticket is paid: its lines can no longer change.',
+  noOpenTicket: 'No such open ticket.',
+  ticketPaid: 'The ticket is paid.',
+  ticketAbandoned: 'The ticket is abandoned.',
+  noSignatureNeeded: 'This tender needs no signature.',
+  tipNotNegative: 'The tip must be zero or a positive number of cents.',
+  tipAfterApproval: 'A tender is already approved: add the tip on the next tender instead.',
+  alreadySigned: 'The customer has already signed.',
+  padNotSigned: 'Nothing was signed on the pad: ask the customer to sign again.',
+  signatureEmpty: 'The signature is empty.',
+  noReceiptYet: 'No receipt to reprint yet.',
+  enterCash: 'Enter the cash the customer handed over.',
+  checkFields: 'Enter the routing number (9 digits), account number and check number.',
+  cashBackNotNegative: 'Cash back must be zero or a positive number of cents.',
+  noPinPad: 'The PIN pad is not connected: use credit or ask a tech to check the PIN pad.',
+  keyedNeeds: 'Keyed entry needs the card number and expiry (MMYY).',
+  noSwipeReader: 'The card reader is not connected. Key the card or ask a tech to check the reader.',
+  noCardReader: 'No card reader is connected. Key the card or ask a tech to check the readers.',
+  giftNumber: 'The gift card number is 12 to 19 digits.',
+  inactiveItem: '{{name}} is not sold any more (inactive).',
+  openPrice: 'Type the price of {{name}}: it is an open-price item.',
+  priceUnworkable: 'That price cannot be worked out.',
+  discountPercent: 'A discount is 0 to 100 %, with at most four decimals.',
+  discountAmount: 'A discount is zero or a positive number of cents.',
+  tooManyLines: 'A ticket has at most {{max}} lines: finish this one first.',
+  noSuchLine: 'No such line on this ticket.',
+  lineVoided: 'That line is voided.',
+  weighedQuantity: 'A weighed item’s quantity is on its label: scan each label.',
+  weighedPrice: 'A weighed item’s price is on its label: void the line to take it off.',
+  chooseTender: 'Choose a tender.',
+  moreThanRemains: 'The amount is more than what remains on the ticket.',
+  largeChange:
+    'Change of {{change}} is more than a {{bill}} bill over the {{due}} due: check the cash handed over, or confirm it.',
+};
