@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { gatewayAddressProblem } from '../../common/gateway-address';
-import { createBatchClose } from '../batch-close';
+import { createBatchClose } from '../batch/batch-close';
 import { createConnectionHub, type BridgeConnection } from '../bridge/connection';
 import { createDispatch } from '../bridge/dispatcher';
 import { createHandlers } from '../bridge/handlers';
@@ -269,7 +269,6 @@ export async function createTerminalCore(config: TerminalCoreConfig): Promise<Te
   const batchClose = createBatchClose({
     client,
     journal,
-    saf: storeAndForward,
     clock,
     kickReversals: () => reversalWorker.kick(),
     failureOf: (f) => engine.failureOf(f),

@@ -170,6 +170,23 @@ export type FigureGroup = {
   tipCents: number;
 };
 
+/** The setting that holds the last batch close this lane has seen (its own, or the gateway's automatic one). */
+export const LAST_CLOSE_SETTING = 'lastSettledAt';
+
+/** The journal's side of the batch close's reconciliation, read in one request (batch/batch-close.ts). */
+export type BatchJournalSide = {
+  /** When the open batch began: the later of the last close kept here and the gateway's. */
+  openedAt: number;
+  /** Rows since then, and older rows still unresolved (an unknown from before the last close). */
+  rows: JournalRow[];
+  /** Reversals not yet acknowledged, and the newest the gateway refused for good. */
+  reversals: ReversalRow[];
+  /** The epoch of this journal's numbers: an approval under it that the journal lacks is an orphan. */
+  epoch: string | undefined;
+  /** Sales stored offline and not forwarded yet. */
+  safQueued: number;
+};
+
 export type TicketRecord = {
   ticketId: string;
   status: string;
@@ -739,6 +756,42 @@ export class JournalStore {
       cashBackCents: r.cashback,
       tipCents: r.tip,
     }));
+  }
+
+  /**
+   * Everything the batch close reconciles, in one request and one read transaction, instead of a request
+   * per page and per table. `gatewayClosedAt` is the gateway's last close when it was reachable: a later
+   * one than the lane's is kept, as the start of the open batch.
+   */
+  batchJournalSide(gatewayClosedAt: number | undefined, now: number): BatchJournalSide {
+    return this.db.transaction(() => {
+      let openedAt = Number(this.getSetting(LAST_CLOSE_SETTING) ?? '0');
+      if (gatewayClosedAt !== undefined && gatewayClosedAt > openedAt) {
+        this.setSetting(LAST_CLOSE_SETTING, String(gatewayClosedAt), now);
+        openedAt = gatewayClosedAt;
+      }
+      const rows = new Map<string, JournalRow>();
+      const unresolved = this.list({
+        states: ['sending', 'unknown', 'awaiting-card', 'reversing'],
+        limit: 10_000,
+      });
+      for (const r of unresolved) rows.set(r.utn, r);
+      // Paged along journal_created_seq: the open batch has no fixed size, and nothing is cut silently.
+      for (let before: JournalCursor | undefined; ;) {
+        const page = this.list({ since: openedAt, limit: 1000, ...(before ? { before } : {}) });
+        for (const r of page) rows.set(r.utn, r);
+        const last = page.at(-1);
+        if (page.length < 1000 || !last) break;
+        before = { createdAt: last.createdAt, seq: last.seq };
+      }
+      return {
+        openedAt,
+        rows: [...rows.values()],
+        reversals: [...this.pendingReversals(), ...this.failedReversals(500)],
+        epoch: this.epoch(),
+        safQueued: this.safExposure().count,
+      };
+    })();
   }
 
   /** A ticket's rows of one operation, oldest first (a gift-card load's earlier attempts). */

@@ -11,7 +11,7 @@ import type {
   TerminalStatusView,
 } from '../contract';
 import type { CallContext } from '../connection';
-import type { BatchClose } from '../../batch-close';
+import type { BatchClose } from '../../batch/batch-close';
 import type { Catalog } from '../../catalog/catalog';
 import type { TerminalCoreConfig } from '../../core/config';
 import type { CustomerDisplay } from '../../customer/customer-display';

@@ -1,5 +1,6 @@
-import type { JournalState, ReconciliationRow, ReconciliationView } from './bridge/contract';
-import type { JournalRow, ReversalRow } from './journal/journal-store';
+import type { JournalState, ReconciliationRow, ReconciliationView } from '../bridge/contract';
+import type { JournalRow, ReversalRow } from '../journal/journal-store';
+import { batchCloseBlockers } from './batch-close-rule';
 
 /**
  * The reconciliation view (issue 5): what the lane's journal says against what the gateway's open batch
@@ -135,14 +136,7 @@ export function reconcile(input: ReconcileInput): ReconciliationView {
   const orphans = count('orphan');
   const mismatches = count('mismatch');
   const pendingReversals = count('pending-reversal');
-  const blockers: string[] = [];
-  if (orphans > 0)
-    blockers.push(
-      `${orphans} transaction(s) approved at the gateway but not in the journal: keep or reverse each.`,
-    );
-  if (pendingReversals > 0)
-    blockers.push(`${pendingReversals} reversal(s) not yet acknowledged by the gateway.`);
-  if (input.safQueued > 0) blockers.push(`${input.safQueued} sale(s) stored offline are not forwarded yet.`);
+  const blockers = batchCloseBlockers({ orphans, pendingReversals, safQueued: input.safQueued });
   return {
     at: input.now,
     rows,

@@ -1,26 +1,25 @@
-import { moneyFigures } from '../common/money-figures';
+import { moneyFigures } from '../../common/money-figures';
 import type {
   BatchTotals,
   OrphanResolution,
   ReconciliationView,
   ReportFigures,
   SettlementView,
-} from './bridge/contract';
-import { BridgeFailure } from './bridge/failure';
-import type { GatewayClient } from './gateway-client/client';
-import type { GatewayFailure } from './gateway-client/errors';
-import type { Journal } from './journal/journal';
-import type { JournalRow } from './journal/journal-store';
+} from '../bridge/contract';
+import { BridgeFailure } from '../bridge/failure';
+import type { GatewayClient } from '../gateway-client/client';
+import type { GatewayFailure } from '../gateway-client/errors';
+import type { Journal } from '../journal/journal';
+import { LAST_CLOSE_SETTING } from '../journal/journal-store';
 import { reconcile, type OpenBatchEntry } from './reconciliation';
-import type { StoreAndForward } from './store-forward/saf';
-import type { Clock } from './util/clock';
-import { fromWire } from './util/money';
+import type { Clock } from '../util/clock';
+import { fromWire } from '../util/money';
 
 /**
  * The terminal's batch-close rule: the lane's open batch is everything since its last close — the
  * manager's from this terminal or the gateway's automatic one, whichever came last; it closes
  * (DoSettlement) only when the reconciliation of the journal against the gateway's open batch finds
- * nothing unresolved (orphans, pending reversals, sales still stored offline).
+ * nothing unresolved (orphans, pending reversals, sales still stored offline: batch-close-rule.ts).
  *
  * What it asks the gateway is bounded by the open batch (issue 22): GetUnsettledTransactions (the open
  * batch) and GetLastSettlementByMerchant (one record: when the batch last closed), never the merchant's
@@ -49,9 +48,7 @@ export type BatchClose = {
   settle: () => Promise<SettlementView>;
 };
 
-/** Rows a page of the open batch's journal brings over from the journal's thread. */
-const PAGE = 1000;
-const LAST_CLOSE = 'lastSettledAt';
+const LAST_CLOSE = LAST_CLOSE_SETTING;
 
 /** One request for callers that ask at once (the batch screen opens its totals and its reconciliation). */
 function shared<T>(fn: () => Promise<T>): () => Promise<T> {
@@ -64,71 +61,57 @@ function shared<T>(fn: () => Promise<T>): () => Promise<T> {
   };
 }
 
-// rule: terminal-batch-close
 export function createBatchClose(deps: {
   client: GatewayClient;
   journal: Journal;
-  saf: StoreAndForward;
   clock: Clock;
   kickReversals: () => void;
   failureOf: (failure: GatewayFailure) => BridgeFailure;
 }): BatchClose {
-  const { client, journal, saf, clock } = deps;
+  const { client, journal, clock } = deps;
 
   const unsettled = shared(() => client.getUnsettledTransactions());
   const lastSettlement = shared(() => client.getLastSettlementByMerchant());
 
   const lastCloseSeen = async (): Promise<number> => Number((await journal.getSetting(LAST_CLOSE)) ?? '0');
 
-  const openedAt = async (): Promise<number> => {
-    const local = await lastCloseSeen();
-    // The gateway closes the batch on its own schedule too (automatic close): its last settlement is
-    // where the open batch begins. Unreachable, the last close this terminal saw stands.
+  /**
+   * The gateway closes the batch on its own schedule too (automatic close): its last settlement is where
+   * the open batch begins. Unreachable, the last close this terminal saw stands (undefined here).
+   */
+  const gatewayLastClose = async (): Promise<number | undefined> => {
     const r = await lastSettlement();
-    if (!r.ok) return local;
+    if (!r.ok) return undefined;
     const closes = (r.response.SettlementReports ?? [])
       .map((s) => Date.parse(s.CompletedOn))
       .filter((t) => Number.isFinite(t));
-    const gateway = Math.max(0, ...closes);
+    return Math.max(0, ...closes);
+  };
+
+  const openedAt = async (): Promise<number> => {
+    const local = await lastCloseSeen();
+    const gateway = await gatewayLastClose();
+    if (gateway === undefined) return local;
     if (gateway <= local) return local;
     await journal.setSetting(LAST_CLOSE, String(gateway), clock.now());
     return gateway;
   };
 
   /** Whether this journal numbered `utn` (`<lane>-<epoch>-<seq>`, under any lane id it has had). */
-  const ours = async (): Promise<(utn: string) => boolean> => {
-    const epoch = await journal.epoch();
-    return (utn) => {
+  const oursUnder =
+    (epoch: string | undefined) =>
+    (utn: string): boolean => {
       const cut = utn.lastIndexOf('-');
       return epoch !== undefined && cut > 0 && utn.slice(0, cut).endsWith(`-${epoch}`);
     };
-  };
-
-  /** Every journal row since `since`, newest first, paged along the index (no silent cap). */
-  const rowsSince = async (since: number): Promise<JournalRow[]> => {
-    const all: JournalRow[] = [];
-    for (;;) {
-      const last = all.at(-1);
-      const page = await journal.list({
-        since,
-        limit: PAGE,
-        ...(last ? { before: { createdAt: last.createdAt, seq: last.seq } } : {}),
-      });
-      all.push(...page);
-      if (page.length < PAGE) return all;
-    }
-  };
+  const ours = async (): Promise<(utn: string) => boolean> => oursUnder(await journal.epoch());
 
   const reconciliation = async (): Promise<ReconciliationView> => {
-    const [u, since] = await Promise.all([unsettled(), openedAt()]);
+    const [u, gatewayClosedAt] = await Promise.all([unsettled(), gatewayLastClose()]);
     if (!u.ok) throw deps.failureOf(u.failure);
-    const journalRows = await rowsSince(since);
-    // Older entries still unresolved belong in the view too: an unknown from before the last close.
-    const unresolved = await journal.list({
-      states: ['sending', 'unknown', 'awaiting-card', 'reversing'],
-      limit: 10_000,
-    });
-    const all = new Map([...unresolved, ...journalRows].map((r) => [r.utn, r]));
+    // The journal's whole side in one request to its thread (rows since the open batch began, older
+    // unresolved rows, reversals, epoch, offline queue): one read transaction, one round trip.
+    const side = await journal.batchJournalSide(gatewayClosedAt, clock.now());
     const openBatch = new Map<string, OpenBatchEntry>(
       (u.response.UnsettledTransactions ?? []).map((x) => [
         x.UserReferenceNumber,
@@ -139,13 +122,12 @@ export function createBatchClose(deps: {
         },
       ]),
     );
-    const exposure = await saf.exposure();
     return reconcile({
-      journal: [...all.values()],
+      journal: side.rows,
       openBatch,
-      isOurs: await ours(),
-      reversals: [...(await journal.pendingReversals()), ...(await journal.failedReversals(500))],
-      safQueued: exposure.count,
+      isOurs: oursUnder(side.epoch),
+      reversals: side.reversals,
+      safQueued: side.safQueued,
       now: clock.now(),
     });
   };
