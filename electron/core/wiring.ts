@@ -17,7 +17,7 @@ import { openJournal, type Journal } from '../journal/journal';
 import { createReversalWorker, type ReversalWorker } from '../journal/reversal-worker';
 import { pinKeys } from '../roles/pins';
 import { createRoles } from '../roles/roles';
-import { inquireAfterCrash } from '../sale/crash-inquiry';
+import { inquireAfterCrash } from '../journal/crash-inquiry';
 import { createItemizedSale } from '../sale/itemized-sale';
 import { SaleEngine } from '../sale/sale-engine';
 import { loadSettings } from '../settings';

@@ -6,7 +6,7 @@ import { toWire } from '../util/money';
 import { acquireCard, type AcquiredCard, type Prompt } from './card-acquire';
 import { balanceCents, cardFields, giftFields, giftKeyed } from './card-fields';
 import { checkReloadTicket } from './gift-reload-rules';
-import type { JournaledSend } from './journaled-call';
+import type { JournaledSend } from '../journal/journaled-call';
 import { requestPin } from './pin-entry';
 import type { SaleEngineDeps } from './sale-deps';
 import { toTransactionView } from './transaction-view';

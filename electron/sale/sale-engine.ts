@@ -25,7 +25,7 @@ import { isCents } from '../util/money';
 import * as cardServices from './card-services';
 import { drawerOpensFor } from './cash-drawer';
 import type { ChipSale } from './chip-sale';
-import { journaledCall, numbered, stamped, type JournaledSend, type Stamp } from './journaled-call';
+import { journaledCall, numbered, stamped, type JournaledSend, type Stamp } from '../journal/journaled-call';
 import * as postSale from './post-sale';
 import { printReceipt, receiptOf, transactionReceiptOf } from './receipt-printing';
 import type { SaleEngineDeps } from './sale-deps';

@@ -7,7 +7,7 @@ import type { EntryPatch } from '../journal/journal-store';
 import type { Clock } from '../util/clock';
 import { fromWire } from '../util/money';
 import { balanceCents } from './card-fields';
-import type { JournaledOutcome } from './journaled-call';
+import type { JournaledOutcome } from '../journal/journaled-call';
 import type { Split } from './tender-amounts';
 
 /**

@@ -1,8 +1,8 @@
 import type { SaleResponse } from '../../gateway/contract/card-sale';
 import type { AfterUnknown } from '../gateway-client/bridge-failure';
 import type { GatewayClient, GatewayResult } from '../gateway-client/client';
-import type { Journal } from '../journal/journal-protocol';
-import type { JournalRow, NewEntry } from '../journal/journal-store';
+import type { Journal } from './journal-protocol';
+import type { JournalRow, NewEntry } from './journal-store';
 import type { Clock } from '../util/clock';
 import type { Logger } from '../util/log';
 

@@ -1,10 +1,10 @@
 import type { JournalOperation } from '../bridge/contract';
 import type { GatewayClient } from '../gateway-client/client';
-import type { Journal } from '../journal/journal-protocol';
+import type { Journal } from './journal-protocol';
 import type { Clock } from '../util/clock';
 import type { Logger } from '../util/log';
 import { inquireSale } from './journaled-call';
-import { approvedCentsOf } from './tender-result';
+import { approvedCentsOf } from '../sale/tender-result';
 
 /**
  * The inquiry-then-reverse order across a crash (README: "asked about (GetTransaction) and kept if the
