@@ -17,7 +17,7 @@ import { openJournal, type Journal } from '../journal/journal';
 import { createReversalWorker, type ReversalWorker } from '../journal/reversal-worker';
 import { pinKeys } from '../roles/pins';
 import { createRoles } from '../roles/roles';
-import { inquireAfterCrash } from '../journal/crash-inquiry';
+import { recoverAfterCrash } from '../journal/crash-recovery';
 import { createItemizedSale } from '../sale/itemized-sale';
 import { SaleEngine } from '../sale/sale-engine';
 import { loadSettings } from '../settings';
@@ -350,10 +350,7 @@ export async function createTerminalCore(config: TerminalCoreConfig): Promise<Te
       running = true;
       // Entries left `sending` by a crash: what the gateway can say about them is asked first (kept if it
       // approved them); the rest are unknown and join the reversal queue before anything else.
-      await inquireAfterCrash({ journal, gateway, clock, log });
-      const recovered = await journal.recoverInFlight(clock.now());
-      if (recovered.length > 0)
-        log.log('warn', 'journal', `${recovered.length} entr(ies) had no recorded answer; reversing them`);
+      await recoverAfterCrash({ journal, gateway, clock, log });
       await roles.init();
       if (config.sandbox === true) await seedSandboxStore();
       await engine.restore();

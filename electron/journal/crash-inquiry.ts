@@ -3,8 +3,8 @@ import type { GatewayClient } from '../gateway-client/client';
 import type { Journal } from './journal-protocol';
 import type { Clock } from '../util/clock';
 import type { Logger } from '../util/log';
-import { inquireSale } from './journaled-call';
-import { approvedCentsOf } from '../sale/tender-result';
+import { inquireSale } from './lost-answer-inquiry';
+import { approvedCentsOf } from '../gateway-client/approved-amount';
 
 /**
  * The inquiry-then-reverse order across a crash (README: "asked about (GetTransaction) and kept if the

@@ -1,10 +1,10 @@
-import type { SaleResponse } from '../../gateway/contract/card-sale';
 import type { AfterUnknown } from '../gateway-client/bridge-failure';
-import type { GatewayClient, GatewayResult } from '../gateway-client/client';
+import type { GatewayResult } from '../gateway-client/client';
 import type { Journal } from './journal-protocol';
 import type { JournalRow, NewEntry } from './journal-store';
 import type { Clock } from '../util/clock';
 import type { Logger } from '../util/log';
+import { askAfterLostAnswer, type InquiryOptions } from './lost-answer-inquiry';
 
 /**
  * The journaled gateway call (docs/decisions.md#write-ahead-journal): every request that can move money
@@ -25,11 +25,7 @@ export type JournaledOptions<R> = {
   reversible?: boolean;
   /** May take over a request that provably never left (store-and-forward). */
   offline?: (row: JournalRow) => Promise<boolean>;
-  /** What the gateway recorded for this number, when the answer was lost (see `inquireSale`). */
-  inquire?: (utn: string) => Promise<GatewayResult<R> | undefined>;
-  /** Told when the answer was lost and the inquiry starts (the cashier's screen says what it waits for). */
-  onInquiry?: () => void;
-};
+} & InquiryOptions<R>;
 
 export type JournaledOutcome<R> = {
   row: JournalRow;
@@ -88,22 +84,8 @@ export async function journaledCall<R>(
       failure: { kind: 'unknown-outcome', message: error instanceof Error ? error.message : String(error) },
     };
   }
-  // rule: lost-answer-inquiry
-  // The answer was lost while the cashier's ticket is open: ask before reversing (the card networks'
-  // inquiry-then-reverse order). The row stays `sending` meanwhile, so a crash now recovers it as
-  // unknown and reverses it, exactly as before; an answer the inquiry cannot give leaves today's path.
-  if (!result.ok && result.failure.kind === 'unknown-outcome' && reversible && options.inquire) {
-    options.onInquiry?.();
-    const known = await options.inquire(row.utn).catch(() => undefined);
-    if (known) {
-      deps.log.log(
-        'info',
-        'sale',
-        `${row.utn} ${entry.operation}: answer lost (${result.failure.message}); GetTransaction says ${known.ok ? 'approved' : 'declined'}`,
-      );
-      result = known;
-    }
-  }
+  // The answer was lost: ask before reversing (lost-answer-inquiry.ts).
+  if (reversible) result = await askAfterLostAnswer(deps.log, row, result, options);
   const now = deps.clock.now();
   if (result.ok) {
     deps.gatewayReached(true);
@@ -142,25 +124,4 @@ export async function journaledCall<R>(
     now,
   );
   return { row: updated, result, after };
-}
-
-/**
- * What the gateway recorded for a tender whose answer was lost: its approval (the ticket completes with
- * it: no second charge, no needless reversal) or its decline; anything else — not found, still at the
- * processor, voided, no answer to the inquiry either — is undefined and the tender takes today's path
- * (unknown, reversal queued; a reversal of a number that never arrived blocks it against a late original).
- */
-export async function inquireSale(
-  gateway: GatewayClient,
-  utn: string,
-): Promise<GatewayResult<SaleResponse> | undefined> {
-  const r = await gateway.getTransaction(utn);
-  if (r.ok) {
-    return r.response.TransactionStatus === 'Approved'
-      ? { ok: true, code: r.code, response: r.response, confirmedByInquiry: true }
-      : undefined;
-  }
-  if (r.failure.kind === 'declined' && r.response?.TransactionStatus === 'Declined')
-    return { ok: false, failure: r.failure, response: r.response, confirmedByInquiry: true };
-  return undefined;
 }

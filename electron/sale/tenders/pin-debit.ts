@@ -5,7 +5,7 @@ import { isCents, toWire } from '../../util/money';
 import { cardFields, cardSummary } from '../card-fields';
 import { requireOpenTill } from '../cash-drawer';
 import { refusedTender } from '../chip-sale';
-import { inquireSale } from '../../journal/journaled-call';
+import { inquireSale } from '../../journal/lost-answer-inquiry';
 import { amountFields } from '../tender-amounts';
 import { applySale } from '../tender-result';
 import { stoppedBy, type TenderFlow, type TenderOf } from './tender';

@@ -5,9 +5,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TransactionReportRecord } from '../../gateway/contract/report';
-import { merchant1, startGateway, type TestGateway } from '../support/gateway-harness';
-import { eventually, startLane, value } from './helpers';
+import type { TransactionReportRecord } from '../../../gateway/contract/report';
+import { merchant1, startGateway, type TestGateway } from '../../support/gateway-harness';
+import { eventually, startLane, value } from '../helpers';
 
 /**
  * The README's promise across a crash: a sale whose answer was lost is asked about (GetTransaction) and
@@ -39,7 +39,7 @@ async function laneUntilSending(
   const loader = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
   const child = spawn(
     process.execPath,
-    ['--import', loader, join(import.meta.dirname, 'support', 'sale-crash-lane.ts')],
+    ['--import', loader, join(import.meta.dirname, '..', 'support', 'sale-crash-lane.ts')],
     {
       env: { ...process.env, TP_DATA: dataDir, TP_GATEWAY: gw.baseUrl, TP_CARD: card, TP_AMOUNT: amount },
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -3,10 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TransactionReportRecord } from '../../gateway/contract/report';
-import { blackHole } from '../support/black-hole';
-import { merchant1, startGateway, type TestGateway } from '../support/gateway-harness';
-import { eventually, startLane, value } from './helpers';
+import type { TransactionReportRecord } from '../../../gateway/contract/report';
+import { blackHole } from '../../support/black-hole';
+import { merchant1, startGateway, type TestGateway } from '../../support/gateway-harness';
+import { eventually, startLane, value } from '../helpers';
 
 const keyed = (cardNumber: string) => ({
   kind: 'credit' as const,

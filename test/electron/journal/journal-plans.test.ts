@@ -3,14 +3,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { JournalState } from '../../electron/bridge/contract';
+import type { JournalState } from '../../../electron/bridge/contract';
 import {
   JournalStore,
   migrate,
   openJournalDatabase,
   type JournalQuery,
-} from '../../electron/journal/journal-store';
-import { journalMigrations } from '../../electron/journal/migrations/index';
+} from '../../../electron/journal/journal-store';
+import { journalMigrations } from '../../../electron/journal/migrations/index';
 
 /**
  * Issue 22, "years of data": every query the terminal's journal runs must be read along an index that

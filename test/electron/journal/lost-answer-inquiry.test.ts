@@ -1,10 +1,10 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { TransactionReportRecord } from '../../gateway/contract/report';
-import { DeclineCode } from '../../gateway/contract/decline-codes';
-import { ResponseCode } from '../../gateway/contract/response-codes';
-import { merchant1, startGateway, type TestGateway } from '../support/gateway-harness';
-import { startFaultProxy, passThrough, type Fault, type FaultProxy } from '../fault/fault-proxy';
-import { eventually, sandboxGatewayDefaults, startLane, value, type Lane } from './helpers';
+import type { TransactionReportRecord } from '../../../gateway/contract/report';
+import { DeclineCode } from '../../../gateway/contract/decline-codes';
+import { ResponseCode } from '../../../gateway/contract/response-codes';
+import { merchant1, startGateway, type TestGateway } from '../../support/gateway-harness';
+import { startFaultProxy, passThrough, type Fault, type FaultProxy } from '../../fault/fault-proxy';
+import { eventually, sandboxGatewayDefaults, startLane, value, type Lane } from '../helpers';
 
 /**
  * A sale whose answer is lost while the cashier's ticket is open: the terminal asks GetTransaction before

@@ -3,14 +3,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import { openJournal } from '../../electron/journal/journal';
+import { openJournal } from '../../../electron/journal/journal';
 import {
   JournalStore,
   migrate,
   openJournalDatabase,
   SchemaTooNewError,
-} from '../../electron/journal/journal-store';
-import { journalMigrations } from '../../electron/journal/migrations/index';
+} from '../../../electron/journal/journal-store';
+import { journalMigrations } from '../../../electron/journal/migrations/index';
 
 const dirs: string[] = [];
 function tempDb(): string {
