@@ -126,9 +126,21 @@ afterAll(() => {
 
 describe('the terminal journal: every query is read along a bounding index (EXPLAIN QUERY PLAN)', () => {
   it('every statement the store prepares up front', () => {
-    const statements = Object.entries(
-      (store as unknown as { stmt: Record<string, Database.Statement> }).stmt,
-    );
+    // One store per table (journal-store.ts composes them): each prepares its own statements.
+    type Table = { stmt: Record<string, Database.Statement> };
+    const tables = store as unknown as Record<
+      'sales' | 'reversals' | 'tickets' | 'settings' | 'staff' | 'auditTrail' | 'saf',
+      Table
+    >;
+    const statements = [
+      tables.sales,
+      tables.reversals,
+      tables.tickets,
+      tables.settings,
+      tables.staff,
+      tables.auditTrail,
+      tables.saf,
+    ].flatMap((t) => Object.entries(t.stmt));
     expect(statements.length).toBeGreaterThan(20);
     const problems = statements.flatMap(([name, s]) => unbounded(s.source).map((p) => `${name}: ${p}`));
     expect(problems).toEqual([]);
