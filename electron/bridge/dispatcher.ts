@@ -3,7 +3,7 @@ import type { CallContext, Dispatch } from './connection';
 import { BridgeFailure } from './failure';
 import { payloadProblems } from './payload-check';
 import { untrustedEcho } from './untrusted-echo';
-import { commandAccess } from './command-access';
+import { commandAccess } from '../roles/command-access';
 import type { Handlers } from './handlers';
 import { can } from '../roles/roles';
 import type { Logger } from '../util/log';

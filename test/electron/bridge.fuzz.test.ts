@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { commandAccess } from '../../electron/bridge/command-access';
+import { commandAccess } from '../../electron/roles/command-access';
 import { DEVICE_ROLES, type CommandName, type Role } from '../../electron/bridge/contract';
 import { commandPayloads } from '../../electron/bridge/contract/commands';
 import { connectBridge, type RemoteBridge } from '../../electron/bridge/ws-client';

@@ -148,7 +148,7 @@ const ReturnId = Type.Integer({ minimum: 1, problem: 'Choose a return.' });
 /**
  * Every command's payload, declared once: the dispatcher checks each call against it before the handler
  * runs (bridge/payload-check.ts), and `CommandPayload<K>` is derived from it. A command's access rule is
- * bridge/command-access.ts; its answer is `CommandValues` below.
+ * roles/command-access.ts; its answer is `CommandValues` below.
  */
 export const commandPayloads = {
   // --- session & terminal

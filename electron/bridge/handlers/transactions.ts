@@ -40,7 +40,6 @@ export function transactionHandlers(s: CoreServices) {
         cursor: encodeListCursor({ createdAt: r.createdAt, seq: r.seq }),
       }));
     },
-    // rule: who-may-refund
     async 'transactions.refund'(p, ctx) {
       const approver = await manager(ctx, p.approval, 'transactions.refund');
       const srn = p.serviceReferenceNumber;
@@ -53,7 +52,6 @@ export function transactionHandlers(s: CoreServices) {
       );
       return r;
     },
-    // rule: who-may-void
     async 'transactions.void'(p, ctx) {
       const srn = p.serviceReferenceNumber;
       // Refused before the manager is asked: a PIN typed for a void that cannot happen is wasted.

@@ -1,5 +1,5 @@
-import type { CommandName } from './contract';
-import type { Permission } from '../roles/roles';
+import type { CommandName } from '../bridge/contract';
+import type { Permission } from './roles';
 
 /**
  * Who may call a command: anyone, anyone signed in, or a role holding the permission — all on a terminal
@@ -8,13 +8,25 @@ import type { Permission } from '../roles/roles';
  */
 export type Access = 'public' | 'signed-in' | Permission | 'customer';
 
+/**
+ * What a command needs besides its caller's access: a manager's approval — the signed-in manager, or a
+ * manager's PIN sent with the call (`manager`); a manager's PIN even from a signed-in manager
+ * (`manager-pin`: the employees' records); or either of those only in a case the handler's rule decides
+ * (`manager-if`, `manager-pin-if`: the rule's file is named in the row's comment).
+ */
+export type Approval = 'manager' | 'manager-pin' | 'manager-if' | 'manager-pin-if';
+
+/** A command's row: who may call it, and the approval it needs, if any. */
+export type AccessRow = Access | readonly [Access, Approval];
+
 // rule: command-access
 /**
- * The access rule of every command, checked before the handler runs. Actions that need a manager while a
- * cashier is signed in (refund, void, batch close, store-and-forward, abandoning an approved ticket) are
- * `sell` here and ask for the manager's PIN inside the handler.
+ * The access rule of every command, one row each: who may call it (checked by the dispatcher before the
+ * handler runs) and, where money or people's records are at stake, the manager's approval it needs
+ * (asked by the handler through `approvalFor`, so a cashier's screen can ask for the PIN first). "Void
+ * needs a manager" is the row `'transactions.void': ['sell', 'manager']`.
  */
-export const commandAccess: Record<CommandName, Access> = {
+export const accessTable = {
   'session.signIn': 'public',
   'session.signOut': 'public',
   'session.current': 'public',
@@ -30,28 +42,34 @@ export const commandAccess: Record<CommandName, Access> = {
   'sale.setTip': 'sell',
   'sale.pay': 'sell',
   'sale.cancel': 'sell',
-  'sale.abandon': 'sell',
+  // When the ticket holds an approved tender (sale-engine.ts `abandon`).
+  'sale.abandon': ['sell', 'manager-if'],
   'sale.live': 'sell',
   'sale.signature': 'sell',
   'gift.balance': 'sell',
-  'gift.reload': 'sell',
+  // Outside a ticket (the load is then paid from the drawer by hand).
+  'gift.reload': ['sell', 'manager-if'],
   'ebt.balance': 'sell',
   'cardWait.cancel': 'sell',
-  'preauth.complete': 'sell',
+  // A tip above the lane's share of the hold (sale/tip-bound.ts).
+  'preauth.complete': ['sell', 'manager-if'],
   'receipt.get': 'sell',
   'receipt.print': 'sell',
   'receipt.reprintLast': 'sell',
   'receipt.transaction.get': 'sell',
   'receipt.transaction.print': 'sell',
   'transactions.list': 'sell',
-  'transactions.refund': 'sell',
-  'transactions.void': 'sell',
+  // rule: who-may-refund
+  'transactions.refund': ['sell', 'manager'],
+  // rule: who-may-void
+  // (A settled payment's void is refused before the PIN is asked: handlers/transactions.ts.)
+  'transactions.void': ['sell', 'manager'],
   // A cashier returns from a receipt; a return without one asks for the manager inside the handler.
   'returns.find': 'sell',
   'returns.sale': 'sell',
   'returns.quote': 'sell',
   'returns.create': 'sell',
-  'returns.createWithoutReceipt': 'sell',
+  'returns.createWithoutReceipt': ['sell', 'manager'],
   'returns.retry': 'sell',
   'returns.get': 'sell',
   'returns.receipt.get': 'sell',
@@ -60,22 +78,22 @@ export const commandAccess: Record<CommandName, Access> = {
   'returns.settings.set': 'manage',
   'batch.totals': 'sell',
   'batch.reconcile': 'manage',
-  'batch.resolveOrphan': 'sell',
-  'batch.settle': 'sell',
+  'batch.resolveOrphan': ['sell', 'manager'],
+  'batch.settle': ['sell', 'manager'],
   'batch.lastSettlements': 'manage',
   'batch.autoClose.get': 'manage',
-  'batch.autoClose.set': 'sell',
-  'batch.autoClose.remove': 'sell',
+  'batch.autoClose.set': ['sell', 'manager'],
+  'batch.autoClose.remove': ['sell', 'manager'],
   // The drawer is the cashier's: open, move cash, hand over, count blind. A cash refund and a sign-off
   // ask for the manager's PIN inside the handler; reports (which show expected cash) and the day's close
   // are a manager's.
   'till.status': 'sell',
   'till.open': 'sell',
   'till.move': 'sell',
-  'till.refund': 'sell',
+  'till.refund': ['sell', 'manager'],
   'till.handOver': 'sell',
   'till.count': 'sell',
-  'till.signOff': 'sell',
+  'till.signOff': ['sell', 'manager'],
   'till.movements': 'sell',
   'till.list': 'sell',
   'till.report': 'manage',
@@ -94,7 +112,7 @@ export const commandAccess: Record<CommandName, Access> = {
   'paymentLinks.create': 'manage',
   'paymentLinks.disable': 'manage',
   'saf.get': 'signed-in',
-  'saf.setPolicy': 'sell',
+  'saf.setPolicy': ['sell', 'manager'],
   'saf.forwardNow': 'signed-in',
   'reversals.get': 'signed-in',
   'reversals.retryNow': 'signed-in',
@@ -110,10 +128,11 @@ export const commandAccess: Record<CommandName, Access> = {
   'devices.recorder.get': 'tech',
   'devices.recorder.set': 'tech',
   'employees.list': 'manage',
-  'employees.add': 'manage',
-  'employees.update': 'manage',
-  'employees.resetPin': 'manage',
-  'employees.setActive': 'manage',
+  'employees.add': ['manage', 'manager-pin'],
+  // A change of role (employees.ts).
+  'employees.update': ['manage', 'manager-pin-if'],
+  'employees.resetPin': ['manage', 'manager-pin'],
+  'employees.setActive': ['manage', 'manager-pin'],
   'employees.clockOut': 'manage',
   'employees.setTimeClock': 'manage',
   // The cashier's ticket reads the catalog; the manager keeps it (docs/catalog.md).
@@ -135,16 +154,16 @@ export const commandAccess: Record<CommandName, Access> = {
   'catalog.import.append': 'manage',
   'catalog.import.commit': 'manage',
   'catalog.export': 'manage',
-  // A discount above the limit or a changed price asks the manager's PIN inside the handler.
+  // A discount above the limit or a changed price (sale/discount-approval-rules.ts).
   'ticket.open': 'sell',
-  'ticket.addItem': 'sell',
-  'ticket.addScan': 'sell',
-  'ticket.addOpenItem': 'sell',
-  'ticket.setQuantity': 'sell',
-  'ticket.setPrice': 'sell',
-  'ticket.setLineDiscount': 'sell',
-  'ticket.setDiscount': 'sell',
-  'ticket.voidLine': 'sell',
+  'ticket.addItem': ['sell', 'manager-if'],
+  'ticket.addScan': ['sell', 'manager-if'],
+  'ticket.addOpenItem': ['sell', 'manager-if'],
+  'ticket.setQuantity': ['sell', 'manager-if'],
+  'ticket.setPrice': ['sell', 'manager-if'],
+  'ticket.setLineDiscount': ['sell', 'manager-if'],
+  'ticket.setDiscount': ['sell', 'manager-if'],
+  'ticket.voidLine': ['sell', 'manager-if'],
   'store.profile.get': 'signed-in',
   'store.profile.update': 'manage',
   'store.discountLimits.get': 'sell',
@@ -187,4 +206,19 @@ export const commandAccess: Record<CommandName, Access> = {
   'customerDisplay.launch': 'sell',
   'customerDisplay.askTip': 'sell',
   'customerDisplay.endTipAsk': 'sell',
-};
+} as const satisfies Record<CommandName, AccessRow>;
+
+/** Who may call each command (the dispatcher's check). */
+export const commandAccess: Record<CommandName, Access> = Object.fromEntries(
+  Object.entries(accessTable).map(([name, row]) => [name, typeof row === 'string' ? row : row[0]]),
+) as Record<CommandName, Access>;
+
+/** The commands whose row asks for a manager's approval. */
+export type ApprovalCommand = {
+  [K in CommandName]: (typeof accessTable)[K] extends readonly [Access, Approval] ? K : never;
+}[CommandName];
+
+/** The approval `command`'s row asks for. */
+export function approvalFor(command: ApprovalCommand): Approval {
+  return (accessTable[command] as readonly [Access, Approval])[1];
+}

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { BridgeResult, EmployeeView } from '../../electron/bridge/contract';
-import type { BridgeConnection } from '../../electron/bridge/connection';
-import { ONE_TIME_PIN_MS } from '../../electron/roles/roles';
-import { startGateway, type TestGateway } from '../support/gateway-harness';
-import { startLane, value, type Lane } from './helpers';
+import type { BridgeResult, EmployeeView } from '../../../electron/bridge/contract';
+import type { BridgeConnection } from '../../../electron/bridge/connection';
+import { ONE_TIME_PIN_MS } from '../../../electron/roles/roles';
+import { startGateway, type TestGateway } from '../../support/gateway-harness';
+import { startLane, value, type Lane } from '../helpers';
 
 /**
  * Issue 20 "People" over the real bridge: named employees, each with a PIN of their own, and every journal

@@ -4,13 +4,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTerminalCore } from '../../electron/core/wiring';
-import { JournalStore, migrate, openJournalDatabase } from '../../electron/journal/journal-store';
-import { journalMigrations } from '../../electron/journal/migrations/index';
-import { isWeakPin } from '../../electron/roles/pin-rules';
-import { pinDigest, pinKeys, verifyWrapped } from '../../electron/roles/pins';
-import { startGateway, type TestGateway } from '../support/gateway-harness';
-import { openTill, sandboxGatewayDefaults, startLane, value } from './helpers';
+import { createTerminalCore } from '../../../electron/core/wiring';
+import { JournalStore, migrate, openJournalDatabase } from '../../../electron/journal/journal-store';
+import { journalMigrations } from '../../../electron/journal/migrations/index';
+import { isWeakPin } from '../../../electron/roles/pin-rules';
+import { pinDigest, pinKeys, verifyWrapped } from '../../../electron/roles/pins';
+import { startGateway, type TestGateway } from '../../support/gateway-harness';
+import { openTill, sandboxGatewayDefaults, startLane, value } from '../helpers';
 
 /**
  * The PIN store against someone holding a copy of the journal (issue 20, from a review: 4-digit PINs under

@@ -2,9 +2,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { BridgeError, BridgeResult } from '../../electron/bridge/contract';
-import { startGateway, type TestGateway } from '../support/gateway-harness';
-import { startLane, value, type Lane } from './helpers';
+import type { BridgeError, BridgeResult } from '../../../electron/bridge/contract';
+import { startGateway, type TestGateway } from '../../support/gateway-harness';
+import { startLane, value, type Lane } from '../helpers';
 
 const errorOf = <T>(r: BridgeResult<T>): BridgeError | 'ok' => (r.ok ? 'ok' : r.error);
 
