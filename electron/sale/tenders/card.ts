@@ -1,6 +1,6 @@
 import type { JournalOperation } from '../../bridge/contract';
 import { TransactionType } from '../../../gateway/contract/card-sale';
-import { safEligibility } from '../../store-forward/saf';
+import { safEligibility } from '../../store-forward/offline-limits';
 import { cardFields, cardSummary } from '../card-fields';
 import { PIN_CARD_ON_HOLD, refusedTender } from '../chip-sale';
 import { inquireSale } from '../../journal/lost-answer-inquiry';

@@ -1,7 +1,8 @@
 import type { EbtProgram, JournalOperation } from '../../bridge/contract';
 import { TransactionType } from '../../../gateway/contract/card-sale';
 import { BridgeFailure } from '../../bridge/failure';
-import { isCents, toWire } from '../../util/money';
+import { toWire } from '../../util/money';
+import { cashBackRefusal } from '../cash-back-limit';
 import { cardFields, cardSummary } from '../card-fields';
 import { requireOpenTill } from '../cash-drawer';
 import { refusedTender } from '../chip-sale';
@@ -18,8 +19,8 @@ export const pinDebitTender: TenderFlow<TenderOf<'debit' | 'ebt'>> = async (tend
   const { deps, view, split, prompt, amountCents: amount } = ctx;
   const entry = tender.entry ?? 'present';
   const cashBack = tender.kind === 'debit' ? (tender.cashBackCents ?? 0) : 0;
-  if (!isCents(cashBack) || cashBack < 0)
-    throw new BridgeFailure('invalid', 'Cash back must be zero or a positive number of cents.');
+  const refusal = cashBackRefusal(tender.kind, cashBack);
+  if (refusal !== undefined) throw new BridgeFailure('invalid', refusal);
   if (cashBack > 0) await requireOpenTill(deps, 'pay cash back');
   if (!deps.connected('pinPad'))
     throw new BridgeFailure(

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startGateway, type TestGateway } from '../support/gateway-harness';
-import { startLane, value, type Lane } from './helpers';
+import { startGateway, type TestGateway } from '../../support/gateway-harness';
+import { startLane, value, type Lane } from '../helpers';
 
 /**
  * A tip added when a pre-authorization is completed is money the cardholder never saw at the hold: above a
