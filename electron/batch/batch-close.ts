@@ -5,8 +5,8 @@ import type {
   ReconciliationView,
   ReportFigures,
   SettlementView,
-} from '../bridge/contract';
-import { BridgeFailure } from '../bridge/failure';
+} from '../../common/bridge/contract';
+import { BridgeFailure } from '../../common/bridge/failure';
 import type { GatewayClient } from '../gateway-client/client';
 import type { GatewayFailure } from '../gateway-client/errors';
 import type { Journal } from '../journal/journal';

@@ -1,4 +1,4 @@
-import type { JournalState, ReconciliationRow, ReconciliationView } from '../bridge/contract';
+import type { JournalState, ReconciliationRow, ReconciliationView } from '../../common/bridge/contract';
 import type { JournalRow, ReversalRow } from '../journal/journal-store';
 import { batchCloseBlockers } from './batch-close-rule';
 

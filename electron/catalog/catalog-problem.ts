@@ -1,4 +1,4 @@
-import { CATALOG_LIMITS } from '../bridge/contract/retail-limits';
+import { CATALOG_LIMITS } from '../../common/bridge/retail-limits';
 
 /**
  * A catalog request refused for a reason the person can fix: it crosses the catalog worker as data and

@@ -5,7 +5,7 @@ import { createConnectionHub, type BridgeConnection } from '../bridge/connection
 import { createDispatch } from '../bridge/dispatcher';
 import { createHandlers } from '../bridge/handlers';
 import { openCatalog, type Catalog } from '../catalog/catalog';
-import type { EventName, Events } from '../bridge/contract';
+import type { EventName, Events } from '../../common/bridge/contract';
 import { createCustomerDisplay, type CustomerDisplay } from '../customer/customer-display';
 import { createPoleDisplayFeed } from '../customer/pole-display-feed';
 import { emailQueueMailer } from '../customer/receipt-mailer';

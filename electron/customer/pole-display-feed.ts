@@ -1,4 +1,4 @@
-import type { CustomerDisplayView } from '../bridge/contract';
+import type { CustomerDisplayView } from '../../common/bridge/contract';
 import type { PoleDisplay } from '../../native/drivers/roles';
 import { itemRows, messageRows, totalRows } from '../../native/protocols/pole-display-lines';
 import { dollars } from '../util/money';

@@ -1,4 +1,4 @@
-import type { JournalOperation } from '../bridge/contract';
+import type { JournalOperation } from '../../common/bridge/contract';
 import type { GatewayClient } from '../gateway-client/client';
 import type { Journal } from './journal-protocol';
 import type { Clock } from '../util/clock';

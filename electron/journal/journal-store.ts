@@ -6,7 +6,7 @@ import type {
   TillReportView,
   TillView,
   ZSummaryView,
-} from '../bridge/contract';
+} from '../../common/bridge/contract';
 import { ownerOnlyFile } from '../util/owner-only';
 import {
   EmailReceiptStore,

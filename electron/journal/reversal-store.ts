@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { JournalOperation, JournalState } from '../bridge/contract';
+import type { JournalOperation, JournalState } from '../../common/bridge/contract';
 import type { EntryPatch, JournalRow, SalesStore } from './sales-store';
 
 export type ReversalRow = {

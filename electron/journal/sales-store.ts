@@ -1,6 +1,6 @@
 import { randomInt } from 'node:crypto';
 import type Database from 'better-sqlite3';
-import type { JournalOperation, JournalState } from '../bridge/contract';
+import type { JournalOperation, JournalState } from '../../common/bridge/contract';
 
 export type JournalRow = {
   utn: string;

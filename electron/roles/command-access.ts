@@ -1,4 +1,4 @@
-import type { CommandName } from '../bridge/contract';
+import type { CommandName } from '../../common/bridge/contract';
 import type { Permission } from './roles';
 
 /**

@@ -1,5 +1,5 @@
-import type { BalanceView, EbtProgram, TicketView, TransactionView } from '../bridge/contract';
-import { BridgeFailure } from '../bridge/failure';
+import type { BalanceView, EbtProgram, TicketView, TransactionView } from '../../common/bridge/contract';
+import { BridgeFailure } from '../../common/bridge/failure';
 import { TransactionType } from '../../gateway/contract/card-sale';
 import { bridgeFailureOf, failureMessage } from '../gateway-client/bridge-failure';
 import { toWire } from '../util/money';

@@ -1,5 +1,5 @@
-import type { PreauthCompleteRequest, RefundOutcome, TransactionView } from '../bridge/contract';
-import { BridgeFailure } from '../bridge/failure';
+import type { PreauthCompleteRequest, RefundOutcome, TransactionView } from '../../common/bridge/contract';
+import { BridgeFailure } from '../../common/bridge/failure';
 import { bridgeFailureOf } from '../gateway-client/bridge-failure';
 import { refundableCents, takenCents } from '../../common/transaction-amounts';
 import { fromWire, isCents, toWire } from '../util/money';

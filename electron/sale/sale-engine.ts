@@ -16,8 +16,8 @@ import type {
   TenderView,
   TicketView,
   TransactionView,
-} from '../bridge/contract';
-import { BridgeFailure } from '../bridge/failure';
+} from '../../common/bridge/contract';
+import { BridgeFailure } from '../../common/bridge/failure';
 import { bridgeFailureOf, UNKNOWN_MESSAGE, type AfterUnknown } from '../gateway-client/bridge-failure';
 import type { GatewayFailure } from '../gateway-client/errors';
 import { newId } from '../util/ids';

@@ -1,4 +1,4 @@
-import type { TenderView } from '../bridge/contract';
+import type { TenderView } from '../../common/bridge/contract';
 import type { SaleResponse } from '../../gateway/contract/card-sale';
 import { approvedCentsOf } from '../gateway-client/approved-amount';
 import { failureMessage } from '../gateway-client/bridge-failure';

@@ -1,4 +1,4 @@
-import type { SafPolicy } from '../bridge/contract';
+import type { SafPolicy } from '../../common/bridge/contract';
 
 /**
  * Which sale may be stored offline (store-and-forward) while the gateway cannot be reached: the store

@@ -1,4 +1,4 @@
-import type { SafItemView, SafPolicy, SafView } from '../bridge/contract';
+import type { SafItemView, SafPolicy, SafView } from '../../common/bridge/contract';
 import { SaleResponse } from '../../gateway/contract/card-sale';
 import { transactionEndpoints } from '../../gateway/contract/transaction-endpoints';
 import type { GatewayClient } from '../gateway-client/client';

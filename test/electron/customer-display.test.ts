@@ -4,7 +4,7 @@ import type {
   CommandName,
   CustomerDisplayView,
   EventName,
-} from '../../electron/bridge/contract';
+} from '../../common/bridge/contract';
 import { commandAccess } from '../../electron/roles/command-access';
 import type { BridgeConnection } from '../../electron/bridge/connection';
 import { maxCustomTipCents } from '../../common/tip-choice';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import type { TicketView } from '../../electron/bridge/contract';
+import type { TicketView } from '../../common/bridge/contract';
 import { buildReceipt, toPrinterReceipt } from '../../electron/sale/receipt';
 import { signatureSvg } from '../../electron/sale/signature';
 import { reversalBackoff } from '../../electron/util/backoff';

@@ -1,6 +1,6 @@
-import type { ManagerApproval } from '../contract';
+import type { ManagerApproval } from '../../../common/bridge/contract';
 import type { CallContext } from '../connection';
-import { BridgeFailure } from '../failure';
+import { BridgeFailure } from '../../../common/bridge/failure';
 import { approvalFor, type ApprovalCommand } from '../../roles/command-access';
 import { actorOf, type Actor } from '../../roles/roles';
 import type { CoreServices } from './services';

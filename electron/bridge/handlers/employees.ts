@@ -1,4 +1,4 @@
-import type { EmployeesView } from '../contract';
+import type { EmployeesView } from '../../../common/bridge/contract';
 import { createApprovals } from './approvals';
 import type { CoreServices, HandlerSlice } from './services';
 

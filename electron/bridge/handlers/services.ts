@@ -9,7 +9,7 @@ import type {
   ReversalQueueView,
   Session,
   TerminalStatusView,
-} from '../contract';
+} from '../../../common/bridge/contract';
 import type { CallContext } from '../connection';
 import type { BatchClose } from '../../batch/batch-close';
 import type { Catalog } from '../../catalog/catalog';

@@ -1,6 +1,6 @@
-import type { ManagerApproval, TicketView } from '../contract';
+import type { ManagerApproval, TicketView } from '../../../common/bridge/contract';
 import type { CallContext } from '../connection';
-import { BridgeFailure } from '../failure';
+import { BridgeFailure } from '../../../common/bridge/failure';
 import type { ApprovalNeed } from '../../sale/discount-approval-rules';
 import type { Approve, Changed } from '../../sale/itemized-sale';
 import type { ApprovalCommand } from '../../roles/command-access';

@@ -3,7 +3,7 @@ import type { JournalRow } from '../../journal/journal-store';
 import { toTransactionView } from '../../sale/transaction-view';
 import { laneTimeZone } from '../../store-time-zone';
 import { dollars } from '../../util/money';
-import { BridgeFailure } from '../failure';
+import { BridgeFailure } from '../../../common/bridge/failure';
 import { decodeListCursor, encodeListCursor } from '../list-cursor';
 import { createApprovals } from './approvals';
 import type { CoreServices, HandlerSlice } from './services';

@@ -1,4 +1,4 @@
-import type { JournalOperation } from '../../bridge/contract';
+import type { JournalOperation } from '../../../common/bridge/contract';
 import { TransactionType } from '../../../gateway/contract/card-sale';
 import { safEligibility } from '../../store-forward/offline-limits';
 import { cardFields, cardSummary } from '../card-fields';

@@ -1,4 +1,4 @@
-import type { TenderView, TicketView } from '../../bridge/contract';
+import type { TenderView, TicketView } from '../../../common/bridge/contract';
 import { acquireCard, type AcquiredCard, type Prompt } from '../card-acquire';
 import { ChipSale } from '../chip-sale';
 import type { JournaledSend, Stamp } from '../../journal/journaled-call';

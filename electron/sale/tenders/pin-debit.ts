@@ -1,6 +1,6 @@
-import type { EbtProgram, JournalOperation } from '../../bridge/contract';
+import type { EbtProgram, JournalOperation } from '../../../common/bridge/contract';
 import { TransactionType } from '../../../gateway/contract/card-sale';
-import { BridgeFailure } from '../../bridge/failure';
+import { BridgeFailure } from '../../../common/bridge/failure';
 import { toWire } from '../../util/money';
 import { cashBackRefusal } from '../cash-back-limit';
 import { cardFields, cardSummary } from '../card-fields';

@@ -4,7 +4,7 @@ import type {
   TenderRequest,
   TenderView,
   TicketView,
-} from '../../bridge/contract';
+} from '../../../common/bridge/contract';
 import type { PinResult } from '../../../native/drivers/roles';
 import type { NewEntry } from '../../journal/journal-store';
 import type { AcquiredCard, AcquireOptions, AcquireResult, Prompt } from '../card-acquire';

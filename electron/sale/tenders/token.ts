@@ -1,5 +1,5 @@
 import { TransactionType } from '../../../gateway/contract/card-sale';
-import { BridgeFailure } from '../../bridge/failure';
+import { BridgeFailure } from '../../../common/bridge/failure';
 import { inquireSale } from '../../journal/lost-answer-inquiry';
 import { amountFields } from '../tender-amounts';
 import { applySale } from '../tender-result';

@@ -1,4 +1,4 @@
-import type { TenderView } from '../../../electron/bridge/contract';
+import type { TenderView } from '../../../common/bridge/contract';
 
 /**
  * What the cashier should try after a tender that did not go through. The core already says the reason

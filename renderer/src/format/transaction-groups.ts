@@ -1,4 +1,4 @@
-import type { JournalState, TransactionView } from '../../../electron/bridge/contract';
+import type { JournalState, TransactionView } from '../../../common/bridge/contract';
 import { shownCents, takenCents } from '../../../common/transaction-amounts';
 import { formatCents, formatTime } from './money';
 

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createBatchClose } from '../../../electron/batch/batch-close';
-import { BridgeFailure } from '../../../electron/bridge/failure';
+import { BridgeFailure } from '../../../common/bridge/failure';
 import { GatewayClient } from '../../../electron/gateway-client/client';
 import { openJournal, type Journal } from '../../../electron/journal/journal';
 import { merchant1, startGateway, type TestGateway } from '../../support/gateway-harness';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { JournalState } from '../../../electron/bridge/contract';
+import type { JournalState } from '../../../common/bridge/contract';
 import {
   JournalStore,
   migrate,

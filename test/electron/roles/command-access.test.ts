@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { BridgeError, BridgeResult } from '../../../electron/bridge/contract';
+import type { BridgeError, BridgeResult } from '../../../common/bridge/contract';
 import { accessTable, approvalFor, commandAccess } from '../../../electron/roles/command-access';
 import { startGateway, type TestGateway } from '../../support/gateway-harness';
 import { startLane, value, type Lane } from '../helpers';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { BridgeResult, EmployeeView } from '../../../electron/bridge/contract';
+import type { BridgeResult, EmployeeView } from '../../../common/bridge/contract';
 import type { BridgeConnection } from '../../../electron/bridge/connection';
 import { ONE_TIME_PIN_MS } from '../../../electron/roles/roles';
 import { startGateway, type TestGateway } from '../../support/gateway-harness';

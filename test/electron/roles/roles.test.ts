@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { BridgeError, BridgeResult } from '../../../electron/bridge/contract';
+import type { BridgeError, BridgeResult } from '../../../common/bridge/contract';
 import { startGateway, type TestGateway } from '../../support/gateway-harness';
 import { startLane, value, type Lane } from '../helpers';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { SafPolicy } from '../../../electron/bridge/contract';
+import type { SafPolicy } from '../../../common/bridge/contract';
 import { safEligibility } from '../../../electron/store-forward/offline-limits';
 
 const policy: SafPolicy = {

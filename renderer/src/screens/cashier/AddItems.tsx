@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import type { CatalogItemView } from '../../../../electron/bridge/contract';
+import type { CatalogItemView } from '../../../../common/bridge/contract';
 import { formatCents } from '../../format/money';
 import { useApp, useBridge, useSale, useSaleStore } from '../../state/context';
 import { useRing, useTicketChange } from '../../state/use-ticket-change';

@@ -5,7 +5,7 @@ import type {
   EbtProgram,
   SaleProgress,
   TransactionView,
-} from '../../../../electron/bridge/contract';
+} from '../../../../common/bridge/contract';
 import { cardLabel, formatCents, parseMoney } from '../../format/money';
 import { describeError } from '../../state/app-store';
 import { useAppStore, useBridge, useNow } from '../../state/context';

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import type { CustomerDisplayView } from '../../../../electron/bridge/contract';
+import type { CustomerDisplayView } from '../../../../common/bridge/contract';
 import { tipOptions } from '../../../../common/tip-choice';
 import { formatCents } from '../../format/money';
 import { useBridge, useSale, useSaleStore } from '../../state/context';

@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import type { ReceiptView } from '../../../../electron/bridge/contract';
+import type { ReceiptView } from '../../../../common/bridge/contract';
 import { emailAddressProblem } from '../../../../common/email-address';
 import { describeError } from '../../state/app-store';
 import { useBridge } from '../../state/context';

@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import type { TransactionView } from '../../../../electron/bridge/contract';
+import type { TransactionView } from '../../../../common/bridge/contract';
 import { cardLabel, formatCents, formatDateTime, parseMoney, tipOf } from '../../format/money';
 import { describeError } from '../../state/app-store';
 import { useAppStore, useBridge, useSale, useStoreZone } from '../../state/context';

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import type { SaleProgress } from '../../../../electron/bridge/contract';
+import type { SaleProgress } from '../../../../common/bridge/contract';
 import { useNow, useSale, useSaleStore } from '../../state/context';
 
 /** The live device prompt ("Insert, tap or swipe", "Customer entering PIN", …) and a cancel that stops the device. */

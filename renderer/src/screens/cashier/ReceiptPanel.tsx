@@ -1,4 +1,4 @@
-import type { ReceiptView } from '../../../../electron/bridge/contract';
+import type { ReceiptView } from '../../../../common/bridge/contract';
 import { Dialog } from '../../ui/Dialog';
 import { Code128 } from '../../ui/Code128';
 import { QrCode } from '../../ui/QrCode';

@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import type { TenderRequest } from '../../../../electron/bridge/contract';
+import type { TenderRequest } from '../../../../common/bridge/contract';
 import { changeDueCents, changeNeedsConfirmation, LARGEST_BILL_CENTS } from '../../../../common/cash-change';
 import { formatCents, popDigit, pushDigit } from '../../format/money';
 import { useSale, useSaleStore } from '../../state/context';

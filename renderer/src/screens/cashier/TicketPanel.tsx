@@ -1,5 +1,5 @@
 import { Fragment, useEffect, useRef, useState } from 'react';
-import type { TicketDiscount, TicketLineView, TicketView } from '../../../../electron/bridge/contract';
+import type { TicketDiscount, TicketLineView, TicketView } from '../../../../common/bridge/contract';
 import { formatCents } from '../../format/money';
 import { useSale, useSaleStore } from '../../state/context';
 import { useTicketChange } from '../../state/use-ticket-change';

@@ -4,7 +4,7 @@ import type {
   TransactionListRow,
   TransactionQuery,
   TransactionView,
-} from '../../../../electron/bridge/contract';
+} from '../../../../common/bridge/contract';
 import {
   askedCents,
   cardChargedCents,

@@ -6,7 +6,7 @@ import type {
   CustomerDisplayView,
   CustomerTipChoice,
   SignatureInput,
-} from '../../../../electron/bridge/contract';
+} from '../../../../common/bridge/contract';
 
 export type CustomerState = {
   view: CustomerDisplayView | null;

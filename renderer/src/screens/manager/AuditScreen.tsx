@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import type { AuditEntryView } from '../../../../electron/bridge/contract';
+import type { AuditEntryView } from '../../../../common/bridge/contract';
 import { formatCents, formatStamp } from '../../format/money';
 import { useStoreZone } from '../../state/context';
 import { useCommand } from '../../state/use-command';

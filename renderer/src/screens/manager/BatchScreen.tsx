@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { FIGURE_LABELS } from '../../../../common/money-figures';
-import type { ReconciliationRow, SettlementView } from '../../../../electron/bridge/contract';
+import type { ReconciliationRow, SettlementView } from '../../../../common/bridge/contract';
 import { formatCents, formatDateTime, formatIsoDateTime } from '../../format/money';
 import { describeError } from '../../state/app-store';
 import { useAppStore, useBridge, useStoreZone } from '../../state/context';

@@ -5,7 +5,7 @@ import {
   type CategoryView,
   type ScanView,
   type TaxClassView,
-} from '../../../../electron/bridge/contract';
+} from '../../../../common/bridge/contract';
 import { formatCents, parseMoney } from '../../format/money';
 import { useBridge } from '../../state/context';
 import { useWedgeScan } from '../../state/use-wedge-scan';

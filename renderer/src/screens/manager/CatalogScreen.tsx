@@ -9,7 +9,7 @@ import {
   type CatalogItemView,
   type TaxClassView,
   type TaxModeName,
-} from '../../../../electron/bridge/contract';
+} from '../../../../common/bridge/contract';
 import { isExactRate } from '../../../../common/percent';
 import { formatCents } from '../../format/money';
 import { describeError } from '../../state/app-store';

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import type { EmailQueueItemView, EmailQueueState } from '../../../../electron/bridge/contract';
+import type { EmailQueueItemView, EmailQueueState } from '../../../../common/bridge/contract';
 import { formatDateTime } from '../../format/money';
 import { useBridge, useStoreZone } from '../../state/context';
 import { useAction, useCommand } from '../../state/use-command';

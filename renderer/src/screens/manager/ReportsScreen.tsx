@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import type { ReportQuery } from '../../../../electron/bridge/contract';
+import type { ReportQuery } from '../../../../common/bridge/contract';
 import { endOfStoreDay, startOfStoreDay, storeDay } from '../../../../common/store-time';
 import { formatCents, formatIsoDateTime } from '../../format/money';
 import { useStoreZone } from '../../state/context';

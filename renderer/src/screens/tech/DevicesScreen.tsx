@@ -7,7 +7,7 @@ import type {
   DeviceTestRequest,
   DiscoveredDeviceView,
   DiscoveryView,
-} from '../../../../electron/bridge/contract';
+} from '../../../../common/bridge/contract';
 import { problemWords, roleWords } from '../../format/devices';
 import { formatDateTime, formatStamp } from '../../format/money';
 import { useApp, useAppStore, useStoreZone } from '../../state/context';

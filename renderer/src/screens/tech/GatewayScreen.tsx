@@ -3,7 +3,7 @@ import type {
   GatewaySettingsUpdate,
   GatewaySettingsView,
   GatewayTestResult,
-} from '../../../../electron/bridge/contract';
+} from '../../../../common/bridge/contract';
 import { gatewayAddressProblem } from '../../../../common/gateway-address';
 import { useAppStore } from '../../state/context';
 import { useAction, useCommand } from '../../state/use-command';

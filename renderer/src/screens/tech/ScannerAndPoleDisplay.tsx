@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import type { ScanView } from '../../../../electron/bridge/contract';
+import type { ScanView } from '../../../../common/bridge/contract';
 import { formatCents, formatTime } from '../../format/money';
 import { useBridge, useStoreZone } from '../../state/context';
 import { useAction } from '../../state/use-command';

@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { Cents } from './schema-kit';
-import type { MoneyFigures } from '../../../common/money-figures';
+import type { MoneyFigures } from '../money-figures';
 import type { TotalsLine } from './batch';
 import type { ReturnFiguresView } from './returns';
 

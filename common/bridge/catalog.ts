@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import type { TaxMode } from '../../../common/ticket-pricing';
+import type { TaxMode } from '../ticket-pricing';
 import { CATALOG_LIMITS as L } from './retail-limits';
 import { Cents } from './schema-kit';
 

@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import type { MoneyFigures } from '../../../common/money-figures';
+import type { MoneyFigures } from '../money-figures';
 import { Text } from './schema-kit';
 import { OptionalApproval } from './session';
 import type { JournalOperation, JournalState } from './transactions';

@@ -5,7 +5,7 @@ import type {
   Tally,
   TillFigures,
   TillMovementKind,
-} from '../../../common/money-figures';
+} from '../money-figures';
 import type { ReceiptLineView } from './receipts';
 import { Cents, Limit, Text } from './schema-kit';
 import { OptionalApproval } from './session';

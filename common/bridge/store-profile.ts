@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { CURRENCIES, STORE_LOCALES } from '../../../common/store-locale';
+import { CURRENCIES, STORE_LOCALES } from '../store-locale';
 import { STORE_PROFILE_LIMITS } from './retail-limits';
 
 /**

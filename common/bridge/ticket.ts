@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import type { Discount, PricedLine, TaxClassRate, TicketPricing } from '../../../common/ticket-pricing';
+import type { Discount, PricedLine, TaxClassRate, TicketPricing } from '../ticket-pricing';
 import { CATALOG_LIMITS } from './retail-limits';
 import { Cents, Text } from './schema-kit';
 import { OptionalApproval, type Role } from './session';

@@ -1,4 +1,4 @@
-import type { WireClientMessage, WireServerMessage } from '../../../common/bridge-client';
+import type { WireClientMessage, WireServerMessage } from '../bridge-client';
 import type { CommandName, CommandPayload, CommandValue } from './commands';
 import type { BridgeError, BridgeResult } from './errors';
 import type { EventName, Events } from './events';
