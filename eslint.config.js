@@ -6,12 +6,32 @@ import vitest from '@vitest/eslint-plugin';
 
 /**
  * The dependency direction (docs/decisions.md#dependency-direction), enforced here rather than promised:
- *   renderer -> bridge types and common;  electron -> common, native, gateway/contract;
+ *   renderer -> common (the bridge's contract is common/bridge/);  electron -> common, native, gateway/contract;
  *   gateway -> native/protocols only;  native -> nothing of electron, renderer or gateway;
  *   common -> nothing (rules both the core and the screens apply: no Node, no DOM, no other folder).
  * Inside the gateway, the domain decides and the rest serves it: gateway/domain imports neither the sandbox
  * (which implements the domain's ports, built in app.ts) nor the routes and http that bind requests to it.
  */
+/** electron/'s domains: what the bridge's handlers call. */
+const electronDomains = [
+  './electron/sale',
+  './electron/batch',
+  './electron/till',
+  './electron/returns',
+  './electron/roles',
+  './electron/catalog',
+  './electron/customer',
+  './electron/devices',
+  './electron/email',
+  './electron/store-forward',
+  './electron/i18n',
+  './electron/merchant.ts',
+  './electron/settings.ts',
+  './electron/store-time-zone.ts',
+];
+/** Below the domains: the journal, the gateway client, util. */
+const electronBase = ['./electron/journal', './electron/gateway-client', './electron/util'];
+
 const layering = [
   {
     target: './common',
@@ -20,15 +40,8 @@ const layering = [
   },
   {
     target: './renderer',
-    from: ['./native', './gateway'],
-    except: [],
-    message: 'renderer/ talks to the core only through the bridge types (electron/bridge/contract.ts).',
-  },
-  {
-    target: './renderer',
-    from: './electron',
-    except: ['./bridge/contract.ts'],
-    message: 'renderer/ may import only electron/bridge/contract.ts.',
+    from: ['./native', './gateway', './electron'],
+    message: "renderer/ talks to the core only through the bridge's contract, common/bridge/.",
   },
   {
     target: './native',
@@ -62,6 +75,45 @@ const layering = [
     from: './gateway',
     except: ['./contract'],
     message: 'electron/ talks to the gateway over HTTP; it may import only gateway/contract.',
+  },
+  // Inside electron/, arrows run down only: the shell and wiring (main, start, core/) build the bridge
+  // (bridge/: dispatcher and handlers), which calls the domains (sale/, batch/, till/, returns/, roles/,
+  // ...), which use the journal and the gateway client, which use util/.
+  {
+    target: electronDomains.concat(electronBase),
+    from: [
+      './electron/bridge',
+      './electron/core',
+      './electron/main.ts',
+      './electron/start.ts',
+      './electron/index.ts',
+    ],
+    message:
+      'Inside electron/ arrows run down: a domain, the journal or util never imports the bridge or the wiring.',
+  },
+  {
+    target: electronBase,
+    from: electronDomains.filter((d) => d !== './electron/returns' && d !== './electron/till'),
+    message: 'The journal, the gateway client and util sit below the domains: they never import one.',
+  },
+  // The journal's return and till tables apply those domains' pure rules inside their transactions (a
+  // check and the write it guards in one savepoint): the rule files only, nothing else of them.
+  {
+    target: electronBase,
+    from: './electron/returns',
+    except: ['./return-rules.ts'],
+    message: 'Below the domains: only returns/return-rules.ts (the pure rules the return tables apply).',
+  },
+  {
+    target: electronBase,
+    from: './electron/till',
+    except: ['./till-report.ts'],
+    message: 'Below the domains: only till/till-report.ts (the pure report the till tables assemble).',
+  },
+  {
+    target: './electron/util',
+    from: ['./electron/journal', './electron/gateway-client'],
+    message: 'util/ is the bottom of electron/: it imports nothing of it.',
   },
 ];
 
@@ -158,6 +210,24 @@ export default tseslint.config(
         ...['window', 'document', 'navigator', 'location', 'localStorage', 'sessionStorage', 'fetch']
           .concat(['WebSocket', 'HTMLElement', 'process', 'Buffer', 'require', '__dirname', 'global'])
           .map((name) => ({ name, message: 'common/ runs in the core and the screens: no DOM, no Node.' })),
+      ],
+    },
+  },
+  {
+    // The bridge's contract is shared by the core and the screens, and is checked at run time against the
+    // payload schemas it declares: TypeBox, a package with no Node or DOM of its own, is the one allowed.
+    files: ['common/bridge/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^(?!\\.{1,2}/|typebox$)',
+              message: 'common/bridge/ imports its own files, the rest of common/ and typebox only.',
+            },
+          ],
+        },
       ],
     },
   },

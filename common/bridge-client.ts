@@ -3,7 +3,7 @@
  * screens (renderer/src/bridge/ws-bridge.ts) and Node tools and tests (electron/bridge/ws-client.ts).
  * JSON text frames over a loopback WebSocket; the first frame from the client is the proof of access.
  * Neither DOM nor Node: the socket and the timer are handed in, and the command, event and error types
- * are the contract's (electron/bridge/contract.ts instantiates them).
+ * are the contract's (common/bridge/contract.ts instantiates them).
  */
 
 /** An answer as it travels: the value, or an error with a stable code (Electron IPC keeps no Error). */

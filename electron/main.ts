@@ -24,7 +24,7 @@ import {
   permissionAllowed,
   secureWebPreferences,
 } from './app-shell/window-policy';
-import { CUSTOMER_DISPLAY_PATH, IPC_CALL_CHANNEL, IPC_EVENT_CHANNEL } from './bridge/contract';
+import { CUSTOMER_DISPLAY_PATH, IPC_CALL_CHANNEL, IPC_EVENT_CHANNEL } from '../common/bridge/contract';
 import { contentSecurityPolicy, startBridgeServer, type BridgeServer } from './bridge/ws-server';
 import type { BridgeConnection } from './bridge/connection';
 import type { TerminalCore } from './core/config';

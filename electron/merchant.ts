@@ -8,8 +8,8 @@ import type {
   ReportRow,
   ReportView,
   TotalsLine,
-} from './bridge/contract';
-import { BridgeFailure } from './bridge/failure';
+} from '../common/bridge/contract';
+import { BridgeFailure } from '../common/bridge/failure';
 import { fraudEndpoints } from '../gateway/contract/fraud';
 import type { PaymentLinkRecord } from '../gateway/contract/payment-links';
 import type { TransactionReportRecord } from '../gateway/contract/report';

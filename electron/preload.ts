@@ -10,7 +10,7 @@ import {
   type CommandValue,
   type EventName,
   type Events,
-} from './bridge/contract';
+} from '../common/bridge/contract';
 
 /**
  * The one object the renderer gets (`window.tillpoint`): the bridge contract and nothing else — no

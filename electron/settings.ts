@@ -8,7 +8,7 @@ import type {
   SafPolicy,
   StoreProfileView,
   TillSettingsView,
-} from './bridge/contract';
+} from '../common/bridge/contract';
 import type { GatewayCredentials, GatewayTimeouts } from './gateway-client/client';
 import { defaultGatewayTimeouts } from './gateway-client/client';
 import type { Journal } from './journal/journal-protocol';

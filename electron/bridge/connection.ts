@@ -9,7 +9,7 @@ import {
   type EventName,
   type Events,
   type Session,
-} from './contract';
+} from '../../common/bridge/contract';
 import { newId } from '../util/ids';
 
 /** One client of the bridge: a window, a browser tab, a test. Each has its own signed-in session. */

@@ -1,9 +1,9 @@
-import type { BridgeResult, CommandName, Session } from './contract';
+import type { BridgeResult, CommandName, Session } from '../../common/bridge/contract';
 import type { CallContext, Dispatch } from './connection';
-import { BridgeFailure } from './failure';
+import { BridgeFailure } from '../../common/bridge/failure';
 import { payloadProblems } from './payload-check';
 import { untrustedEcho } from './untrusted-echo';
-import { commandAccess } from './command-access';
+import { commandAccess } from '../roles/command-access';
 import type { Handlers } from './handlers';
 import { can } from '../roles/roles';
 import type { Logger } from '../util/log';

@@ -1,5 +1,5 @@
 import type { JournalCursor } from '../journal/journal-store';
-import { BridgeFailure } from './failure';
+import { BridgeFailure } from '../../common/bridge/failure';
 
 /**
  * The cursor of a transactions.list page: where the newest-first list continues, as the journal's index

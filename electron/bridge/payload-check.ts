@@ -1,7 +1,7 @@
 import type { TSchema } from 'typebox';
 import { Compile } from 'typebox/compile';
 import { Value } from 'typebox/value';
-import { commandPayloads, type CommandName } from './contract/commands';
+import { commandPayloads, type CommandName } from '../../common/bridge/commands';
 
 type SchemaNode = {
   problem?: string;

@@ -8,7 +8,7 @@ import {
   type BridgeError,
   type Commands,
   type Events,
-} from './contract';
+} from '../../common/bridge/contract';
 
 /**
  * The bridge from Node over the browser-mode WebSocket: for tests and a store's own tools (docs/bridge.md

@@ -11,7 +11,7 @@ import {
   CUSTOMER_DISPLAY_PATH,
   type ConnectionKind,
   type ServerMessage,
-} from './contract';
+} from '../../common/bridge/contract';
 import { readClientFrame } from './client-frame';
 import type { BridgeConnection } from './connection';
 import { newSecret } from '../util/ids';

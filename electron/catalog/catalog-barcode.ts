@@ -1,4 +1,4 @@
-import { CATALOG_LIMITS } from '../bridge/contract/retail-limits';
+import { CATALOG_LIMITS } from '../../common/bridge/retail-limits';
 import { readBarcodeScan, type BarcodeScanReading } from '../../native/protocols/barcode-scan';
 import { hasValidGs1CheckDigit } from '../../native/protocols/gs1-check-digit';
 import { hasControlCharacter } from './plain-text';

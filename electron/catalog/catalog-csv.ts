@@ -1,6 +1,6 @@
 import { CsvError, parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
-import { CATALOG_LIMITS as L } from '../bridge/contract/retail-limits';
+import { CATALOG_LIMITS as L } from '../../common/bridge/retail-limits';
 import { catalogBarcode, type CatalogBarcode } from './catalog-barcode';
 import { importRefused, importRefusedFor, Problems } from './catalog-problem';
 import { hasControlCharacter } from './plain-text';

@@ -1,5 +1,5 @@
-import type { MessageWords } from '../bridge/contract/errors';
-import { CATALOG_LIMITS } from '../bridge/contract/retail-limits';
+import type { MessageWords } from '../../common/bridge/errors';
+import { CATALOG_LIMITS } from '../../common/bridge/retail-limits';
 
 /**
  * A catalog request refused for a reason the person can fix: it crosses the catalog worker as data and

@@ -1,4 +1,4 @@
-import type { MessageWords } from '../bridge/contract/errors';
+import type { MessageWords } from '../../common/bridge/errors';
 import type { CatalogService } from './catalog-service';
 import type { CatalogStore } from './catalog-store';
 

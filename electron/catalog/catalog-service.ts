@@ -3,8 +3,8 @@ import type {
   CatalogImportResult,
   CatalogItemView,
   CatalogLookupView,
-} from '../bridge/contract/catalog';
-import { CATALOG_LIMITS } from '../bridge/contract/retail-limits';
+} from '../../common/bridge/catalog';
+import { CATALOG_LIMITS } from '../../common/bridge/retail-limits';
 import { readBarcodeScan } from '../../native/protocols/barcode-scan';
 import { catalogBarcode, scanKey } from './catalog-barcode';
 import { catalogCsv, parseCatalogCsv } from './catalog-csv';

@@ -10,8 +10,8 @@ import type {
   TaxClassInput,
   TaxClassRateView,
   TaxClassView,
-} from '../bridge/contract/catalog';
-import { CATALOG_LIMITS as L } from '../bridge/contract/retail-limits';
+} from '../../common/bridge/catalog';
+import { CATALOG_LIMITS as L } from '../../common/bridge/retail-limits';
 import type { Migration } from '../journal/migrations/types';
 import { isExactRate, rateUnits } from '../../common/percent';
 import { catalogBarcode, type BarcodeKey, type CatalogBarcode } from './catalog-barcode';

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
-import type { BridgeErrorCode } from '../bridge/contract';
-import { BridgeFailure } from '../bridge/failure';
+import type { BridgeErrorCode } from '../../common/bridge/contract';
+import { BridgeFailure } from '../../common/bridge/failure';
 import { outsideAsar, startModuleWorker } from '../journal/journal';
 import type {
   Catalog,

@@ -1,4 +1,4 @@
-import type { TaxClassInput } from '../bridge/contract/catalog';
+import type { TaxClassInput } from '../../common/bridge/catalog';
 
 /**
  * The sandbox's demo catalog (seeded once into a sandbox terminal's catalog.sqlite): two tax classes that

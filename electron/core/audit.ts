@@ -1,4 +1,4 @@
-import type { AuditEntryView, Role } from '../bridge/contract';
+import type { AuditEntryView, Role } from '../../common/bridge/contract';
 import type { Journal } from '../journal/journal';
 import type { Actor } from '../roles/roles';
 import type { Clock } from '../util/clock';

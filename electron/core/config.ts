@@ -1,4 +1,4 @@
-import type { ConnectionKind } from '../bridge/contract';
+import type { ConnectionKind } from '../../common/bridge/contract';
 import type { BridgeConnection } from '../bridge/connection';
 import type { Catalog } from '../catalog/catalog';
 import type { DeviceHost, DeviceSetup } from '../devices/device-host';

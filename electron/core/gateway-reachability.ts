@@ -1,4 +1,4 @@
-import type { Events, GatewayStatusView, GatewayTestResult } from '../bridge/contract';
+import type { Events, GatewayStatusView, GatewayTestResult } from '../../common/bridge/contract';
 import type { GatewayClient } from '../gateway-client/client';
 import type { Clock, Timers } from '../util/clock';
 import type { Logger } from '../util/log';

@@ -4,8 +4,8 @@ import type {
   ReversalQueueView,
   Session,
   TerminalStatusView,
-} from '../bridge/contract';
-import { BRIDGE_CONTRACT_VERSION } from '../bridge/contract';
+} from '../../common/bridge/contract';
+import { BRIDGE_CONTRACT_VERSION } from '../../common/bridge/contract';
 import type { DeviceHost } from '../devices/device-host';
 import type { Journal } from '../journal/journal';
 import type { SaleEngine } from '../sale/sale-engine';

@@ -1,11 +1,11 @@
 import { join } from 'node:path';
 import { gatewayAddressProblem } from '../../common/gateway-address';
-import { createBatchClose } from '../batch-close';
+import { createBatchClose } from '../batch/batch-close';
 import { createConnectionHub, type BridgeConnection } from '../bridge/connection';
 import { createDispatch } from '../bridge/dispatcher';
 import { createHandlers } from '../bridge/handlers';
 import { openCatalog, type Catalog } from '../catalog/catalog';
-import type { EventName, Events } from '../bridge/contract';
+import type { EventName, Events } from '../../common/bridge/contract';
 import { createCustomerDisplay, type CustomerDisplay } from '../customer/customer-display';
 import { createPoleDisplayFeed } from '../customer/pole-display-feed';
 import { emailQueueMailer } from '../customer/receipt-mailer';
@@ -18,7 +18,7 @@ import { openJournal, type Journal } from '../journal/journal';
 import { createReversalWorker, type ReversalWorker } from '../journal/reversal-worker';
 import { pinKeys } from '../roles/pins';
 import { createRoles } from '../roles/roles';
-import { inquireAfterCrash } from '../sale/crash-inquiry';
+import { recoverAfterCrash } from '../journal/crash-recovery';
 import { createItemizedSale } from '../sale/itemized-sale';
 import { SaleEngine } from '../sale/sale-engine';
 import { loadSettings } from '../settings';
@@ -271,7 +271,6 @@ export async function createTerminalCore(config: TerminalCoreConfig): Promise<Te
   const batchClose = createBatchClose({
     client,
     journal,
-    saf: storeAndForward,
     clock,
     kickReversals: () => reversalWorker.kick(),
     failureOf: (f) => engine.failureOf(f),
@@ -353,10 +352,7 @@ export async function createTerminalCore(config: TerminalCoreConfig): Promise<Te
       running = true;
       // Entries left `sending` by a crash: what the gateway can say about them is asked first (kept if it
       // approved them); the rest are unknown and join the reversal queue before anything else.
-      await inquireAfterCrash({ journal, gateway, clock, log });
-      const recovered = await journal.recoverInFlight(clock.now());
-      if (recovered.length > 0)
-        log.log('warn', 'journal', `${recovered.length} entr(ies) had no recorded answer; reversing them`);
+      await recoverAfterCrash({ journal, gateway, clock, log });
       await roles.init();
       if (config.sandbox === true) await seedSandboxStore();
       await engine.restore();

@@ -10,8 +10,8 @@ import type {
   StoreLocaleView,
   TicketView,
   TipAskOutcome,
-} from '../bridge/contract';
-import { BridgeFailure } from '../bridge/failure';
+} from '../../common/bridge/contract';
+import { BridgeFailure } from '../../common/bridge/failure';
 import { emailAddressProblem } from '../../common/email-address';
 import type { Language } from '../../common/store-locale';
 import { customTipProblem, maxCustomTipCents, tipOptions } from '../../common/tip-choice';

@@ -5,7 +5,7 @@ import type {
   SaleProgress,
   TenderView,
   TicketView,
-} from '../bridge/contract';
+} from '../../common/bridge/contract';
 import { customerLinesOf } from './ticket-lines';
 
 /**

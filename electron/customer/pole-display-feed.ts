@@ -1,5 +1,5 @@
 import { languageOf, type Language } from '../../common/store-locale';
-import type { CustomerDisplayView, CustomerLineView } from '../bridge/contract';
+import type { CustomerDisplayView, CustomerLineView } from '../../common/bridge/contract';
 import type { PoleDisplay } from '../../native/drivers/roles';
 import { itemRows, messageRows, totalRows } from '../../native/protocols/pole-display-lines';
 import { dollars } from '../util/money';

@@ -1,4 +1,4 @@
-import type { CustomerLineView, TicketView } from '../bridge/contract';
+import type { CustomerLineView, TicketView } from '../../common/bridge/contract';
 
 /**
  * The ticket's lines as the customer reads them, on the customer display and the pole display alike: a

@@ -14,9 +14,9 @@ import type {
   SimulatorStateView,
   SymbologyName,
   WedgeSettingsView,
-} from '../bridge/contract';
-import { DEVICE_ROLES } from '../bridge/contract';
-import { BridgeFailure } from '../bridge/failure';
+} from '../../common/bridge/contract';
+import { DEVICE_ROLES } from '../../common/bridge/contract';
+import { BridgeFailure } from '../../common/bridge/failure';
 import { WedgeScanDetector, wedgeScanSettings } from '../../common/wedge-scan';
 import {
   createDeviceManager,

@@ -15,8 +15,8 @@ import type {
   EmailTestResult,
   ReceiptView,
   TicketView,
-} from '../bridge/contract';
-import { BridgeFailure } from '../bridge/failure';
+} from '../../common/bridge/contract';
+import { BridgeFailure } from '../../common/bridge/failure';
 import {
   emailSealContext,
   type EmailReceiptRow,

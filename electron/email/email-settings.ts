@@ -2,8 +2,8 @@ import { X509Certificate } from 'node:crypto';
 import { isIP } from 'node:net';
 import { emailAddressProblem, normalizeEmailAddress } from '../../common/email-address';
 import { isLoopbackHost } from '../../common/gateway-address';
-import type { EmailSecurity, EmailSettingsUpdate, EmailSettingsView } from '../bridge/contract';
-import { BridgeFailure } from '../bridge/failure';
+import type { EmailSecurity, EmailSettingsUpdate, EmailSettingsView } from '../../common/bridge/contract';
+import { BridgeFailure } from '../../common/bridge/failure';
 import type { Journal } from '../journal/journal-protocol';
 import type { Sealer } from '../util/key-file';
 

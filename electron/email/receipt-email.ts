@@ -1,5 +1,5 @@
 import type { Language } from '../../common/store-locale';
-import type { ReceiptLineView, ReceiptView } from '../bridge/contract';
+import type { ReceiptLineView, ReceiptView } from '../../common/bridge/contract';
 
 /**
  * A receipt as an email: the customer copy the printer prints (sale/receipt.ts builds both, so what the

@@ -1,5 +1,5 @@
 import type { Language } from '../../common/store-locale';
-import type { CardEntry, JournalState, TenderKind, TenderStatus } from '../bridge/contract';
+import type { CardEntry, JournalState, TenderKind, TenderStatus } from '../../common/bridge/contract';
 
 /**
  * The fixed words of a printed receipt (a sale's, a refund's, a void's) in each language the store may

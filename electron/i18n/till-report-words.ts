@@ -1,5 +1,5 @@
 import type { Language } from '../../common/store-locale';
-import type { TillReportView, TillState } from '../bridge/contract';
+import type { TillReportView, TillState } from '../../common/bridge/contract';
 
 /**
  * The fixed words of a till report on paper (X and Z, till-report-lines.ts) in each language the store may

@@ -3,7 +3,7 @@ import type Database from 'better-sqlite3';
 /**
  * The emailed-receipt queue's table (migration 009), in the journal's worker thread like the rest of the
  * journal: JournalStore hands its `email*` methods here. Every statement is prepared once with bound
- * parameters and read along an index (test/electron/journal-plans.test.ts).
+ * parameters and read along an index (test/electron/journal/journal-plans.test.ts).
  */
 
 export type EmailReceiptState = 'queued' | 'sending' | 'sent' | 'failed';

@@ -7,7 +7,7 @@ import type {
   ReturnState,
   TicketView,
   TillMovementView,
-} from '../bridge/contract';
+} from '../../common/bridge/contract';
 import {
   checkReturnable,
   planReturn,

@@ -8,7 +8,7 @@ import type {
   TillState,
   TillView,
   ZSummaryView,
-} from '../bridge/contract';
+} from '../../common/bridge/contract';
 import type { TillMovementKind } from '../../common/money-figures';
 import {
   buildTillReport,

@@ -4,8 +4,8 @@ import type {
   ReturnSaleTenderView,
   TenderView,
   TicketView,
-} from '../bridge/contract';
-import { BridgeFailure } from '../bridge/failure';
+} from '../../common/bridge/contract';
+import { BridgeFailure } from '../../common/bridge/failure';
 import type { FindQuery } from '../journal/return-store';
 import { endOfStoreDay, startOfStoreDay } from '../../common/store-time';
 

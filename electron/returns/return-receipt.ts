@@ -1,4 +1,4 @@
-import type { ReceiptLineView, ReceiptView } from '../bridge/contract';
+import type { ReceiptLineView, ReceiptView } from '../../common/bridge/contract';
 import type { ReturnRecord } from '../journal/return-store';
 import { head, receiptText, writerOf, type ReceiptHeader } from '../sale/receipt';
 import { formatCents } from '../util/money';

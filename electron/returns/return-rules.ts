@@ -5,7 +5,7 @@ import type {
   ReturnableLineView,
   ReturnTenderOptionView,
   TicketView,
-} from '../bridge/contract';
+} from '../../common/bridge/contract';
 import { tenderName } from '../../common/money-figures';
 import { proportionalReturn, type ProportionalReturn } from '../../common/proportional-return';
 import { refundableCents, takenCents } from '../../common/transaction-amounts';

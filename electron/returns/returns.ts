@@ -15,8 +15,8 @@ import type {
   ReturnWithoutReceipt,
   TicketTaxClass,
   TicketView,
-} from '../bridge/contract';
-import { BridgeFailure } from '../bridge/failure';
+} from '../../common/bridge/contract';
+import { BridgeFailure } from '../../common/bridge/failure';
 import type { Catalog } from '../catalog/catalog';
 import type { DeviceHost } from '../devices/device-host';
 import type { Journal } from '../journal/journal-protocol';

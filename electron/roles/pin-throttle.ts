@@ -1,4 +1,4 @@
-import { BridgeFailure } from '../bridge/failure';
+import { BridgeFailure } from '../../common/bridge/failure';
 import type { Journal } from '../journal/journal-protocol';
 import type { Clock } from '../util/clock';
 

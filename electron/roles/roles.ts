@@ -1,5 +1,5 @@
-import type { EmployeeView, ManagerApproval, Role, Session } from '../bridge/contract';
-import { BridgeFailure } from '../bridge/failure';
+import type { EmployeeView, ManagerApproval, Role, Session } from '../../common/bridge/contract';
+import { BridgeFailure } from '../../common/bridge/failure';
 import type { Journal } from '../journal/journal-protocol';
 import type { EmployeePin, EmployeeRow } from '../journal/journal-store';
 import type { Clock } from '../util/clock';

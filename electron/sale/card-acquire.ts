@@ -1,5 +1,5 @@
-import type { CardEntry, KeyedCard, SaleStep } from '../bridge/contract';
-import { BridgeFailure } from '../bridge/failure';
+import type { CardEntry, KeyedCard, SaleStep } from '../../common/bridge/contract';
+import { BridgeFailure } from '../../common/bridge/failure';
 import { detectBrand } from '../../native/protocols/card-brand';
 import { readEmvCardData } from '../../native/protocols/emv-sanitize';
 import { isLuhnValid } from '../../native/protocols/luhn';

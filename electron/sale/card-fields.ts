@@ -1,7 +1,7 @@
-import type { CardSummary } from '../bridge/contract';
+import type { CardSummary } from '../../common/bridge/contract';
 import type { CardSaleRequest } from '../../gateway/contract/card-sale';
 import { lastFour, maskPan } from '../../native/protocols/pan-mask';
-import { BridgeFailure } from '../bridge/failure';
+import { BridgeFailure } from '../../common/bridge/failure';
 import { centsFromText } from '../util/money';
 import type { AcquiredCard } from './card-acquire';
 

@@ -1,12 +1,12 @@
-import type { BalanceView, EbtProgram, TicketView, TransactionView } from '../bridge/contract';
-import { BridgeFailure } from '../bridge/failure';
+import type { BalanceView, EbtProgram, TicketView, TransactionView } from '../../common/bridge/contract';
+import { BridgeFailure } from '../../common/bridge/failure';
 import { TransactionType } from '../../gateway/contract/card-sale';
 import { bridgeFailureOf, failureMessage } from '../gateway-client/bridge-failure';
 import { toWire } from '../util/money';
 import { acquireCard, type AcquiredCard, type Prompt } from './card-acquire';
 import { balanceCents, cardFields, giftFields, giftKeyed } from './card-fields';
 import { checkReloadTicket } from './gift-reload-rules';
-import type { JournaledSend } from './journaled-call';
+import type { JournaledSend } from '../journal/journaled-call';
 import { requestPin } from './pin-entry';
 import type { SaleEngineDeps } from './sale-deps';
 import { toTransactionView } from './transaction-view';

@@ -1,5 +1,5 @@
-import type { TicketView } from '../bridge/contract';
-import { BridgeFailure } from '../bridge/failure';
+import type { TicketView } from '../../common/bridge/contract';
+import { BridgeFailure } from '../../common/bridge/failure';
 import type { SaleEngineDeps } from './sale-deps';
 import { isTaken } from './tender-amounts';
 

@@ -1,4 +1,4 @@
-import type { CardRefusal, TenderView } from '../bridge/contract';
+import type { CardRefusal, TenderView } from '../../common/bridge/contract';
 import type { SaleResponse } from '../../gateway/contract/card-sale';
 import type { ChipCompletion, ChipCvm, ChipHostResponse, ChipReader } from '../../native/drivers/roles';
 import { readIssuerResponse } from '../../native/protocols/emv-issuer-response';

@@ -4,7 +4,7 @@ import type {
   ItemizedTicketView,
   Role,
   TicketLineView,
-} from '../bridge/contract';
+} from '../../common/bridge/contract';
 import { percentAtMost, withinPercent } from '../../common/percent';
 import { formatCents } from '../util/money';
 

@@ -1,5 +1,5 @@
-import type { SaleOpenRequest, TenderRequest, TicketView } from '../bridge/contract';
-import { BridgeFailure } from '../bridge/failure';
+import type { SaleOpenRequest, TenderRequest, TicketView } from '../../common/bridge/contract';
+import { BridgeFailure } from '../../common/bridge/failure';
 import type { JournalRow } from '../journal/journal-store';
 
 /**

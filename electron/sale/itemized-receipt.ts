@@ -1,4 +1,4 @@
-import type { ItemizedTicketView, ReceiptLineView } from '../bridge/contract';
+import type { ItemizedTicketView, ReceiptLineView } from '../../common/bridge/contract';
 import { RECEIPT_WORDS, type ReceiptWords } from '../i18n/receipt-words';
 import { formatCents } from '../util/money';
 

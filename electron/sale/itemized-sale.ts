@@ -8,8 +8,8 @@ import type {
   TicketDiscount,
   TicketTaxClass,
   TicketView,
-} from '../bridge/contract';
-import { BridgeFailure } from '../bridge/failure';
+} from '../../common/bridge/contract';
+import { BridgeFailure } from '../../common/bridge/failure';
 import type { Actor } from '../roles/roles';
 import type { Catalog } from '../catalog/catalog';
 import { hasControlCharacter } from '../catalog/plain-text';

@@ -1,9 +1,9 @@
-import type { PreauthCompleteRequest, RefundOutcome, TransactionView } from '../bridge/contract';
-import { BridgeFailure } from '../bridge/failure';
+import type { PreauthCompleteRequest, RefundOutcome, TransactionView } from '../../common/bridge/contract';
+import { BridgeFailure } from '../../common/bridge/failure';
 import { bridgeFailureOf } from '../gateway-client/bridge-failure';
 import { refundableCents, takenCents } from '../../common/transaction-amounts';
 import { fromWire, isCents, toWire } from '../util/money';
-import type { JournaledSend } from './journaled-call';
+import type { JournaledSend } from '../journal/journaled-call';
 import type { SaleEngineDeps } from './sale-deps';
 import { toTransactionView } from './transaction-view';
 

@@ -1,6 +1,6 @@
 import { formatLocale, type Language } from '../../common/store-locale';
-import type { ReceiptPrintResult, ReceiptView, TicketView } from '../bridge/contract';
-import { BridgeFailure } from '../bridge/failure';
+import type { ReceiptPrintResult, ReceiptView, TicketView } from '../../common/bridge/contract';
+import { BridgeFailure } from '../../common/bridge/failure';
 import { laneTimeZone } from '../store-time-zone';
 import { buildReceipt, buildTransactionReceipt, toPrinterReceipt, type ReceiptHeader } from './receipt';
 import type { SaleEngineDeps } from './sale-deps';

@@ -4,7 +4,7 @@ import type {
   TenderView,
   TicketView,
   TransactionView,
-} from '../bridge/contract';
+} from '../../common/bridge/contract';
 import type { Receipt, ReceiptLine } from '../../native/drivers/roles';
 import { formatMoneyOnPaper } from '../../common/money-format';
 import { languageOf, type StoreLocaleTag } from '../../common/store-locale';

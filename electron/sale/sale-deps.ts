@@ -1,4 +1,4 @@
-import type { Events } from '../bridge/contract';
+import type { Events } from '../../common/bridge/contract';
 import type { RoleApi } from '../../native/drivers/roles';
 import type { GatewayClient } from '../gateway-client/client';
 import type { Journal } from '../journal/journal-protocol';

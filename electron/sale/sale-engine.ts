@@ -16,9 +16,9 @@ import type {
   TenderView,
   TicketView,
   TransactionView,
-} from '../bridge/contract';
+} from '../../common/bridge/contract';
 import type { Language } from '../../common/store-locale';
-import { BridgeFailure } from '../bridge/failure';
+import { BridgeFailure } from '../../common/bridge/failure';
 import { bridgeFailureOf, UNKNOWN_MESSAGE, type AfterUnknown } from '../gateway-client/bridge-failure';
 import type { GatewayFailure } from '../gateway-client/errors';
 import { newId } from '../util/ids';
@@ -26,7 +26,7 @@ import { isCents } from '../util/money';
 import * as cardServices from './card-services';
 import { drawerOpensFor } from './cash-drawer';
 import type { ChipSale } from './chip-sale';
-import { journaledCall, numbered, stamped, type JournaledSend, type Stamp } from './journaled-call';
+import { journaledCall, numbered, stamped, type JournaledSend, type Stamp } from '../journal/journaled-call';
 import * as postSale from './post-sale';
 import { printReceipt, receiptOf, transactionReceiptOf } from './receipt-printing';
 import type { SaleEngineDeps } from './sale-deps';

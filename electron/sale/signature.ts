@@ -1,4 +1,4 @@
-import type { SignatureInput } from '../bridge/contract';
+import type { SignatureInput } from '../../common/bridge/contract';
 
 const MAX_POINTS = 20_000;
 

@@ -1,4 +1,4 @@
-import type { JournalOperation, TenderView, TicketView } from '../bridge/contract';
+import type { JournalOperation, TenderView, TicketView } from '../../common/bridge/contract';
 import type { NewEntry } from '../journal/journal-store';
 import { toWire } from '../util/money';
 

@@ -1,13 +1,12 @@
-import type { TenderView } from '../bridge/contract';
+import type { TenderView } from '../../common/bridge/contract';
 import type { SaleResponse } from '../../gateway/contract/card-sale';
-import { ResponseCode } from '../../gateway/contract/response-codes';
+import { approvedCentsOf } from '../gateway-client/approved-amount';
 import { failureMessage } from '../gateway-client/bridge-failure';
 import type { Journal } from '../journal/journal-protocol';
 import type { EntryPatch } from '../journal/journal-store';
 import type { Clock } from '../util/clock';
-import { fromWire } from '../util/money';
 import { balanceCents } from './card-fields';
-import type { JournaledOutcome } from './journaled-call';
+import type { JournaledOutcome } from '../journal/journaled-call';
 import type { Split } from './tender-amounts';
 
 /**
@@ -77,18 +76,6 @@ export async function applyResult<R extends { Msg: string[] }>(
     },
     deps.clock.now(),
   );
-}
-
-/**
- * What an approved sale took: a partial approval (210) says it in its amounts, anything else approved what
- * was asked (`askedCents`: base + tax + tip, cash back apart).
- */
-export function approvedCentsOf(code: number, r: SaleResponse, askedCents: number): number {
-  const approved =
-    code === ResponseCode.PartialApproval
-      ? fromWire(r.Amount) + fromWire(r.TaxAmount) + fromWire(r.TipAmount)
-      : askedCents;
-  return Math.min(askedCents, approved);
 }
 
 /** A sale response onto the tender and the journal row (`patch`: what the chip card said, if any). */

@@ -4,8 +4,8 @@ import type {
   TicketLineView,
   TicketTaxClass,
   TicketView,
-} from '../bridge/contract';
-import { BridgeFailure } from '../bridge/failure';
+} from '../../common/bridge/contract';
+import { BridgeFailure } from '../../common/bridge/failure';
 import { isExactRate } from '../../common/percent';
 import { priceTicket } from '../../common/ticket-pricing';
 import { newId } from '../util/ids';

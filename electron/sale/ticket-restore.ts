@@ -1,4 +1,4 @@
-import type { CardEntry, TenderView } from '../bridge/contract';
+import type { CardEntry, TenderView } from '../../common/bridge/contract';
 import { UNKNOWN_MESSAGE, UNKNOWN_UNREVERSED_MESSAGE } from '../gateway-client/bridge-failure';
 import type { JournalRow } from '../journal/journal-store';
 

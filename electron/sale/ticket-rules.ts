@@ -1,5 +1,10 @@
-import type { SaleOpenRequest, SalePayRequest, TenderRequest, TicketView } from '../bridge/contract';
-import { BridgeFailure } from '../bridge/failure';
+import type {
+  SaleOpenRequest,
+  SalePayRequest,
+  TenderRequest,
+  TicketView,
+} from '../../common/bridge/contract';
+import { BridgeFailure } from '../../common/bridge/failure';
 import { changeDueCents, changeNeedsConfirmation, LARGEST_BILL_CENTS } from '../../common/cash-change';
 import { taxCents } from '../../common/percent';
 import { newId } from '../util/ids';

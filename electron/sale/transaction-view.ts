@@ -1,4 +1,4 @@
-import type { TransactionView } from '../bridge/contract';
+import type { TransactionView } from '../../common/bridge/contract';
 import type { JournalRow } from '../journal/journal-store';
 
 /**

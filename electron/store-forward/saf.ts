@@ -1,4 +1,4 @@
-import type { SafItemView, SafPolicy, SafView } from '../bridge/contract';
+import type { SafItemView, SafPolicy, SafView } from '../../common/bridge/contract';
 import { SaleResponse } from '../../gateway/contract/card-sale';
 import { transactionEndpoints } from '../../gateway/contract/transaction-endpoints';
 import type { GatewayClient } from '../gateway-client/client';
@@ -19,25 +19,9 @@ import { fromWire } from '../util/money';
  *
  * Eligible: a credit sale read from the chip or contactless (EMV) — never a swipe or keyed card, whose
  * data is easier to counterfeit, and never PIN debit, whose PIN block must not be stored — within the
- * per-sale limit and with the total exposure under its limit.
+ * per-sale limit and with the total exposure under its limit (offline-limits.ts).
  */
 
-export type SafEligibility = { ok: true } | { ok: false; reason: string };
-
-export type SafCandidate = { source: 'swipe' | 'emv' | 'keyed'; tender: string; amountCents: number };
-
-// rule: offline-limit
-export function safEligibility(policy: SafPolicy, exposureCents: number, c: SafCandidate): SafEligibility {
-  if (!policy.enabled) return { ok: false, reason: 'Store-and-forward is off.' };
-  if (c.tender !== 'credit') return { ok: false, reason: 'Only credit sales can be stored offline.' };
-  if (c.source !== 'emv')
-    return { ok: false, reason: 'Only chip or contactless cards can be stored offline.' };
-  if (c.amountCents > policy.perTransactionLimitCents)
-    return { ok: false, reason: 'The amount is over the offline limit for one sale.' };
-  if (exposureCents + c.amountCents > policy.totalLimitCents)
-    return { ok: false, reason: 'The offline total limit is reached.' };
-  return { ok: true };
-}
 
 /** What is sealed: the operation's own fields (EmvData included), not the credentials. */
 type SealedRequest = { path: string; fields: Record<string, unknown> };

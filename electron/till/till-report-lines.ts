@@ -3,7 +3,7 @@ import type { Tally } from '../../common/money-figures';
 import { formatMoneyOnPaper } from '../../common/money-format';
 import { languageOf, type StoreLocaleTag } from '../../common/store-locale';
 import { formatReceiptTime } from '../../common/store-time';
-import type { ReceiptLineView, TillReportView } from '../bridge/contract';
+import type { ReceiptLineView, TillReportView } from '../../common/bridge/contract';
 import { RECEIPT_WORDS } from '../i18n/receipt-words';
 import { TILL_REPORT_WORDS } from '../i18n/till-report-words';
 import { receiptText } from '../sale/receipt';

@@ -15,7 +15,7 @@ import type {
   TillReportView,
   TillSummaryView,
   TillView,
-} from '../bridge/contract';
+} from '../../common/bridge/contract';
 
 /**
  * The X and Z reports, assembled from the journal's reads by the money figures' one definition: a report

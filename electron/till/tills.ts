@@ -14,8 +14,8 @@ import type {
   TillStatusView,
   TillView,
   ZSummaryView,
-} from '../bridge/contract';
-import { BridgeFailure } from '../bridge/failure';
+} from '../../common/bridge/contract';
+import { BridgeFailure } from '../../common/bridge/failure';
 import type { DeviceHost } from '../devices/device-host';
 import type { Journal } from '../journal/journal-protocol';
 import { toPrinterReceipt } from '../sale/receipt';

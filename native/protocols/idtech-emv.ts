@@ -36,7 +36,15 @@
  *   read from the same header.
  */
 import { type TlvNode, TlvError, decodeTlv, decodeTlvTopLevel, encodeTlv, findTlv } from './ber-tlv';
-import { fromBcd, toBcd, type Vivo2Frame, encodeVivo2Command, encodeVivo2Response } from './vivotech2';
+import {
+  fromBcd,
+  toBcd,
+  type Vivo2Frame,
+  encodeVivo2Command,
+  encodeVivo2Response,
+  VIVO2_STATUS,
+  vivo2StatusText,
+} from './vivotech2';
 
 export const IDTECH_EMV_COMMANDS = {
   activateTransaction: { cmd: 0x02, sub: 0x40 },
@@ -47,67 +55,13 @@ export const IDTECH_EMV_COMMANDS = {
 } as const;
 
 // ---------------------------------------------------------------------------------------------------
-// Status byte (response byte 11), NEO2 p.28 (§1)
+// Status byte (response byte 11), NEO2 p.28 (§1): the one table is the framing's (vivotech2.ts), since
+// every Protocol 2 reader answers with it; these names stay for the chip reader's code.
 
-export const PROTOCOL2_STATUS = {
-  ok: 0x00,
-  incorrectHeaderTag: 0x01,
-  unknownCommand: 0x02,
-  unknownSubCommand: 0x03,
-  crcError: 0x04,
-  incorrectParameter: 0x05,
-  parameterNotSupported: 0x06,
-  malformattedData: 0x07,
-  timeout: 0x08,
-  failed: 0x0a,
-  commandNotAllowed: 0x0b,
-  subCommandNotAllowed: 0x0c,
-  bufferOverflow: 0x0d,
-  userInterfaceEvent: 0x0e,
-  requestOnlineAuthorization: 0x23,
-} as const;
+export const PROTOCOL2_STATUS = VIVO2_STATUS;
 
-const STATUS_TEXT: Readonly<Record<number, string>> = {
-  0x00: 'OK',
-  0x01: 'incorrect header tag',
-  0x02: 'unknown command',
-  0x03: 'unknown sub-command',
-  0x04: 'CRC error in frame',
-  0x05: 'incorrect parameter',
-  0x06: 'parameter not supported',
-  0x07: 'mal-formatted data',
-  0x08: 'timeout',
-  0x0a: 'failed / NACK',
-  0x0b: 'command not allowed',
-  0x0c: 'sub-command not allowed',
-  0x0d: 'buffer overflow (data length too large for reader buffer)',
-  0x0e: 'user interface event',
-  0x10: 'bootloader: need to download firmware',
-  0x11: 'bootloader: firmware download failed',
-  0x1d: 'tamper occurred',
-  0x23: 'request online authorization',
-  0x24: 'ViVOCard3 raw data read successful',
-  0x50: 'auto-switch OK',
-  0x51: 'auto-switch failed',
-  0x60: 'terminal data does not exist',
-  0x61: 'AID list full',
-  0x62: 'flash error',
-  0x70: 'antenna error',
-  0x80: 'use another card',
-  0x81: 'insert or swipe card',
-  0x90: 'data encryption key does not exist',
-  0x91: 'data encryption key KSN exhausted',
-};
-
-/** Text of a Protocol 2 status byte (the NEO 2 table; secure-comm 12–1C, module 20–2A, keys 41–4F grouped). */
-export function protocol2StatusText(status: number): string {
-  const known = STATUS_TEXT[status];
-  if (known !== undefined) return known;
-  if (status >= 0x12 && status <= 0x1c) return 'secure communication / SAM error';
-  if (status >= 0x20 && status <= 0x2a) return 'module-specific error';
-  if (status >= 0x41 && status <= 0x4f) return 'key manager error';
-  return `unknown status 0x${status.toString(16).padStart(2, '0')}`;
-}
+/** Text of a Protocol 2 status byte (vivotech2.ts `vivo2StatusText`). */
+export const protocol2StatusText = vivo2StatusText;
 
 // ---------------------------------------------------------------------------------------------------
 // Two-byte EMV result codes (§3.1, IDTDef.h `enum EMV_RESULT_CODE`)

@@ -29,7 +29,7 @@ const HEADER_LENGTH = 10;
 /** Header + cmd + sub/status + 2 length bytes. */
 const PREFIX_LENGTH = 14;
 
-/** Status codes of responses (§3.3, NEO 2 developer's manual). */
+/** Status codes of responses (byte 11; NEO 2 developer's manual p.28 §1, §3.3): every Protocol 2 reader's. */
 export const VIVO2_STATUS = {
   ok: 0x00,
   incorrectHeaderTag: 0x01,
@@ -42,7 +42,10 @@ export const VIVO2_STATUS = {
   timeout: 0x08,
   failed: 0x0a,
   commandNotAllowed: 0x0b,
+  subCommandNotAllowed: 0x0c,
   bufferOverflow: 0x0d,
+  userInterfaceEvent: 0x0e,
+  requestOnlineAuthorization: 0x23,
 } as const;
 
 const STATUS_TEXT: Readonly<Record<number, string>> = {
@@ -57,12 +60,37 @@ const STATUS_TEXT: Readonly<Record<number, string>> = {
   0x08: 'timeout',
   0x0a: 'failed / NACK',
   0x0b: 'command not allowed',
-  0x0d: 'buffer overflow',
+  0x0c: 'sub-command not allowed',
+  0x0d: 'buffer overflow (data length too large for reader buffer)',
+  0x0e: 'user interface event',
+  0x10: 'bootloader: need to download firmware',
+  0x11: 'bootloader: firmware download failed',
+  0x1d: 'tamper occurred',
+  0x23: 'request online authorization',
+  0x24: 'ViVOCard3 raw data read successful',
+  0x50: 'auto-switch OK',
+  0x51: 'auto-switch failed',
+  0x60: 'terminal data does not exist',
+  0x61: 'AID list full',
+  0x62: 'flash error',
+  0x70: 'antenna error',
+  0x80: 'use another card',
+  0x81: 'insert or swipe card',
+  0x90: 'data encryption key does not exist',
+  0x91: 'data encryption key KSN exhausted',
 };
 
-/** Human text of a status code, for logs and the tech's diagnostics. */
+/**
+ * Human text of a status code, for logs and the tech's diagnostics (the NEO 2 table; secure-comm 12–1C,
+ * module 20–2A, keys 41–4F grouped).
+ */
 export function vivo2StatusText(status: number): string {
-  return STATUS_TEXT[status] ?? `unknown status 0x${status.toString(16).padStart(2, '0')}`;
+  const known = STATUS_TEXT[status];
+  if (known !== undefined) return known;
+  if (status >= 0x12 && status <= 0x1c) return 'secure communication / SAM error';
+  if (status >= 0x20 && status <= 0x2a) return 'module-specific error';
+  if (status >= 0x41 && status <= 0x4f) return 'key manager error';
+  return `unknown status 0x${status.toString(16).padStart(2, '0')}`;
 }
 
 /** Commands this project uses (cmd, sub). */

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { BridgeConnection } from '../../electron/bridge/connection';
-import type { BridgeResult } from '../../electron/bridge/contract';
+import type { BridgeResult } from '../../common/bridge/contract';
 import { createTerminalCore } from '../../electron/core/wiring';
 import { merchant1, startGateway } from '../support/gateway-harness';
 import { startSilentSmtp, startSmtpSink } from '../support/smtp-sink';

@@ -6,7 +6,7 @@ import { join, posix } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { BridgeResult } from '../../electron/bridge/contract';
+import type { BridgeResult } from '../../common/bridge/contract';
 import { connectBridge, readBridgeFile } from '../../electron/bridge/ws-client';
 import { ABSENT_OPTIONAL_MODULES, bundleApp, type AppBundle } from '../../electron/app-bundle';
 import config from '../../build/electron-builder.config';

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import type { BridgeResult, CatalogExportPage } from '../../electron/bridge/contract';
+import type { BridgeResult, CatalogExportPage } from '../../common/bridge/contract';
 import { connectBridge, readBridgeFile, type RemoteBridge } from '../../electron/bridge/ws-client';
 import {
   axeSerious,

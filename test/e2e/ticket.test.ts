@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
-import type { TicketView } from '../../electron/bridge/contract';
+import type { TicketView } from '../../common/bridge/contract';
 import { connectBridge, readBridgeFile, type RemoteBridge } from '../../electron/bridge/ws-client';
 import { encodeCode128 } from '../../renderer/src/format/code128';
 import { formatCents } from '../../renderer/src/format/money';

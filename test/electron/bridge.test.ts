@@ -2,7 +2,7 @@ import { get as httpGet } from 'node:http';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import WebSocket from 'ws';
 import type { BridgeConnection } from '../../electron/bridge/connection';
-import { BRIDGE_META_NAME, type EventName, type ServerMessage } from '../../electron/bridge/contract';
+import { BRIDGE_META_NAME, type EventName, type ServerMessage } from '../../common/bridge/contract';
 import { connectBridge } from '../../electron/bridge/ws-client';
 import { startBridgeServer, type BridgeServer } from '../../electron/bridge/ws-server';
 import { startLane, value, type Lane } from './helpers';

@@ -5,7 +5,7 @@ import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
 import fc from 'fast-check';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { CatalogItemView } from '../../electron/bridge/contract/catalog';
+import type { CatalogItemView } from '../../common/bridge/catalog';
 import {
   centsFromDecimal,
   decimalOfCents,

@@ -8,7 +8,7 @@ import { CatalogStore, openCatalogDatabase } from '../../electron/catalog/catalo
 
 /**
  * A store may have 50,000 items: every query the catalog runs must be read along an index that bounds it
- * (the rule of test/electron/journal-plans.test.ts, applied to catalog.sqlite). SQLite's own plan (EXPLAIN
+ * (the rule of test/electron/journal/journal-plans.test.ts, applied to catalog.sqlite). SQLite's own plan (EXPLAIN
  * QUERY PLAN) of every statement the store prepares and of every shape of its item list is read; a `SCAN`
  * of items or barcodes is refused unless it reads an index in the list's order up to a LIMIT (no sort),
  * and the statement filters on nothing but what that index holds (`active = 1` for the index of active

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { CatalogItemInput } from '../../electron/bridge/contract/catalog';
+import type { CatalogItemInput } from '../../common/bridge/catalog';
 import { catalogBarcode } from '../../electron/catalog/catalog-barcode';
 import { CatalogProblem } from '../../electron/catalog/catalog-problem';
 import { CatalogService } from '../../electron/catalog/catalog-service';

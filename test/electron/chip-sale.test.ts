@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { SaleProgress, TenderRequest } from '../../electron/bridge/contract';
+import type { SaleProgress, TenderRequest } from '../../common/bridge/contract';
 import type { TransactionReportRecord } from '../../gateway/contract/report';
 import { DeclineCode } from '../../gateway/contract/decline-codes';
 import { ResponseCode } from '../../gateway/contract/response-codes';

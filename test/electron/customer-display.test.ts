@@ -4,8 +4,8 @@ import type {
   CommandName,
   CustomerDisplayView,
   EventName,
-} from '../../electron/bridge/contract';
-import { commandAccess } from '../../electron/bridge/command-access';
+} from '../../common/bridge/contract';
+import { commandAccess } from '../../electron/roles/command-access';
 import type { BridgeConnection } from '../../electron/bridge/connection';
 import { maxCustomTipCents } from '../../common/tip-choice';
 import { startGateway, type TestGateway } from '../support/gateway-harness';

@@ -4,7 +4,7 @@ import type {
   ItemizedTicketView,
   TicketTaxClass,
   TicketView,
-} from '../../electron/bridge/contract';
+} from '../../common/bridge/contract';
 import { approvalsNeeded, recordApprovals } from '../../electron/sale/discount-approval-rules';
 import { itemizedReceiptLines } from '../../electron/sale/itemized-receipt';
 import { buildReceipt, receiptText, wrapText } from '../../electron/sale/receipt';

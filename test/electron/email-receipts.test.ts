@@ -2,7 +2,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Bridge, EmailSettingsUpdate } from '../../electron/bridge/contract';
+import type { Bridge, EmailSettingsUpdate } from '../../common/bridge/contract';
 import type { TerminalCoreConfig } from '../../electron/core/config';
 import { startGateway, type TestGateway } from '../support/gateway-harness';
 import {

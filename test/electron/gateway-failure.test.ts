@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { BridgeError } from '../../electron/bridge/contract';
-import { BridgeFailure } from '../../electron/bridge/failure';
+import type { BridgeError } from '../../common/bridge/contract';
+import { BridgeFailure } from '../../common/bridge/failure';
 import type { GatewayClient } from '../../electron/gateway-client/client';
 import type { GatewayFailure } from '../../electron/gateway-client/errors';
 import { getAutoClose } from '../../electron/merchant';

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { BridgeResult, TillView } from '../../electron/bridge/contract';
+import type { BridgeResult, TillView } from '../../common/bridge/contract';
 import type { BridgeConnection } from '../../electron/bridge/connection';
 import type { TerminalCore, TerminalCoreConfig } from '../../electron/core/config';
 import { createTerminalCore } from '../../electron/core/wiring';

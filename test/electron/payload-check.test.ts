@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { BridgeError, BridgeResult } from '../../electron/bridge/contract';
-import { commandPayloads, type CommandName } from '../../electron/bridge/contract/commands';
+import type { BridgeError, BridgeResult } from '../../common/bridge/contract';
+import { commandPayloads, type CommandName } from '../../common/bridge/commands';
 import { payloadProblems } from '../../electron/bridge/payload-check';
 import { startLane, value, type Lane } from './helpers';
 

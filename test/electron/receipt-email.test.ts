@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ReceiptView } from '../../electron/bridge/contract';
+import type { ReceiptView } from '../../common/bridge/contract';
 import { renderReceiptEmail } from '../../electron/email/receipt-email';
 import { smtpFailure } from '../../electron/email/smtp-failure';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { TicketView, TransactionView } from '../../electron/bridge/contract';
+import type { TicketView, TransactionView } from '../../common/bridge/contract';
 import { buildReceipt, buildTransactionReceipt, toPrinterReceipt } from '../../electron/sale/receipt';
 import { paperText } from '../../electron/sale/paper-text';
 import { buildReceipt as encodeEscPos, EscPosDecoder } from '../../native/protocols/escpos';

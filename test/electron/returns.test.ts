@@ -8,7 +8,7 @@ import { refundableCents } from '../../common/transaction-amounts';
 import { storeDay } from '../../common/store-time';
 import { priceTicket } from '../../common/ticket-pricing';
 import type { BridgeConnection } from '../../electron/bridge/connection';
-import type { BridgeResult, TicketView, TransactionView } from '../../electron/bridge/contract';
+import type { BridgeResult, TicketView, TransactionView } from '../../common/bridge/contract';
 import { JournalStore, openJournalDatabase } from '../../electron/journal/journal-store';
 import { defaultOrder, planReturn, type TenderFunds } from '../../electron/returns/return-rules';
 import { ControlledProcessor } from '../support/controlled-processor';

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { BridgeError, BridgeResult } from '../../electron/bridge/contract';
+import type { BridgeError, BridgeResult } from '../../common/bridge/contract';
 import { en } from '../../renderer/src/i18n/en';
 import { chooseLanguage, setStoreLocale } from '../../renderer/src/i18n/locale';
 import { describeError } from '../../renderer/src/state/app-store';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ScanView } from '../../electron/bridge/contract';
+import type { ScanView } from '../../common/bridge/contract';
 import { eventually, startLane, value, type Lane } from './helpers';
 
 describe('scanner and pole display through the bridge (sandbox lane)', () => {

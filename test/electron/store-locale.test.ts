@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BridgeConnection } from '../../electron/bridge/connection';
-import type { BridgeResult } from '../../electron/bridge/contract';
+import type { BridgeResult } from '../../common/bridge/contract';
 import { tillReportText } from '../../electron/till/till-report-lines';
 import { startGateway, type TestGateway } from '../support/gateway-harness';
 import { eventually, openTill, startLane, value, type Lane } from './helpers';

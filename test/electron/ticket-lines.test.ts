@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { BridgeResult, CatalogExportPage, TicketView } from '../../electron/bridge/contract';
+import type { BridgeResult, CatalogExportPage, TicketView } from '../../common/bridge/contract';
 import type { BridgeConnection } from '../../electron/bridge/connection';
 import { priceTicket } from '../../common/ticket-pricing';
 import { startGateway, type TestGateway } from '../support/gateway-harness';

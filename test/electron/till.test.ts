@@ -3,7 +3,7 @@ import Database from 'better-sqlite3';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { moneyFigures, tenderLines, tillFigures, type MovementRow } from '../../common/money-figures';
 import type { BridgeConnection } from '../../electron/bridge/connection';
-import type { BridgeResult, TillReportView } from '../../electron/bridge/contract';
+import type { BridgeResult, TillReportView } from '../../common/bridge/contract';
 import { startGateway, type TestGateway } from '../support/gateway-harness';
 import { eventually, openTill, startLane, value, type Lane } from './helpers';
 

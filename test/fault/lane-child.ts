@@ -1,5 +1,5 @@
 import { createTerminalCore } from '../../electron/core/wiring';
-import type { SaleOutcome, TenderRequest } from '../../electron/bridge/contract';
+import type { SaleOutcome, TenderRequest } from '../../common/bridge/contract';
 
 /**
  * One terminal lane as its own process, for the fault suite: the harness kills it with SIGKILL at random

@@ -38,10 +38,23 @@ describe('layering rule', () => {
       "import { createStorage } from '../../gateway/storage/sqlite-storage';\nvoid createStorage;\n",
     ],
     // common/ is imported by the core and the screens, so it imports none of the other folders.
+    ['common/probe.ts', "import { openJournal } from '../electron/journal/journal';\nvoid openJournal;\n"],
+    // The renderer reaches the core through the contract in common/bridge/, never electron/.
     [
-      'common/probe.ts',
-      "import { BRIDGE_GLOBAL } from '../electron/bridge/contract';\nvoid BRIDGE_GLOBAL;\n",
+      'renderer/src/probe.ts',
+      "import { createDispatch } from '../../electron/bridge/dispatcher';\nvoid createDispatch;\n",
     ],
+    // Inside electron/ arrows run down: shell -> bridge -> domains -> journal, gateway client -> util.
+    [
+      'electron/sale/probe.ts',
+      "import { createDispatch } from '../bridge/dispatcher';\nvoid createDispatch;\n",
+    ],
+    ['electron/journal/probe.ts', "import { SaleEngine } from '../sale/sale-engine';\nvoid SaleEngine;\n"],
+    [
+      'electron/journal/probe.ts',
+      "import { createReturns } from '../returns/returns';\nvoid createReturns;\n",
+    ],
+    ['electron/util/probe.ts', "import { openJournal } from '../journal/journal';\nvoid openJournal;\n"],
     ['common/probe.ts', "import { maskPan } from '../native/protocols/pan-mask';\nvoid maskPan;\n"],
     [
       'common/probe.ts',
@@ -106,6 +119,41 @@ describe('layering rule', () => {
         await layeringErrors(file, "import { taxCents } from '../../common/percent';\nvoid taxCents;\n"),
         file,
       ).toEqual([]);
+  }, 120_000);
+
+  it('lets the screens and the core share the contract, and the journal apply the return rules', async () => {
+    for (const [file, source] of [
+      [
+        'renderer/src/probe.ts',
+        "import { BRIDGE_GLOBAL } from '../../common/bridge/contract';\nvoid BRIDGE_GLOBAL;\n",
+      ],
+      [
+        'electron/sale/probe.ts',
+        "import { BridgeFailure } from '../../common/bridge/failure';\nvoid BridgeFailure;\n",
+      ],
+      [
+        'electron/journal/probe.ts',
+        "import { tenderFunds } from '../returns/return-rules';\nvoid tenderFunds;\n",
+      ],
+      ['electron/bridge/probe.ts', "import { SaleEngine } from '../sale/sale-engine';\nvoid SaleEngine;\n"],
+    ] as const)
+      expect(await layeringErrors(file, source), file).toEqual([]);
+  }, 120_000);
+
+  it('lets common/bridge/ use the schema library, and no other package', async () => {
+    const errors = async (file: string, source: string): Promise<string[]> => {
+      const [result] = await eslint.lintText(source, { filePath: path.join(root, file) });
+      return (result?.messages ?? []).map((m) => m.ruleId ?? m.message);
+    };
+    expect(await errors('common/bridge/probe.ts', "import { Type } from 'typebox';\nvoid Type;\n")).toEqual(
+      [],
+    );
+    expect(await errors('common/probe.ts', "import { Type } from 'typebox';\nvoid Type;\n")).toContain(
+      'no-restricted-imports',
+    );
+    expect(
+      await errors('common/bridge/probe.ts', "import { create } from 'zustand';\nvoid create;\n"),
+    ).toContain('no-restricted-imports');
   }, 120_000);
 
   it('keeps common/ free of the DOM, Node and packages', async () => {

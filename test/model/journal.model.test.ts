@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { BridgeResult } from '../../electron/bridge/contract';
+import type { BridgeResult } from '../../common/bridge/contract';
 import { sandboxGatewayDefaults, startLane, value, type Lane } from '../electron/helpers';
 import { startGateway, type TestGateway } from '../support/gateway-harness';
 import { startCheckingProxy, type CheckingProxy, type ProxyFault } from './journal-checking-proxy';

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { BridgeResult, JournalOperation, ManagerApproval, Role } from '../../electron/bridge/contract';
+import type { BridgeResult, JournalOperation, ManagerApproval, Role } from '../../common/bridge/contract';
 import type { BridgeConnection } from '../../electron/bridge/connection';
 import { PIN_NOT_CHANGED } from '../../electron/roles/roles';
 import { startLane, value, type Lane } from '../electron/helpers';

@@ -4,7 +4,7 @@ import type {
   ManagerApproval,
   Session,
   TerminalStatusView,
-} from '../../electron/bridge/contract';
+} from '../../common/bridge/contract';
 import { createAppStore } from '../../renderer/src/state/app-store';
 import { viewsFor } from '../../renderer/src/state/views';
 import { FakeBridge } from './fake-bridge';

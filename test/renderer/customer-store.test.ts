@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { CustomerDisplayView } from '../../electron/bridge/contract';
+import type { CustomerDisplayView } from '../../common/bridge/contract';
 import { chooseLanguage } from '../../renderer/src/i18n/locale';
 import { createCustomerStore } from '../../renderer/src/screens/customer/customer-store';
 import { FakeBridge } from './fake-bridge';

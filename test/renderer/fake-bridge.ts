@@ -6,7 +6,7 @@ import type {
   CommandValue,
   EventName,
   Events,
-} from '../../electron/bridge/contract';
+} from '../../common/bridge/contract';
 
 type Handler<K extends CommandName> = (
   payload: CommandPayload<K>,

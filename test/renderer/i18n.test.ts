@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { DeviceStatusView } from '../../electron/bridge/contract';
+import type { DeviceStatusView } from '../../common/bridge/contract';
 import { en } from '../../renderer/src/i18n/en';
 import { es } from '../../renderer/src/i18n/es';
 import { i18n } from '../../renderer/src/i18n/i18n';

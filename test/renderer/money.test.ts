@@ -9,7 +9,7 @@ import {
   tipOf,
 } from '../../renderer/src/format/money';
 import { nextStepFor, unknownHeadlineFor } from '../../renderer/src/format/outcome';
-import type { TenderView } from '../../electron/bridge/contract';
+import type { TenderView } from '../../common/bridge/contract';
 
 describe('money at the display boundary', () => {
   it('formats integer cents as dollars', () => {

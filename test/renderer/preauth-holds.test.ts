@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { TransactionView } from '../../electron/bridge/contract';
+import type { TransactionView } from '../../common/bridge/contract';
 import { openHolds } from '../../renderer/src/screens/cashier/PreauthScreen';
 
 function tx(

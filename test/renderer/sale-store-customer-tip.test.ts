@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { CustomerDisplayView, TicketView } from '../../electron/bridge/contract';
+import type { CustomerDisplayView, TicketView } from '../../common/bridge/contract';
 import { createSaleStore } from '../../renderer/src/state/sale-store';
 import { FakeBridge } from './fake-bridge';
 

@@ -4,7 +4,7 @@ import type {
   ItemizedTicketView,
   TicketLineView,
   TicketView,
-} from '../../electron/bridge/contract';
+} from '../../common/bridge/contract';
 import { createSaleStore } from '../../renderer/src/state/sale-store';
 import { FakeBridge } from './fake-bridge';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { SaleOutcome, TenderView, TicketView, TransactionView } from '../../electron/bridge/contract';
+import type { SaleOutcome, TenderView, TicketView, TransactionView } from '../../common/bridge/contract';
 import { createSaleStore } from '../../renderer/src/state/sale-store';
 import { FakeBridge } from './fake-bridge';
 

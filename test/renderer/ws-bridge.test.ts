@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { WebSocket as NodeWebSocket, WebSocketServer } from 'ws';
-import type { ClientMessage, ServerMessage } from '../../electron/bridge/contract';
+import type { ClientMessage, ServerMessage } from '../../common/bridge/contract';
 import { createWsBridge, type LiveBridge } from '../../renderer/src/bridge/ws-bridge';
 
 /** The browser-mode carrier against a WebSocket server speaking the contract's wire protocol. */

@@ -1,6 +1,7 @@
-import type { ManagerApproval } from '../contract';
+import type { ManagerApproval } from '../../../common/bridge/contract';
 import type { CallContext } from '../connection';
-import { BridgeFailure } from '../failure';
+import { BridgeFailure } from '../../../common/bridge/failure';
+import { approvalFor, type ApprovalCommand } from '../../roles/command-access';
 import { actorOf, type Actor } from '../../roles/roles';
 import type { CoreServices } from './services';
 
@@ -9,16 +10,17 @@ export type Approvals = {
   /** The signed-in employee (a handler runs only for a signed-in caller when its access says so). */
   who: (ctx: CallContext) => Actor;
   /**
-   * Manager rights for `action`: the signed-in manager, or the manager whose PIN came as `approval`
-   * (`always`: a PIN even from a signed-in manager). A wrong or locked-out manager PIN is audited (PCI DSS
-   * 10.2.1.4: invalid access attempts) with the action it was typed for, never the PIN; a missing approval
-   * is only the prompt for it.
+   * Manager rights for `command`, as its row of the access table asks (roles/command-access.ts): the
+   * signed-in manager, or the manager whose PIN came as `approval` (a PIN even from a signed-in manager
+   * when the row says `manager-pin`). A wrong or locked-out manager PIN is audited (PCI DSS 10.2.1.4:
+   * invalid access attempts) with the action it was typed for (`detail`, the command by default), never
+   * the PIN; a missing approval is only the prompt for it.
    */
   manager: (
     ctx: CallContext,
     approval: ManagerApproval | undefined,
-    action: string,
-    options?: { always?: boolean },
+    command: ApprovalCommand,
+    detail?: string,
   ) => Promise<Actor>;
   /** The approver to record: none when the signed-in employee granted it themselves. */
   approvedBy: (ctx: CallContext, granted: Actor) => Actor | undefined;
@@ -37,12 +39,14 @@ export function createApprovals(s: Pick<CoreServices, 'roles' | 'audit'>): Appro
     ctx.session()?.employeeId === granted.employeeId ? undefined : granted;
   return {
     who,
-    async manager(ctx, approval, action, options) {
+    async manager(ctx, approval, command, detail = command) {
+      const row = approvalFor(command);
+      const always = row === 'manager-pin' || row === 'manager-pin-if';
       try {
-        return await s.roles.requireManager(ctx.session(), approval, options);
+        return await s.roles.requireManager(ctx.session(), approval, { always });
       } catch (error) {
         if (approval && error instanceof BridgeFailure)
-          await s.audit(who(ctx), 'approval-failed', `${action}: ${error.message}`);
+          await s.audit(who(ctx), 'approval-failed', `${detail}: ${error.message}`);
         throw error;
       }
     },

@@ -1,8 +1,8 @@
-import { withinPercent } from '../../../common/percent';
-import { BridgeFailure } from '../failure';
+import { BridgeFailure } from '../../../common/bridge/failure';
 import { createApprovals } from './approvals';
 import type { CoreServices, HandlerSlice } from './services';
 import { dollars } from '../../util/money';
+import { completionTipNeedsManager } from '../../sale/tip-bound';
 
 /** Card operations outside a ticket: gift balance and reload, EBT balance, pre-authorization completion. */
 export function cardServiceHandlers(s: CoreServices) {
@@ -38,16 +38,14 @@ export function cardServiceHandlers(s: CoreServices) {
     },
     'ebt.balance': (p) => engine.ebtBalance(p.program),
     'cardWait.cancel': () => Promise.resolve({ cancelled: engine.cancelOutsideTicket() }),
-    // rule: preauth-tip-approval
     async 'preauth.complete'(p, ctx) {
       const srn = p.serviceReferenceNumber;
       const tip = p.tipCents ?? 0;
-      // A tip the cardholder never saw at the hold: above the lane's share of it (the gateway's bound,
-      // mirrored), or on a hold this lane did not make, a manager approves before anything is sent.
+      // The tip bound (sale/tip-bound.ts): a manager approves before anything is sent.
       const held = await journal.bySrn(srn);
       const hold = held?.operation === 'preauth' ? held.approvedCents : undefined;
       const share = settings.value.sale.preauthTipMaxPercent;
-      const needsManager = tip > 0 && (hold === undefined || !withinPercent(tip, hold, share));
+      const needsManager = completionTipNeedsManager({ tipCents: tip, holdCents: hold, sharePercent: share });
       const approver = needsManager ? await manager(ctx, p.approval, 'preauth.complete') : undefined;
       // Named by the hold's UserTransactionNumber: a gateway id is all digits, which the audit's card-data
       // mask would hide.

@@ -1,6 +1,6 @@
-import type { CatalogImportStaged } from '../contract';
-import { CATALOG_LIMITS } from '../contract/retail-limits';
-import { BridgeFailure } from '../failure';
+import type { CatalogImportStaged } from '../../../common/bridge/contract';
+import { CATALOG_LIMITS } from '../../../common/bridge/retail-limits';
+import { BridgeFailure } from '../../../common/bridge/failure';
 import { newId } from '../../util/ids';
 import { formatCents } from '../../util/money';
 import { createApprovals } from './approvals';

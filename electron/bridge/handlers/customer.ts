@@ -1,4 +1,4 @@
-import { BridgeFailure } from '../failure';
+import { BridgeFailure } from '../../../common/bridge/failure';
 import type { CoreServices, HandlerSlice } from './services';
 
 /**

@@ -1,4 +1,4 @@
-import { DEVICE_ROLES } from '../contract';
+import { DEVICE_ROLES } from '../../../common/bridge/contract';
 import { createApprovals } from './approvals';
 import type { CoreServices, HandlerSlice } from './services';
 

@@ -1,4 +1,4 @@
-import type { EmployeesView } from '../contract';
+import type { EmployeesView } from '../../../common/bridge/contract';
 import { createApprovals } from './approvals';
 import type { CoreServices, HandlerSlice } from './services';
 
@@ -13,7 +13,6 @@ const roleWords = { cashier: 'cashier', manager: 'manager', tech: 'tech' } as co
 export function employeeHandlers(s: CoreServices) {
   const { roles, settings } = s;
   const { who, manager, approvedBy } = createApprovals(s);
-  const always = { always: true };
   const list = (): EmployeesView => ({
     employees: roles.list(),
     timeClock: settings.value.people.timeClock,
@@ -21,7 +20,7 @@ export function employeeHandlers(s: CoreServices) {
   return {
     'employees.list': () => Promise.resolve(list()),
     async 'employees.add'(p, ctx) {
-      const approver = await manager(ctx, p.approval, 'employees.add', always);
+      const approver = await manager(ctx, p.approval, 'employees.add');
       const r = await roles.add({ name: p.name, role: p.role });
       await s.audit(
         who(ctx),
@@ -34,7 +33,7 @@ export function employeeHandlers(s: CoreServices) {
     async 'employees.update'(p, ctx) {
       const current = roles.list().find((e) => e.id === p.employeeId);
       const roleChange = p.role !== undefined && p.role !== current?.role;
-      const approver = roleChange ? await manager(ctx, p.approval, 'employees.update', always) : undefined;
+      const approver = roleChange ? await manager(ctx, p.approval, 'employees.update') : undefined;
       const { before, after } = await roles.update(p.employeeId, {
         ...(p.name !== undefined ? { name: p.name } : {}),
         ...(roleChange && p.role ? { role: p.role } : {}),
@@ -51,7 +50,7 @@ export function employeeHandlers(s: CoreServices) {
       return after;
     },
     async 'employees.resetPin'(p, ctx) {
-      const approver = await manager(ctx, p.approval, 'employees.resetPin', always);
+      const approver = await manager(ctx, p.approval, 'employees.resetPin');
       const r = await roles.resetPin(p.employeeId);
       await s.audit(
         who(ctx),
@@ -62,7 +61,7 @@ export function employeeHandlers(s: CoreServices) {
       return r;
     },
     async 'employees.setActive'(p, ctx) {
-      const approver = await manager(ctx, p.approval, 'employees.setActive', always);
+      const approver = await manager(ctx, p.approval, 'employees.setActive');
       const r = await roles.setActive(p.employeeId, p.active);
       await s.audit(
         who(ctx),

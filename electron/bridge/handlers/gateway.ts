@@ -1,6 +1,6 @@
-import type { GatewaySettingsView } from '../contract';
+import type { GatewaySettingsView } from '../../../common/bridge/contract';
 import { gatewayAddressProblem } from '../../../common/gateway-address';
-import { BridgeFailure } from '../failure';
+import { BridgeFailure } from '../../../common/bridge/failure';
 import { createApprovals } from './approvals';
 import type { CoreServices, HandlerSlice } from './services';
 

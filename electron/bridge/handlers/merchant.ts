@@ -1,9 +1,9 @@
-import type { BusinessSettingsView } from '../contract';
+import type { BusinessSettingsView } from '../../../common/bridge/contract';
 import { isExactRate } from '../../../common/percent';
 import { startOfStoreDayAt } from '../../../common/store-time';
 import { fraudGet, fraudSet, linkCreate, linkDisable, linksList, reportView } from '../../merchant';
 import { laneTimeZone } from '../../store-time-zone';
-import { BridgeFailure } from '../failure';
+import { BridgeFailure } from '../../../common/bridge/failure';
 import { createApprovals } from './approvals';
 import type { CoreServices, HandlerSlice } from './services';
 

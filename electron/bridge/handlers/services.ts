@@ -9,9 +9,9 @@ import type {
   ReversalQueueView,
   Session,
   TerminalStatusView,
-} from '../contract';
+} from '../../../common/bridge/contract';
 import type { CallContext } from '../connection';
-import type { BatchClose } from '../../batch-close';
+import type { BatchClose } from '../../batch/batch-close';
 import type { Catalog } from '../../catalog/catalog';
 import type { TerminalCoreConfig } from '../../core/config';
 import type { CustomerDisplay } from '../../customer/customer-display';

@@ -1,5 +1,5 @@
-import type { Session } from '../contract';
-import { BridgeFailure } from '../failure';
+import type { Session } from '../../../common/bridge/contract';
+import { BridgeFailure } from '../../../common/bridge/failure';
 import { createApprovals } from './approvals';
 import type { CoreServices, HandlerSlice } from './services';
 

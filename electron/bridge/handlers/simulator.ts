@@ -1,6 +1,6 @@
-import type { SimulatorStateView } from '../contract';
+import type { SimulatorStateView } from '../../../common/bridge/contract';
 import { SCRIPTED_SIGNATURE } from '../../../native/simulators/signature-pad-simulator';
-import { BridgeFailure } from '../failure';
+import { BridgeFailure } from '../../../common/bridge/failure';
 import type { CoreServices, HandlerSlice } from './services';
 
 /** The sandbox's device-simulator panel (sandbox with simulated devices only). */

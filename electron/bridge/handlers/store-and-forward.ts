@@ -1,5 +1,5 @@
-import type { SafPolicy } from '../contract';
-import { BridgeFailure } from '../failure';
+import type { SafPolicy } from '../../../common/bridge/contract';
+import { BridgeFailure } from '../../../common/bridge/failure';
 import { createApprovals } from './approvals';
 import type { CoreServices, HandlerSlice } from './services';
 import { dollars } from '../../util/money';

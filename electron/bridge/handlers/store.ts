@@ -1,7 +1,7 @@
-import type { DiscountLimitsView, StoreProfileView } from '../contract';
+import type { DiscountLimitsView, StoreProfileView } from '../../../common/bridge/contract';
 import { isExactRate } from '../../../common/percent';
 import { hasControlCharacter } from '../../catalog/plain-text';
-import { BridgeFailure } from '../failure';
+import { BridgeFailure } from '../../../common/bridge/failure';
 import { createApprovals } from './approvals';
 import type { CoreServices, HandlerSlice } from './services';
 

@@ -1,8 +1,9 @@
-import type { ManagerApproval, TicketView } from '../contract';
+import type { ManagerApproval, TicketView } from '../../../common/bridge/contract';
 import type { CallContext } from '../connection';
-import { BridgeFailure } from '../failure';
+import { BridgeFailure } from '../../../common/bridge/failure';
 import type { ApprovalNeed } from '../../sale/discount-approval-rules';
 import type { Approve, Changed } from '../../sale/itemized-sale';
+import type { ApprovalCommand } from '../../roles/command-access';
 import { createApprovals } from './approvals';
 import type { CoreServices, HandlerSlice } from './services';
 
@@ -17,12 +18,12 @@ export function ticketHandlers(s: CoreServices) {
   const { who, manager, approvedBy } = createApprovals(s);
 
   const approver =
-    (ctx: CallContext, approval: ManagerApproval | undefined): Approve =>
+    (ctx: CallContext, approval: ManagerApproval | undefined, command: ApprovalCommand): Approve =>
     async (needs: ApprovalNeed[]) => {
       // Without a PIN the cashier reads what needs the manager (the screen then asks for the PIN).
       if (!approval && ctx.session()?.role !== 'manager')
         throw new BridgeFailure('forbidden', needs.map((n) => n.reason).join(' '));
-      return manager(ctx, approval, `ticket ${needs.map((n) => n.action).join(', ')}`);
+      return manager(ctx, approval, command, `ticket ${needs.map((n) => n.action).join(', ')}`);
     };
 
   const audited = async (ctx: CallContext, changed: Changed): Promise<TicketView> => {
@@ -40,25 +41,51 @@ export function ticketHandlers(s: CoreServices) {
 
   return {
     'ticket.open': () => itemized.open(),
-    'ticket.addItem': async (p, ctx) => audited(ctx, await itemized.addItem(p, approver(ctx, p.approval))),
-    'ticket.addScan': async (p, ctx) => audited(ctx, await itemized.addScan(p, approver(ctx, p.approval))),
+    'ticket.addItem': async (p, ctx) =>
+      audited(ctx, await itemized.addItem(p, approver(ctx, p.approval, 'ticket.addItem'))),
+    'ticket.addScan': async (p, ctx) =>
+      audited(ctx, await itemized.addScan(p, approver(ctx, p.approval, 'ticket.addScan'))),
     'ticket.addOpenItem': async (p, ctx) =>
-      audited(ctx, await itemized.addOpenItem(p, approver(ctx, p.approval))),
+      audited(ctx, await itemized.addOpenItem(p, approver(ctx, p.approval, 'ticket.addOpenItem'))),
     'ticket.setQuantity': async (p, ctx) =>
-      audited(ctx, await itemized.setQuantity(p.ticketId, p.lineId, p.quantity, approver(ctx, p.approval))),
+      audited(
+        ctx,
+        await itemized.setQuantity(
+          p.ticketId,
+          p.lineId,
+          p.quantity,
+          approver(ctx, p.approval, 'ticket.setQuantity'),
+        ),
+      ),
     'ticket.setPrice': async (p, ctx) =>
       audited(
         ctx,
-        await itemized.setPrice(p.ticketId, p.lineId, p.unitPriceCents, approver(ctx, p.approval)),
+        await itemized.setPrice(
+          p.ticketId,
+          p.lineId,
+          p.unitPriceCents,
+          approver(ctx, p.approval, 'ticket.setPrice'),
+        ),
       ),
     'ticket.setLineDiscount': async (p, ctx) =>
       audited(
         ctx,
-        await itemized.setLineDiscount(p.ticketId, p.lineId, p.discount, approver(ctx, p.approval)),
+        await itemized.setLineDiscount(
+          p.ticketId,
+          p.lineId,
+          p.discount,
+          approver(ctx, p.approval, 'ticket.setLineDiscount'),
+        ),
       ),
     'ticket.setDiscount': async (p, ctx) =>
-      audited(ctx, await itemized.setDiscount(p.ticketId, p.discount, approver(ctx, p.approval))),
+      audited(
+        ctx,
+        await itemized.setDiscount(p.ticketId, p.discount, approver(ctx, p.approval, 'ticket.setDiscount')),
+      ),
     'ticket.voidLine': async (p, ctx) =>
-      audited(ctx, await itemized.voidLine(p.ticketId, p.lineId, approver(ctx, p.approval))),
+      audited(
+        ctx,
+        await itemized.voidLine(p.ticketId, p.lineId, approver(ctx, p.approval, 'ticket.voidLine')),
+      ),
   } satisfies HandlerSlice<'ticket'>;
 }

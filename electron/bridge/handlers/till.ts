@@ -1,6 +1,6 @@
 import { dollars, formatCents } from '../../util/money';
 import type { CallContext } from '../connection';
-import { BridgeFailure } from '../failure';
+import { BridgeFailure } from '../../../common/bridge/failure';
 import { createApprovals } from './approvals';
 import type { CoreServices, HandlerSlice } from './services';
 

@@ -3,7 +3,7 @@ import type { JournalRow } from '../../journal/journal-store';
 import { toTransactionView } from '../../sale/transaction-view';
 import { laneTimeZone } from '../../store-time-zone';
 import { dollars } from '../../util/money';
-import { BridgeFailure } from '../failure';
+import { BridgeFailure } from '../../../common/bridge/failure';
 import { decodeListCursor, encodeListCursor } from '../list-cursor';
 import { createApprovals } from './approvals';
 import type { CoreServices, HandlerSlice } from './services';
@@ -40,7 +40,6 @@ export function transactionHandlers(s: CoreServices) {
         cursor: encodeListCursor({ createdAt: r.createdAt, seq: r.seq }),
       }));
     },
-    // rule: who-may-refund
     async 'transactions.refund'(p, ctx) {
       const approver = await manager(ctx, p.approval, 'transactions.refund');
       const srn = p.serviceReferenceNumber;
@@ -53,7 +52,6 @@ export function transactionHandlers(s: CoreServices) {
       );
       return r;
     },
-    // rule: who-may-void
     async 'transactions.void'(p, ctx) {
       const srn = p.serviceReferenceNumber;
       // Refused before the manager is asked: a PIN typed for a void that cannot happen is wasted.

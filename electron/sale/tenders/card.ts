@@ -1,9 +1,9 @@
-import type { JournalOperation } from '../../bridge/contract';
+import type { JournalOperation } from '../../../common/bridge/contract';
 import { TransactionType } from '../../../gateway/contract/card-sale';
-import { safEligibility } from '../../store-forward/saf';
+import { safEligibility } from '../../store-forward/offline-limits';
 import { cardFields, cardSummary } from '../card-fields';
 import { PIN_CARD_ON_HOLD, refusedTender } from '../chip-sale';
-import { inquireSale } from '../journaled-call';
+import { inquireSale } from '../../journal/lost-answer-inquiry';
 import { amountFields } from '../tender-amounts';
 import { applySale } from '../tender-result';
 import { stopped, stoppedBy, type TenderFlow, type TenderOf } from './tender';

@@ -1,5 +1,5 @@
 import { changeDueCents } from '../../../common/cash-change';
-import { BridgeFailure } from '../../bridge/failure';
+import { BridgeFailure } from '../../../common/bridge/failure';
 import { isCents } from '../../util/money';
 import { requireOpenTill } from '../cash-drawer';
 import type { TenderFlow, TenderOf } from './tender';

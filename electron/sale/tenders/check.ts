@@ -1,5 +1,5 @@
 import { lastFour } from '../../../native/protocols/pan-mask';
-import { BridgeFailure } from '../../bridge/failure';
+import { BridgeFailure } from '../../../common/bridge/failure';
 import { applyResult } from '../tender-result';
 import type { TenderFlow, TenderOf } from './tender';
 

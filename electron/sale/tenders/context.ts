@@ -1,7 +1,7 @@
-import type { TenderView, TicketView } from '../../bridge/contract';
+import type { TenderView, TicketView } from '../../../common/bridge/contract';
 import { acquireCard, type AcquiredCard, type Prompt } from '../card-acquire';
 import { ChipSale } from '../chip-sale';
-import type { JournaledSend, Stamp } from '../journaled-call';
+import type { JournaledSend, Stamp } from '../../journal/journaled-call';
 import { requestPin } from '../pin-entry';
 import type { SaleEngineDeps } from '../sale-deps';
 import { splitTender, tenderEntry } from '../tender-amounts';

@@ -1,7 +1,7 @@
 import { TransactionType } from '../../../gateway/contract/card-sale';
 import type { AcquiredCard } from '../card-acquire';
 import { cardSummary, giftFields, giftKeyed } from '../card-fields';
-import { inquireSale } from '../journaled-call';
+import { inquireSale } from '../../journal/lost-answer-inquiry';
 import { amountFields } from '../tender-amounts';
 import { applySale } from '../tender-result';
 import { stoppedBy, type TenderFlow, type TenderOf } from './tender';

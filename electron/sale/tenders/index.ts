@@ -1,5 +1,5 @@
-import type { TenderKind, TenderRequest } from '../../bridge/contract';
-import { BridgeFailure } from '../../bridge/failure';
+import type { TenderKind, TenderRequest } from '../../../common/bridge/contract';
+import { BridgeFailure } from '../../../common/bridge/failure';
 import { cardTender } from './card';
 import { cashTender } from './cash';
 import { checkTender } from './check';

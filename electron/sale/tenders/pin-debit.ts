@@ -1,11 +1,12 @@
-import type { EbtProgram, JournalOperation } from '../../bridge/contract';
+import type { EbtProgram, JournalOperation } from '../../../common/bridge/contract';
 import { TransactionType } from '../../../gateway/contract/card-sale';
-import { BridgeFailure } from '../../bridge/failure';
-import { isCents, toWire } from '../../util/money';
+import { BridgeFailure } from '../../../common/bridge/failure';
+import { toWire } from '../../util/money';
+import { cashBackRefusal } from '../cash-back-limit';
 import { cardFields, cardSummary } from '../card-fields';
 import { requireOpenTill } from '../cash-drawer';
 import { refusedTender } from '../chip-sale';
-import { inquireSale } from '../journaled-call';
+import { inquireSale } from '../../journal/lost-answer-inquiry';
 import { amountFields } from '../tender-amounts';
 import { applySale } from '../tender-result';
 import { stoppedBy, type TenderFlow, type TenderOf } from './tender';
@@ -18,10 +19,9 @@ export const pinDebitTender: TenderFlow<TenderOf<'debit' | 'ebt'>> = async (tend
   const { deps, view, split, prompt, amountCents: amount } = ctx;
   const entry = tender.entry ?? 'present';
   const cashBack = tender.kind === 'debit' ? (tender.cashBackCents ?? 0) : 0;
-  if (!isCents(cashBack) || cashBack < 0)
-    throw new BridgeFailure('invalid', 'Cash back must be zero or a positive number of cents.', {
-      messageId: 'sale.cashBackNotNegative',
-    });
+  const refusal = cashBackRefusal(tender.kind, cashBack);
+  if (refusal !== undefined)
+    throw new BridgeFailure('invalid', refusal.message, { messageId: refusal.messageId });
   if (cashBack > 0) await requireOpenTill(deps, 'pay cash back');
   if (!deps.connected('pinPad'))
     throw new BridgeFailure(

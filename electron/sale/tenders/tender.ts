@@ -4,12 +4,12 @@ import type {
   TenderRequest,
   TenderView,
   TicketView,
-} from '../../bridge/contract';
+} from '../../../common/bridge/contract';
 import type { PinResult } from '../../../native/drivers/roles';
 import type { NewEntry } from '../../journal/journal-store';
 import type { AcquiredCard, AcquireOptions, AcquireResult, Prompt } from '../card-acquire';
 import type { ChipSale } from '../chip-sale';
-import type { JournaledSend } from '../journaled-call';
+import type { JournaledSend } from '../../journal/journaled-call';
 import type { SaleEngineDeps } from '../sale-deps';
 import type { Split } from '../tender-amounts';
 

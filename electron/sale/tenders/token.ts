@@ -1,6 +1,6 @@
 import { TransactionType } from '../../../gateway/contract/card-sale';
-import { BridgeFailure } from '../../bridge/failure';
-import { inquireSale } from '../journaled-call';
+import { BridgeFailure } from '../../../common/bridge/failure';
+import { inquireSale } from '../../journal/lost-answer-inquiry';
 import { amountFields } from '../tender-amounts';
 import { applySale } from '../tender-result';
 import type { TenderFlow, TenderOf } from './tender';

@@ -5,7 +5,7 @@ import {
   BRIDGE_PAGE_KEY_STORAGE,
   BRIDGE_WS_PATH,
   type Bridge,
-} from '../../../electron/bridge/contract';
+} from '../../../common/bridge/contract';
 import { createWsBridge, type ConnectionState, type HelloProof, type LiveBridge } from './ws-bridge';
 
 function isBridge(value: unknown): value is Bridge {

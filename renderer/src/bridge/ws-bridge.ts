@@ -5,7 +5,7 @@ import {
   type BridgeError,
   type Commands,
   type Events,
-} from '../../../electron/bridge/contract';
+} from '../../../common/bridge/contract';
 
 export type { ConnectionState, HelloProof };
 

@@ -1,4 +1,4 @@
-import type { DeviceRoleName, DeviceStatusView } from '../../../electron/bridge/contract';
+import type { DeviceRoleName, DeviceStatusView } from '../../../common/bridge/contract';
 import { i18n, messageFor } from '../i18n/i18n';
 
 /** Each device role in the tech's words (the Devices screen, the simulator's cables). */

@@ -1,4 +1,4 @@
-import type { TenderView } from '../../../electron/bridge/contract';
+import type { TenderView } from '../../../common/bridge/contract';
 import { i18n } from '../i18n/i18n';
 
 /**

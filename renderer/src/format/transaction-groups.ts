@@ -1,4 +1,4 @@
-import type { TransactionView } from '../../../electron/bridge/contract';
+import type { TransactionView } from '../../../common/bridge/contract';
 import { shownCents, takenCents } from '../../../common/transaction-amounts';
 import { i18n } from '../i18n/i18n';
 import { formatCents, formatTime } from './money';

@@ -1,6 +1,6 @@
 import { useEffect, type ReactNode } from 'react';
 import { useStore } from 'zustand';
-import type { StoreLocaleView } from '../../../electron/bridge/contract';
+import type { StoreLocaleView } from '../../../common/bridge/contract';
 import { localeStore, setStoreLocale } from './locale';
 
 /**

@@ -1,4 +1,4 @@
-import type { BridgeError } from '../../../electron/bridge/contract';
+import type { BridgeError } from '../../../common/bridge/contract';
 import { describeError } from '../state/app-store';
 import { messageFor } from './i18n';
 

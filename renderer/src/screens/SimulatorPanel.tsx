@@ -1,4 +1,4 @@
-import type { DeviceRoleName } from '../../../electron/bridge/contract';
+import type { DeviceRoleName } from '../../../common/bridge/contract';
 import { useApp, useAppStore, useSim, useSimStore } from '../state/context';
 import { ErrorAlert } from '../ui/fields';
 import { Keypad } from '../ui/Keypad';

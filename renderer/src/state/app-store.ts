@@ -9,7 +9,7 @@ import type {
   SafView,
   Session,
   TerminalStatusView,
-} from '../../../electron/bridge/contract';
+} from '../../../common/bridge/contract';
 import { i18n, messageFor } from '../i18n/i18n';
 import { formatCents } from '../format/money';
 import { homeView, viewsFor, type View } from './views';

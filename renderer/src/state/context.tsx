@@ -1,6 +1,6 @@
 import { createContext, useContext, useEffect, useState, type ReactNode } from 'react';
 import { useStore } from 'zustand';
-import type { Bridge } from '../../../electron/bridge/contract';
+import type { Bridge } from '../../../common/bridge/contract';
 import { createAppStore, type AppState, type AppStore, type Connection } from './app-store';
 import { createSaleStore, type SaleState, type SaleStore, type TicketMemory } from './sale-store';
 import { createSimulatorStore, type SimulatorState, type SimulatorStore } from './simulator-store';

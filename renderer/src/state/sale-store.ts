@@ -18,7 +18,7 @@ import type {
   TicketDiscount,
   TicketView,
   TransactionView,
-} from '../../../electron/bridge/contract';
+} from '../../../common/bridge/contract';
 import { amountNeedsConfirmation, DEFAULT_CONFIRM_ABOVE_CENTS } from '../../../common/amount-ceiling';
 import { formatCents, keypadOverflows, popDigit, pushDigit, taxOf } from '../format/money';
 import { i18n } from '../i18n/i18n';

@@ -5,7 +5,7 @@ import type {
   DeviceRoleName,
   ScanView,
   SimulatorStateView,
-} from '../../../electron/bridge/contract';
+} from '../../../common/bridge/contract';
 import { describeError } from './app-store';
 
 export type SimulatorState = {

@@ -4,7 +4,7 @@ import type {
   CommandName,
   CommandPayload,
   CommandValue,
-} from '../../../electron/bridge/contract';
+} from '../../../common/bridge/contract';
 import { describeError } from './app-store';
 import { useBridge } from './context';
 

@@ -1,5 +1,5 @@
 import { useCallback } from 'react';
-import type { CatalogItemView, ScanView } from '../../../electron/bridge/contract';
+import type { CatalogItemView, ScanView } from '../../../common/bridge/contract';
 import { describeError } from './app-store';
 import { useAppStore, useSaleStore } from './context';
 import type { ScanStep, TicketChange } from './sale-store';

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import type { TillStatusView } from '../../../electron/bridge/contract';
+import type { TillStatusView } from '../../../common/bridge/contract';
 import { useApp, useBridge } from './context';
 
 /**

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { KeyboardEvent as ReactKeyboardEvent } from 'react';
-import type { ScanView, WedgeSettingsView } from '../../../electron/bridge/contract';
+import type { ScanView, WedgeSettingsView } from '../../../common/bridge/contract';
 import { WedgeScanDetector, type WedgeStep } from '../../../common/wedge-scan';
 import { describeError } from './app-store';
 import { useBridge } from './context';

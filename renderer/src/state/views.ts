@@ -1,4 +1,4 @@
-import type { Role } from '../../../electron/bridge/contract';
+import type { Role } from '../../../common/bridge/contract';
 
 /**
  * Every screen of the terminal, and who sees it (the core enforces the same split: docs/bridge.md). Their

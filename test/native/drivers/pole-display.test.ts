@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { CustomerDisplayView, CustomerTicketView } from '../../../electron/bridge/contract';
-import type { StoreLocaleView } from '../../../electron/bridge/contract/store-profile';
+import type { CustomerDisplayView, CustomerTicketView } from '../../../common/bridge/contract';
+import type { StoreLocaleView } from '../../../common/bridge/store-profile';
 import { createPoleDisplayFeed } from '../../../electron/customer/pole-display-feed';
 import { PoleDisplayDriver } from '../../../native/drivers/pole-display';
 import { PoleDisplaySimulator } from '../../../native/simulators/pole-display-simulator';

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { PROTOCOL2_STATUS, protocol2StatusText } from '../../../native/protocols/idtech-emv';
 import { decodeTlv, encodeTlv, findTlv } from '../../../native/protocols/ber-tlv';
 import {
   Vivo2Decoder,
@@ -15,6 +16,7 @@ import {
   encodeVivo2Response,
   vivo2Crc,
   vivo2StatusText,
+  VIVO2_STATUS,
 } from '../../../native/protocols/vivotech2';
 
 const hex = (b: Uint8Array): string =>
@@ -45,6 +47,14 @@ describe('ViVOtech2 Protocol 2 framing: worked examples of docs/devices.md §3.3
   it('status text', () => {
     expect(vivo2StatusText(4)).toBe('CRC error in frame');
     expect(vivo2StatusText(0x99)).toMatch(/unknown/);
+  });
+  it('one status table for every Protocol 2 reader: the contactless reader reads the chip codes too', () => {
+    // Before the fold this table lacked 0x0c, 0x0e, 0x23 and the grouped ranges the chip reader's had.
+    expect(vivo2StatusText(0x23)).toBe('request online authorization');
+    expect(vivo2StatusText(0x0c)).toBe('sub-command not allowed');
+    expect(vivo2StatusText(0x42)).toBe('key manager error');
+    expect(PROTOCOL2_STATUS).toBe(VIVO2_STATUS);
+    expect(protocol2StatusText).toBe(vivo2StatusText);
   });
 });
 

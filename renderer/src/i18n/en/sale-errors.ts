@@ -20,6 +20,7 @@ export const saleErrors = {
   noReceiptYet: 'No receipt to reprint yet.',
   enterCash: 'Enter the cash the customer handed over.',
   checkFields: 'Enter the routing number (9 digits), account number and check number.',
+  cashBackDebitOnly: 'Cash back is paid only on a PIN debit sale.',
   cashBackNotNegative: 'Cash back must be zero or a positive number of cents.',
   noPinPad: 'The PIN pad is not connected: use credit or ask a tech to check the PIN pad.',
   keyedNeeds: 'Keyed entry needs the card number and expiry (MMYY).',

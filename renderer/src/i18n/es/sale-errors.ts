@@ -19,6 +19,7 @@ export const saleErrors: Messages<typeof en> = {
   noReceiptYet: 'Todavía no hay un ticket que reimprimir.',
   enterCash: 'Escriba el efectivo que entregó el cliente.',
   checkFields: 'Escriba el número de ruta (9 dígitos), el número de cuenta y el número de cheque.',
+  cashBackDebitOnly: 'El retiro de efectivo solo se da en una venta con débito y NIP.',
   cashBackNotNegative: 'El retiro de efectivo debe ser cero o una cantidad positiva de centavos.',
   noPinPad: 'El PIN pad no está conectado: cobre con crédito o pida a un técnico que revise el PIN pad.',
   keyedNeeds: 'Para teclear la tarjeta se necesitan el número y el vencimiento (MMAA).',

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { CatalogItemView } from '../../../../electron/bridge/contract';
+import type { CatalogItemView } from '../../../../common/bridge/contract';
 import { formatCents } from '../../format/money';
 import { useApp, useBridge, useSale, useSaleStore } from '../../state/context';
 import { useRing, useTicketChange } from '../../state/use-ticket-change';

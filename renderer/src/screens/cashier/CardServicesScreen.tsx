@@ -6,7 +6,7 @@ import type {
   EbtProgram,
   SaleProgress,
   TransactionView,
-} from '../../../../electron/bridge/contract';
+} from '../../../../common/bridge/contract';
 import { cardWords } from '../../format/card-words';
 import { formatCents, parseMoney } from '../../format/money';
 import { en } from '../../i18n/en';

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { CustomerDisplayView } from '../../../../electron/bridge/contract';
+import type { CustomerDisplayView } from '../../../../common/bridge/contract';
 import { tipOptions } from '../../../../common/tip-choice';
 import { formatCents } from '../../format/money';
 import { i18n } from '../../i18n/i18n';

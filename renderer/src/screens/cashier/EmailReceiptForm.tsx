@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { ReceiptView } from '../../../../electron/bridge/contract';
+import type { ReceiptView } from '../../../../common/bridge/contract';
 import { emailAddressProblem, normalizeEmailAddress } from '../../../../common/email-address';
 import { describeError } from '../../state/app-store';
 import { useBridge } from '../../state/context';

@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { SaleOutcome, TenderView } from '../../../../electron/bridge/contract';
+import type { SaleOutcome, TenderView } from '../../../../common/bridge/contract';
 import { tenderChargedCents } from '../../../../common/transaction-amounts';
 import { cardLabel, formatCents } from '../../format/money';
 import { figureFontSize } from '../../ui/figure';

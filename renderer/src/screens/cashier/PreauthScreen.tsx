@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { TransactionView } from '../../../../electron/bridge/contract';
+import type { TransactionView } from '../../../../common/bridge/contract';
 import { cardWords } from '../../format/card-words';
 import { formatCents, formatDateTime, parseMoney, tipOf } from '../../format/money';
 import { describeError } from '../../state/app-store';

@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import type { ReceiptView } from '../../../../electron/bridge/contract';
+import type { ReceiptView } from '../../../../common/bridge/contract';
 import { Dialog } from '../../ui/Dialog';
 import { Code128 } from '../../ui/Code128';
 import { QrCode } from '../../ui/QrCode';

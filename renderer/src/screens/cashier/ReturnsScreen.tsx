@@ -11,7 +11,7 @@ import type {
   ReturnSaleSummaryView,
   ReturnView,
   ReturnableSaleView,
-} from '../../../../electron/bridge/contract';
+} from '../../../../common/bridge/contract';
 import { priceTicket, type PricingLine } from '../../../../common/ticket-pricing';
 import { formatCents, formatDateTime, parseMoney } from '../../format/money';
 import { i18n, messageFor } from '../../i18n/i18n';

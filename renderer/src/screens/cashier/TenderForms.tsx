@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { TenderRequest } from '../../../../electron/bridge/contract';
+import type { TenderRequest } from '../../../../common/bridge/contract';
 import { changeDueCents, changeNeedsConfirmation, LARGEST_BILL_CENTS } from '../../../../common/cash-change';
 import { formatCents, popDigit, pushDigit } from '../../format/money';
 import { useSale, useSaleStore } from '../../state/context';

@@ -5,7 +5,7 @@ import type {
   CategoryView,
   TaxClassView,
   TicketDiscount,
-} from '../../../../electron/bridge/contract';
+} from '../../../../common/bridge/contract';
 import { isExactRate } from '../../../../common/percent';
 import { formatCents, popDigit, pushDigit } from '../../format/money';
 import { useBridge, useSale, useSaleStore } from '../../state/context';

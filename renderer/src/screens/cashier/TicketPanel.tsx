@@ -1,6 +1,6 @@
 import { Fragment, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { TicketDiscount, TicketLineView, TicketView } from '../../../../electron/bridge/contract';
+import type { TicketDiscount, TicketLineView, TicketView } from '../../../../common/bridge/contract';
 import { formatCents } from '../../format/money';
 import { useSale, useSaleStore } from '../../state/context';
 import { useTicketChange } from '../../state/use-ticket-change';

@@ -1,6 +1,6 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { TillMove, TillMovementView, TillView } from '../../../../electron/bridge/contract';
+import type { TillMove, TillMovementView, TillView } from '../../../../common/bridge/contract';
 import { formatCents, formatDateTime, formatTime, parseMoney } from '../../format/money';
 import { useAppStore, useStoreZone } from '../../state/context';
 import { useAction, useCommand } from '../../state/use-command';

@@ -5,7 +5,7 @@ import type {
   TransactionListRow,
   TransactionQuery,
   TransactionView,
-} from '../../../../electron/bridge/contract';
+} from '../../../../common/bridge/contract';
 import {
   askedCents,
   cardChargedCents,

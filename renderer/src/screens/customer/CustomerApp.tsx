@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { CUSTOMER_DISPLAY_PATH, type Bridge } from '../../../../electron/bridge/contract';
+import { CUSTOMER_DISPLAY_PATH, type Bridge } from '../../../../common/bridge/contract';
 import { Localized } from '../../i18n/Localized';
 import { CustomerDisplay, type ConnectionWatch } from './CustomerDisplay';
 import { CustomerProvider, useCustomer } from './customer-context';

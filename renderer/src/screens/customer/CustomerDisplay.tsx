@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useStore } from 'zustand';
-import type { CustomerDisplayView, CustomerOutcomeView } from '../../../../electron/bridge/contract';
+import type { CustomerDisplayView, CustomerOutcomeView } from '../../../../common/bridge/contract';
 import { languageOf, type Language } from '../../../../common/store-locale';
 import type { ConnectionState } from '../../bridge/ws-bridge';
 import { formatCents } from '../../format/money';

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { CustomerAsk } from '../../../../electron/bridge/contract';
+import type { CustomerAsk } from '../../../../common/bridge/contract';
 import { emailAddressProblem } from '../../../../common/email-address';
 import { useCustomer, useCustomerStore } from './customer-context';
 

@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import type { CustomerAsk } from '../../../../electron/bridge/contract';
+import type { CustomerAsk } from '../../../../common/bridge/contract';
 import { formatCents } from '../../format/money';
 import { useSignatureStrokes } from '../../ui/use-signature-strokes';
 import { useCustomer, useCustomerStore } from './customer-context';

@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import type { CustomerTicketView } from '../../../../electron/bridge/contract';
+import type { CustomerTicketView } from '../../../../common/bridge/contract';
 import { formatCents } from '../../format/money';
 import { figureFontSize } from '../../ui/figure';
 

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { CustomerAsk, CustomerTicketView } from '../../../../electron/bridge/contract';
+import type { CustomerAsk, CustomerTicketView } from '../../../../common/bridge/contract';
 import { customTipProblem } from '../../../../common/tip-choice';
 import { formatCents, popDigit, pushDigit } from '../../format/money';
 import { Keypad } from '../../ui/Keypad';

@@ -6,7 +6,7 @@ import type {
   CustomerDisplayView,
   CustomerTipChoice,
   SignatureInput,
-} from '../../../../electron/bridge/contract';
+} from '../../../../common/bridge/contract';
 import { isLanguage } from '../../../../common/store-locale';
 import { localeStore } from '../../i18n/locale';
 

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { AuditEntryView } from '../../../../electron/bridge/contract';
+import type { AuditEntryView } from '../../../../common/bridge/contract';
 import { formatCents, formatStamp } from '../../format/money';
 import { i18n, messageFor } from '../../i18n/i18n';
 import { useStoreZone } from '../../state/context';

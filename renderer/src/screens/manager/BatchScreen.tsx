@@ -5,7 +5,7 @@ import type {
   ReconciliationRow,
   ReconciliationView,
   SettlementView,
-} from '../../../../electron/bridge/contract';
+} from '../../../../common/bridge/contract';
 import { formatCents, formatDateTime, formatIsoDateTime } from '../../format/money';
 import { i18n, messageFor } from '../../i18n/i18n';
 import { problemTexts, refusalText } from '../../i18n/problem-words';

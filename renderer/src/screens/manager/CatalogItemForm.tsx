@@ -6,7 +6,7 @@ import {
   type CategoryView,
   type ScanView,
   type TaxClassView,
-} from '../../../../electron/bridge/contract';
+} from '../../../../common/bridge/contract';
 import { formatCents, parseMoney } from '../../format/money';
 import { problemTexts } from '../../i18n/problem-words';
 import { describeError } from '../../state/app-store';

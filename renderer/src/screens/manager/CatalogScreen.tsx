@@ -10,7 +10,7 @@ import {
   type CatalogItemView,
   type TaxClassView,
   type TaxModeName,
-} from '../../../../electron/bridge/contract';
+} from '../../../../common/bridge/contract';
 import { isExactRate } from '../../../../common/percent';
 import { formatCents } from '../../format/money';
 import { i18n } from '../../i18n/i18n';

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { EmailQueueItemView, EmailQueueState } from '../../../../electron/bridge/contract';
+import type { EmailQueueItemView, EmailQueueState } from '../../../../common/bridge/contract';
 import { formatDateTime } from '../../format/money';
 import { useBridge, useStoreZone } from '../../state/context';
 import { useAction, useCommand } from '../../state/use-command';

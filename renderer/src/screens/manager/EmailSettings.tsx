@@ -5,7 +5,7 @@ import type {
   EmailSettingsUpdate,
   EmailSettingsView,
   EmailTestResult,
-} from '../../../../electron/bridge/contract';
+} from '../../../../common/bridge/contract';
 import { emailAddressProblem } from '../../../../common/email-address';
 import { useAppStore } from '../../state/context';
 import { useAction, useCommand } from '../../state/use-command';

@@ -6,7 +6,7 @@ import {
   type EmployeeView,
   type OneTimePinView,
   type Role,
-} from '../../../../electron/bridge/contract';
+} from '../../../../common/bridge/contract';
 import { formatDateTime, formatTime } from '../../format/money';
 import { i18n } from '../../i18n/i18n';
 import { describeError } from '../../state/app-store';

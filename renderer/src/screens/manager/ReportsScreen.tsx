@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { ReportQuery } from '../../../../electron/bridge/contract';
+import type { ReportQuery } from '../../../../common/bridge/contract';
 import { endOfStoreDay, startOfStoreDay, storeDay } from '../../../../common/store-time';
 import { formatCents, formatIsoDateTime } from '../../format/money';
 import { messageFor } from '../../i18n/i18n';

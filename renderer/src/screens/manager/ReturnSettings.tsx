@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { ReturnSettingsView } from '../../../../electron/bridge/contract';
+import type { ReturnSettingsView } from '../../../../common/bridge/contract';
 import { describeError } from '../../state/app-store';
 import { useAppStore, useBridge } from '../../state/context';
 import { useCommand } from '../../state/use-command';

@@ -1,6 +1,6 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { SafView } from '../../../../electron/bridge/contract';
+import type { SafView } from '../../../../common/bridge/contract';
 import { formatCents, formatDateTime, parseMoney } from '../../format/money';
 import { describeError } from '../../state/app-store';
 import { useApp, useAppStore, useBridge, useStoreZone } from '../../state/context';

@@ -1,6 +1,6 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { FraudCheck } from '../../../../electron/bridge/contract';
+import type { FraudCheck } from '../../../../common/bridge/contract';
 import { DEFAULT_CONFIRM_ABOVE_CENTS } from '../../../../common/amount-ceiling';
 import { isExactRate } from '../../../../common/percent';
 import { parseMoney } from '../../format/money';

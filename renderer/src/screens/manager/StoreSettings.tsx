@@ -1,6 +1,6 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { STORE_PROFILE_LIMITS } from '../../../../electron/bridge/contract';
+import { STORE_PROFILE_LIMITS } from '../../../../common/bridge/contract';
 import { isExactRate } from '../../../../common/percent';
 import { describeError } from '../../state/app-store';
 import { useAppStore, useBridge } from '../../state/context';

@@ -5,7 +5,7 @@ import type {
   TillReportScope,
   TillReportView,
   TillView,
-} from '../../../../electron/bridge/contract';
+} from '../../../../common/bridge/contract';
 import { formatCents, formatDateTime, parseMoney } from '../../format/money';
 import { useAppStore, useStoreZone } from '../../state/context';
 import { useAction, useCommand } from '../../state/use-command';

@@ -8,7 +8,7 @@ import type {
   DeviceTestRequest,
   DiscoveredDeviceView,
   DiscoveryView,
-} from '../../../../electron/bridge/contract';
+} from '../../../../common/bridge/contract';
 import { knownWords, problemWords, roleWords, testDetailWords } from '../../format/devices';
 import { i18n } from '../../i18n/i18n';
 import { formatDateTime, formatStamp } from '../../format/money';

@@ -4,7 +4,7 @@ import type {
   GatewaySettingsUpdate,
   GatewaySettingsView,
   GatewayTestResult,
-} from '../../../../electron/bridge/contract';
+} from '../../../../common/bridge/contract';
 import { gatewayAddressProblem, PLAIN_HTTP_REFUSED } from '../../../../common/gateway-address';
 import { i18n } from '../../i18n/i18n';
 import { useAppStore } from '../../state/context';

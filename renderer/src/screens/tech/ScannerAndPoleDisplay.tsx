@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { ScanView } from '../../../../electron/bridge/contract';
+import type { ScanView } from '../../../../common/bridge/contract';
 import { scanProblemWords, testDetailWords } from '../../format/devices';
 import { formatCents, formatTime } from '../../format/money';
 import { i18n } from '../../i18n/i18n';

@@ -1,6 +1,6 @@
 import { useState, type FormEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { CashCount } from '../../../../electron/bridge/contract';
+import type { CashCount } from '../../../../common/bridge/contract';
 import {
   USD_DENOMINATIONS,
   cashCountProblem,

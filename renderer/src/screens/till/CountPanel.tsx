@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { CashCount, TillView } from '../../../../electron/bridge/contract';
+import type { CashCount, TillView } from '../../../../common/bridge/contract';
 import { formatCents } from '../../format/money';
 import { describeError } from '../../state/app-store';
 import { useAppStore, useBridge } from '../../state/context';

@@ -1,6 +1,6 @@
 import { useEffect, useRef, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { TillReportView } from '../../../../electron/bridge/contract';
+import type { TillReportView } from '../../../../common/bridge/contract';
 import type { FigureLine, Tally } from '../../../../common/money-figures';
 import { formatCents, formatDateTime } from '../../format/money';
 import { i18n } from '../../i18n/i18n';

@@ -1,4 +1,4 @@
-import type { TillMovementView, TillState, TillView } from '../../../../electron/bridge/contract';
+import type { TillMovementView, TillState, TillView } from '../../../../common/bridge/contract';
 import { formatCents } from '../../format/money';
 import { i18n, messageFor } from '../../i18n/i18n';
 
