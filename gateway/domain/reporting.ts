@@ -731,7 +731,8 @@ export async function depositsSummary(
         .limit(1),
     ),
   ]);
-  const lo = first ? Number(first.seq) : 1;
+  // No deposit at or after the window's start, or none before its end: no deposit in it.
+  const lo = first ? Number(first.seq) : Infinity;
   const hi = last ? Number(last.seq) : 0;
   const pageFrom = lo + offsetOf(p);
   const pageTo = Math.min(hi, pageFrom + p.size - 1);
