@@ -264,7 +264,10 @@ async function measure(builts: Built[]): Promise<Map<number, Figures>> {
   const targets: Target[] = [];
   try {
     for (const b of builts) {
+      const startedAt = performance.now();
       const c = await startChild(b.dataDir, b.db);
+      // A database built (or kept) by older code is migrated here, as a store's would be at its upgrade.
+      console.log(`    ${label(b.size)}: gateway ready in ${ms(performance.now() - startedAt)} ms`);
       targets.push({ ...b, c, auth: {}, srns: [], token: '' });
     }
     for (const t of targets) {

@@ -62,7 +62,8 @@ describe('a merchant with history', () => {
 
   beforeAll(async () => {
     gw = await startGateway({ backgroundTasks: false });
-    await growHistory(gw, { days: 30, perDay: 60, openRows: 100 });
+    // More links and billings than the first slice of their lists (50) holds.
+    await growHistory(gw, { days: 30, perDay: 60, openRows: 100, linksPer: 1 / 20, billingsPer: 1 / 30 });
   }, 120_000);
   afterAll(async () => {
     await gw.close();
@@ -140,6 +141,27 @@ describe('a merchant with history', () => {
     // Answered while the report was still on its way, not after its last byte.
     expect(receivedWhenAnswered).toBeGreaterThanOrEqual(0);
     expect(receivedWhenAnswered).toBeLessThan(received);
+  });
+
+  it('lists every payment link and billing past the first slice, in id order, once each', async () => {
+    const q = gw.gateway.storage.read;
+    const links = await q.all(
+      q.qb
+        .selectFrom('payment_links')
+        .select('link_id')
+        .where('mid', '=', merchant1.mid)
+        .where('deleted_on', 'is', null)
+        .orderBy('id'),
+    );
+    const billings = await q.all(
+      q.qb.selectFrom('recurring_billings').select('id').where('mid', '=', merchant1.mid).orderBy('id'),
+    );
+    expect(links.length).toBeGreaterThan(60);
+    expect(billings.length).toBeGreaterThan(55);
+    const listed = await gw.get(linksQuery(merchant1));
+    expect((listed.body.PaymentLinks as Json[]).map((l) => l.Id)).toEqual(links.map((l) => l.link_id));
+    const all = await gw.post('/api/RecurringBilling/GetAll', { ...merchant1, IncludeInactive: true });
+    expect((all.body.Billings as Json[]).map((b) => b.Id)).toEqual(billings.map((b) => Number(b.id)));
   });
 
   it('streams an empty report as the whole answer was written', async () => {
