@@ -58,8 +58,6 @@ function matchesComputed(record: PaymentLinkRecord, f: LinkFilters): boolean {
 }
 
 const SLICE = 500;
-/** The first slice is small: the answer's first byte waits for it, whatever the list's length. */
-const FIRST_SLICE = 50;
 
 /**
  * Payment Links GET: the merchant's links matching every filter, in id order (one creation day's in
@@ -112,8 +110,7 @@ export async function* listLinks(
     const open = f['request.paymentLink.isOpenPaymentSchedule'];
     if (typeof open === 'boolean') query = query.where('is_open_payment_schedule', '=', open ? 1 : 0);
     const ordered = day ? query.orderBy('created_on').orderBy('id') : query.orderBy('id');
-    const slice: number = after === null ? FIRST_SLICE : SLICE;
-    const rows = await q.all(ordered.limit(slice));
+    const rows = await q.all(ordered.limit(SLICE));
     for (const r of rows) {
       const sent = entries(sentDates).every(([name, column]) => {
         const v = f[name];
@@ -125,7 +122,7 @@ export async function* listLinks(
       if (sent && matchesComputed(record, f)) yield record;
     }
     const end = rows[rows.length - 1];
-    if (rows.length < slice || !end) return;
+    if (rows.length < SLICE || !end) return;
     after = { id: end.id, at: end.created_on };
   }
 }

@@ -161,15 +161,12 @@ export async function* listBillings(
       .where('id', '>', after);
     if (!c.all) query = query.where('active', '=', 1);
     if (c.id !== undefined) query = query.where('id', '=', c.id);
-    const slice = after > 0 ? BILLINGS_SLICE : FIRST_BILLINGS_SLICE;
-    const rows = await q.all(query.orderBy('id').limit(slice));
+    const rows = await q.all(query.orderBy('id').limit(BILLINGS_SLICE));
     for (const r of rows) yield billingRecord(r);
     const last = rows[rows.length - 1];
-    if (rows.length < slice || !last) return;
+    if (rows.length < BILLINGS_SLICE || !last) return;
     after = last.id;
   }
 }
 
 const BILLINGS_SLICE = 500;
-/** The first slice is small: the answer's first byte waits for it, whatever the list's length. */
-const FIRST_BILLINGS_SLICE = 50;

@@ -78,8 +78,10 @@ const SUM_COLUMNS = sql.join(REPORT_SUMS.map((k) => sql`sum(d.${sql.ref(k)}) as 
 
 /**
  * The window's sums of each cashier and card type (the difference of each group's running totals at the
- * window's ends, a descent of `group_rollups_pk` each), as one derived table `d`: as many rows as the
- * merchant has cashier-and-card-type groups, whatever the number of batches.
+ * window's ends), as `with e ...` and the derived table `d`: as many rows as the merchant has cashier-and-
+ * card-type groups, whatever the number of batches. `e` finds each group's two ends (a descent of
+ * `group_rollups_pk` each) and is MATERIALIZED so that the rows of the ends are then read by their full
+ * key: flattened, SQLite read every running total of the merchant to find them.
  */
 function groupsOf(mid: number, span: Span, cid: number | undefined) {
   const atOrBefore = (seq: number, strict: boolean) =>
@@ -90,11 +92,14 @@ function groupsOf(mid: number, span: Span, cid: number | undefined) {
       (k) => sql`h.${sql.ref(`cum_${k}`)} - coalesce(l.${sql.ref(`cum_${k}`)}, 0) as ${sql.ref(k)}`,
     ),
   );
-  return sql`(select e.cid, e.card_type, ${diff}
-    from (select g.mid, g.cid, g.card_type, ${atOrBefore(span.hi, false)} as hi_seq, ${atOrBefore(span.lo, true)} as lo_seq
-      from rollup_groups g where g.mid = ${mid}${cid === undefined ? sql`` : sql` and g.cid = ${cid}`}) e
-    join group_rollups h on h.mid = e.mid and h.cid = e.cid and h.card_type = e.card_type and h.seq = e.hi_seq
-    left join group_rollups l on l.mid = e.mid and l.cid = e.cid and l.card_type = e.card_type and l.seq = e.lo_seq) d`;
+  return {
+    ends: sql`with e as materialized (select g.mid, g.cid, g.card_type, ${atOrBefore(span.hi, false)} as hi_seq,
+        ${atOrBefore(span.lo, true)} as lo_seq
+      from rollup_groups g where g.mid = ${mid}${cid === undefined ? sql`` : sql` and g.cid = ${cid}`})`,
+    d: sql`(select e.cid, e.card_type, ${diff} from e
+      join group_rollups h on h.mid = e.mid and h.cid = e.cid and h.card_type = e.card_type and h.seq = e.hi_seq
+      left join group_rollups l on l.mid = e.mid and l.cid = e.cid and l.card_type = e.card_type and l.seq = e.lo_seq) d`,
+  };
 }
 
 export type GroupRow = ReportSums & { key: string | number };
@@ -111,9 +116,10 @@ export async function groupPage(
   cid: number | undefined,
   page: { limit: number; offset: number },
 ): Promise<GroupRow[]> {
+  const g = groupsOf(mid, span, cid);
   const rows = await q.all(
-    sql<Record<string, unknown>>`select d.${sql.ref(key)} as group_key, ${SUM_COLUMNS}
-      from ${groupsOf(mid, span, cid)}
+    sql<Record<string, unknown>>`${g.ends} select d.${sql.ref(key)} as group_key, ${SUM_COLUMNS}
+      from ${g.d}
       group by d.${sql.ref(key)} having sum(d.n) > 0
       order by d.${sql.ref(key)} limit ${page.limit} offset ${page.offset}`.compile(q.qb),
   );
@@ -132,10 +138,11 @@ export async function groupTotals(
   key: GroupKey,
   cid: number | undefined,
 ): Promise<{ sums: ReportSums; groups: number }> {
+  const g = groupsOf(mid, span, cid);
   const r = await q.first(
-    sql<Record<string, unknown>>`select ${SUM_COLUMNS},
+    sql<Record<string, unknown>>`${g.ends} select ${SUM_COLUMNS},
         count(distinct case when d.n > 0 then d.${sql.ref(key)} end) as groups
-      from ${groupsOf(mid, span, cid)}`.compile(q.qb),
+      from ${g.d}`.compile(q.qb),
   );
   const sums = noSums();
   for (const k of REPORT_SUMS) sums[k] = Number(r?.[k] ?? 0);
