@@ -7,7 +7,7 @@ import type { Queryable } from '../storage/queryable';
 import type { BankKind, BankTransactionsTable } from '../storage/schema-tenders';
 import type { RequestContext, Services } from './context';
 import type { BankVerificationTriggers } from './issuer-port';
-import { localParts, merchantTimeZone } from './local-time';
+import { addDays, localParts, merchantTimeZone, zonedInstant } from './local-time';
 import { fromCents, type Cents } from './money';
 import { DomainError, outcome, type BaseOutcome } from './outcome';
 
@@ -433,4 +433,34 @@ export function reportBase(row: BankRow) {
     ResultCode: o.ResultCode,
     RoutingNumber: mask(row.routing_last4),
   };
+}
+
+/**
+ * The merchant's check or ACH transactions in id order (the processors' GetReport): optionally those made
+ * on the merchant's local days `from`..`to` (inclusive) and one transaction by its id.
+ */
+export async function bankTransactionReport(
+  q: Queryable,
+  mid: number,
+  kind: BankKind,
+  filter: { from?: string | undefined; to?: string | undefined; id?: number | undefined } = {},
+): Promise<BankRow[]> {
+  let query = q.qb
+    .selectFrom('bank_transactions')
+    .selectAll()
+    .where('mid', '=', mid)
+    .where('kind', '=', kind);
+  if (filter.from !== undefined || filter.to !== undefined) {
+    const zone = await merchantTimeZone(q, mid);
+    if (filter.from)
+      query = query.where('created_at', '>=', zonedInstant(filter.from, '00:00', zone).toISOString());
+    if (filter.to)
+      query = query.where(
+        'created_at',
+        '<',
+        zonedInstant(addDays(filter.to, 1), '00:00', zone).toISOString(),
+      );
+  }
+  if (filter.id !== undefined) query = query.where('id', '=', filter.id);
+  return q.all(query.orderBy('id'));
 }

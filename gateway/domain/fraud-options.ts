@@ -1,5 +1,5 @@
 import { DeclineCode } from '../contract/decline-codes';
-import type { Queryable } from '../storage/queryable';
+import type { Queryable, Storage } from '../storage/queryable';
 import { prepare } from '../storage/prepared';
 import type { AuthorizationFacts, FraudDenial, FraudScreen, ScreenFacts } from './payments';
 
@@ -173,4 +173,51 @@ function screenAuthorization(state: FraudState, result: AuthorizationFacts): Fra
   if (!first) return null;
   // The first failed check names the code; the message lists every check that failed.
   return { code: first.code, message: denials.map((d) => d.message).join('; ') };
+}
+
+/** A card on the merchant's blacklist: its fingerprint and what a screen may show of its number. */
+export type BlacklistedAccount = { fingerprint: string; first6: string; last4: string };
+
+/**
+ * Puts the card on the merchant's blacklist in one statement, whatever else is adding it (another request,
+ * another process): the unique (mid, fingerprint) decides. False when it was already listed.
+ */
+export async function blacklistAccount(
+  storage: Storage,
+  mid: number,
+  account: BlacklistedAccount,
+  now: string,
+): Promise<boolean> {
+  return storage.write(async (tx) => {
+    const r = await tx.run(
+      tx.qb
+        .insertInto('fraud_blacklist')
+        .values({ mid, ...account, added_on: now })
+        .onConflict((oc) => oc.columns(['mid', 'fingerprint']).doNothing()),
+    );
+    return r.changes > 0;
+  });
+}
+
+/** Takes the card off the merchant's blacklist; false when it was not on it. */
+export async function unblacklistAccount(
+  storage: Storage,
+  mid: number,
+  fingerprint: string,
+): Promise<boolean> {
+  const r = await storage.write((tx) =>
+    tx.run(tx.qb.deleteFrom('fraud_blacklist').where('mid', '=', mid).where('fingerprint', '=', fingerprint)),
+  );
+  return r.changes > 0;
+}
+
+/** The merchant's blacklisted cards, in the order they were listed (their numbers masked by the caller). */
+export function blacklistedAccounts(q: Queryable, mid: number) {
+  return q.all(
+    q.qb
+      .selectFrom('fraud_blacklist')
+      .select(['first6', 'last4', 'added_on'])
+      .where('mid', '=', mid)
+      .orderBy('id'),
+  );
 }

@@ -9,7 +9,7 @@ import {
   type PaymentSchedule,
 } from '../contract/payment-links';
 import { ResponseCode } from '../contract/response-codes';
-import type { Queryable } from '../storage/queryable';
+import type { Queryable, Storage } from '../storage/queryable';
 import type { PaymentLinksTable } from '../storage/schema-commerce';
 import { calendarDateOf, frequencyById } from './frequency';
 import { DEFAULT_AMOUNT_CEILING_CENTS, formatCents, type Cents } from './money';
@@ -342,3 +342,78 @@ export async function paymentInProgress(q: Queryable, link: LinkRow, now: Date):
   if (payment) return payment.status === 'pending';
   return now.getTime() - Date.parse(link.paying_since ?? '') < LINK_CLAIM_STALE_MS;
 }
+
+/** A new link, stored; its row as written. */
+export async function insertLink(storage: Storage, row: Insertable<PaymentLinksTable>): Promise<LinkRow> {
+  const inserted = await storage.write(async (tx) =>
+    tx.first(tx.qb.insertInto('payment_links').values(row).returningAll()),
+  );
+  if (!inserted) throw new Error('payment link insert returned nothing');
+  return inserted;
+}
+
+/** The link by its row id, as stored now. */
+export async function linkByRowId(q: Queryable, id: number): Promise<LinkRow> {
+  const row = await q.first(q.qb.selectFrom('payment_links').selectAll().where('id', '=', id));
+  if (!row) throw new DomainError(ResponseCode.NotFound, ['The payment link vanished']);
+  return row;
+}
+
+/**
+ * Runs `change` on the merchant's link in one unit of work, under the link's lock, refusing while a
+ * checkout payment of it is in progress; the link as stored afterwards.
+ */
+export async function changeLink(
+  storage: Storage,
+  mid: number,
+  linkId: string,
+  now: Date,
+  change: (link: LinkRow, tx: Queryable) => Promise<void>,
+): Promise<LinkRow> {
+  const row = await storage.write(async (tx) => {
+    const found = await requireLink(tx, mid, linkId);
+    await lockLink(tx, found.id);
+    // Read again under the lock: a checkout may have claimed or paid it meanwhile.
+    const link = await requireLink(tx, mid, linkId);
+    if (await paymentInProgress(tx, link, now)) {
+      throw new DomainError(ResponseCode.PaymentLinkBusy, [
+        'A payment of this link is in progress; try again once it has finished',
+      ]);
+    }
+    await change(link, tx);
+    return link;
+  });
+  return linkByRowId(storage.read, row.id);
+}
+
+/** The stored changes a link takes (inside changeLink's unit of work). */
+export const linkChanges = {
+  settings: (tx: Queryable, id: number, settings: LinkSettings, at: string) =>
+    tx.run(
+      tx.qb
+        .updateTable('payment_links')
+        .set({ ...settings, type: settings.amount_cents === null ? 'Open' : 'Fixed', updated_at: at })
+        .where('id', '=', id),
+    ),
+  disable: (tx: Queryable, id: number, at: string) =>
+    tx.run(
+      tx.qb
+        .updateTable('payment_links')
+        .set({ active: 0, disabled_on: at, updated_at: at })
+        .where('id', '=', id),
+    ),
+  enable: (tx: Queryable, id: number, at: string) =>
+    tx.run(
+      tx.qb
+        .updateTable('payment_links')
+        .set({ active: 1, disabled_on: null, updated_at: at })
+        .where('id', '=', id),
+    ),
+  delete: (tx: Queryable, id: number, at: string) =>
+    tx.run(
+      tx.qb
+        .updateTable('payment_links')
+        .set({ deleted_on: at, active: 0, updated_at: at })
+        .where('id', '=', id),
+    ),
+};

@@ -15,6 +15,17 @@ import type { DepositAccount } from './issuer-port';
 import { localParts } from './local-time';
 import { chargedCents } from './rules/card-paid';
 import { fromCents, type Cents } from './money';
+import { REPORT_SUMS, type ReportSums } from './report-rollups';
+import {
+  groupPage,
+  groupTotals,
+  noSums,
+  settledSpan,
+  spanSums,
+  type GroupKey,
+  type Range,
+  type Span,
+} from './report-windows';
 
 /**
  * The Reporting group's figures, computed from what the gateway recorded: batches and their payments
@@ -23,7 +34,7 @@ import { fromCents, type Cents } from './money';
  * cash back, as the settlement does); returns count the refunded amount; net = sales - returns.
  */
 
-export type Range = { fromIso?: string | undefined; toIso?: string | undefined };
+export type { Range };
 export type Page = { index: number; size: number };
 export type Paged<R> = { rows: R[]; total: R; count: number };
 
@@ -105,6 +116,44 @@ function sums(a: Aggregate): Sums {
 }
 
 const zero: Sums = { sale: 0, ret: 0, saleCount: 0, returnCount: 0, keyed: 0, n: 0 };
+
+/** A row's sums as numbers (PostgreSQL sends 64-bit integers as text). */
+function numbers(row: Record<ReportSums extends Record<infer K, number> ? K : never, unknown>): ReportSums {
+  const out = noSums();
+  for (const k of REPORT_SUMS) out[k] = Number(row[k]);
+  return out;
+}
+
+/** A window's or a group's sums from the running totals (domain/report-windows.ts). */
+const rolled = (r: ReportSums): Sums => ({
+  sale: r.sale_cents,
+  ret: r.return_cents,
+  saleCount: r.sale_count,
+  returnCount: r.return_count,
+  keyed: r.keyed_count,
+  n: r.n,
+});
+
+/** One page of a window's cashiers or card types and their Total, from the running totals. */
+async function groupsOfWindow(
+  q: Queryable,
+  mid: number,
+  span: Span | null,
+  key: GroupKey,
+  cid: number | undefined,
+  p: Page,
+) {
+  if (!span) return { rows: [], total: zero, count: 0 };
+  const [rows, all] = await Promise.all([
+    groupPage(q, mid, span, key, cid, { limit: p.size, offset: offsetOf(p) }),
+    groupTotals(q, mid, span, key, cid),
+  ]);
+  return {
+    rows: rows.map((r) => ({ key: r.key, sums: rolled(r) })),
+    total: rolled(all.sums),
+    count: all.groups,
+  };
+}
 
 /** The sums of no row at all (an aggregate over an empty window). */
 const none: Aggregate = {
@@ -246,7 +295,7 @@ export async function batchSummaryByEntity(
     count: 0,
   };
   if (cid === null) return empty;
-  const report = settledTotals(q, mid, range, undefined, cid);
+  const span = await settledSpan(q, mid, range);
   const totalOf = (s: Sums) => ({
     ...names.merchant,
     EntityId: '',
@@ -255,7 +304,8 @@ export async function batchSummaryByEntity(
     ...metrics(s),
   });
   if (view.level === 0) {
-    const s = sums((await q.first(report.select([...AGGREGATE]))) ?? none);
+    // Level 0 narrows to the merchant itself or to nothing (cidFilter): the window's merchant sums.
+    const s = rolled(span ? spanSums(span) : noSums());
     const count = s.n > 0 ? 1 : 0;
     return {
       rows: count > 0 && p.index === 0 ? [{ ...names.merchant, ...metrics(s) }] : [],
@@ -263,21 +313,11 @@ export async function batchSummaryByEntity(
       count,
     };
   }
-  const [groups, all] = await Promise.all([
-    q.all(
-      report
-        .select(['t.cid as cid', ...AGGREGATE])
-        .groupBy('t.cid')
-        .orderBy('t.cid')
-        .limit(p.size)
-        .offset(offsetOf(p)),
-    ),
-    q.first(report.select([...AGGREGATE, sql<number>`count(distinct t.cid)`.as('groups')])),
-  ]);
+  const found = await groupsOfWindow(q, mid, span, 'cid', cid, p);
   return {
-    rows: groups.map((g) => ({ ...names.cashier(g.cid), ...metrics(sums(g)) })),
-    total: totalOf(sums(all ?? none)),
-    count: Number(all?.groups ?? 0),
+    rows: found.rows.map((g) => ({ ...names.cashier(Number(g.key)), ...metrics(g.sums) })),
+    total: totalOf(found.total),
+    count: found.count,
   };
 }
 
@@ -356,43 +396,59 @@ export async function batchSummaryByMerchant(
   range: Range,
   p: Page,
 ): Promise<Paged<BatchSummaryByMerchantRow>> {
-  const report = settledTotals(q, mid, range);
-  const [groups, all] = await Promise.all([
-    q.all(
-      report
-        .select([
-          'b.id as batch_id',
-          'b.batch_number as batch_number',
-          'b.settled_at as settled_at',
-          ...AGGREGATE,
-        ])
-        // A merchant's batches settle one after another, so (settled_at, id) is id order, and the order
-        // of batches_by_settled: the page is read off the index, never sorted. PostgreSQL lets the
-        // batch number go ungrouped: it depends on the batch's primary key.
-        .groupBy(['b.settled_at', 'b.id'])
-        .orderBy('b.settled_at')
-        .orderBy('b.id')
-        .limit(p.size)
-        .offset(offsetOf(p)),
-    ),
-    q.first(report.select([...AGGREGATE, sql<number>`count(distinct b.id)`.as('groups')])),
-  ]);
+  const span = await settledSpan(q, mid, range);
+  const first = span ? span.lo + offsetOf(p) : 0;
+  const last = span ? Math.min(span.hi, first + p.size - 1) : -1;
+  // The page is a range of the batches' numbers (batch_rollups_pk): no OFFSET, no count of batches.
+  const rollups =
+    span && first <= last
+      ? await q.all(
+          q.qb
+            .selectFrom('batch_rollups')
+            .select(['batch_id', ...REPORT_SUMS])
+            .where('mid', '=', mid)
+            .where('seq', '>=', first)
+            .where('seq', '<=', last)
+            .orderBy('seq')
+            .limit(p.size),
+        )
+      : [];
+  // The page's batches by their keys (a join let a planner read every batch for a page of them).
+  const named = new Map(
+    (rollups.length > 0
+      ? await q.all(
+          q.qb
+            .selectFrom('batches')
+            .select(['id', 'batch_number', 'settled_at'])
+            .where(
+              'id',
+              'in',
+              rollups.map((r) => r.batch_id),
+            ),
+        )
+      : []
+    ).map((b) => [Number(b.id), b]),
+  );
+  const groups = rollups.map((r) => {
+    const b = named.get(Number(r.batch_id));
+    return { ...r, batch_number: b?.batch_number ?? '', settled_at: b?.settled_at ?? null };
+  });
   return {
     rows: groups.map((g) => ({
       BatchNumber: g.batch_number,
       FileSource: 'Gateway',
       ReportDate: localDate(g.settled_at, zone),
       TerminalNumber: String(mid),
-      ...metrics(sums(g)),
+      ...metrics(rolled(numbers(g))),
     })),
     total: {
       BatchNumber: '',
       FileSource: '',
       ReportDate: '',
       TerminalNumber: '',
-      ...metrics(sums(all ?? none)),
+      ...metrics(rolled(span ? spanSums(span) : noSums())),
     },
-    count: Number(all?.groups ?? 0),
+    count: span ? span.hi - span.lo + 1 : 0,
   };
 }
 
@@ -416,6 +472,19 @@ export async function cardSummary(
     SaleCount: s.saleCount,
   });
   if (cid === null) return { rows: [], total: totalRow(zero), count: 0 };
+  if (batchNumber === undefined) {
+    const found = await groupsOfWindow(q, mid, await settledSpan(q, mid, range), 'card_type', cid, p);
+    return {
+      rows: found.rows.map((g) => ({
+        ...totalRow(g.sums),
+        CardDescription: cardDescription(String(g.key)),
+        CardType: String(g.key),
+      })),
+      total: totalRow(found.total),
+      count: found.count,
+    };
+  }
+  // One batch number: that batch's (or those few batches') sums, whatever the history.
   const report = settledTotals(q, mid, range, batchNumber, cid);
   const [groups, all] = await Promise.all([
     q.all(
@@ -480,11 +549,36 @@ type DetailRow = Pick<
   | 'cashback_cents'
 > & { settled_at: string | null };
 
+/** GetBatchDetail's columns of a payment. */
+const DETAIL_COLUMNS = [
+  'p.srn',
+  'p.auth_code',
+  'p.card_type',
+  'p.first6',
+  'p.last4',
+  'p.entry_mode',
+  'p.invoice',
+  'p.operation',
+  'p.transaction_type',
+  'p.created_at',
+  'p.amount_cents',
+  'p.tax_cents',
+  'p.tip_cents',
+  'p.surcharge_cents',
+  'p.card_difference_cents',
+  'p.cashback_cents',
+] as const;
+
+/** Numbers `from`..`to` (inclusive) of the merchant's settled approved payments (batch_detail_rows). */
+type Positions = { from: number; to: number };
+
 /**
- * The page of GetBatchDetail: its batches found from their counts (a running total over the window's
- * settled batches, one `batch_totals` sum each), then each batch's slice read in payment order through
- * `payments_by_batch` (batch, status, id). An offset, if any, stays inside one batch (a day's payments),
- * never over the history; the count and Total come from the same sums.
+ * The page of GetBatchDetail. The window's settled approved payments are a run of the numbers
+ * batch_detail_rows gives them in the report's order (report-rollups.ts), from the running count before the
+ * window's first batch to the one at its last: a page is a range of those numbers read through the
+ * primary key, as cheap for the last page of ten years as for the first of a week (no OFFSET). The count
+ * and Total are the running totals' difference. A batch number selects its batch's run (or those of the
+ * few batches that share it).
  */
 async function batchDetailPage(
   q: Queryable,
@@ -492,61 +586,69 @@ async function batchDetailPage(
   filter: { batchNumber?: string | undefined; reportRange: Range },
   p: Page,
 ) {
-  const batches = await q.all(
-    settledTotals(q, mid, filter.reportRange, filter.batchNumber)
-      .select([
-        'b.id as batch_id',
-        'b.settled_at as settled_at',
-        sql<number>`sum(t.n)`.as('n'),
-        sql<number>`sum(t.sale_cents) - sum(t.return_cents)`.as('net'),
-      ])
-      .groupBy(['b.settled_at', 'b.id'])
-      .orderBy('b.settled_at')
-      .orderBy('b.id'),
-  );
+  let runs: Positions[];
+  let count: number;
+  let amount: Cents;
+  if (filter.batchNumber === undefined) {
+    const span = await settledSpan(q, mid, filter.reportRange);
+    if (!span) return { rows: [], count: 0, amount: 0 };
+    const s = spanSums(span);
+    runs = [{ from: span.before.n + 1, to: span.upTo.n }];
+    count = s.n;
+    amount = s.sale_cents - s.return_cents;
+  } else {
+    let query = q.qb
+      .selectFrom('batches as b')
+      .innerJoin('batch_rollups as r', 'r.batch_id', 'b.id')
+      .select(['r.n as n', 'r.cum_n as cum_n', 'r.sale_cents as sale', 'r.return_cents as ret'])
+      .where('b.mid', '=', mid)
+      .where('b.batch_number', '=', filter.batchNumber)
+      .where('r.mid', '=', mid);
+    const range = filter.reportRange;
+    if (range.fromIso) query = query.where('r.settled_at', '>=', range.fromIso);
+    if (range.toIso) query = query.where('r.settled_at', '<', range.toIso);
+    const batches = await q.all(query.orderBy('r.seq'));
+    runs = batches.map((b) => ({ from: Number(b.cum_n) - Number(b.n) + 1, to: Number(b.cum_n) }));
+    count = batches.reduce((sum, b) => sum + Number(b.n), 0);
+    amount = batches.reduce((sum, b) => sum + Number(b.sale) - Number(b.ret), 0);
+  }
   let skip = offsetOf(p);
-  const rows: DetailRow[] = [];
-  for (const b of batches) {
-    const n = Number(b.n);
+  const rows: (Omit<DetailRow, 'settled_at'> & { batch_id: number | null })[] = [];
+  for (const run of runs) {
     if (rows.length >= p.size) break;
-    if (skip >= n) {
-      skip -= n;
+    const length = run.to - run.from + 1;
+    if (skip >= length) {
+      skip -= length;
       continue;
     }
+    const from = run.from + skip;
+    const to = Math.min(run.to, from + (p.size - rows.length) - 1);
+    skip = 0;
     const slice = await q.all(
       q.qb
-        .selectFrom('payments as p')
-        .select([
-          'p.srn',
-          'p.auth_code',
-          'p.card_type',
-          'p.first6',
-          'p.last4',
-          'p.entry_mode',
-          'p.invoice',
-          'p.operation',
-          'p.transaction_type',
-          'p.created_at',
-          'p.amount_cents',
-          'p.tax_cents',
-          'p.tip_cents',
-          'p.surcharge_cents',
-          'p.card_difference_cents',
-          'p.cashback_cents',
-        ])
-        .where('p.batch_id', '=', b.batch_id)
-        .where('p.status', '=', 'approved')
-        .orderBy('p.id')
-        .limit(p.size - rows.length)
-        .offset(skip),
+        .selectFrom('batch_detail_rows as d')
+        .innerJoin('payments as p', 'p.id', 'd.payment_id')
+        .select([...DETAIL_COLUMNS, 'p.batch_id as batch_id'])
+        .where('d.mid', '=', mid)
+        .where('d.pos', '>=', from)
+        .where('d.pos', '<=', to)
+        .orderBy('d.pos')
+        .limit(to - from + 1),
     );
-    skip = 0;
-    for (const r of slice) rows.push({ ...r, settled_at: b.settled_at });
+    rows.push(...slice);
   }
+  // The page's batches by their keys: joined, a planner with years of batches could hash them all.
+  const ids = [...new Set(rows.map((r) => Number(r.batch_id)))];
+  const settled = new Map(
+    (ids.length > 0
+      ? await q.all(q.qb.selectFrom('batches').select(['id', 'settled_at']).where('id', 'in', ids))
+      : []
+    ).map((b) => [Number(b.id), b.settled_at]),
+  );
   return {
-    rows,
-    count: batches.reduce((sum, b) => sum + Number(b.n), 0),
-    amount: batches.reduce((sum, b) => sum + Number(b.net), 0),
+    rows: rows.map((r) => ({ ...r, settled_at: settled.get(Number(r.batch_id)) ?? null })),
+    count,
+    amount,
   };
 }
 
@@ -618,38 +720,64 @@ export async function depositsSummary(
   p: Page,
   account: DepositAccount,
 ): Promise<Paged<DepositRow>> {
-  let query = q.qb
-    .selectFrom('batches as b')
-    .innerJoin('batch_totals as t', 't.batch_id', 'b.id')
-    .where('b.mid', '=', mid)
-    .where('t.mid', '=', mid)
-    .where('b.status', '=', 'closed');
-  if (range.fromIso) query = query.where('b.closed_at', '>=', range.fromIso);
-  if (range.toIso) query = query.where('b.closed_at', '<', range.toIso);
-  const [groups, all] = await Promise.all([
-    q.all(
-      query
-        .select((eb) => [
-          'b.closed_at as closed_at',
-          eb.fn.min('b.id').as('first_batch'),
-          sql<number>`sum(t.sale_cents) - sum(t.return_cents)`.as('net'),
-        ])
-        .groupBy('b.closed_at')
-        .orderBy('b.closed_at')
-        .limit(p.size)
-        .offset(offsetOf(p)),
-    ),
+  // The window's deposits are a run of their numbers (deposit_rollups, report-rollups.ts): its ends by
+  // one descent each of deposit_rollups_by_closed, its Total the running net's difference, its page a
+  // range of numbers.
+  const deposits = q.qb.selectFrom('deposit_rollups').where('mid', '=', mid);
+  const [first, last] = await Promise.all([
+    range.fromIso
+      ? q.first(
+          deposits
+            .select('seq')
+            .where('closed_at', '>=', range.fromIso)
+            .orderBy('closed_at')
+            .orderBy('seq')
+            .limit(1),
+        )
+      : Promise.resolve({ seq: 1 }),
     q.first(
-      query.select([
-        sql<number>`sum(t.sale_cents) - sum(t.return_cents)`.as('net'),
-        sql<number>`count(distinct b.closed_at)`.as('groups'),
-      ]),
+      (range.toIso ? deposits.where('closed_at', '<', range.toIso).orderBy('closed_at', 'desc') : deposits)
+        .select(['seq', 'cum_net_cents'])
+        .orderBy('seq', 'desc')
+        .limit(1),
     ),
   ]);
+  // No deposit at or after the window's start, or none before its end: no deposit in it.
+  const lo = first ? Number(first.seq) : Infinity;
+  const hi = last ? Number(last.seq) : 0;
+  const pageFrom = lo + offsetOf(p);
+  const pageTo = Math.min(hi, pageFrom + p.size - 1);
+  const [groups, prior] =
+    lo <= hi
+      ? await Promise.all([
+          pageFrom <= pageTo
+            ? q.all(
+                q.qb
+                  .selectFrom('deposit_rollups')
+                  .select(['closed_at', 'first_batch', 'net_cents'])
+                  .where('mid', '=', mid)
+                  .where('seq', '>=', pageFrom)
+                  .where('seq', '<=', pageTo)
+                  .orderBy('seq')
+                  .limit(p.size),
+              )
+            : Promise.resolve([]),
+          lo > 1
+            ? q.first(
+                q.qb
+                  .selectFrom('deposit_rollups')
+                  .select('cum_net_cents')
+                  .where('mid', '=', mid)
+                  .where('seq', '=', lo - 1),
+              )
+            : Promise.resolve(undefined),
+        ])
+      : [[], undefined];
+  const totalNet = lo <= hi ? Number(last?.cum_net_cents ?? 0) - Number(prior?.cum_net_cents ?? 0) : 0;
   const lines = groups.map((g) => ({
-    closedAt: g.closed_at ?? '',
+    closedAt: g.closed_at,
     first: Number(g.first_batch),
-    net: Number(g.net ?? 0),
+    net: Number(g.net_cents),
   }));
   const dda = `********${account.dda.slice(-4)}`;
   const routing = `*****${account.routing.slice(-4)}`;
@@ -683,9 +811,9 @@ export async function depositsSummary(
       TransactionType: '',
       TransactionTypeDescription: 'Total',
       TransmissionDate: '',
-      DepositAmount: money(Number(all?.net ?? 0)),
+      DepositAmount: money(totalNet),
     },
-    count: Number(all?.groups ?? 0),
+    count: Math.max(0, hi - lo + 1),
   };
 }
 

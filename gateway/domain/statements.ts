@@ -230,3 +230,25 @@ export async function ensureStatements(
     }
   }
 }
+
+/** The merchant's issued statements, oldest first (GetMerchantStatementList): one row a month. */
+export function issuedStatementList(q: Queryable, mid: number) {
+  return q.all(
+    q.qb
+      .selectFrom('merchant_statements')
+      .select(['statement_id', 'statement_date'])
+      .where('mid', '=', mid)
+      .orderBy('period'),
+  );
+}
+
+/** One issued statement of the merchant (GetMerchantStatement); another merchant's id finds none. */
+export function issuedStatement(q: Queryable, mid: number, statementId: string) {
+  return q.first(
+    q.qb
+      .selectFrom('merchant_statements')
+      .select(['statement_id', 'data'])
+      .where('mid', '=', mid)
+      .where('statement_id', '=', statementId),
+  );
+}

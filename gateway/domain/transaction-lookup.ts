@@ -6,6 +6,7 @@ import { DomainError } from './outcome';
 import { saleResponse, type PaymentRow } from './sale-response';
 import { totalAmountCents } from './rules/card-paid';
 import { findTransactionNumber } from './rules/user-transaction-number';
+import type { Queryable } from '../storage/queryable';
 
 /** The interface's names for the gateway's operations (GetTransaction's Operation). */
 const operationNames: Readonly<Record<string, string>> = {
@@ -115,4 +116,16 @@ export async function lookupTransaction(
     ),
     IsTest: row.is_test === 1,
   };
+}
+
+/** The service reference number of the merchant's payment made with this transaction number, if any. */
+export async function srnOfTransactionNumber(
+  q: Queryable,
+  mid: number,
+  utn: string,
+): Promise<string | undefined> {
+  const row = await q.first(
+    q.qb.selectFrom('payments').select('srn').where('mid', '=', mid).where('utn', '=', utn),
+  );
+  return row?.srn;
 }

@@ -41,7 +41,8 @@ export async function sendStreamedArray<T>(
       while (next.done !== true) {
         chunk += (n > 0 ? ',' : '') + item(next.value);
         n += 1;
-        if (chunk.length >= CHUNK_BYTES) {
+        // The first item goes out at once: the first byte costs one item's read, not 64 KB of them.
+        if (n === 1 || chunk.length >= CHUNK_BYTES) {
           yield chunk;
           chunk = '';
           // SQLite reads are synchronous and a fast client never fills the socket: without a turn of the

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { achEndpoints } from '../contract/ach';
 import { ResponseCode } from '../contract/response-codes';
 import {
+  bankTransactionReport,
   authorizeBank,
   bankOutcome,
   checkAnswer,
@@ -9,7 +10,6 @@ import {
   reportBase,
   voidBank,
 } from '../domain/bank-transactions';
-import { addDays, merchantTimeZone, zonedInstant } from '../domain/local-time';
 import { toCents } from '../domain/money';
 import { outcome, success } from '../domain/outcome';
 import type { Problems } from '../domain/problems';
@@ -92,18 +92,11 @@ export function registerAchProcessorRoutes(app: FastifyInstance, services: Gatew
       return { from, to, achId };
     },
     async handle(c, ctx) {
-      const q = ctx.services.storage.read;
-      const zone = await merchantTimeZone(q, ctx.principal.mid);
-      let query = q.qb
-        .selectFrom('bank_transactions')
-        .selectAll()
-        .where('mid', '=', ctx.principal.mid)
-        .where('kind', '=', 'ach');
-      if (c.from) query = query.where('created_at', '>=', zonedInstant(c.from, '00:00', zone).toISOString());
-      if (c.to)
-        query = query.where('created_at', '<', zonedInstant(addDays(c.to, 1), '00:00', zone).toISOString());
-      if (c.achId !== undefined) query = query.where('id', '=', c.achId);
-      const rows = await q.all(query.orderBy('id'));
+      const rows = await bankTransactionReport(ctx.services.storage.read, ctx.principal.mid, 'ach', {
+        from: c.from,
+        to: c.to,
+        id: c.achId,
+      });
       return {
         ...success(),
         Transactions: rows.map((r) => ({

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { checkEndpoints } from '../contract/checks';
 import { ResponseCode } from '../contract/response-codes';
 import {
+  bankTransactionReport,
   amountText,
   authorizeBank,
   bankOutcome,
@@ -140,15 +141,7 @@ export function registerCheckProcessorRoutes(app: FastifyInstance, services: Gat
 
   implement(app, services, checkEndpoints.getReport, {
     async handle(_c, ctx) {
-      const q = ctx.services.storage.read;
-      const rows = await q.all(
-        q.qb
-          .selectFrom('bank_transactions')
-          .selectAll()
-          .where('mid', '=', ctx.principal.mid)
-          .where('kind', '=', 'check')
-          .orderBy('id'),
-      );
+      const rows = await bankTransactionReport(ctx.services.storage.read, ctx.principal.mid, 'check');
       return {
         ...success(),
         Transactions: rows.map((r) => ({

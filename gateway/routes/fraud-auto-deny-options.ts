@@ -3,7 +3,15 @@ import { isLuhnValid } from '../../native/protocols/luhn';
 import { fraudEndpoints as ep, type FraudOptionsResponse } from '../contract/fraud';
 import type { EndpointSpec } from '../contract/endpoint';
 import { ResponseCode } from '../contract/response-codes';
-import { optionsText, setFraudChecks, type FraudCheck, type FraudState } from '../domain/fraud-options';
+import {
+  blacklistAccount,
+  optionsText,
+  setFraudChecks,
+  unblacklistAccount,
+  type BlacklistedAccount,
+  type FraudCheck,
+  type FraudState,
+} from '../domain/fraud-options';
 import { paymentByReference } from '../domain/references';
 import { outcome, success } from '../domain/outcome';
 import { cardFingerprint } from '../security/vault-cipher';
@@ -34,7 +42,7 @@ function toggle(
   });
 }
 
-type Listed = { fingerprint: string; first6: string; last4: string };
+type Listed = BlacklistedAccount;
 
 /** The card a blacklist request names: a card number, or the card of one of this merchant's payments. */
 async function accountOf(ctx: OperationContext, c: { pan?: string; srn?: string }): Promise<Listed> {
@@ -99,17 +107,8 @@ export function registerFraudAutoDenyRoutes(app: FastifyInstance, services: Gate
     async handle(c, ctx) {
       const account = await accountOf(ctx, c);
       const now = ctx.now.toISOString();
-      // One statement, whatever else is adding the same card (another request, another process): the
-      // unique (mid, fingerprint) decides, and a card already listed is answered, not an error.
-      const added = await ctx.services.storage.write(async (tx) => {
-        const r = await tx.run(
-          tx.qb
-            .insertInto('fraud_blacklist')
-            .values({ mid: ctx.principal.mid, ...account, added_on: now })
-            .onConflict((oc) => oc.columns(['mid', 'fingerprint']).doNothing()),
-        );
-        return r.changes > 0;
-      });
+      // A card already listed is answered, not an error.
+      const added = await blacklistAccount(ctx.services.storage, ctx.principal.mid, account, now);
       return {
         ...success([
           added ? 'The account is blacklisted' : 'The account was already blacklisted; nothing changed',
@@ -124,15 +123,8 @@ export function registerFraudAutoDenyRoutes(app: FastifyInstance, services: Gate
     ...blacklistCheck,
     async handle(c, ctx) {
       const account = await accountOf(ctx, c);
-      const removed = await ctx.services.storage.write((tx) =>
-        tx.run(
-          tx.qb
-            .deleteFrom('fraud_blacklist')
-            .where('mid', '=', ctx.principal.mid)
-            .where('fingerprint', '=', account.fingerprint),
-        ),
-      );
-      if (removed.changes === 0) {
+      const removed = await unblacklistAccount(ctx.services.storage, ctx.principal.mid, account.fingerprint);
+      if (!removed) {
         return outcome(ResponseCode.NotFound, ['The account is not on the blacklist']);
       }
       return {

@@ -10,11 +10,12 @@ import { DomainError, success } from '../domain/outcome';
 import {
   defaultLinkSettings,
   isLinkId,
-  lockLink,
+  changeLink,
+  insertLink,
+  linkChanges,
   linkRecord,
   newLinkRow,
   parseLinkAmount,
-  paymentInProgress,
   requireLink,
   resolveLinkSettings,
   type LinkRow,
@@ -23,7 +24,6 @@ import { Problems } from '../domain/problems';
 import { merchantToday } from '../domain/recurring-billing';
 import { implement, type Loose, type OperationContext } from '../http/operation';
 import type { GatewayServices } from '../http/services';
-import type { Queryable } from '../storage/queryable';
 
 function isObject(v: unknown): v is Loose {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -80,35 +80,9 @@ function answer(ctx: OperationContext, link: LinkRow, message: string) {
   return { ...success([message]), PaymentLink: linkRecord(link, ctx.services.config) };
 }
 
-async function reload(ctx: OperationContext, id: number): Promise<LinkRow> {
-  const q = ctx.services.storage.read;
-  const row = await q.first(q.qb.selectFrom('payment_links').selectAll().where('id', '=', id));
-  if (!row) throw new DomainError(ResponseCode.NotFound, ['The payment link vanished']);
-  return row;
-}
-
-/** Runs `change` on the merchant's link in one unit of work, refusing while a checkout payment is in progress. */
-async function changeLink(
-  ctx: OperationContext,
-  linkId: string,
-  change: (link: LinkRow, tx: Queryable) => Promise<void>,
-): Promise<LinkRow> {
-  const { storage } = ctx.services;
-  const row = await storage.write(async (tx) => {
-    const found = await requireLink(tx, ctx.principal.mid, linkId);
-    await lockLink(tx, found.id);
-    // Read again under the lock: a checkout may have claimed or paid it meanwhile.
-    const link = await requireLink(tx, ctx.principal.mid, linkId);
-    if (await paymentInProgress(tx, link, ctx.now)) {
-      throw new DomainError(ResponseCode.PaymentLinkBusy, [
-        'A payment of this link is in progress; try again once it has finished',
-      ]);
-    }
-    await change(link, tx);
-    return link;
-  });
-  return reload(ctx, row.id);
-}
+/** The domain's changeLink for the principal's merchant, at the request's time. */
+const changeLinkOf = (ctx: OperationContext, linkId: string, change: Parameters<typeof changeLink>[4]) =>
+  changeLink(ctx.services.storage, ctx.principal.mid, linkId, ctx.now, change);
 
 type Filters = LinkFilters;
 
@@ -129,11 +103,7 @@ export function registerPaymentLinkRoutes(app: FastifyInstance, services: Gatewa
       if (!problems.empty) throw new DomainError(problems.code(), problems.messages());
       const { mid, userId, cid } = ctx.principal;
       const row = newLinkRow({ mid, userId, cid }, settings, ctx.now.toISOString());
-      const inserted = await ctx.services.storage.write(async (tx) =>
-        tx.first(tx.qb.insertInto('payment_links').values(row).returningAll()),
-      );
-      if (!inserted) throw new Error('payment link insert returned nothing');
-      return answer(ctx, inserted, 'Payment link created');
+      return answer(ctx, await insertLink(ctx.services.storage, row), 'Payment link created');
     },
   };
   implement(app, services, ep.create, create);
@@ -147,7 +117,7 @@ export function registerPaymentLinkRoutes(app: FastifyInstance, services: Gatewa
     },
     async handle(c, ctx) {
       const today = await merchantToday(ctx.services.storage.read, ctx.principal.mid, ctx.now);
-      const link = await changeLink(ctx, c.id, async (current, tx) => {
+      const link = await changeLinkOf(ctx, c.id, async (current, tx) => {
         if (current.status === 'Paid')
           throw new DomainError(ResponseCode.PaymentLinkPaid, ['A paid link cannot be edited']);
         const problems = new Problems();
@@ -156,16 +126,7 @@ export function registerPaymentLinkRoutes(app: FastifyInstance, services: Gatewa
           today,
         });
         if (!problems.empty) throw new DomainError(problems.code(), problems.messages());
-        await tx.run(
-          tx.qb
-            .updateTable('payment_links')
-            .set({
-              ...settings,
-              type: settings.amount_cents === null ? 'Open' : 'Fixed',
-              updated_at: ctx.now.toISOString(),
-            })
-            .where('id', '=', current.id),
-        );
+        await linkChanges.settings(tx, current.id, settings, ctx.now.toISOString());
       });
       return answer(ctx, link, 'Payment link updated');
     },
@@ -180,15 +141,9 @@ export function registerPaymentLinkRoutes(app: FastifyInstance, services: Gatewa
   implement(app, services, ep.disable, {
     ...byId,
     async handle(id, ctx) {
-      const link = await changeLink(ctx, id, async (current, tx) => {
+      const link = await changeLinkOf(ctx, id, async (current, tx) => {
         if (current.active === 0) return;
-        const at = ctx.now.toISOString();
-        await tx.run(
-          tx.qb
-            .updateTable('payment_links')
-            .set({ active: 0, disabled_on: at, updated_at: at })
-            .where('id', '=', current.id),
-        );
+        await linkChanges.disable(tx, current.id, ctx.now.toISOString());
       });
       return answer(ctx, link, 'Payment link disabled');
     },
@@ -197,14 +152,9 @@ export function registerPaymentLinkRoutes(app: FastifyInstance, services: Gatewa
   implement(app, services, ep.enable, {
     ...byId,
     async handle(id, ctx) {
-      const link = await changeLink(ctx, id, async (current, tx) => {
+      const link = await changeLinkOf(ctx, id, async (current, tx) => {
         if (current.active === 1) return;
-        await tx.run(
-          tx.qb
-            .updateTable('payment_links')
-            .set({ active: 1, disabled_on: null, updated_at: ctx.now.toISOString() })
-            .where('id', '=', current.id),
-        );
+        await linkChanges.enable(tx, current.id, ctx.now.toISOString());
       });
       return answer(
         ctx,
@@ -217,15 +167,9 @@ export function registerPaymentLinkRoutes(app: FastifyInstance, services: Gatewa
   implement(app, services, ep.delete, {
     ...byId,
     async handle(id, ctx) {
-      const link = await changeLink(ctx, id, async (current, tx) => {
-        const at = ctx.now.toISOString();
-        await tx.run(
-          tx.qb
-            .updateTable('payment_links')
-            .set({ deleted_on: at, active: 0, updated_at: at })
-            .where('id', '=', current.id),
-        );
-      });
+      const link = await changeLinkOf(ctx, id, (current, tx) =>
+        linkChanges.delete(tx, current.id, ctx.now.toISOString()).then(() => undefined),
+      );
       return answer(ctx, link, 'Payment link deleted');
     },
   });

@@ -23,7 +23,12 @@ import {
   type Paged,
   type Range,
 } from '../domain/reporting';
-import { STATEMENT_ZONES, type StatementZone } from '../domain/statements';
+import {
+  issuedStatement,
+  issuedStatementList,
+  STATEMENT_ZONES,
+  type StatementZone,
+} from '../domain/statements';
 import type { BackgroundTask } from '../schedulers/background-task';
 import { createStatementsScheduler } from '../schedulers/statements';
 import { int, text } from '../http/checks';
@@ -199,12 +204,6 @@ function batchDetailFields(body: Loose, c: Common) {
   return { batchNumber: text(body, 'BatchNumber'), reportRange };
 }
 
-/** The merchant's issued statements (the statements scheduler issues each once its month closes). */
-function issuedStatements(ctx: OperationContext, mid: number) {
-  const q = ctx.services.storage.read;
-  return { q, statements: q.qb.selectFrom('merchant_statements').where('mid', '=', mid) };
-}
-
 export function registerReportingRoutes(
   app: FastifyInstance,
   services: GatewayServices,
@@ -263,8 +262,8 @@ export function registerReportingRoutes(
         const messages = c.problems.messages();
         return { ...outcome(c.problems.code(), messages), ErrorMessages: messages, Result: [] };
       }
-      const { q, statements } = issuedStatements(ctx, c.mid);
-      const rows = await q.all(statements.select(['statement_id', 'statement_date']).orderBy('period'));
+      // The statements scheduler issues each statement once its month closes; this only reads them.
+      const rows = await issuedStatementList(ctx.services.storage.read, c.mid);
       return {
         ...success(),
         ErrorMessages: [],
@@ -298,8 +297,7 @@ export function registerReportingRoutes(
         ErrorMessages: messages,
       });
       if (!c.problems.empty || id === undefined) return refuse(c.problems.code(), c.problems.messages());
-      const { q, statements } = issuedStatements(ctx, c.mid);
-      const row = await q.first(statements.select(['statement_id', 'data']).where('statement_id', '=', id));
+      const row = await issuedStatement(ctx.services.storage.read, c.mid, id);
       // Another merchant's statement id answers exactly like an unknown one.
       if (!row) return refuse(ResponseCode.NotFound, ['StatementId not found']);
       const data = JSON.parse(row.data) as { Zones: Record<StatementZone, unknown> };

@@ -11,7 +11,7 @@ import { noExtras, runPayment, type PaymentRequest, type Amounts } from '../doma
 import { closePreauth } from '../domain/preauth';
 import { runRefund } from '../domain/refund-rules';
 import { runReversal } from '../domain/reversal';
-import { lookupTransaction } from '../domain/transaction-lookup';
+import { lookupTransaction, srnOfTransactionNumber } from '../domain/transaction-lookup';
 import {
   closeSettledBatches,
   settleOpenBatch,
@@ -230,11 +230,8 @@ function walletSale(
  */
 async function fixedTestRefund(ctx: OperationContext): Promise<string | null> {
   const utn = `TEST-REFUND-${ctx.principal.mid}`;
-  const q = ctx.services.storage.read;
-  const existing = await q.first(
-    q.qb.selectFrom('payments').select('srn').where('mid', '=', ctx.principal.mid).where('utn', '=', utn),
-  );
-  if (existing) return existing.srn;
+  const existing = await srnOfTransactionNumber(ctx.services.storage.read, ctx.principal.mid, utn);
+  if (existing !== undefined) return existing;
   if (!ctx.services.config.sandbox) return null;
   const testCtx = { ...ctx, isTest: true };
   const problems = new Problems();

@@ -83,6 +83,47 @@ export type BatchTotalsTable = {
   n: number;
 };
 
+/** The six sums the Reporting group counts (domain/batch-totals.ts), as one batch's or a running total. */
+type ReportSums<P extends string> = Record<
+  `${P}sale_cents` | `${P}return_cents` | `${P}sale_count` | `${P}return_count` | `${P}keyed_count` | `${P}n`,
+  number
+>;
+
+/**
+ * A settled batch's place among the merchant's settled batches (`seq`: 1, 2, ... in settlement order, only
+ * batches with an approved payment) with its sums and the running sums of every batch up to it
+ * (domain/report-rollups.ts): a window's sums are two rows' difference.
+ */
+export type BatchRollupsTable = ReportSums<''> &
+  ReportSums<'cum_'> & { mid: number; seq: number; batch_id: number; settled_at: string };
+
+/** The running sums of one cashier and card type of a merchant, at each settled batch that had them. */
+export type GroupRollupsTable = ReportSums<'cum_'> & {
+  mid: number;
+  cid: number;
+  card_type: string;
+  seq: number;
+};
+
+/** Every cashier and card type a merchant's settled batches ever had: the groups of group_rollups. */
+export type RollupGroupsTable = { mid: number; cid: number; card_type: string };
+
+/**
+ * The approved payments of the merchant's settled batches numbered in GetBatchDetail's order (batch by
+ * batch in settlement order, then payment id): a page is a range of `pos`.
+ */
+export type BatchDetailRowsTable = { mid: number; pos: number; payment_id: number };
+
+/** One close (DoCloseAllSettledTransaction) that funded batches: a deposit, with the running net. */
+export type DepositRollupsTable = {
+  mid: number;
+  seq: number;
+  closed_at: string;
+  first_batch: number;
+  net_cents: number;
+  cum_net_cents: number;
+};
+
 export type SettlementsTable = {
   id: Generated<number>;
   mid: number;
@@ -213,6 +254,11 @@ export type CoreTables = {
   cashiers: CashiersTable;
   batches: BatchesTable;
   batch_totals: BatchTotalsTable;
+  batch_rollups: BatchRollupsTable;
+  group_rollups: GroupRollupsTable;
+  rollup_groups: RollupGroupsTable;
+  batch_detail_rows: BatchDetailRowsTable;
+  deposit_rollups: DepositRollupsTable;
   settlements: SettlementsTable;
   transaction_numbers: TransactionNumbersTable;
   payments: PaymentsTable;

@@ -1,5 +1,15 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, rmSync, statSync, existsSync, openSync, readSync, closeSync } from 'node:fs';
+import {
+  mkdirSync,
+  rmSync,
+  statSync,
+  existsSync,
+  openSync,
+  readSync,
+  closeSync,
+  readFileSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -23,7 +33,12 @@ import { percentile } from './load';
  * smallest size's plus 32 MB). Then a soak on SQLite at a fixed rate (RSS, heap, database and WAL size,
  * p99 over time).
  *
- * `npm run bench -- history [--sizes 10k,100k,1m] [--dbs sqlite,postgres] [--soak-minutes 10]`
+ * `npm run bench -- history [--sizes 10k,100k,1m] [--dbs sqlite,postgres] [--soak-minutes 10]
+ *   [--part reporting] [--keep <dir>]`
+ *
+ * `--part reporting` times the Reporting group and the first byte of the links' and billings' lists only
+ * (no sales, no whole streams); `--keep <dir>` builds the SQLite databases into `dir` once and reuses
+ * them on later runs (a database built by older code is migrated by the gateway as it starts).
  */
 const args = process.argv.slice(2);
 const flag = (name: string, fallback: string) => {
@@ -38,6 +53,12 @@ const sizeOf = (s: string) => {
 const sizes = flag('sizes', '10k,100k,1m').split(',').map(sizeOf);
 const dbs = flag('dbs', 'sqlite,postgres').split(',');
 const soakMinutes = Number(flag('soak-minutes', '10'));
+const part = flag('part', 'all');
+if (part !== 'all' && part !== 'reporting') throw new Error(`--part: all or reporting, not ${part}`);
+const keep = flag('keep', '');
+/** The operations `--part reporting` keeps: the Reporting group's and the lists' first bytes. */
+const REPORTING_PART = /^(GetBatch|GetCard|GetDeposits|PaymentLinks GET \(all\)|RecurringBilling GetAll)/;
+const wanted = (name: string) => part === 'all' || REPORTING_PART.test(name);
 const PER_DAY = 1_000;
 const OPEN_ROWS = 1_000;
 
@@ -157,7 +178,12 @@ type Built = { size: number; dataDir: string; db: string; made: HistoryMade };
 
 /** Builds one database of `size` payments: the real sample, then the synthesised history. */
 async function build(dialect: string, size: number, dir: string): Promise<Built> {
-  const dataDir = join(dir, `${dialect}-${label(size)}`);
+  const dataDir = join(keep && dialect === 'sqlite' ? keep : dir, `${dialect}-${label(size)}`);
+  const madeFile = join(dataDir, 'history-made.json');
+  if (keep && dialect === 'sqlite' && existsSync(madeFile)) {
+    console.log(`  ${dialect} ${label(size)}: reused from ${dataDir}`);
+    return { size, dataDir, db: 'sqlite', made: JSON.parse(readFileSync(madeFile, 'utf8')) as HistoryMade };
+  }
   mkdirSync(dataDir, { recursive: true });
   const db = dialect === 'sqlite' ? 'sqlite' : (await createSchema()).url;
   const database = db === 'sqlite' ? ({ kind: 'sqlite' } as const) : ({ kind: 'postgres', url: db } as const);
@@ -172,6 +198,7 @@ async function build(dialect: string, size: number, dir: string): Promise<Built>
     await builder.gateway.close();
   }
   const seconds = (performance.now() - buildStart) / 1000;
+  if (keep && dialect === 'sqlite') writeFileSync(madeFile, JSON.stringify(made));
   console.log(
     `  ${dialect} ${label(size)}: ${made.payments} payments, ${made.batches} closed batches, ${made.links} links, ${made.billings} billings, built in ${seconds.toFixed(0)} s`,
   );
@@ -209,6 +236,7 @@ async function timeAll(
   reps: number,
   call: (t: Target, i: number) => Promise<boolean>,
 ): Promise<void> {
+  if (!wanted(name)) return;
   progress(name);
   const times = new Map<number, number[]>(targets.map((t) => [t.size, []]));
   for (const t of targets) if (!(await call(t, -1))) throw new Error(`${name}: warm-up failed`);
@@ -236,7 +264,10 @@ async function measure(builts: Built[]): Promise<Map<number, Figures>> {
   const targets: Target[] = [];
   try {
     for (const b of builts) {
+      const startedAt = performance.now();
       const c = await startChild(b.dataDir, b.db);
+      // A database built (or kept) by older code is migrated here, as a store's would be at its upgrade.
+      console.log(`    ${label(b.size)}: gateway ready in ${ms(performance.now() - startedAt)} ms`);
       targets.push({ ...b, c, auth: {}, srns: [], token: '' });
     }
     for (const t of targets) {
@@ -309,7 +340,7 @@ async function measure(builts: Built[]): Promise<Map<number, Figures>> {
         }),
       ),
     );
-    for (const t of targets) {
+    for (const t of part === 'all' ? targets : []) {
       const start = performance.now();
       await at(t, '/api/Transactions/DoSettlement', env);
       console.log(
@@ -400,7 +431,7 @@ async function measure(builts: Built[]): Promise<Map<number, Figures>> {
     ];
     for (const [name, path, body] of streams)
       await time(`${name}: first byte`, 10, (t) => firstByte(t.c, path(t), body));
-    for (const t of targets) {
+    for (const t of part === 'all' ? targets : []) {
       const f = figures.get(t.size);
       if (!f) continue;
       for (const [name, path, body] of streams)
@@ -670,7 +701,7 @@ export async function run(): Promise<void> {
       const results = await measure(builts);
       for (const b of builts) {
         if (dialect === 'sqlite' && b === builts[builts.length - 1]) soakDir = b.dataDir;
-        else rmSync(b.dataDir, { recursive: true, force: true });
+        else if (!(keep && dialect === 'sqlite')) rmSync(b.dataDir, { recursive: true, force: true });
       }
       verdict = report(dialect, results) && verdict;
     }

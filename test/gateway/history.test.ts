@@ -142,6 +142,27 @@ describe('a merchant with history', () => {
     expect(receivedWhenAnswered).toBeLessThan(received);
   });
 
+  it('lists every payment link and billing in id order, once each (the first item written at once)', async () => {
+    const q = gw.gateway.storage.read;
+    const links = await q.all(
+      q.qb
+        .selectFrom('payment_links')
+        .select('link_id')
+        .where('mid', '=', merchant1.mid)
+        .where('deleted_on', 'is', null)
+        .orderBy('id'),
+    );
+    const billings = await q.all(
+      q.qb.selectFrom('recurring_billings').select('id').where('mid', '=', merchant1.mid).orderBy('id'),
+    );
+    expect(links.length).toBeGreaterThan(10);
+    expect(billings.length).toBeGreaterThan(5);
+    const listed = await gw.get(linksQuery(merchant1));
+    expect((listed.body.PaymentLinks as Json[]).map((l) => l.Id)).toEqual(links.map((l) => l.link_id));
+    const all = await gw.post('/api/RecurringBilling/GetAll', { ...merchant1, IncludeInactive: true });
+    expect((all.body.Billings as Json[]).map((b) => b.Id)).toEqual(billings.map((b) => Number(b.id)));
+  });
+
   it('streams an empty report as the whole answer was written', async () => {
     const other = await raw('/api/Report/GetReportByMerchant', merchant2);
     expect(other.text).toBe(await wholeAnswer(TransactionsReportResponse, { ...success, Transactions: [] }));
@@ -293,8 +314,25 @@ describe('a merchant with history', () => {
         .orderBy('p.amount_cents')
         .limit(10)
         .offset(1000),
+      // Every settled batch's sums, for a report over all history (its running totals' two ends instead).
+      q.qb
+        .selectFrom('batches as b')
+        .innerJoin('batch_totals as t', 't.batch_id', 'b.id')
+        .select((eb) => eb.fn.sum('t.sale_cents').as('sale'))
+        .where('b.mid', '=', mid)
+        .where('t.mid', '=', mid)
+        .where('b.status', 'in', ['settled', 'closed']),
+      // Every running total of the merchant's groups, where each group's latest is one descent.
+      q.qb.selectFrom('group_rollups').selectAll().where('mid', '=', mid),
+      // The same grouped and paged: the LIMIT comes after every row was summed.
+      q.qb
+        .selectFrom('group_rollups')
+        .select((eb) => ['card_type', eb.fn.max('cum_n').as('n')])
+        .where('mid', '=', mid)
+        .groupBy('card_type')
+        .limit(10),
     ].map((query) => query.compile());
     const verdicts = await explainAll(gw, bad);
-    expect(verdicts.map((v) => v.problems.length > 0)).toEqual([true, true, true, true]);
+    expect(verdicts.map((v) => v.problems.length > 0)).toEqual([true, true, true, true, true, true, true]);
   });
 });

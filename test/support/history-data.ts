@@ -1,5 +1,6 @@
 import { sql, type RawBuilder } from 'kysely';
 import { recordBatchTotals } from '../../gateway/domain/batch-totals';
+import { replayReportRollups } from '../../gateway/domain/report-rollups';
 import type { Queryable, Storage } from '../../gateway/storage/queryable';
 
 /**
@@ -184,6 +185,9 @@ export async function synthesizeHistory(storage: Storage, plan: HistoryPlan): Pr
       for (let b = d; b < last; b += 1) await recordBatchTotals(tx, batchBase + b);
     });
   }
+  // The days were settled before the sample (made through the API today) but written after it: the
+  // Reporting group's running totals (domain/report-rollups.ts) are written again in settlement order.
+  await storage.write((tx) => replayReportRollups(tx, plan.mid));
   if (plan.days > 0) {
     const settlementBase = (await maxId(q, 'settlements')) + 1;
     await run(

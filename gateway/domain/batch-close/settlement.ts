@@ -9,6 +9,7 @@ import type { Queryable, Storage } from '../../storage/queryable';
 import type { BatchesTable } from '../../storage/schema';
 import { openBatchId } from '../batches';
 import { recordBatchTotals } from '../batch-totals';
+import { recordBatchRollup, recordDeposit } from '../report-rollups';
 import type { Cents } from '../money';
 import { chargedCentsSql } from '../rules/card-paid';
 
@@ -128,6 +129,7 @@ export async function settleOpenBatch(storage: Storage, mid: number, now: Date):
     );
     // Before the refunds being cancelled rejoin the next batch: they are not this batch's.
     await recordBatchTotals(tx, batch.id);
+    await recordBatchRollup(tx, batch.id);
     if (moved.length > 0) {
       const next = await openBatchId(tx, mid, iso);
       await tx.run(tx.qb.updateTable('payments').set({ batch_id: next }).where('id', 'in', moved));
@@ -165,6 +167,12 @@ export async function closeSettledBatches(
         tx.qb.updateTable('batches').set({ status: 'closed', closed_at: iso }).where('id', '=', b.id),
       );
     }
+    await recordDeposit(
+      tx,
+      mid,
+      batches.map((b) => b.id),
+      iso,
+    );
     return {
       settlementId: null,
       amountCents: totals.reduce((s, t) => s + t.netCents, 0),

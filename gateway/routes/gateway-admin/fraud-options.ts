@@ -1,7 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import { fraudEndpoints as ep } from '../../contract/fraud';
 import { ResponseCode } from '../../contract/response-codes';
-import { parseFraudOptions, readFraudState, setFraudChecks } from '../../domain/fraud-options';
+import {
+  blacklistedAccounts,
+  parseFraudOptions,
+  readFraudState,
+  setFraudChecks,
+} from '../../domain/fraud-options';
 import { requiredText } from '../../http/checks';
 import { implement } from '../../http/operation';
 import type { GatewayServices } from '../../http/services';
@@ -37,13 +42,7 @@ export function registerGatewayAdminFraudRoutes(app: FastifyInstance, services: 
     async handle(_c, ctx) {
       const q = ctx.services.storage.read;
       const state = await readFraudState(q, ctx.principal.mid);
-      const listed = await q.all(
-        q.qb
-          .selectFrom('fraud_blacklist')
-          .select(['first6', 'last4', 'added_on'])
-          .where('mid', '=', ctx.principal.mid)
-          .orderBy('id'),
-      );
+      const listed = await blacklistedAccounts(q, ctx.principal.mid);
       return {
         ...stateAnswer(state, 'Auto-deny options'),
         BlacklistedAccounts: listed.map((l) => ({ CardNumber: masked(l), AddedOn: l.added_on })),

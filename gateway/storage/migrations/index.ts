@@ -8,6 +8,7 @@ import { migration006 } from './006-vault-token-unique-per-merchant';
 import { migration007 } from './007-sandbox-processor-ledger';
 import { migration008 } from './008-shared-checkout-throttle';
 import { migration010 } from './010-years-of-data';
+import { migration011 } from './011-report-rollups';
 
 /**
  * Every migration, in order. A shipped migration is never edited: add the next number instead. The runner
@@ -24,4 +25,5 @@ export const migrations: readonly Migration[] = [
   migration007,
   migration008,
   migration010,
+  migration011,
 ];
