@@ -1,11 +1,5 @@
 import { Type, type Static } from 'typebox';
-import type {
-  CardBatchFigures,
-  FigureLine,
-  Tally,
-  TillFigures,
-  TillMovementKind,
-} from '../money-figures';
+import type { CardBatchFigures, FigureLine, Tally, TillFigures, TillMovementKind } from '../money-figures';
 import type { ReceiptLineView } from './receipts';
 import { Cents, Limit, Text } from './schema-kit';
 import { OptionalApproval } from './session';

@@ -22,7 +22,6 @@ import { fromWire } from '../util/money';
  * per-sale limit and with the total exposure under its limit (offline-limits.ts).
  */
 
-
 /** What is sealed: the operation's own fields (EmvData included), not the credentials. */
 type SealedRequest = { path: string; fields: Record<string, unknown> };
 

@@ -1,10 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type {
-  BridgeError,
-  CommandName,
-  CommandPayload,
-  CommandValue,
-} from '../../../common/bridge/contract';
+import type { BridgeError, CommandName, CommandPayload, CommandValue } from '../../../common/bridge/contract';
 import { describeError } from './app-store';
 import { useBridge } from './context';
 
