@@ -78,6 +78,27 @@ function isTenderName(key: string): key is TenderNameKey {
   return Object.hasOwn(TENDER_NAMES_EN, key);
 }
 
+/**
+ * A return whose money went back by voiding the sale's card payment is counted under its tender's name
+ * with this suffix (journal/return-store.ts: "Credit (voided)"), so a void and a refund to the same card
+ * stay two lines of the returns' figures.
+ */
+const VOIDED_SUFFIX = ' (voided)';
+
+/** "Credit (voided)" in each language: a noun, not an adjective, so it agrees with every tender's name. */
+export const VOIDED_TENDER_IN: Readonly<Record<Language, string>> = {
+  en: '{{tender}} (voided)',
+  es: '{{tender}} (anulación)',
+};
+
+/** The tender a voided line names ("Credit" of "Credit (voided)"); undefined for any other line. */
+export function voidedTenderOf(key: string): string | undefined {
+  return key.endsWith(VOIDED_SUFFIX) ? key.slice(0, -VOIDED_SUFFIX.length) : undefined;
+}
+
 export function figureLineLabel(key: string, language: Language): string {
+  const voided = voidedTenderOf(key);
+  if (voided !== undefined)
+    return VOIDED_TENDER_IN[language].replace('{{tender}}', figureLineLabel(voided, language));
   return isTenderName(key) ? TENDER_NAMES_IN[language][key] : key;
 }

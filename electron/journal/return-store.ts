@@ -658,6 +658,7 @@ export class ReturnStore {
     const byTender = this.stmt.figures
       .all(since, until)
       .map((g) => ({
+        // The suffix is common/figure-labels.ts's: the screens and the printed reports name it in words.
         key: g.method === 'void' ? `${g.tender} (voided)` : g.tender,
         count: g.n,
         amountCents: g.cents,

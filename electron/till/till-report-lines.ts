@@ -110,7 +110,9 @@ export function tillReportLines(r: TillReportView, h: ReportHeader, printedAt: n
   if (r.returns.total && r.returns.total.count > 0) {
     lines.push(text(w.returnsByTender));
     for (const l of r.returns.byTender ?? [])
-      lines.push(pair(`  ${printable(l.key)} (${l.count})`, formatCents(l.amountCents)));
+      lines.push(
+        pair(`  ${printable(figureLineLabel(l.key, language))} (${l.count})`, formatCents(l.amountCents)),
+      );
     lines.push(pair(w.returnsInAll(r.returns.total.count), formatCents(r.returns.total.cents)));
   }
   lines.push(heading(w.discounts));

@@ -1,7 +1,8 @@
+import { figureLineWords } from '../format/figure-line-words';
 import { useTranslation } from 'react-i18next';
 import type { FigureLine, MoneyFigures } from '../../../common/money-figures';
 import { formatCents } from '../format/money';
-import { i18n, messageFor } from '../i18n/i18n';
+import { i18n } from '../i18n/i18n';
 import { TableHead } from './TableHead';
 
 /** The count and amount columns' headings, in the window's language. */
@@ -70,7 +71,7 @@ export function MoneyFiguresTables({ figures }: { figures: MoneyFigures }) {
 
 /**
  * A breakdown of the card batch (by card type, by tender): a tender's name in the window's language, a
- * card type (Visa) as it is.
+ * card type the gateway names in words ("Gift") in the window's language too, a brand (Visa) as it is.
  */
 export function FigureLinesTable({
   title,
@@ -93,7 +94,7 @@ export function FigureLinesTable({
         ) : (
           lines.map((l) => (
             <tr key={l.key}>
-              <th scope="row">{messageFor(`figures:tenders.${l.key}`) ?? l.key}</th>
+              <th scope="row">{figureLineWords(l.key)}</th>
               <td className="num">{l.count}</td>
               <td className="num">{formatCents(l.amountCents)}</td>
             </tr>

@@ -1,4 +1,4 @@
-import { FIGURE_LABELS_IN, TENDER_NAMES_IN } from '../../../../common/figure-labels';
+import { FIGURE_LABELS_IN, TENDER_NAMES_IN, VOIDED_TENDER_IN } from '../../../../common/figure-labels';
 import { app } from './app';
 import { cards } from './cards';
 import { audit } from './audit';
@@ -48,5 +48,9 @@ export const en = {
   queues,
   audit,
   /** The money figures' labels: common/figure-labels.ts, shared with the printed reports. */
-  figures: { ...FIGURE_LABELS_IN.en, tenders: { ...TENDER_NAMES_IN.en } },
+  figures: {
+    ...FIGURE_LABELS_IN.en,
+    tenders: { ...TENDER_NAMES_IN.en },
+    voidedTender: VOIDED_TENDER_IN.en,
+  },
 };

@@ -1,4 +1,4 @@
-import { FIGURE_LABELS_IN, TENDER_NAMES_IN } from '../../../../common/figure-labels';
+import { FIGURE_LABELS_IN, TENDER_NAMES_IN, VOIDED_TENDER_IN } from '../../../../common/figure-labels';
 import type { en } from '../en';
 import type { Messages } from '../messages';
 import { app } from './app';
@@ -49,5 +49,9 @@ export const es: Messages<typeof en> = {
   links,
   queues,
   audit,
-  figures: { ...FIGURE_LABELS_IN.es, tenders: { ...TENDER_NAMES_IN.es } },
+  figures: {
+    ...FIGURE_LABELS_IN.es,
+    tenders: { ...TENDER_NAMES_IN.es },
+    voidedTender: VOIDED_TENDER_IN.es,
+  },
 };

@@ -1,3 +1,4 @@
+import { figureLineWords } from '../../format/figure-line-words';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ReportQuery } from '../../../../common/bridge/contract';
@@ -99,7 +100,7 @@ export function ReportsScreen() {
             <tbody>
               {figures.data.returns.byTender.map((l) => (
                 <tr key={l.key}>
-                  <th scope="row">{messageFor(`figures:tenders.${l.key}`) ?? l.key}</th>
+                  <th scope="row">{figureLineWords(l.key)}</th>
                   <td className="num">{l.count}</td>
                   <td className="num">{formatCents(l.amountCents)}</td>
                 </tr>
@@ -140,7 +141,7 @@ export function ReportsScreen() {
           <ShareBar
             title={t('cardMix')}
             parts={r.cardMix.map((c) => ({
-              label: c.key,
+              label: figureLineWords(c.key),
               value: c.amountCents,
               detail: t('payments', { count: c.count }),
             }))}

@@ -1,3 +1,4 @@
+import { figureLineWords } from '../../format/figure-line-words';
 import { useEffect, useRef, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { TillReportView } from '../../../../common/bridge/contract';
@@ -167,7 +168,7 @@ export function TillReportPanel({
               tallyLine(label.cardRefunds, r.returns.card),
               tallyLine(label.cashRefunds, r.returns.cash),
               ...(r.returns.byTender ?? []).map((l): Line => ({
-                label: t('report.returnedTo', { tender: l.key }),
+                label: t('report.returnedTo', { tender: figureLineWords(l.key) }),
                 count: l.count,
                 cents: l.amountCents,
               })),
