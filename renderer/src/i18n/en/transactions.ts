@@ -78,7 +78,13 @@ export const transactions = {
     ending: '{{brand}} •••• {{last4}}',
     any: 'Card',
     /** Card types the gateway names in words of its own (the brands are names, shown as they are). */
-    brand: { Gift: 'Gift', 'Gift card': 'Gift card', Check: 'Check', 'Card on file': 'Card on file' },
+    brand: {
+      GiftCard: 'Gift card',
+      Gift: 'Gift',
+      'Gift card': 'Gift card',
+      Check: 'Check',
+      'Card on file': 'Card on file',
+    },
   },
   state: {
     sending: 'Sending',

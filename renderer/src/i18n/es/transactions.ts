@@ -77,6 +77,7 @@ export const transactions: Messages<typeof en> = {
     ending: '{{brand}} •••• {{last4}}',
     any: 'Tarjeta',
     brand: {
+      GiftCard: 'Tarjeta de regalo',
       Gift: 'Regalo',
       'Gift card': 'Tarjeta de regalo',
       Check: 'Cheque',
