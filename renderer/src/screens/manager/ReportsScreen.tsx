@@ -1,3 +1,4 @@
+import { cardWords } from '../../format/card-words';
 import { figureLineWords } from '../../format/figure-line-words';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -181,9 +182,7 @@ export function ReportsScreen() {
                   </td>
                   <td>{messageFor(`reports:types.${row.type}`) ?? row.type}</td>
                   <td>{messageFor(`reports:statuses.${row.status}`) ?? row.status}</td>
-                  <td>
-                    {row.cardType} {row.last4 ? `•••• ${row.last4}` : ''}
-                  </td>
+                  <td>{cardWords({ cardType: row.cardType, ...(row.last4 ? { last4: row.last4 } : {}) })}</td>
                   <td className="num">{formatCents(row.totalCents)}</td>
                   <td className="num">{row.refundedCents > 0 ? formatCents(row.refundedCents) : ''}</td>
                   <td>{row.authCode}</td>
