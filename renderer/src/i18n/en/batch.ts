@@ -49,7 +49,7 @@ export const batch = {
     whyReverse: 'Resolve {{number}}: reverse.',
     comparing: 'Comparing with the gateway…',
     again: 'Compare again',
-    /** The core's notes and blockers by their ids (electron/reconciliation.ts). */
+    /** The core's notes and blockers by their ids (electron/batch/reconciliation.ts). */
     notes: {
       storedOffline: 'Stored offline, not forwarded yet',
       checkNoAnswer: 'Check with no answer: look it up in the check report',
