@@ -22,7 +22,7 @@ import {
   type Page,
   type Paged,
   type Range,
-} from '../domain/reporting';
+} from '../domain/reporting/shared';
 import {
   issuedStatement,
   issuedStatementList,

@@ -8,14 +8,14 @@ import type {
   ChargebackRow,
   DepositRow,
   RetrievalRow,
-} from '../contract/reporting';
-import type { Queryable } from '../storage/queryable';
-import type { PaymentsTable } from '../storage/schema';
-import type { DepositAccount } from './issuer-port';
-import { localParts } from './local-time';
-import { chargedCents } from './rules/card-paid';
-import { fromCents, type Cents } from './money';
-import { REPORT_SUMS, type ReportSums } from './report-rollups';
+} from '../../contract/reporting';
+import type { Queryable } from '../../storage/queryable';
+import type { PaymentsTable } from '../../storage/schema';
+import type { DepositAccount } from '../issuer-port';
+import { localParts } from '../local-time';
+import { chargedCents } from '../rules/card-paid';
+import { fromCents, type Cents } from '../money';
+import { REPORT_SUMS, type ReportSums } from '../report-rollups';
 import {
   groupPage,
   groupTotals,
@@ -25,7 +25,7 @@ import {
   type GroupKey,
   type Range,
   type Span,
-} from './report-windows';
+} from '../report-windows';
 
 /**
  * The Reporting group's figures, computed from what the gateway recorded: batches and their payments
