@@ -22,7 +22,7 @@ import {
   type Page,
   type Paged,
   type Range,
-} from '../domain/reporting/shared';
+} from '../domain/reporting/index';
 import {
   issuedStatement,
   issuedStatementList,
