@@ -10,7 +10,8 @@ import vitest from '@vitest/eslint-plugin';
  *   gateway -> native/protocols only;  native -> nothing of electron, renderer or gateway;
  *   common -> nothing (rules both the core and the screens apply: no Node, no DOM, no other folder).
  * Inside the gateway, the domain decides and the rest serves it: gateway/domain imports neither the sandbox
- * (which implements the domain's ports, built in app.ts) nor the routes and http that bind requests to it.
+ * (which implements the domain's ports, built in app.ts) nor the routes and http that bind requests to it;
+ * routes, hosted pages and schedulers reach storage only through the domain.
  */
 /** electron/'s domains: what the bridge's handlers call. */
 const electronDomains = [
@@ -64,6 +65,16 @@ const layering = [
     from: ['./gateway/sandbox', './gateway/routes', './gateway/http'],
     message:
       'gateway/domain decides: the sandbox reaches it through its ports (domain/processor-port.ts, domain/issuer-port.ts), routes and http call it, never the reverse.',
+  },
+  // Queries live in the domain (issue 23): a route, hosted page or scheduler that built its own SQL held a
+  // rule (which rows, in what order, under which lock) where neither the domain's tests nor the next reader
+  // of the domain would find it. They name storage's handles (Storage, Queryable) through domain/context.ts.
+  // The wiring that opens storage (server.ts, app.ts, admin/, sandbox seeding, security/) is not a target.
+  {
+    target: ['./gateway/routes', './gateway/hosted', './gateway/schedulers'],
+    from: './gateway/storage',
+    message:
+      'Routes, hosted pages and schedulers reach storage through gateway/domain: put the query in a domain function (types: domain/context.ts).',
   },
   {
     target: './electron',

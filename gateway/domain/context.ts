@@ -5,6 +5,10 @@ import type { Processor } from './processor-port';
 import type { GatewayKeys } from '../security/keys';
 import type { Clock } from './clock';
 
+// Routes, hosted pages and schedulers may not import storage (eslint.config.js); they name its handles
+// through here.
+export type { Queryable, Storage } from '../storage/queryable';
+
 export type PaymentRules = {
   /** Same card, amount and type inside this window is a duplicate unless ForceDuplication (5 minutes by default). */
   duplicateWindowMs: number;

@@ -1,4 +1,6 @@
+import type { Selectable } from 'kysely';
 import type { Queryable } from '../storage/queryable';
+import type { CustomersTable } from '../storage/schema';
 
 export type CustomerInput = {
   customerRef?: string | undefined;
@@ -61,4 +63,11 @@ export async function saveCustomer(
   );
   if (!row) throw new Error('customer insert returned no id');
   return row.id;
+}
+
+export type CustomerRow = Selectable<CustomersTable>;
+
+/** The customers SaveCustomer (and recurring billings) created for one merchant, oldest first. */
+export function merchantCustomerRows(q: Queryable, mid: number): Promise<CustomerRow[]> {
+  return q.all(q.qb.selectFrom('customers').selectAll().where('mid', '=', mid).orderBy('id'));
 }

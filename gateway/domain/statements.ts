@@ -4,7 +4,7 @@ import { UniqueViolation } from '../storage/queryable';
 import { addDays, localParts, safeZone, zonedInstant } from './local-time';
 import { fromCents } from './money';
 import type { DepositAccount } from './issuer-port';
-import { cardDescription, depositsSummary } from './reporting';
+import { cardDescription, depositsSummary } from './reporting/index';
 import { chargedCentsSql } from './rules/card-paid';
 
 /** The sections of a statement: GetMerchantStatementList lists them, GetMerchantStatement returns one. */

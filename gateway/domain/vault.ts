@@ -1,4 +1,6 @@
-import type { Queryable } from '../storage/queryable';
+import type { Selectable } from 'kysely';
+import { UniqueViolation, type Queryable, type Storage } from '../storage/queryable';
+import type { VaultTokensTable } from '../storage/schema';
 import { encryptPan, decryptPan, cardFingerprint } from '../security/vault-cipher';
 import type { GatewayKeys } from '../security/keys';
 import { newTokenIdentifier, newVaultToken } from './ids';
@@ -89,4 +91,71 @@ export async function loadCard(
     street: row.street,
     zip: row.zip,
   };
+}
+
+/**
+ * `storeCard` in a unit of work of its own; null when `existingToken` is already stored (the vault's unique
+ * token refused it), which the caller answers as such rather than as a failure.
+ */
+export async function storeCardUnlessStored(
+  storage: Storage,
+  keys: GatewayKeys,
+  owner: { mid: number; userId: number; processor: string },
+  card: VaultCard,
+  now: string,
+  existingToken?: string,
+): Promise<{ id: number; token: string; identifier: string } | null> {
+  try {
+    return await storage.write((tx) => storeCard(tx, keys, owner, card, now, existingToken));
+  } catch (error) {
+    if (error instanceof UniqueViolation) return null;
+    throw error;
+  }
+}
+
+export type VaultTokenRow = Selectable<VaultTokensTable>;
+
+/** The merchant's credit processor and whether it answers token lookups; undefined for an unknown merchant. */
+export function tokenLookupSettings(q: Queryable, mid: number) {
+  return q.first(
+    q.qb
+      .selectFrom('merchants')
+      .select(['credit_processor', 'token_lookup_supported'])
+      .where('mid', '=', mid),
+  );
+}
+
+/** Lookups are scoped to the application user and merchant; an unknown identifier finds nothing. */
+export function tokenByIdentifier(
+  q: Queryable,
+  who: { mid: number; userId: number },
+  identifier: string,
+): Promise<VaultTokenRow | undefined> {
+  return q.first(
+    q.qb
+      .selectFrom('vault_tokens')
+      .selectAll()
+      .where('identifier', '=', identifier)
+      .where('mid', '=', who.mid)
+      .where('user_id', '=', who.userId),
+  );
+}
+
+/** Every record of one card (its fingerprint) for this user, merchant and credit processor. */
+export function cardTokenRecords(
+  q: Queryable,
+  who: { mid: number; userId: number },
+  processor: string,
+  fingerprint: string,
+): Promise<VaultTokenRow[]> {
+  return q.all(
+    q.qb
+      .selectFrom('vault_tokens')
+      .selectAll()
+      .where('mid', '=', who.mid)
+      .where('user_id', '=', who.userId)
+      .where('processor', '=', processor)
+      .where('fingerprint', '=', fingerprint)
+      .orderBy('id'),
+  );
 }

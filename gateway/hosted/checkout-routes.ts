@@ -10,7 +10,7 @@ import { DomainError, outcome } from '../domain/outcome';
 import { findLink, parseLinkAmount } from '../domain/payment-links';
 import { Problems } from '../domain/problems';
 import type { GatewayServices } from '../http/services';
-import { CheckoutThrottle, type CheckoutScope } from './checkout-throttle';
+import { CheckoutThrottle, type CheckoutScope } from '../domain/checkout-throttle';
 import { checkoutPage, noticePage } from './checkout-page';
 import { securityHeaders } from './html';
 

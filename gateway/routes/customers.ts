@@ -1,12 +1,11 @@
 import type { FastifyInstance } from 'fastify';
-import type { Selectable } from 'kysely';
 import { customerEndpoints as ep, type CustomerRecord } from '../contract/customers';
+import { merchantCustomerRows, type CustomerRow } from '../domain/customers';
 import { success } from '../domain/outcome';
 import { implement, type OperationContext } from '../http/operation';
 import type { GatewayServices } from '../http/services';
-import type { CustomersTable } from '../storage/schema';
 
-function customerRecord(c: Selectable<CustomersTable>): CustomerRecord {
+function customerRecord(c: CustomerRow): CustomerRecord {
   return {
     Id: c.id,
     MID: c.mid,
@@ -29,10 +28,7 @@ function customerRecord(c: Selectable<CustomersTable>): CustomerRecord {
 
 /** The customers SaveCustomer (and recurring billings) created, of the authenticated merchant only. */
 async function merchantCustomers(ctx: OperationContext) {
-  const q = ctx.services.storage.read;
-  const rows = await q.all(
-    q.qb.selectFrom('customers').selectAll().where('mid', '=', ctx.principal.mid).orderBy('id'),
-  );
+  const rows = await merchantCustomerRows(ctx.services.storage.read, ctx.principal.mid);
   return { ...success(), Customers: rows.map(customerRecord) };
 }
 

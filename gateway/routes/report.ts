@@ -3,6 +3,7 @@ import { reportEndpoints as ep } from '../contract/core-endpoints';
 import { fromCents } from '../domain/money';
 import { success } from '../domain/outcome';
 import { paymentReport, usedTransactionNumbers, type ReportFilter } from '../domain/report-records';
+import { lastSettlement, settlementsBetween, type SettlementRow } from '../domain/settlements';
 import { unsettledTransactions } from '../domain/unsettled-transactions';
 import type { Problems } from '../domain/problems';
 import { ResponseCode } from '../contract/response-codes';
@@ -10,11 +11,7 @@ import { TransactionNumber, TransactionReportRecord } from '../contract/report';
 import { implement, type Loose, type OperationContext } from '../http/operation';
 import { sendStreamedArray } from '../http/streamed-json';
 import type { GatewayServices } from '../http/services';
-import type { Selectable } from 'kysely';
-import type { SettlementsTable } from '../storage/schema';
 import { text } from '../http/checks';
-
-type SettlementRow = Selectable<SettlementsTable>;
 
 function settlementReports(rows: SettlementRow[]) {
   return rows.map((s) => ({
@@ -75,17 +72,7 @@ export function registerReportRoutes(app: FastifyInstance, services: GatewayServ
 
   implement(app, services, ep.getLastSettlementByMerchant, {
     async handle(_c, ctx) {
-      const q = ctx.services.storage.read;
-      const rows = await q.all(
-        q.qb
-          .selectFrom('settlements')
-          .selectAll()
-          .where('mid', '=', ctx.principal.mid)
-          // Settlements complete one after another: the latest is the last of settlements_by_mid.
-          .orderBy('completed_on', 'desc')
-          .orderBy('id', 'desc')
-          .limit(1),
-      );
+      const rows = await lastSettlement(ctx.services.storage.read, ctx.principal.mid);
       return { ...success(), SettlementReports: settlementReports(rows) };
     },
   });
@@ -95,11 +82,7 @@ export function registerReportRoutes(app: FastifyInstance, services: GatewayServ
       return { start: text(body, 'StartDate'), end: text(body, 'EndDate') };
     },
     async handle(c, ctx) {
-      const q = ctx.services.storage.read;
-      let query = q.qb.selectFrom('settlements').selectAll().where('mid', '=', ctx.principal.mid);
-      if (c.start) query = query.where('completed_on', '>=', new Date(c.start).toISOString());
-      if (c.end) query = query.where('completed_on', '<=', new Date(c.end).toISOString());
-      const rows = await q.all(query.orderBy('completed_on').orderBy('id'));
+      const rows = await settlementsBetween(ctx.services.storage.read, ctx.principal.mid, c);
       return { ...success(), SettlementReports: settlementReports(rows) };
     },
   });

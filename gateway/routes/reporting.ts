@@ -22,7 +22,7 @@ import {
   type Page,
   type Paged,
   type Range,
-} from '../domain/reporting';
+} from '../domain/reporting/index';
 import {
   issuedStatement,
   issuedStatementList,
@@ -34,7 +34,7 @@ import { createStatementsScheduler } from '../schedulers/statements';
 import { int, text } from '../http/checks';
 import { implement, type Loose, type Operation, type OperationContext } from '../http/operation';
 import type { GatewayServices } from '../http/services';
-import type { Queryable } from '../storage/queryable';
+import type { Queryable } from '../domain/context';
 
 /**
  * The Reporting group: bearer-token authorized (the token of /api/Auth), always the token's merchant. A

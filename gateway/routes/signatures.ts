@@ -1,16 +1,14 @@
 import type { FastifyInstance } from 'fastify';
-import type { Selectable } from 'kysely';
 import { ResponseCode } from '../contract/response-codes';
 import { signatureEndpoints as ep, type SignatureRecord } from '../contract/signatures';
-import { DomainError, success } from '../domain/outcome';
-import { paymentByReference } from '../domain/references';
+import { success } from '../domain/outcome';
 import { checkSignatureData } from '../domain/signature-image';
+import { addSignature, merchantSignatures, type SignatureRow } from '../domain/signatures';
 import { requiredText, text } from '../http/checks';
 import { implement } from '../http/operation';
 import type { GatewayServices } from '../http/services';
-import type { SignaturesTable } from '../storage/schema-commerce';
 
-function signatureRecord(s: Selectable<SignaturesTable>): SignatureRecord {
+function signatureRecord(s: SignatureRow): SignatureRecord {
   return {
     Id: s.id,
     ServiceTransactionNumber: s.srn,
@@ -32,40 +30,7 @@ export function registerSignatureRoutes(app: FastifyInstance, services: GatewayS
       return srn && image.ok ? { srn, image } : undefined;
     },
     async handle(c, ctx) {
-      const { mid, userId } = ctx.principal;
-      const row = await ctx.services.storage.write(async (tx) => {
-        // A retried Add racing the first (another process) waits, then finds it and compares the image.
-        await tx.lock(`signature:${mid}:${c.srn}`);
-        const payment = await paymentByReference(tx, mid, c.srn);
-        const existing = await tx.first(
-          tx.qb.selectFrom('signatures').selectAll().where('payment_id', '=', payment.id),
-        );
-        if (existing) {
-          // A terminal retrying a lost answer sends the same image: answer it again; a different one is refused.
-          if (existing.sha256 === c.image.sha256) return existing;
-          throw new DomainError(ResponseCode.AlreadyExists, [
-            'This transaction already has a different signature',
-          ]);
-        }
-        const inserted = await tx.first(
-          tx.qb
-            .insertInto('signatures')
-            .values({
-              mid,
-              payment_id: payment.id,
-              srn: c.srn,
-              user_id: userId,
-              format: c.image.format,
-              data: c.image.stored,
-              size_bytes: c.image.size,
-              sha256: c.image.sha256,
-              created_at: ctx.now.toISOString(),
-            })
-            .returningAll(),
-        );
-        if (!inserted) throw new Error('signature insert returned nothing');
-        return inserted;
-      });
+      const row = await addSignature(ctx.services.storage, ctx.principal, c.srn, c.image, ctx.now);
       return { ...success(['Signature stored']), Signature: signatureRecord(row) };
     },
   });
@@ -73,14 +38,7 @@ export function registerSignatureRoutes(app: FastifyInstance, services: GatewayS
   implement(app, services, ep.getSignatures, {
     check: (body) => text(body, 'ServiceTransactionNumber'),
     async handle(srn, ctx) {
-      const q = ctx.services.storage.read;
-      const mid = ctx.principal.mid;
-      if (srn !== undefined) {
-        await paymentByReference(q, mid, srn);
-      }
-      let query = q.qb.selectFrom('signatures').selectAll().where('mid', '=', mid);
-      if (srn !== undefined) query = query.where('srn', '=', srn);
-      const rows = await q.all(query.orderBy('id'));
+      const rows = await merchantSignatures(ctx.services.storage.read, ctx.principal.mid, srn);
       return { ...success(), Signatures: rows.map(signatureRecord) };
     },
   });

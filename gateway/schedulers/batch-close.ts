@@ -2,7 +2,13 @@ import type { BackgroundTask } from './background-task';
 import { dueLocalDate, scheduleOf } from '../domain/batch-close/schedule';
 import type { Clock } from '../domain/clock';
 import { settleOpenBatch } from '../domain/batch-close/settlement';
-import { UniqueViolation, type Storage } from '../storage/queryable';
+import type { Storage } from '../domain/context';
+import {
+  claimCloseRun,
+  closeRunClaimed,
+  closeScheduleRows,
+  recordCloseRun,
+} from '../domain/batch-close/runs';
 
 export const BATCH_CLOSE_TASK = 'batch-close';
 
@@ -45,65 +51,18 @@ export function createBatchCloseScheduler(
   // Passes never overlap in one process: each waits for the one before it.
   let chain: Promise<BatchCloseRun[]> = Promise.resolve([]);
 
-  async function claim(mid: number, localDate: string, now: string): Promise<boolean> {
-    try {
-      await storage.write((tx) =>
-        tx.run(
-          tx.qb.insertInto('batch_close_runs').values({
-            mid,
-            local_date: localDate,
-            claimed_at: now,
-            status: 'claimed',
-            settlement_id: null,
-            finished_at: null,
-          }),
-        ),
-      );
-      return true;
-    } catch (error) {
-      if (error instanceof UniqueViolation) return false;
-      throw error;
-    }
-  }
-
   async function pass(): Promise<BatchCloseRun[]> {
     const now = clock.now();
-    const q = storage.read;
-    const merchants = await q.all(
-      q.qb
-        .selectFrom('merchants as m')
-        .leftJoin('batch_close_settings as s', 's.mid', 'm.mid')
-        .select(['m.mid', 'm.time_zone', 'm.created_at', 's.enrolled', 's.close_time', 's.changed_at'])
-        .orderBy('m.mid'),
-    );
+    const merchants = await closeScheduleRows(storage.read);
     const runs: BatchCloseRun[] = [];
     for (const m of merchants) {
       const localDate = dueLocalDate(scheduleOf(m), now);
       if (localDate === null) continue;
       try {
-        const done = await q.first(
-          q.qb
-            .selectFrom('batch_close_runs')
-            .select('mid')
-            .where('mid', '=', m.mid)
-            .where('local_date', '=', localDate),
-        );
-        if (done) continue;
-        if (!(await claim(m.mid, localDate, now.toISOString()))) continue;
+        if (await closeRunClaimed(storage.read, m.mid, localDate)) continue;
+        if (!(await claimCloseRun(storage, m.mid, localDate, now.toISOString()))) continue;
         const settled = await settleOpenBatch(storage, m.mid, now);
-        await storage.write((tx) =>
-          tx.run(
-            tx.qb
-              .updateTable('batch_close_runs')
-              .set({
-                status: 'done',
-                settlement_id: settled.settlementId,
-                finished_at: clock.now().toISOString(),
-              })
-              .where('mid', '=', m.mid)
-              .where('local_date', '=', localDate),
-          ),
-        );
+        await recordCloseRun(storage, m.mid, localDate, settled.settlementId, clock.now().toISOString());
         runs.push({
           mid: m.mid,
           localDate,

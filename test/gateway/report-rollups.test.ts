@@ -7,7 +7,7 @@ import {
   batchSummaryByMerchant,
   cardSummary,
   depositsSummary,
-} from '../../gateway/domain/reporting';
+} from '../../gateway/domain/reporting/index';
 import { chargedCents } from '../../gateway/domain/rules/card-paid';
 import {
   keyedSale,

@@ -76,6 +76,22 @@ describe('layering rule', () => {
     [
       'gateway/domain/probe.ts',
       "import { registerTransactionRoutes } from '../routes/transactions';\nvoid registerTransactionRoutes;\n",
+    ], // Queries live in the domain: routes, hosted pages and schedulers never import storage, not even a type.
+    [
+      'gateway/routes/probe.ts',
+      "import { UniqueViolation } from '../storage/queryable';\nvoid UniqueViolation;\n",
+    ],
+    [
+      'gateway/routes/gateway-admin/probe.ts',
+      "import type { VaultTokensTable } from '../../storage/schema';\nexport type T = VaultTokensTable;\n",
+    ],
+    [
+      'gateway/hosted/probe.ts',
+      "import type { Storage } from '../storage/queryable';\nexport type S = Storage;\n",
+    ],
+    [
+      'gateway/schedulers/probe.ts',
+      "import { openSqliteDatabase } from '../storage/sqlite-storage';\nvoid openSqliteDatabase;\n",
     ],
   ];
   it.each(forbidden)(
@@ -105,6 +121,13 @@ describe('layering rule', () => {
       await layeringErrors(
         'gateway/domain/rules/probe.ts',
         "import { ResponseCode } from '../../contract/response-codes';\nimport { prepare } from '../../storage/prepared';\nvoid ResponseCode;\nvoid prepare;\n",
+      ),
+    ).toEqual([]);
+    // Routes name storage's handles through the domain.
+    expect(
+      await layeringErrors(
+        'gateway/routes/probe.ts',
+        "import type { Queryable } from '../domain/context';\nexport type Q = Queryable;\n",
       ),
     ).toEqual([]);
     expect(

@@ -6,15 +6,18 @@ import { LUHN_FAILED_VERBIAGE, ResponseCode } from '../../contract/response-code
 import type { TokenRecord } from '../../contract/tokens';
 import { parseExpDate } from '../../domain/card-input';
 import { outcome, success } from '../../domain/outcome';
-import { storeCard } from '../../domain/vault';
-import { UniqueViolation } from '../../storage/queryable';
-import type { Selectable } from 'kysely';
-import type { VaultTokensTable } from '../../storage/schema';
+import {
+  cardTokenRecords,
+  storeCardUnlessStored,
+  tokenByIdentifier,
+  tokenLookupSettings,
+  type VaultTokenRow,
+} from '../../domain/vault';
 import { requiredText, text } from '../../http/checks';
 import { implement, type OperationContext } from '../../http/operation';
 import type { GatewayServices } from '../../http/services';
 
-function tokenRecord(r: Selectable<VaultTokensTable>): TokenRecord {
+function tokenRecord(r: VaultTokenRow): TokenRecord {
   return {
     ABARoute: '',
     Account: `${r.first6}******${r.last4}`,
@@ -54,31 +57,15 @@ const notFound = (why: string) => ({
 });
 
 async function merchantProcessor(ctx: OperationContext) {
-  const q = ctx.services.storage.read;
-  const m = await q.first(
-    q.qb
-      .selectFrom('merchants')
-      .select(['credit_processor', 'token_lookup_supported'])
-      .where('mid', '=', ctx.principal.mid),
-  );
+  const m = await tokenLookupSettings(ctx.services.storage.read, ctx.principal.mid);
   return {
     processor: m?.credit_processor ?? ctx.services.processor.name,
     supported: m?.token_lookup_supported === 1,
   };
 }
 
-/** Lookups are scoped to the authenticated application user and merchant; an unknown identifier lists nothing. */
-async function findByIdentifier(ctx: OperationContext, identifier: string) {
-  const q = ctx.services.storage.read;
-  return q.first(
-    q.qb
-      .selectFrom('vault_tokens')
-      .selectAll()
-      .where('identifier', '=', identifier)
-      .where('mid', '=', ctx.principal.mid)
-      .where('user_id', '=', ctx.principal.userId),
-  );
-}
+const findByIdentifier = (ctx: OperationContext, identifier: string) =>
+  tokenByIdentifier(ctx.services.storage.read, ctx.principal, identifier);
 
 export function registerTokenRoutes(app: FastifyInstance, services: GatewayServices): void {
   implement(app, services, ep.getTokenForCard, {
@@ -107,40 +94,33 @@ export function registerTokenRoutes(app: FastifyInstance, services: GatewayServi
     async handle(c, ctx) {
       const { processor } = await merchantProcessor(ctx);
       const now = ctx.now.toISOString();
-      try {
-        const stored = await ctx.services.storage.write((tx) =>
-          storeCard(
-            tx,
-            ctx.services.keys,
-            { mid: ctx.principal.mid, userId: ctx.principal.userId, processor },
-            {
-              pan: c.account,
-              // An unknown expiry is stored as 0000: a token sale then asks for ExpDate.
-              expiryYYMM: c.expiry ?? '0000',
-              cardType: detectBrand(c.account),
-              holderName: text(c.body, 'NameOnCard'),
-              street: text(c.body, 'Street'),
-              zip: text(c.body, 'zipCode'),
-              clientRef: text(c.body, 'clientRef'),
-              description: text(c.body, 'description'),
-            },
-            now,
-            text(c.body, 'ExistingToken'),
-          ),
-        );
-        return {
-          ...success(['Token stored']),
-          Token: stored.token,
-          Identifier: stored.identifier,
-          CardType: detectBrand(c.account),
-          LastFour: c.account.slice(-4),
-          ExpirationDate: c.expiry ? c.expiry.slice(2) + c.expiry.slice(0, 2) : '',
-        };
-      } catch (error) {
-        if (error instanceof UniqueViolation)
-          return outcome(ResponseCode.AlreadyExists, ['ExistingToken is already stored']);
-        throw error;
-      }
+      const stored = await storeCardUnlessStored(
+        ctx.services.storage,
+        ctx.services.keys,
+        { mid: ctx.principal.mid, userId: ctx.principal.userId, processor },
+        {
+          pan: c.account,
+          // An unknown expiry is stored as 0000: a token sale then asks for ExpDate.
+          expiryYYMM: c.expiry ?? '0000',
+          cardType: detectBrand(c.account),
+          holderName: text(c.body, 'NameOnCard'),
+          street: text(c.body, 'Street'),
+          zip: text(c.body, 'zipCode'),
+          clientRef: text(c.body, 'clientRef'),
+          description: text(c.body, 'description'),
+        },
+        now,
+        text(c.body, 'ExistingToken'),
+      );
+      if (!stored) return outcome(ResponseCode.AlreadyExists, ['ExistingToken is already stored']);
+      return {
+        ...success(['Token stored']),
+        Token: stored.token,
+        Identifier: stored.identifier,
+        CardType: detectBrand(c.account),
+        LastFour: c.account.slice(-4),
+        ExpirationDate: c.expiry ? c.expiry.slice(2) + c.expiry.slice(0, 2) : '',
+      };
     },
   });
 
@@ -163,17 +143,11 @@ export function registerTokenRoutes(app: FastifyInstance, services: GatewayServi
       if (!identifier) return notFound('Identifier is required');
       const anchor = await findByIdentifier(ctx, identifier);
       if (!anchor) return notFound('No token record has this identifier');
-      const q = ctx.services.storage.read;
-      // Every record of the identifier's card for this user, merchant and its configured credit processor.
-      const rows = await q.all(
-        q.qb
-          .selectFrom('vault_tokens')
-          .selectAll()
-          .where('mid', '=', ctx.principal.mid)
-          .where('user_id', '=', ctx.principal.userId)
-          .where('processor', '=', m.processor)
-          .where('fingerprint', '=', anchor.fingerprint)
-          .orderBy('id'),
+      const rows = await cardTokenRecords(
+        ctx.services.storage.read,
+        ctx.principal,
+        m.processor,
+        anchor.fingerprint,
       );
       return { ...success(), OperationCode: 'OK', Supported: true, Tokens: rows.map(tokenRecord) };
     },

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ResponseCode } from '../../../gateway/contract/response-codes';
-import { CheckoutThrottle } from '../../../gateway/hosted/checkout-throttle';
+import { CheckoutThrottle } from '../../../gateway/domain/checkout-throttle';
 import { startGateway, type TestGateway } from '../../support/gateway-harness';
 import { createLink, payCheckout, payCheckoutFrom, sandboxCard } from './support';
 
