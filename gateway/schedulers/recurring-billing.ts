@@ -8,14 +8,17 @@ import type { RequestContext } from '../domain/context';
 import { localDate } from '../domain/frequency';
 import { DomainError } from '../domain/outcome';
 import { runPayment } from '../domain/payments';
+import { RECURRING_SOURCE, chargeAmounts, finishRun, type RunRow } from '../domain/recurring-billing';
 import {
-  RECURRING_SOURCE,
-  chargeAmounts,
-  finishRun,
-  lockBilling,
-  runUtn,
-  type RunRow,
-} from '../domain/recurring-billing';
+  billingActive,
+  billingOfRun,
+  billingToken,
+  cancelRun,
+  claimRun,
+  dueCandidates,
+  openRuns,
+  runHasPayment,
+} from '../domain/recurring-runs';
 import { findTransactionNumber } from '../domain/rules/user-transaction-number';
 import { loadCard } from '../domain/vault';
 import type { GatewayServices } from '../http/services';
@@ -54,77 +57,21 @@ export function createRecurringBillingScheduler(
 
   const nowIso = () => clock.now().toISOString();
 
-  async function claim(billingId: number, due: string): Promise<RunRow | null> {
-    return storage.write(async (tx) => {
-      // Two schedulers (processes) claiming one due date: the second waits, then finds the first's claim.
-      await lockBilling(tx, billingId);
-      const b = await tx.first(
-        tx.qb
-          .selectFrom('recurring_billings')
-          .selectAll()
-          .where('id', '=', billingId)
-          .where('active', '=', 1),
-      );
-      // Edited, deactivated or already moved on since the candidate was read.
-      if (!b || b.next_due_date !== due) return null;
-      const existing = await tx.first(
-        tx.qb
-          .selectFrom('recurring_runs')
-          .selectAll()
-          .where('billing_id', '=', billingId)
-          .where('due_date', '=', due),
-      );
-      if (existing) return existing;
-      const at = nowIso();
-      return (
-        (await tx.first(
-          tx.qb
-            .insertInto('recurring_runs')
-            .values({
-              billing_id: b.id,
-              mid: b.mid,
-              due_date: due,
-              utn: runUtn(b.id, due),
-              state: 'claimed',
-              payment_id: null,
-              charged_cents: 0,
-              response_code: null,
-              created_at: at,
-              updated_at: at,
-            })
-            .returningAll(),
-        )) ?? null
-      );
-    });
+  function claim(billingId: number, due: string): Promise<RunRow | null> {
+    return storage.write((tx) => claimRun(tx, billingId, due, nowIso));
   }
 
   async function cancel(run: RunRow): Promise<void> {
-    await storage.write((tx) =>
-      tx.run(
-        tx.qb
-          .updateTable('recurring_runs')
-          .set({ state: 'cancelled', updated_at: nowIso() })
-          .where('id', '=', run.id)
-          .where('state', '=', 'claimed'),
-      ),
-    );
+    await storage.write((tx) => cancelRun(tx, run.id, nowIso()));
   }
 
   /** Charges a claimed run whose number no payment holds yet; returns a failure code when none could be made. */
   async function charge(run: RunRow): Promise<{ code: number } | undefined> {
     const q = storage.read;
-    const b = await q.first(
-      q.qb.selectFrom('recurring_billings').selectAll().where('id', '=', run.billing_id),
-    );
+    const b = await billingOfRun(q, run);
     if (!b) return { code: ResponseCode.NotFound };
-    const token = await q.first(
-      q.qb
-        .selectFrom('vault_tokens')
-        .select('token')
-        .where('id', '=', b.vault_token_id)
-        .where('mid', '=', b.mid),
-    );
-    const stored = token ? await loadCard(q, services.keys, b.mid, token.token) : null;
+    const token = await billingToken(q, b);
+    const stored = token !== undefined ? await loadCard(q, services.keys, b.mid, token) : null;
     if (!stored) return { code: ResponseCode.NotFound };
     const card: ResolvedCard = {
       pan: stored.pan,
@@ -180,11 +127,8 @@ export function createRecurringBillingScheduler(
 
   async function settle(run: RunRow): Promise<void> {
     const q = storage.read;
-    const payment = await q.first(
-      q.qb.selectFrom('payments').select('id').where('mid', '=', run.mid).where('utn', '=', run.utn),
-    );
     let failure: { code: number } | undefined;
-    if (!payment) {
+    if (!(await runHasPayment(q, run))) {
       const use = await findTransactionNumber(q, run.mid, run.utn);
       if (use?.state === 'blocked') failure = { code: ResponseCode.TransactionNumberBlocked };
       // A charge reserves its number and inserts its payment in one unit of work: a used number with no
@@ -193,10 +137,7 @@ export function createRecurringBillingScheduler(
       // Reserved: a charge of this claim is in flight elsewhere.
       else if (use) return;
       else {
-        const b = await q.first(
-          q.qb.selectFrom('recurring_billings').select('active').where('id', '=', run.billing_id),
-        );
-        if (!b || b.active !== 1) {
+        if (!(await billingActive(q, run))) {
           await cancel(run);
           return;
         }
@@ -210,14 +151,7 @@ export function createRecurringBillingScheduler(
     const now = clock.now();
     const q = storage.read;
     // Claims a crash (or another process) left unfinished come first: finish or resume them.
-    const open = await q.all(
-      q.qb
-        .selectFrom('recurring_runs')
-        .selectAll()
-        .where('state', '=', 'claimed')
-        .orderBy('id')
-        .limit(batchSize),
-    );
+    const open = await openRuns(q, batchSize);
     for (const run of open) {
       try {
         await settle(run);
@@ -227,18 +161,7 @@ export function createRecurringBillingScheduler(
     }
     // Time zones run from UTC-12 to UTC+14: nothing is due before UTC tomorrow anywhere.
     const horizon = localDate(new Date(now.getTime() + 15 * 3_600_000), 'UTC');
-    const candidates = await q.all(
-      q.qb
-        .selectFrom('recurring_billings as b')
-        .innerJoin('merchants as m', 'm.mid', 'b.mid')
-        .select(['b.id', 'b.next_due_date', 'm.time_zone'])
-        .where('b.active', '=', 1)
-        .where('b.next_due_date', 'is not', null)
-        .where('b.next_due_date', '<=', horizon)
-        .orderBy('b.next_due_date')
-        .orderBy('b.id')
-        .limit(batchSize),
-    );
+    const candidates = await dueCandidates(q, horizon, batchSize);
     for (const c of candidates) {
       const due = c.next_due_date;
       if (due === null || due > localDate(now, c.time_zone)) continue;
