@@ -1,5 +1,6 @@
 import type { BackgroundTask } from './background-task';
 import { intervalTask } from './interval-task';
+import { merchantIds } from '../domain/merchants';
 import { ensureStatements } from '../domain/statements';
 import type { GatewayServices } from '../http/services';
 
@@ -21,9 +22,7 @@ export function createStatementsScheduler(
   return intervalTask(
     STATEMENTS_TASK,
     async () => {
-      const q = storage.read;
-      const merchants = await q.all(q.qb.selectFrom('merchants').select('mid').orderBy('mid'));
-      for (const { mid } of merchants)
+      for (const mid of await merchantIds(storage.read))
         await ensureStatements(storage, mid, clock.now(), services.issuers.depositAccount);
     },
     options.intervalMs ?? 15 * 60_000,
