@@ -5,6 +5,7 @@ import { ResponseCode } from '../contract/response-codes';
 import { resolveCard } from '../domain/card-input';
 import { cardFingerprint } from '../security/vault-cipher';
 import { payLink, refusalOf, type CheckoutOutcome } from '../domain/link-checkout';
+import { merchantName as merchantNameOf } from '../domain/merchants';
 import { formatCents } from '../domain/money';
 import { DomainError, outcome } from '../domain/outcome';
 import { findLink, parseLinkAmount } from '../domain/payment-links';
@@ -34,9 +35,7 @@ function intOf(body: Record<string, unknown>, name: string): number | null {
 }
 
 async function merchantName(services: GatewayServices, mid: number): Promise<string> {
-  const q = services.storage.read;
-  const m = await q.first(q.qb.selectFrom('merchants').select('name').where('mid', '=', mid));
-  return m?.name ?? 'Merchant';
+  return (await merchantNameOf(services.storage.read, mid)) ?? 'Merchant';
 }
 
 /** What the page's script (or a form POST) gets back: never the card number, only last four. */
