@@ -33,6 +33,9 @@ const electronDomains = [
 /** Below the domains: the journal, the gateway client, util. */
 const electronBase = ['./electron/journal', './electron/gateway-client', './electron/util'];
 
+/** Where no query is built (issue 23): they reach storage only through gateway/domain. */
+const outsideTheDomain = ['gateway/routes', 'gateway/hosted', 'gateway/schedulers'];
+
 const layering = [
   {
     target: './common',
@@ -70,8 +73,10 @@ const layering = [
   // rule (which rows, in what order, under which lock) where neither the domain's tests nor the next reader
   // of the domain would find it. They name storage's handles (Storage, Queryable) through domain/context.ts.
   // The wiring that opens storage (server.ts, app.ts, admin/, sandbox seeding, security/) is not a target.
+  // The import zone alone lets a storage handle typed through domain/context.ts build SQL (`q.qb`), so a
+  // no-restricted-syntax rule below forbids that member in the same folders.
   {
-    target: ['./gateway/routes', './gateway/hosted', './gateway/schedulers'],
+    target: outsideTheDomain.map((folder) => `./${folder}`),
     from: './gateway/storage',
     message:
       'Routes, hosted pages and schedulers reach storage through gateway/domain: put the query in a domain function (types: domain/context.ts).',
@@ -186,6 +191,20 @@ export default tseslint.config(
   {
     files: ['electron/main.ts', 'electron/preload.ts'],
     rules: { 'no-restricted-imports': 'off' },
+  },
+  {
+    // Queries live in the domain (issue 23, with the storage zone above): no query builder here either.
+    files: outsideTheDomain.map((folder) => `${folder}/**/*.ts`),
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "MemberExpression[property.name='qb']",
+          message:
+            'Queries live in gateway/domain: routes, hosted pages and schedulers call a domain function instead of building SQL (qb).',
+        },
+      ],
+    },
   },
   {
     files: ['renderer/**/*.ts', 'renderer/**/*.tsx'],

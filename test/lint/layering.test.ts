@@ -201,6 +201,29 @@ describe('layering rule', () => {
     ).toEqual([]);
   }, 120_000);
 
+  it('keeps query building out of routes, hosted pages and schedulers', async () => {
+    const ruleIds = async (file: string, source: string): Promise<string[]> => {
+      const [result] = await eslint.lintText(source, { filePath: path.join(root, file) });
+      return (result?.messages ?? []).map((m) => m.ruleId ?? m.message);
+    };
+    // A handle reached through the domain's types still builds no SQL outside the domain.
+    const probe =
+      "import type { Queryable } from '../domain/context';\n" +
+      "export const names = (q: Queryable) => q.all(q.qb.selectFrom('merchants').select('name'));\n";
+    for (const folder of ['gateway/routes', 'gateway/hosted', 'gateway/schedulers'])
+      expect(await ruleIds(`${folder}/probe.ts`, probe), folder).toContain('no-restricted-syntax');
+    const [nested] = await eslint.lintText(probe.replace('../domain', '../../domain'), {
+      filePath: path.join(root, 'gateway/routes/gateway-admin/probe.ts'),
+    });
+    expect(nested?.messages.find((m) => m.ruleId === 'no-restricted-syntax')?.message).toMatch(
+      /gateway\/domain/,
+    );
+    // The domain is where queries live.
+    expect(await ruleIds('gateway/domain/probe.ts', probe.replace('../domain/context', './context'))).toEqual(
+      [],
+    );
+  }, 120_000);
+
   it('reports a relative import it cannot follow instead of skipping it', async () => {
     const errors = await layeringErrors(
       'gateway/http/probe.ts',
