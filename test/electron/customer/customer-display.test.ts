@@ -1,5 +1,10 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { BridgeResult, CommandName, CustomerDisplayView, EventName } from '../../../common/bridge/contract';
+import type {
+  BridgeResult,
+  CommandName,
+  CustomerDisplayView,
+  EventName,
+} from '../../../common/bridge/contract';
 import { commandAccess } from '../../../electron/roles/command-access';
 import type { BridgeConnection } from '../../../electron/bridge/connection';
 import { maxCustomTipCents } from '../../../common/tip-choice';
