@@ -20,7 +20,7 @@ import { startGateway, type TestGateway } from '../../support/gateway-harness';
  * a frame before the hello grants nothing, and the role is judged before the payload.
  */
 
-const repo = join(import.meta.dirname, '..', '..');
+const repo = join(import.meta.dirname, '..', '..', '..');
 const SECRET = 'fuzz-secret-0123456789abcdefghijklmnopqrstuvw';
 const PINS: Record<Role, string> = { cashier: '1111', manager: '9999', tech: '7777' };
 const COMMANDS = Object.keys(commandPayloads) as CommandName[];

@@ -10,7 +10,7 @@ import {
   TerminalLockedError,
 } from '../../../electron/core/data-folder-lock';
 
-const repo = join(import.meta.dirname, '..', '..');
+const repo = join(import.meta.dirname, '..', '..', '..');
 
 function alive(pid: number): boolean {
   try {

@@ -11,7 +11,7 @@ import { electronBinary } from '../../../electron/electron-binary';
 import { value } from '../helpers';
 
 const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
-const repo = join(import.meta.dirname, '..', '..');
+const repo = join(import.meta.dirname, '..', '..', '..');
 
 function launch(
   dataDir: string,

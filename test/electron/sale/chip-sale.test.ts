@@ -429,7 +429,7 @@ describe('a crash between the issuer approval and the card answer', () => {
     const loader = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
     const child = spawn(
       process.execPath,
-      ['--import', loader, join(import.meta.dirname, 'support', 'chip-crash-lane.ts')],
+      ['--import', loader, join(import.meta.dirname, '..', 'support', 'chip-crash-lane.ts')],
       {
         env: {
           ...process.env,
