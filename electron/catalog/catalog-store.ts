@@ -24,7 +24,7 @@ import { hasControlCharacter } from './plain-text';
  * The catalog's synchronous store (catalog.sqlite). It runs in the catalog worker thread
  * (catalog-worker.ts), never on the core's event loop, and each request is one transaction there: a
  * refused save or import changes nothing. Every query is a prepared statement with bound values, read
- * along an index (test/electron/catalog-plans.test.ts reads SQLite's plan of each one).
+ * along an index (test/electron/catalog/catalog-plans.test.ts reads SQLite's plan of each one).
  */
 
 export class CatalogSchemaTooNewError extends Error {

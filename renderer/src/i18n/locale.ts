@@ -15,7 +15,7 @@ import {
  * the window remembers (the cashier's in this machine's storage, the customer's for their sale only).
  *
  * `en-XA` is the pseudo-locale: English with every message wrapped in ⟦…⟧, so a test sees at a glance
- * which words on a screen did not come from the catalogs (test/renderer/no-literals.test.ts). It is never
+ * which words on a screen did not come from the catalogs (test/e2e/no-literals.test.ts). It is never
  * offered; only a test puts it in a window's storage.
  */
 export const PSEUDO = 'en-XA';

@@ -169,7 +169,7 @@ describe('unknown outcomes, restarts, store-and-forward, reconciliation', () => 
       );
 
       // Keyed cards are not eligible, contactless reads are (a contact chip card declines offline:
-      // test/electron/chip-sale.test.ts).
+      // test/electron/sale/chip-sale.test.ts).
       const keyedAgain = value(
         await bridge.send('sale.pay', { ticketId: t.ticketId, tender: keyed('4111111111111111') }),
       );
