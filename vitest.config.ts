@@ -8,6 +8,11 @@ import { postgresServerInstalled } from './test/support/postgres-server';
 // turns that failure into a skipped test, for a developer who knowingly runs without PostgreSQL.
 const pgConfigured = Boolean(process.env.TILLPOINT_TEST_PG_URL) || postgresServerInstalled();
 
+// The screen tests drive a terminal process and Chromium each: on two cores beside the CPU-bound model
+// checkers and fuzzers they saw 15-second stalls and failed on timeouts, not on behaviour. They run as
+// their own group after the rest, one file at a time, with the machine to themselves.
+const chromiumTests = ['test/e2e/**/*.test.ts', 'test/gateway/commerce/checkout-chromium.test.ts'];
+
 export default defineConfig({
   test: {
     pool: 'forks',
@@ -15,15 +20,25 @@ export default defineConfig({
     hookTimeout: 60_000,
     // Two cores: more forks than that only thrash.
     maxWorkers: 2,
-    reporters: process.env.CI ? ['default'] : ['default'],
+    reporters: ['default'],
     projects: [
       {
         extends: true,
         test: {
-          // Everything, the gateway on SQLite included.
+          // Everything but the screens, the gateway on SQLite included.
           name: 'main',
           include: ['test/**/*.test.ts', 'test/**/*.test.tsx'],
-          exclude: ['test/bench/**', 'node_modules/**', 'test/gateway/postgres/**'],
+          exclude: ['test/bench/**', 'node_modules/**', 'test/gateway/postgres/**', ...chromiumTests],
+          sequence: { groupOrder: 0 },
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'chromium',
+          include: chromiumTests,
+          maxWorkers: 1,
+          sequence: { groupOrder: 1 },
         },
       },
       {
@@ -36,8 +51,10 @@ export default defineConfig({
             ? ['test/gateway/**/*.test.ts', 'test/model/gateway-*.test.ts']
             : ['test/gateway/postgres/server-available.test.ts'],
           // SQLite's own storage tests (WAL, pragmas, its files) have PostgreSQL counterparts in postgres/.
-          exclude: ['test/gateway/storage.test.ts', 'node_modules/**'],
+          // The hosted checkout page in Chromium runs once, in its own group; its API is tested here.
+          exclude: ['test/gateway/storage.test.ts', 'node_modules/**', ...chromiumTests],
           env: { TILLPOINT_TEST_DATABASE: 'postgres' },
+          sequence: { groupOrder: 0 },
           globalSetup: ['test/support/postgres-global-setup.ts'],
         },
       },
