@@ -6,6 +6,7 @@ import type {
   DiscountLimitsView,
   ReturnSettingsView,
   SafPolicy,
+  SaleSettingsView,
   StoreProfileView,
   TillSettingsView,
 } from '../common/bridge/contract';
@@ -50,6 +51,16 @@ export type SaleSettings = {
    */
   confirmAboveCents: number;
 };
+
+/** What every sale screen reads of the sale settings (the `sale.settings` command and event). */
+export function saleSettingsView(sale: SaleSettings): SaleSettingsView {
+  return {
+    taxRatePercent: sale.taxRatePercent,
+    tipPrompt: sale.tipPrompt,
+    tipPresetsPercent: [...sale.tipPresetsPercent],
+    confirmAboveCents: sale.confirmAboveCents,
+  };
+}
 
 export type GatewaySettings = {
   /** `embedded`: the sandbox gateway the terminal starts itself (its address comes from the launcher). */

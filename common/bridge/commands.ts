@@ -45,7 +45,7 @@ import {
 } from './merchant';
 import type { ReceiptPrintResult, ReceiptView } from './receipts';
 import type { ReversalQueueView } from './reversals';
-import type { LiveTenderView, SaleOutcome, TenderView, TicketView } from './sale';
+import type { LiveTenderView, SaleOutcome, SaleSettingsView, TenderView, TicketView } from './sale';
 import {
   EbtProgramSchema,
   GiftEntrySchema,
@@ -194,6 +194,8 @@ export const commandPayloads = {
   'sale.abandon': Type.Object({ ticketId: TicketIdSchema, approval: OptionalApproval }),
   /** The tender running on the lane now (any window's), or null: a new or reloaded window re-attaches to it. */
   'sale.live': Empty,
+  /** The lane's tax, tip and large-amount settings (local: answered with the gateway down). */
+  'sale.settings': Empty,
   /** Captures the signature required by the last tender. */
   'sale.signature': Type.Object({
     ticketId: TicketIdSchema,
@@ -492,6 +494,7 @@ export type CommandValues = CustomerCommandValues & {
   'sale.cancel': TicketView;
   'sale.abandon': TicketView;
   'sale.live': LiveTenderView | null;
+  'sale.settings': SaleSettingsView;
   'sale.signature': TenderView;
   'gift.balance': BalanceView;
   'gift.reload': TransactionView;

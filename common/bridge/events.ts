@@ -3,7 +3,7 @@ import type { DeviceStatusView } from './devices';
 import type { EmailQueueView } from './email';
 import type { GatewayStatusView } from './gateway';
 import type { ReversalQueueView } from './reversals';
-import type { SaleProgress, TicketView } from './sale';
+import type { SaleProgress, SaleSettingsView, TicketView } from './sale';
 import type { ScanView } from './scanner';
 import type { Session } from './session';
 import type { SimulatorStateView } from './simulator';
@@ -27,6 +27,8 @@ export type Events = {
   'till.changed': TillStatusView;
   /** The emailed-receipt queue changed (queued, sent, retried, given up); addresses masked. */
   'email.updated': EmailQueueView;
+  /** A manager saved the lane's sale settings (in any window): every sale screen takes them at once. */
+  'sale.settings': SaleSettingsView;
   /** What the customer display shows changed (the only event a customer display receives). */
   'customer.updated': CustomerDisplayView;
 };

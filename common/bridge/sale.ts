@@ -174,6 +174,18 @@ export type TenderView = {
   at: number;
 };
 
+/**
+ * The lane's own sale settings, as the sale screen needs them: read from the lane, never from the gateway,
+ * so a lane that lost its link still shows the tax it will charge.
+ */
+export type SaleSettingsView = {
+  taxRatePercent: number;
+  tipPrompt: boolean;
+  tipPresetsPercent: number[];
+  /** The sale screen asks the cashier to confirm an amount above this before any tender starts. */
+  confirmAboveCents: number;
+};
+
 export type TicketStatus = 'open' | 'paid' | 'abandoned';
 
 export type TicketView = {

@@ -45,6 +45,7 @@ export const accessTable = {
   // When the ticket holds an approved tender (sale-engine.ts `abandon`).
   'sale.abandon': ['sell', 'manager-if'],
   'sale.live': 'sell',
+  'sale.settings': 'signed-in',
   'sale.signature': 'sell',
   'gift.balance': 'sell',
   // Outside a ticket (the load is then paid from the drawer by hand).

@@ -596,6 +596,12 @@ describe('money on screen and on paper (Chromium, sandbox gateway, simulated dev
     await go(page, 'Sale');
   }, 150_000);
   it('the largest figure on the sale screen is what the customer pays, tax included; the manager sets the ceiling', async () => {
+    // A second cashier window, signed in before the manager saves: it must follow the save without a
+    // reload or a new sign-in, or it rings by yesterday's tax and ceiling.
+    const second = await browser.context.newPage();
+    await second.goto(terminal.url);
+    await signIn(second, '1111');
+    await second.waitForSelector('#sale-amount');
     await signOut(page);
     await signIn(page, '9999');
     await go(page, 'Settings');
@@ -618,6 +624,9 @@ describe('money on screen and on paper (Chromium, sandbox gateway, simulated dev
       await screenshot(page, `money-08-customer-pays-${width}`);
     }
     await page.keyboard.press('Escape');
+    await typeAmount(second, '1500');
+    await expect.poll(async () => (await largestFigures(second)).texts).toEqual(['$16.24']);
+    await second.keyboard.press('Escape');
 
     // The manager raises the ceiling: then $2,500.00 goes straight to the card wait.
     await signOut(page);
@@ -637,6 +646,17 @@ describe('money on screen and on paper (Chromium, sandbox gateway, simulated dev
     await page.waitForSelector('[data-outcome="cancelled"]');
     await page.getByRole('button', { name: 'Cancel sale' }).click();
     await page.waitForSelector('[data-outcome]', { state: 'detached' });
+    // The window that was open all along asks no more either.
+    await second.bringToFront();
+    await typeAmount(second, '250000');
+    await personPressesEnter(second);
+    await second.waitForSelector('[data-step="waiting-for-card"]');
+    expect(await second.getByRole('dialog', { name: 'Confirm a large amount' }).count()).toBe(0);
+    await second.keyboard.press('Escape');
+    await second.waitForSelector('[data-outcome="cancelled"]');
+    await second.getByRole('button', { name: 'Cancel sale' }).click();
+    await second.waitForSelector('[data-outcome]', { state: 'detached' });
+    await second.close();
   }, 120_000);
 
   it('no screen or state of this file has a serious or critical accessibility violation (axe-core)', () => {

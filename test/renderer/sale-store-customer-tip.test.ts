@@ -28,12 +28,8 @@ const customer = (displays: number): CustomerDisplayView => ({
 
 async function setup(displays: number, askOutcome: 'chosen' | 'cancelled' = 'chosen') {
   const bridge = new FakeBridge()
-    .answer('business.get', {
-      surchargeEnabled: false,
-      surchargePercent: 0,
-      cardDifferenceEnabled: false,
-      cardDifferencePercent: 0,
-      threeDSecureEnabled: false,
+    .answer('sale.settings', {
+      confirmAboveCents: 100_000,
       taxRatePercent: 0,
       tipPrompt: true,
       tipPresetsPercent: [15, 20],
@@ -85,6 +81,7 @@ describe('sale store with a customer display', () => {
     expect(bridge.called('sale.open')).toEqual([{ subtotalCents: 2000 }]);
     const order = bridge.calls
       .map((c) => c.command)
+      .filter((c) => c !== 'sale.settings')
       .filter((c) => c.startsWith('sale.') || c.startsWith('customerDisplay.askTip'));
     expect(order).toEqual(['sale.open', 'customerDisplay.askTip', 'sale.pay']);
     expect(store.getState().phase).toBe('done');

@@ -1,17 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import type { BusinessSettingsView, TicketView } from '../../common/bridge/contract';
+import type { SaleSettingsView, TicketView } from '../../common/bridge/contract';
 import { createSaleStore } from '../../renderer/src/state/sale-store';
 import { FakeBridge } from './fake-bridge';
 
-const business = (over: Partial<BusinessSettingsView> = {}): BusinessSettingsView => ({
-  surchargeEnabled: false,
-  surchargePercent: 0,
-  cardDifferenceEnabled: false,
-  cardDifferencePercent: 0,
-  threeDSecureEnabled: false,
+const saleSettings = (over: Partial<SaleSettingsView> = {}): SaleSettingsView => ({
   taxRatePercent: 8.25,
   tipPrompt: false,
   tipPresetsPercent: [],
+  confirmAboveCents: 100_000,
   ...over,
 });
 
@@ -28,9 +24,9 @@ const ticket = (subtotalCents: number): TicketView => ({
   openedAt: 1,
 });
 
-async function setup(over: Partial<BusinessSettingsView> = {}) {
+async function setup(over: Partial<SaleSettingsView> = {}) {
   const bridge = new FakeBridge()
-    .answer('business.get', business(over))
+    .answer('sale.settings', saleSettings(over))
     .handle('sale.open', (p) => ({ ok: true, value: ticket(p.subtotalCents) }));
   const store = createSaleStore(bridge, () => 0);
   store.getState().init();
@@ -81,6 +77,26 @@ describe('sale store: a scan or a slip of the finger is not a sale', () => {
 
   it('the manager’s ceiling replaces the default', async () => {
     const { store } = await setup({ confirmAboveCents: 300_000 });
+    for (const d of '250000') store.getState().digit(d);
+    expect(store.getState().holdForConfirmation('credit')).toBe(false);
+  });
+
+  it('a save told by the core replaces the settings at once; an older read that answers later does not undo it', async () => {
+    const { bridge, store } = await setup();
+    let answerOld: () => void = () => undefined;
+    bridge.handle(
+      'sale.settings',
+      () =>
+        new Promise((resolve) => {
+          answerOld = () => resolve({ ok: true, value: saleSettings() });
+        }),
+    );
+    // A read asked (a sign-in) before the manager's save, answered after it with the old figures.
+    const reading = store.getState().loadSettings();
+    bridge.emit('sale.settings', saleSettings({ taxRatePercent: 6.5, confirmAboveCents: 300_000 }));
+    answerOld();
+    await reading;
+    expect(store.getState().settings).toMatchObject({ taxRatePercent: 6.5, confirmAboveCents: 300_000 });
     for (const d of '250000') store.getState().digit(d);
     expect(store.getState().holdForConfirmation('credit')).toBe(false);
   });

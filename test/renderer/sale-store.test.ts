@@ -41,12 +41,8 @@ const outcome = (t: TenderView, tk: TicketView, signatureRequired = false): Sale
 
 function setup(pay: (b: FakeBridge) => SaleOutcome) {
   const bridge = new FakeBridge()
-    .answer('business.get', {
-      surchargeEnabled: false,
-      surchargePercent: 0,
-      cardDifferenceEnabled: false,
-      cardDifferencePercent: 0,
-      threeDSecureEnabled: false,
+    .answer('sale.settings', {
+      confirmAboveCents: 100_000,
       taxRatePercent: 8.25,
       tipPrompt: true,
       tipPresetsPercent: [15, 20],

@@ -2,6 +2,7 @@ import type { BusinessSettingsView } from '../../../common/bridge/contract';
 import { isExactRate } from '../../../common/percent';
 import { startOfStoreDayAt } from '../../../common/store-time';
 import { fraudGet, fraudSet, linkCreate, linkDisable, linksList, reportView } from '../../merchant';
+import { saleSettingsView } from '../../settings';
 import { laneTimeZone } from '../../store-time-zone';
 import { BridgeFailure } from '../../../common/bridge/failure';
 import { createApprovals } from './approvals';
@@ -72,6 +73,7 @@ export function merchantHandlers(s: CoreServices) {
     },
 
     'business.get': businessGet,
+
     async 'business.update'(p, ctx) {
       // The schema bounds each field (contract/merchant.ts); a rate also has at most four decimals, so the
       // tax the screen previews and the tax the core charges agree (common/percent.ts).
@@ -88,6 +90,8 @@ export function merchantHandlers(s: CoreServices) {
         sale.chipFallbackAfterFailures = p.chipFallbackAfterFailures;
       if (p.confirmAboveCents !== undefined) sale.confirmAboveCents = p.confirmAboveCents;
       await settings.set('sale', sale);
+      // Every window's sale screen previews tax and asks about large amounts by these, starting now.
+      s.emit('sale.settings', saleSettingsView(sale));
       await s.audit(
         who(ctx),
         'settings-changed',

@@ -1,4 +1,5 @@
 import type { Actor } from '../../roles/roles';
+import { saleSettingsView } from '../../settings';
 import { createApprovals } from './approvals';
 import type { CoreServices, HandlerSlice } from './services';
 
@@ -39,6 +40,8 @@ export function saleHandlers(s: CoreServices) {
       return t;
     },
     'sale.live': () => Promise.resolve(engine.live()),
+    // The lane's own figures, without the gateway's part of business.get: the sale screen needs them offline.
+    'sale.settings': () => Promise.resolve(saleSettingsView(s.settings.value.sale)),
     'sale.signature': (p) => engine.signature(p.ticketId, p.tenderId, p.signature),
   } satisfies HandlerSlice<'sale'>;
 }

@@ -2,7 +2,6 @@ import { createStore, type StoreApi } from 'zustand/vanilla';
 import type {
   Bridge,
   BridgeResult,
-  BusinessSettingsView,
   CatalogItemView,
   CustomerDisplayView,
   DiscountLimitsView,
@@ -11,6 +10,7 @@ import type {
   ReceiptView,
   SaleOutcome,
   SaleProgress,
+  SaleSettingsView,
   ScanView,
   SignatureInput,
   TenderRequest,
@@ -39,10 +39,7 @@ export type TenderForm = 'cash' | 'keyed' | 'gift' | 'check' | 'debit' | 'ebt';
  */
 export type SalePhase = 'entry' | 'form' | 'tip' | 'paying' | 'result' | 'signature' | 'done';
 
-export type SaleSettings = Pick<
-  BusinessSettingsView,
-  'taxRatePercent' | 'tipPrompt' | 'tipPresetsPercent' | 'confirmAboveCents'
->;
+export type SaleSettings = SaleSettingsView;
 
 /** The tender a cashier chose, held while a large amount is confirmed. */
 export type PendingTender = 'credit' | 'preauth' | TenderForm;
@@ -563,6 +560,8 @@ export function createSaleStore(
       return true;
     };
 
+    let settingsAsked = 0;
+
     /** The customer display's view arrived: a tip question for the ticket on screen is waited for here too. */
     const takeCustomer = (v: CustomerDisplayView): void => {
       const now = get().customer;
@@ -619,6 +618,11 @@ export function createSaleStore(
                   }),
             });
           }),
+          bridge.on('sale.settings', (v) => {
+            // Newer than any read still on its way: that read's answer is dropped (takeSettings).
+            settingsAsked += 1;
+            set({ settings: v });
+          }),
           bridge.on('reversals.updated', (queue) => {
             const watch = get().reversal;
             const item = queue.items.find((i) => i.userTransactionNumber === watch?.utn);
@@ -648,18 +652,11 @@ export function createSaleStore(
         void bridge.send('customerDisplay.get', {}).then((c) => {
           if (c.ok) takeCustomer(c.value);
         });
-        const r = await bridge.send('business.get', {});
-        if (r.ok)
-          set({
-            settings: {
-              taxRatePercent: r.value.taxRatePercent,
-              tipPrompt: r.value.tipPrompt,
-              tipPresetsPercent: r.value.tipPresetsPercent,
-              ...(r.value.confirmAboveCents !== undefined
-                ? { confirmAboveCents: r.value.confirmAboveCents }
-                : {}),
-            },
-          });
+        // The lane's own settings (answered with the gateway down). Reads can cross — one at sign-in, one
+        // after a save — and only the last one asked may land, so an older answer never undoes a newer.
+        const asked = ++settingsAsked;
+        const r = await bridge.send('sale.settings', {});
+        if (r.ok && asked === settingsAsked) set({ settings: r.value });
       },
 
       attach(openTicketId, recoveredTicketId) {

@@ -756,7 +756,7 @@ function NoReceipt({ onBack, onDone }: { onBack: () => void; onDone: (view: Retu
   const bridge = useBridge();
   const app = useAppStore();
   const settings = useCommand('returns.settings.get', {});
-  const business = useCommand('business.get', {});
+  const sale = useCommand('sale.settings', {});
   const [items, setItems] = useState<Item[]>([]);
   const [name, setName] = useState('');
   const [price, setPrice] = useState('');
@@ -813,7 +813,7 @@ function NoReceipt({ onBack, onDone }: { onBack: () => void; onDone: (view: Retu
         taxClass: {
           code: 'lane',
           name: 'Tax',
-          ratePercent: business.data?.taxRatePercent ?? 0,
+          ratePercent: sale.data?.taxRatePercent ?? 0,
           mode: 'exclusive',
         },
       },
