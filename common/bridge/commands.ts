@@ -350,6 +350,13 @@ export const commandPayloads = {
   'scanner.wedgeScan': Type.Object({ data: Text(4096, 'data') }),
   /** How to tell a wedge scan from typing; `null` when the scanner is not a keyboard wedge. */
   'scanner.wedgeSettings': Empty,
+  /**
+   * A sale screen claims a scan before it rings it, naming the ticket it shows: every window hears every
+   * scan, and one claim of a scan is true, so a lane with two windows open rings an item once. While the
+   * lane rings a ticket of lines, only a window showing that ticket may claim; another is told `ringing`
+   * (that ticket's id) to follow it, and claims again.
+   */
+  'scanner.claim': Type.Object({ scanId: Text(64, 'scanId'), ticketId: Type.Optional(TicketIdSchema) }),
   // --- employees (manager; every change but a rename confirmed with a manager's PIN, docs/bridge.md)
   'employees.list': Empty,
   /** Answers the new employee's one-time PIN, to hand over. */
@@ -570,6 +577,7 @@ export type CommandValues = CustomerCommandValues & {
   'devices.recorder.set': FrameRecorderView;
   'scanner.wedgeScan': ScanView;
   'scanner.wedgeSettings': WedgeSettingsView | null;
+  'scanner.claim': { claimed: boolean; ringing?: string };
   'employees.list': EmployeesView;
   'employees.add': OneTimePinView;
   'employees.update': EmployeeView;

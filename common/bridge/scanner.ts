@@ -28,6 +28,8 @@ export const SymbologySchema = Type.Enum(SYMBOLOGIES, { problem: 'Unknown symbol
  * one money field is a price-embedded label's item price, for that item's ticket line.
  */
 export type ScanView = {
+  /** This scan's own id: the sale screen that claims it first (`scanner.claim`) rings it, no other. */
+  scanId: string;
   source: 'serial' | 'hid' | 'wedge';
   symbology: SymbologyName;
   /** The symbol's data without identifier or suffix: EAN/UPC digits as printed, other codes' text as-is. */

@@ -17,6 +17,8 @@ import type {
 } from '../../common/bridge/contract';
 import { DEVICE_ROLES } from '../../common/bridge/contract';
 import { BridgeFailure } from '../../common/bridge/failure';
+import { newId } from '../util/ids';
+import { createScanClaims, type ScanClaims } from './scan-claims';
 import { WedgeScanDetector, wedgeScanSettings } from '../../common/wedge-scan';
 import {
   createDeviceManager,
@@ -83,11 +85,26 @@ export type DeviceHost = {
   wedgeScan(data: string): ScanView;
   /** How a screen tells a wedge scan from typing; null when the scanner is no wedge. */
   wedgeSettings(): WedgeSettingsView | null;
+  /** True for the first window to claim a scan for its ticket; every later claim is false. */
+  claimScan(scanId: string): boolean;
 };
 
-export function toScanView(s: BarcodeScan): ScanView {
-  const { kind: _kind, ...view } = s;
-  return view;
+/**
+ * A scan's view, with the id the windows claim it by (scan-claims.ts). Each listener of one scan gets its
+ * own view of the same scan object: the id is kept per object, so every view of a scan carries one id.
+ */
+function scanViews(claims: ScanClaims): (s: BarcodeScan) => ScanView {
+  const ids = new WeakMap<BarcodeScan, string>();
+  return (s) => {
+    let scanId = ids.get(s);
+    if (scanId === undefined) {
+      scanId = newId('SC');
+      ids.set(s, scanId);
+      claims.issued(scanId);
+    }
+    const { kind: _kind, ...view } = s;
+    return { ...view, scanId };
+  };
 }
 
 /** What keeps a configured device from its job: its link, or what it reports itself. */
@@ -166,6 +183,8 @@ export function createDeviceHost(options: {
   manager?: Omit<DeviceManagerOptions, 'config' | 'simulated'>;
 }): DeviceHost {
   const framesDir = join(options.dataDir, 'frames');
+  const claims = createScanClaims();
+  const toScanView = scanViews(claims);
   // The simulated chip cards keep their counters (ATC) in the data folder: a restarted sandbox terminal's
   // cards keep counting above what its gateway has seen, which declines a repeated counter as a replay.
   const simulated =
@@ -294,6 +313,7 @@ export function createDeviceHost(options: {
       return toScanView(got);
     },
     wedgeSettings,
+    claimScan: (scanId) => claims.claim(scanId),
     async stop() {
       await manager.stop();
       await simulated?.stop();

@@ -189,6 +189,8 @@ export const accessTable = {
   'simulator.scan': 'public',
   // Any signed-in screen may take a wedge scan: the cashier's sale, the tech's device test.
   'scanner.wedgeScan': 'signed-in',
+  // Only a sale screen rings a scan.
+  'scanner.claim': 'sell',
   'scanner.wedgeSettings': 'signed-in',
   // The receipt screen's email field is the cashier's; the mail server and its queue are the manager's.
   'email.receipt': 'sell',

@@ -376,6 +376,42 @@ describe('the sale screen’s ticket (Chromium, sandbox)', () => {
     expect(await page.inputValue('#sale-amount')).toBe('$0.00');
   }, 60_000);
 
+  it('two windows of the lane on the sale screen: each scan is rung once, on one ticket both windows show', async () => {
+    await freshLane(terminal, page);
+    const second = await browser.context.newPage();
+    try {
+      await second.goto(terminal.url);
+      await signIn(second, '1111');
+      await second.getByRole('textbox', { name: 'Amount' }).waitFor();
+      await page.getByRole('textbox', { name: 'Amount' }).waitFor();
+      // Both on screen, as two windows side by side are: each would ring what it hears.
+      for (const p of [page, second])
+        expect(await p.evaluate(() => document.visibilityState)).toBe('visible');
+      await scan(page, '036000241457');
+      await expect.poll(async () => (await tool.send('sale.current', {})).ok).toBe(true);
+      await lineRow(page, 'Paper towels 6 roll').or(lineRow(second, 'Paper towels 6 roll')).first().waitFor();
+      await scan(page, '96385074', 'hid');
+      await scan(page, '036000241457');
+      // Three scans: three items on the lane's one ticket, not six, and not two tickets.
+      await expect
+        .poll(async () => (await coreTicket()).itemized?.lines.reduce((n, l) => n + l.quantity, 0))
+        .toBe(3);
+      const t = await coreTicket();
+      const bought = new Map<string, number>();
+      for (const l of t.itemized?.lines ?? []) bought.set(l.name, (bought.get(l.name) ?? 0) + l.quantity);
+      expect(Object.fromEntries(bought)).toEqual({ 'Paper towels 6 roll': 2, 'Chocolate bar': 1 });
+      // Both windows show that ticket and its total.
+      for (const p of [page, second]) {
+        await expect.poll(() => totalsCell(p, 'total').innerText()).toBe(formatCents(t.totalCents));
+        expect(await lineRow(p, 'Chocolate bar').count()).toBe(1);
+      }
+      await page.getByRole('button', { name: 'Cancel sale' }).click();
+      await page.getByRole('textbox', { name: 'Amount' }).waitFor();
+    } finally {
+      await second.close();
+    }
+  }, 90_000);
+
   it('an unknown code offers a cashier an open item; a misread says why; a line is voided before payment', async () => {
     await freshLane(terminal, page);
     await scan(page, 'TP-LOYALTY-00042');

@@ -69,7 +69,10 @@ export type ScanStep =
   | { kind: 'price'; item: CatalogItemView }
   /** No item has this code: a manager may add it, anyone may ring an open item. */
   | { kind: 'unknown'; barcode: string }
-  /** Not added (a misread, an inactive item, a payment under way): `scanNote` says why. */
+  /**
+   * Not added (a misread, an inactive item, a payment under way): `scanNote` says why. Or another window
+   * of the lane claimed the scan first: nothing to say here.
+   */
   | { kind: 'refused' };
 
 /** The last scan's or item's outcome, where the cashier looks. */
@@ -197,7 +200,9 @@ export type SaleState = {
    */
   changeTicket(change: TicketChange, approval?: ManagerApproval): Promise<BridgeResult<TicketView>>;
   /** What a scan comes to: refused (a misread is never looked up), unknown, an open price, or a line. */
-  readScan(scan: Pick<ScanView, 'data' | 'aimId' | 'validated' | 'problem'>): Promise<ScanStep>;
+  readScan(
+    scan: Pick<ScanView, 'data' | 'aimId' | 'validated' | 'problem'> & { scanId?: string },
+  ): Promise<ScanStep>;
   /** The cashier picked an item (quick key, search): a line, or its price first. */
   pickItem(item: CatalogItemView): ScanStep;
   selectLine(lineId: string | null): void;
@@ -1036,6 +1041,23 @@ export function createSaleStore(
             },
           });
           return { kind: 'refused' };
+        }
+        // Every window of the lane heard this scan: the one whose claim comes first rings it, the others
+        // say nothing (the item is on the ticket of the window that took it, or that window says why not):
+        // one scan, one answer at the counter.
+        if (scan.scanId !== undefined) {
+          const claimFor = (ticketId: string | undefined) =>
+            bridge.send('scanner.claim', { scanId: scan.scanId ?? '', ...(ticketId ? { ticketId } : {}) });
+          let claim = await claimFor(get().ticket?.ticketId);
+          // The lane rings a ticket of lines this window does not show: a window free to ring follows it
+          // (the item goes on that ticket, not on a second one beside it) and asks again.
+          const s = get();
+          const free = (s.phase === 'entry' && !s.ticket && s.subtotalCents === 0) || s.phase === 'done';
+          if (claim.ok && claim.value.ringing && free) {
+            await get().restore(claim.value.ringing);
+            if (get().ticket?.ticketId === claim.value.ringing) claim = await claimFor(claim.value.ringing);
+          }
+          if (claim.ok && !claim.value.claimed) return { kind: 'refused' };
         }
         if (!readyToRing()) return { kind: 'refused' };
         const found = await bridge.send('catalog.lookup', {

@@ -40,7 +40,8 @@ export function useTicketChange(): RunChange {
  * or the price dialog of an open-price item. An unknown code and a refusal are left on `scanNote`.
  */
 /** What of a scan the ticket reads (a `scanner.scanned` event, or a code a manager just added). */
-export type ScanInput = Pick<ScanView, 'data' | 'aimId' | 'validated' | 'problem'>;
+/** A scan's fields the ticket reads; `scanId` when it came from the scanner (a manager's code has none). */
+export type ScanInput = Pick<ScanView, 'data' | 'aimId' | 'validated' | 'problem'> & { scanId?: string };
 
 export function useRing(): {
   scan: (scan: ScanInput) => Promise<void>;

@@ -410,7 +410,7 @@ export function SaleScreen() {
 
   // Every scanner's scans (serial, USB HID POS, a keyboard wedge's once told from typing) ring the item.
   // Every window of the lane hears a scan: a hidden one (minimised, a background tab) leaves it to the
-  // window the cashier sees.
+  // window the cashier sees, and of the windows in view the core lets one ring it (scanner.claim).
   useEffect(
     () =>
       bridge.on('scanner.scanned', (scan) => {
