@@ -51,6 +51,11 @@ export type ReceiptWords = {
   ticketDiscount: string;
   /** "TAX 8.25% GENERAL", "INCL. TAX 20% …": the tax class's line. */
   classTax: (inclusive: boolean) => string;
+  /**
+   * The name an open item gets when the cashier types none: the line's own name (not a heading, so not
+   * uppercase), given in the store's language when it is rung, and shown and printed as it was given.
+   */
+  openItemName: string;
 };
 
 const en: ReceiptWords = {
@@ -130,6 +135,7 @@ const en: ReceiptWords = {
   discount: 'DISCOUNT',
   ticketDiscount: 'TICKET DISCOUNT',
   classTax: (inclusive) => (inclusive ? 'INCL. TAX' : 'TAX'),
+  openItemName: 'Open item',
 };
 
 const es: ReceiptWords = {
@@ -212,6 +218,7 @@ const es: ReceiptWords = {
   discount: 'DESCUENTO',
   ticketDiscount: 'DESCUENTO DEL TICKET',
   classTax: (inclusive) => (inclusive ? 'IMP. INCLUIDO' : 'IMPUESTO'),
+  openItemName: 'Artículo abierto',
 };
 
 export const RECEIPT_WORDS: Readonly<Record<Language, ReceiptWords>> = { en, es };

@@ -10,6 +10,8 @@ import type {
   TicketView,
 } from '../../common/bridge/contract';
 import { BridgeFailure } from '../../common/bridge/failure';
+import { languageOf } from '../../common/store-locale';
+import { RECEIPT_WORDS } from '../i18n/receipt-words';
 import type { Actor } from '../roles/roles';
 import type { Catalog } from '../catalog/catalog';
 import { hasControlCharacter } from '../catalog/plain-text';
@@ -173,7 +175,7 @@ export function createItemizedSale(deps: ItemizedSaleDeps): ItemizedSale {
 
     addOpenItem: (p, approve) =>
       change(p.ticketId, approve, async (lines) => {
-        const name = p.name?.trim() || 'Open item';
+        const name = p.name?.trim() || RECEIPT_WORDS[languageOf(deps.settings().locale.locale)].openItemName;
         if (hasControlCharacter(name)) throw new BridgeFailure('invalid', 'A name cannot hold a line break.');
         const taxClass =
           p.taxClassId === undefined ? laneTax() : rate(await catalog.taxClassRate(p.taxClassId));

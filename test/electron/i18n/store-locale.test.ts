@@ -114,6 +114,28 @@ describe('the store’s locale and currency', () => {
         l.includes('CORTE X'),
       ),
     );
+    // A ticket of lines: an open item rung without a name is named in the store's language.
+    const lines = value(await lane.bridge.send('ticket.open', {}));
+    const rung = value(
+      await lane.bridge.send('ticket.addOpenItem', { ticketId: lines.ticketId, priceCents: 400 }),
+    );
+    expect(rung.itemized?.lines.map((l) => l.name)).toEqual(['Artículo abierto']);
+    const before = value(await lane.bridge.send('simulator.state', {})).receiptPrinter.receipts.length;
+    value(
+      await lane.bridge.send('sale.pay', {
+        ticketId: lines.ticketId,
+        tender: { kind: 'cash', tenderedCents: 500 },
+      }),
+    );
+    await eventually(
+      async () =>
+        value(await lane.bridge.send('simulator.state', {})).receiptPrinter.receipts.length > before,
+    );
+    const itemized = (
+      value(await lane.bridge.send('simulator.state', {})).receiptPrinter.receipts.at(-1) ?? []
+    ).join('\n');
+    expect(itemized).toMatch(/Art.culo abierto/);
+    expect(itemized).not.toMatch(/Open item/i);
   });
 
   it('a sign-in’s and a till’s refusals name their words for the screens (messageId), in English for tools', async () => {
