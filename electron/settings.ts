@@ -59,6 +59,7 @@ export function saleSettingsView(sale: SaleSettings): SaleSettingsView {
     tipPrompt: sale.tipPrompt,
     tipPresetsPercent: [...sale.tipPresetsPercent],
     confirmAboveCents: sale.confirmAboveCents,
+    chipFallbackAfterFailures: sale.chipFallbackAfterFailures,
   };
 }
 

@@ -184,6 +184,8 @@ export type SaleSettingsView = {
   tipPresetsPercent: number[];
   /** The sale screen asks the cashier to confirm an amount above this before any tender starts. */
   confirmAboveCents: number;
+  /** Failed chip reads in one card wait before a chip card's swipe is taken (the manager's Settings). */
+  chipFallbackAfterFailures: number;
 };
 
 export type TicketStatus = 'open' | 'paid' | 'abandoned';

@@ -599,7 +599,7 @@ describe('money on screen and on paper (Chromium, sandbox gateway, simulated dev
     // A second cashier window, signed in before the manager saves: it must follow the save without a
     // reload or a new sign-in, or it rings by yesterday's tax and ceiling.
     const second = await browser.context.newPage();
-    await second.goto(terminal.url);
+    await second.goto(await terminal.launchUrl());
     await signIn(second, '1111');
     await second.waitForSelector('#sale-amount');
     await signOut(page);

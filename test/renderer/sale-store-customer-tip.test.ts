@@ -30,6 +30,7 @@ async function setup(displays: number, askOutcome: 'chosen' | 'cancelled' = 'cho
   const bridge = new FakeBridge()
     .answer('sale.settings', {
       confirmAboveCents: 100_000,
+      chipFallbackAfterFailures: 1,
       taxRatePercent: 0,
       tipPrompt: true,
       tipPresetsPercent: [15, 20],

@@ -8,6 +8,7 @@ const saleSettings = (over: Partial<SaleSettingsView> = {}): SaleSettingsView =>
   tipPrompt: false,
   tipPresetsPercent: [],
   confirmAboveCents: 100_000,
+  chipFallbackAfterFailures: 1,
   ...over,
 });
 

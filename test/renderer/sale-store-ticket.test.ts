@@ -323,7 +323,13 @@ describe('sale store: the ticket of lines', () => {
   it('a ticket of lines above the lane’s ceiling is confirmed before a tender, once', async () => {
     const { store } = laneWithCatalog({});
     store.setState({
-      settings: { taxRatePercent: 0, tipPrompt: false, tipPresetsPercent: [], confirmAboveCents: 1000 },
+      settings: {
+        taxRatePercent: 0,
+        tipPrompt: false,
+        tipPresetsPercent: [],
+        confirmAboveCents: 1000,
+        chipFallbackAfterFailures: 1,
+      },
     });
     await store.getState().changeTicket({ kind: 'openItem', priceCents: 2500 });
     expect(store.getState().holdForConfirmation('credit')).toBe(true);

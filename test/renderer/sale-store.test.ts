@@ -43,6 +43,7 @@ function setup(pay: (b: FakeBridge) => SaleOutcome) {
   const bridge = new FakeBridge()
     .answer('sale.settings', {
       confirmAboveCents: 100_000,
+      chipFallbackAfterFailures: 1,
       taxRatePercent: 8.25,
       tipPrompt: true,
       tipPresetsPercent: [15, 20],

@@ -30,7 +30,13 @@ describe('sale settings: read locally, told to every window when saved', () => {
     value(await manager.send('business.update', { taxRatePercent: 8.25, confirmAboveCents: 300_000 }));
 
     expect(heard).toEqual([
-      { taxRatePercent: 8.25, tipPrompt: false, tipPresetsPercent: [15, 18, 20], confirmAboveCents: 300_000 },
+      {
+        taxRatePercent: 8.25,
+        tipPrompt: false,
+        tipPresetsPercent: [15, 18, 20],
+        confirmAboveCents: 300_000,
+        chipFallbackAfterFailures: 1,
+      },
     ]);
     expect(displayHeard).toEqual([]);
     // What the cashier reads is what was told, and what the core charges by.

@@ -1,11 +1,10 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { FraudCheck } from '../../../../common/bridge/contract';
-import { DEFAULT_CONFIRM_ABOVE_CENTS } from '../../../../common/amount-ceiling';
 import { isExactRate } from '../../../../common/percent';
 import { parseMoney } from '../../format/money';
 import { describeError } from '../../state/app-store';
-import { useAppStore, useBridge, useSaleStore } from '../../state/context';
+import { useAppStore, useBridge, useSale, useSaleStore } from '../../state/context';
 import { useCommand } from '../../state/use-command';
 import { ErrorAlert, InputField, SelectField, type SelectOption } from '../../ui/fields';
 import { DiscountLimitSettings, ReceiptHeaderSettings } from './StoreSettings';
@@ -20,7 +19,7 @@ const FRAUD_CHECKS: readonly FraudCheck[] = ['address', 'zipCode', 'cvv', 'accou
 const FALLBACK_AFTER = [1, 2, 3] as const;
 
 function SaleSettings() {
-  const { t } = useTranslation('settings');
+  const { t } = useTranslation(['settings', 'common']);
   const fallbackOptions: readonly SelectOption<number>[] = FALLBACK_AFTER.map((n) => [
     n,
     t('sale.fallback', { count: n }),
@@ -29,21 +28,30 @@ function SaleSettings() {
   const bridge = useBridge();
   const app = useAppStore();
   const sale = useSaleStore();
+  // The lane's own settings (sale.settings: read with the gateway down too, kept current by the event).
+  const lane = useSale((s) => s.settings);
   const [tax, setTax] = useState('');
   const [tipPrompt, setTipPrompt] = useState(false);
   const [presets, setPresets] = useState('');
   const [fallbackAfter, setFallbackAfter] = useState(1);
   const [confirmAbove, setConfirmAbove] = useState('');
   const [error, setError] = useState<string | null>(null);
+  const filled = useRef(false);
   const b = business.data;
+  // The form takes the lane's figures once: a read that lands later (or another window's save) never
+  // overwrites what the manager is typing. Until then there is no form to type in.
   useEffect(() => {
-    if (!b) return;
-    setTax(String(b.taxRatePercent));
-    setTipPrompt(b.tipPrompt);
-    setPresets(b.tipPresetsPercent.join(', '));
-    setFallbackAfter(b.chipFallbackAfterFailures ?? 1);
-    setConfirmAbove(((b.confirmAboveCents ?? DEFAULT_CONFIRM_ABOVE_CENTS) / 100).toFixed(2));
-  }, [b]);
+    if (!lane || filled.current) return;
+    filled.current = true;
+    setTax(String(lane.taxRatePercent));
+    setTipPrompt(lane.tipPrompt);
+    setPresets(lane.tipPresetsPercent.join(', '));
+    setFallbackAfter(lane.chipFallbackAfterFailures);
+    setConfirmAbove((lane.confirmAboveCents / 100).toFixed(2));
+  }, [lane]);
+  useEffect(() => {
+    if (!lane) void sale.getState().loadSettings();
+  }, [lane, sale]);
   const save = async (e: FormEvent) => {
     e.preventDefault();
     const rate = Number(tax);
@@ -98,7 +106,8 @@ function SaleSettings() {
       </section>
       <section className="card" aria-labelledby="sale-set-title">
         <h2 id="sale-set-title">{t('sale.title')}</h2>
-        <form className="stack" onSubmit={(e) => void save(e)}>
+        {!lane ? <p>{t('common:loading')}</p> : null}
+        <form className="stack" hidden={!lane} onSubmit={(e) => void save(e)}>
           <div className="row">
             <InputField
               id="set-tax"
