@@ -196,6 +196,8 @@ export const commandPayloads = {
   'sale.live': Empty,
   /** The lane's tax, tip and large-amount settings (local: answered with the gateway down). */
   'sale.settings': Empty,
+  /** The manager saves the lane's sale settings (as business.update does, without asking the gateway). */
+  'sale.settings.set': BusinessSettingsUpdateSchema,
   /** Captures the signature required by the last tender. */
   'sale.signature': Type.Object({
     ticketId: TicketIdSchema,
@@ -502,6 +504,7 @@ export type CommandValues = CustomerCommandValues & {
   'sale.abandon': TicketView;
   'sale.live': LiveTenderView | null;
   'sale.settings': SaleSettingsView;
+  'sale.settings.set': SaleSettingsView;
   'sale.signature': TenderView;
   'gift.balance': BalanceView;
   'gift.reload': TransactionView;

@@ -46,6 +46,7 @@ export const accessTable = {
   'sale.abandon': ['sell', 'manager-if'],
   'sale.live': 'sell',
   'sale.settings': 'signed-in',
+  'sale.settings.set': 'manage',
   'sale.signature': 'sell',
   'gift.balance': 'sell',
   // Outside a ticket (the load is then paid from the drawer by hand).

@@ -1,8 +1,7 @@
 import type { BusinessSettingsView } from '../../../common/bridge/contract';
-import { isExactRate } from '../../../common/percent';
 import { startOfStoreDayAt } from '../../../common/store-time';
 import { fraudGet, fraudSet, linkCreate, linkDisable, linksList, reportView } from '../../merchant';
-import { saleSettingsView } from '../../settings';
+import { updateSaleSettings } from '../../sale/sale-settings-update';
 import { laneTimeZone } from '../../store-time-zone';
 import { BridgeFailure } from '../../../common/bridge/failure';
 import { createApprovals } from './approvals';
@@ -20,6 +19,7 @@ function instant(text: string | undefined, fallback: number | undefined): number
 export function merchantHandlers(s: CoreServices) {
   const { engine, settings, client } = s;
   const { who } = createApprovals(s);
+
   const businessGet = async (): Promise<BusinessSettingsView> => {
     const r = await client.businessSettings();
     const sale = settings.value.sale;
@@ -75,28 +75,7 @@ export function merchantHandlers(s: CoreServices) {
     'business.get': businessGet,
 
     async 'business.update'(p, ctx) {
-      // The schema bounds each field (contract/merchant.ts); a rate also has at most four decimals, so the
-      // tax the screen previews and the tax the core charges agree (common/percent.ts).
-      if (p.taxRatePercent !== undefined && !isExactRate(p.taxRatePercent))
-        throw new BridgeFailure('invalid', 'The tax rate is 0 to 30 %, with at most four decimals.');
-      if (p.preauthTipMaxPercent !== undefined && !isExactRate(p.preauthTipMaxPercent))
-        throw new BridgeFailure('invalid', 'The pre-authorization tip share is 0 to 100 %.');
-      const sale = { ...settings.value.sale };
-      if (p.taxRatePercent !== undefined) sale.taxRatePercent = p.taxRatePercent;
-      if (p.tipPrompt !== undefined) sale.tipPrompt = p.tipPrompt;
-      if (p.tipPresetsPercent !== undefined) sale.tipPresetsPercent = [...p.tipPresetsPercent];
-      if (p.preauthTipMaxPercent !== undefined) sale.preauthTipMaxPercent = p.preauthTipMaxPercent;
-      if (p.chipFallbackAfterFailures !== undefined)
-        sale.chipFallbackAfterFailures = p.chipFallbackAfterFailures;
-      if (p.confirmAboveCents !== undefined) sale.confirmAboveCents = p.confirmAboveCents;
-      await settings.set('sale', sale);
-      // Every window's sale screen previews tax and asks about large amounts by these, starting now.
-      s.emit('sale.settings', saleSettingsView(sale));
-      await s.audit(
-        who(ctx),
-        'settings-changed',
-        `sale settings: tax ${sale.taxRatePercent}%, tip prompt ${String(sale.tipPrompt)}, pre-auth tip up to ${sale.preauthTipMaxPercent}% without a manager, chip fallback after ${sale.chipFallbackAfterFailures} failed read(s), confirm amounts above ${sale.confirmAboveCents} cents`,
-      );
+      await updateSaleSettings(s, who(ctx), p);
       return businessGet();
     },
     'fraud.get': () => fraudGet(client),

@@ -1,4 +1,5 @@
 import type { Actor } from '../../roles/roles';
+import { updateSaleSettings } from '../../sale/sale-settings-update';
 import { saleSettingsView } from '../../settings';
 import { createApprovals } from './approvals';
 import type { CoreServices, HandlerSlice } from './services';
@@ -42,6 +43,8 @@ export function saleHandlers(s: CoreServices) {
     'sale.live': () => Promise.resolve(engine.live()),
     // The lane's own figures, without the gateway's part of business.get: the sale screen needs them offline.
     'sale.settings': () => Promise.resolve(saleSettingsView(s.settings.value.sale)),
+    // The lane's part of business.update, answered without the gateway (the Settings form saves by it).
+    'sale.settings.set': (p, ctx) => updateSaleSettings(s, who(ctx), p),
     'sale.signature': (p) => engine.signature(p.ticketId, p.tenderId, p.signature),
   } satisfies HandlerSlice<'sale'>;
 }

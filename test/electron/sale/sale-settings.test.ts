@@ -58,6 +58,18 @@ describe('sale settings: read locally, told to every window when saved', () => {
       const business = await manager.send('business.get', {});
       expect(business.ok).toBe(false);
       expect(value(await offline.bridge.send('sale.settings', {})).taxRatePercent).toBe(6.5);
+      // The manager's Settings form saves by sale.settings.set: the lane takes it without the gateway.
+      const heard: number[] = [];
+      offline.bridge.on('sale.settings', (v) => heard.push(v.taxRatePercent));
+      expect(value(await manager.send('sale.settings.set', { taxRatePercent: 7 })).taxRatePercent).toBe(7);
+      expect(heard).toEqual([7]);
+      expect(value(await offline.bridge.send('sale.settings', {})).taxRatePercent).toBe(7);
+      // A cashier may read them, not change them; a bad rate changes nothing.
+      const cashier = await offline.bridge.send('sale.settings.set', { taxRatePercent: 0 });
+      expect(cashier.ok ? 'saved' : cashier.error.code).toBe('forbidden');
+      const bad = await manager.send('sale.settings.set', { taxRatePercent: 8.87501 });
+      expect(bad.ok ? 'saved' : bad.error.code).toBe('invalid');
+      expect(value(await offline.bridge.send('sale.settings', {})).taxRatePercent).toBe(7);
     } finally {
       await offline.close();
     }

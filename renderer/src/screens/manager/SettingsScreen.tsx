@@ -66,7 +66,8 @@ function SaleSettings() {
       return setError(t('sale.badPresets'));
     const ceiling = parseMoney(confirmAbove);
     if (ceiling === undefined || ceiling < 100) return setError(t('sale.badConfirm'));
-    const r = await bridge.send('business.update', {
+    // The lane's own settings: saved (and told to every window) with the gateway down too.
+    const r = await bridge.send('sale.settings.set', {
       taxRatePercent: rate,
       tipPrompt,
       tipPresetsPercent: list,
@@ -74,9 +75,9 @@ function SaleSettings() {
       confirmAboveCents: ceiling,
     });
     if (!r.ok) return setError(describeError(r.error));
+    // Every window's sale store (this one's too) took the new figures from the `sale.settings` event,
+    // which the core sends before this answer.
     setError(null);
-    business.setData(r.value);
-    void sale.getState().loadSettings();
     app.getState().notify('success', t('saved'));
   };
   return (
