@@ -5,6 +5,7 @@ import type { Locator, Page } from 'playwright-core';
 import { connectBridge, readBridgeFile, type RemoteBridge } from '../../electron/bridge/ws-client';
 import {
   axeSerious,
+  artifacts,
   buildRenderer,
   chooseCard,
   describeViolations,
@@ -15,6 +16,7 @@ import {
   signIn,
   signOut,
   startTerminal,
+  toolBridge,
   type AxeViolation,
   type Browser,
   type Terminal,
@@ -157,6 +159,15 @@ function journalRows(where: string): Record<string, unknown>[] {
   }
 }
 
+/** The element is inside the window without scrolling, and nothing is drawn over its middle. */
+function inViewUncovered(target: Locator): Promise<boolean> {
+  return target.evaluate((el) => {
+    const r = el.getBoundingClientRect();
+    const hit = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
+    return r.top >= 0 && r.bottom <= window.innerHeight && hit !== null && (hit === el || el.contains(hit));
+  });
+}
+
 function txRow(p: Page, name: RegExp): Locator {
   return p.getByRole('row', { name });
 }
@@ -204,6 +215,10 @@ describe('money on screen and on paper (Chromium, sandbox gateway, simulated dev
     expect(inForm.texts).toEqual(inForm.texts.map(() => '$20.00'));
     await checkA11y(page, 'cash form with change due');
     await page.setViewportSize({ width: 1024, height: 768 });
+    // The form runs past the bottom of a 1024 x 768 window: its Back and Continue stay in view, on top.
+    for (const name of [/^Back/, /^Continue/])
+      expect(await inViewUncovered(page.getByRole('button', { name })), String(name)).toBe(true);
+    await page.screenshot({ path: join(artifacts, 'money-01-cash-form-1024-view.png') });
     await screenshot(page, 'money-01-cash-form-1024');
     await page.setViewportSize({ width: 1366, height: 900 });
     await screenshot(page, 'money-01-cash-form-1366');
@@ -658,6 +673,27 @@ describe('money on screen and on paper (Chromium, sandbox gateway, simulated dev
     await second.waitForSelector('[data-outcome]', { state: 'detached' });
     await second.close();
   }, 120_000);
+
+  it('tips on: at $0.00 the tip reads "No tip", not a preset that also comes to $0.00; a preset chosen is the one checked', async () => {
+    const manager = await toolBridge(terminal.dataDir, '9999');
+    try {
+      const on = await manager.send('business.update', { tipPrompt: true, tipPresetsPercent: [15, 18, 20] });
+      expect(on.ok).toBe(true);
+      const tips = page.getByRole('group', { name: 'Tip' });
+      await tips.waitFor();
+      const checked = () => tips.getByRole('radio', { checked: true }).evaluateAll((els) => els.length);
+      expect(await checked()).toBe(1);
+      expect(await tips.getByRole('radio', { name: 'No tip' }).isChecked()).toBe(true);
+      await typeAmount(page, '1000');
+      await tips.getByRole('radio', { name: /^18%/ }).check();
+      expect(await tips.getByRole('radio', { name: /^18%/ }).isChecked()).toBe(true);
+      expect(await checked()).toBe(1);
+      await page.keyboard.press('Escape');
+    } finally {
+      await manager.send('business.update', { tipPrompt: false });
+      await manager.close();
+    }
+  }, 60_000);
 
   it('no screen or state of this file has a serious or critical accessibility violation (axe-core)', () => {
     expect([...a11y.keys()].sort()).toEqual([...SCANNED].sort());

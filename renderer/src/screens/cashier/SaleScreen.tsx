@@ -245,17 +245,20 @@ function TipChoice() {
   if (!settings?.tipPrompt || (ticket && !lines)) return null;
   if (fromCustomer) return <TipOnDisplayNote />;
   const options = [0, ...settings.tipPresetsPercent];
+  // One choice shows as chosen: the first whose amount is the tip. On $0.00 (or a few cents) several
+  // presets come to the same cents, and a radio group marks the last of several checked ones.
+  const chosen = options.findIndex((p) => tipOf(subtotal, p) === tip);
   return (
     <fieldset className="row">
       <legend>{t('tip.legend')}</legend>
-      {options.map((p) => {
+      {options.map((p, i) => {
         const cents = tipOf(subtotal, p);
         return (
           <label key={p} className="check">
             <input
               type="radio"
               name="tip"
-              checked={tip === cents && (p !== 0 || tip === 0)}
+              checked={i === chosen}
               onChange={() =>
                 lines ? void sale.getState().setTicketTip(cents) : sale.getState().setTip(cents)
               }

@@ -35,7 +35,8 @@ function FormShell({
       <h2 id="form-title">{title}</h2>
       <form onSubmit={submit} className="stack">
         {children}
-        <div className="row">
+        {/* Kept in view at the bottom of the window while the form is taller than it (1024 x 768). */}
+        <div className="row form-actions">
           <button type="button" className="btn" onClick={() => sale.getState().closeForm()}>
             {t('form.back')} <kbd aria-hidden="true">Esc</kbd>
           </button>
