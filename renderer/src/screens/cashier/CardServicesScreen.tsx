@@ -450,6 +450,9 @@ export function CardServicesScreen() {
               {t('gift.hint')}
             </p>
           </section>
+        </div>
+        <div className="stack">
+          {/* Beside the gift card, not under it: both services' buttons are in view at 1024 x 768. */}
           <section className="card stack" aria-labelledby="ebt-title">
             <h2 id="ebt-title">{t('ebt.title')}</h2>
             <p className="hint">{t('ebt.hint')}</p>
@@ -467,8 +470,6 @@ export function CardServicesScreen() {
               </button>
             </div>
           </section>
-        </div>
-        <div className="stack">
           {running ? (
             <WaitPanel running={running} progress={progress} onCancel={() => void cancel()} />
           ) : null}
