@@ -624,7 +624,7 @@ export function createSaleStore(
             });
           }),
           bridge.on('sale.settings', (v) => {
-            // Newer than any read still on its way: that read's answer is dropped (takeSettings).
+            // Newer than any read still on its way: that read's answer is dropped (loadSettings).
             settingsAsked += 1;
             set({ settings: v });
           }),
@@ -1045,9 +1045,10 @@ export function createSaleStore(
         // Every window of the lane heard this scan: the one whose claim comes first rings it, the others
         // say nothing (the item is on the ticket of the window that took it, or that window says why not):
         // one scan, one answer at the counter.
-        if (scan.scanId !== undefined) {
+        const scanId = scan.scanId;
+        if (scanId !== undefined) {
           const claimFor = (ticketId: string | undefined) =>
-            bridge.send('scanner.claim', { scanId: scan.scanId ?? '', ...(ticketId ? { ticketId } : {}) });
+            bridge.send('scanner.claim', { scanId, ...(ticketId ? { ticketId } : {}) });
           let claim = await claimFor(get().ticket?.ticketId);
           // The lane rings a ticket of lines this window does not show: a window free to ring follows it
           // (the item goes on that ticket, not on a second one beside it) and asks again.
