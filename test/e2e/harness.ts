@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { expect } from 'vitest';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { chromiumArgs, chromiumExecutable } from '../../build/chromium';
+import type { TenderRequest } from '../../common/bridge/contract';
 import { connectBridge, readBridgeFile, type RemoteBridge } from '../../electron/bridge/ws-client';
 
 export const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -336,4 +337,40 @@ export async function openTillFor(t: Terminal, floatCents = 10_000, pin = '1111'
   } finally {
     await tool.close();
   }
+}
+
+/**
+ * The day's payments, taken as a tool holding the terminal's secret would (signed in with `pin`): a till
+ * opened in the drawer for the cash, then each amount on its own ticket with its tender, a signature given
+ * where one is asked. Answers the tickets' ids in order. For tests of the screens that show a day's work.
+ */
+export async function ringSales(
+  t: Terminal,
+  sales: readonly (readonly [cents: number, tender: TenderRequest])[],
+  pin = '1111',
+): Promise<string[]> {
+  const cashier = await toolBridge(t.dataDir, pin);
+  const tickets: string[] = [];
+  try {
+    const opened = await cashier.send('till.open', { float: { totalCents: 10_000 } });
+    if (!opened.ok) throw new Error(opened.error.message);
+    for (const [cents, tender] of sales) {
+      const sale = await cashier.send('sale.open', { subtotalCents: cents });
+      if (!sale.ok) throw new Error(sale.error.message);
+      const paid = await cashier.send('sale.pay', { ticketId: sale.value.ticketId, tender });
+      if (!paid.ok) throw new Error(paid.error.message);
+      if (paid.value.signatureRequired) {
+        const signed = await cashier.send('sale.signature', {
+          ticketId: sale.value.ticketId,
+          tenderId: paid.value.tender.tenderId,
+          signature: { source: 'pad' },
+        });
+        if (!signed.ok) throw new Error(signed.error.message);
+      }
+      tickets.push(sale.value.ticketId);
+    }
+  } finally {
+    await cashier.close();
+  }
+  return tickets;
 }

@@ -9,6 +9,7 @@ import {
   toolBridge,
   type Browser,
   type Terminal,
+  ringSales,
 } from './harness';
 import { viewsFor } from '../../renderer/src/state/views';
 
@@ -440,34 +441,12 @@ describe('no literals: the translated screens show catalog words only (pseudo-lo
     await signIn(page, '9999');
     // Today's payments, as a tool holding the terminal's secret takes them: a card sale, a cash sale and a
     // hold, each on its own ticket, with a till in the drawer for the cash.
-    const cashier = await toolBridge(terminal.dataDir, '1111');
-    const tickets: string[] = [];
-    try {
-      const opened = await cashier.send('till.open', { float: { totalCents: 10_000 } });
-      if (!opened.ok) throw new Error(opened.error.message);
-      for (const [cents, tender] of [
-        [2_000, { kind: 'credit', entry: 'keyed', keyed: VISA }],
-        [1_500, { kind: 'cash', tenderedCents: 1_500 }],
-        [3_000, { kind: 'preauth', entry: 'keyed', keyed: VISA }],
-        [2_500, { kind: 'credit', entry: 'keyed', keyed: VISA }],
-      ] as const) {
-        const sale = await cashier.send('sale.open', { subtotalCents: cents });
-        if (!sale.ok) throw new Error(sale.error.message);
-        const paid = await cashier.send('sale.pay', { ticketId: sale.value.ticketId, tender });
-        if (!paid.ok) throw new Error(paid.error.message);
-        if (paid.value.signatureRequired) {
-          const signed = await cashier.send('sale.signature', {
-            ticketId: sale.value.ticketId,
-            tenderId: paid.value.tender.tenderId,
-            signature: { source: 'pad' },
-          });
-          if (!signed.ok) throw new Error(signed.error.message);
-        }
-        tickets.push(sale.value.ticketId);
-      }
-    } finally {
-      await cashier.close();
-    }
+    const tickets = await ringSales(terminal, [
+      [2_000, { kind: 'credit', entry: 'keyed', keyed: VISA }],
+      [1_500, { kind: 'cash', tenderedCents: 1_500 }],
+      [3_000, { kind: 'preauth', entry: 'keyed', keyed: VISA }],
+      [2_500, { kind: 'credit', entry: 'keyed', keyed: VISA }],
+    ]);
 
     await go(page, 'Transactions', 'Today’s transactions');
     await page.locator('main tr[data-state="approved"]').nth(3).waitFor();

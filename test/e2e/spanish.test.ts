@@ -19,6 +19,7 @@ import {
   type AxeViolation,
   type Browser,
   type Terminal,
+  ringSales,
 } from './harness';
 
 /**
@@ -707,34 +708,12 @@ describe('issue 20: a day at the counter in Spanish (Chromium, sandbox gateway, 
 
     // The day's payments, taken as a tool holding the terminal's secret would: a card sale, a cash sale
     // and a hold, with a till in the drawer for the cash.
-    const cashier = await toolBridge(terminal.dataDir, '1111');
-    const tickets: string[] = [];
-    try {
-      const opened = await cashier.send('till.open', { float: { totalCents: 10_000 } });
-      if (!opened.ok) throw new Error(opened.error.message);
-      const keyed = { cardNumber: '4111111111111111', expiry: '1230' };
-      for (const [cents, tender] of [
-        [2_000, { kind: 'credit', entry: 'keyed', keyed }],
-        [1_500, { kind: 'cash', tenderedCents: 1_500 }],
-        [3_000, { kind: 'preauth', entry: 'keyed', keyed }],
-      ] as const) {
-        const sale = await cashier.send('sale.open', { subtotalCents: cents });
-        if (!sale.ok) throw new Error(sale.error.message);
-        const paid = await cashier.send('sale.pay', { ticketId: sale.value.ticketId, tender });
-        if (!paid.ok) throw new Error(paid.error.message);
-        if (paid.value.signatureRequired) {
-          const signed = await cashier.send('sale.signature', {
-            ticketId: sale.value.ticketId,
-            tenderId: paid.value.tender.tenderId,
-            signature: { source: 'pad' },
-          });
-          if (!signed.ok) throw new Error(signed.error.message);
-        }
-        tickets.push(sale.value.ticketId);
-      }
-    } finally {
-      await cashier.close();
-    }
+    const keyed = { cardNumber: '4111111111111111', expiry: '1230' };
+    const tickets = await ringSales(terminal, [
+      [2_000, { kind: 'credit', entry: 'keyed', keyed }],
+      [1_500, { kind: 'cash', tenderedCents: 1_500 }],
+      [3_000, { kind: 'preauth', entry: 'keyed', keyed }],
+    ]);
 
     // Transacciones: the rows in Spanish; a card refund with its dialog, done, its row "Reembolso".
     await go(page, 'Transacciones', 'Transacciones de hoy');
