@@ -16,6 +16,7 @@ import {
   type AxeViolation,
   type Browser,
   type Terminal,
+  inViewUncovered,
 } from './harness';
 
 /**
@@ -181,10 +182,10 @@ describe('gift, EBT, pre-authorization and audit log screens in Chromium (sandbo
       await page.setViewportSize(size);
       await page.evaluate(() => window.scrollTo(0, 0));
       // Every service's first button is on screen as the tab opens: the EBT ones stood below the fold.
-      for (const name of ['Check gift balance', 'Food (SNAP) balance', 'Cash benefit balance']) {
-        const b = await page.getByRole('button', { name }).boundingBox();
-        expect(b && b.y >= 0 && b.y + b.height <= size.height, `${name} at ${size.width}`).toBe(true);
-      }
+      for (const name of ['Check gift balance', 'Food (SNAP) balance', 'Cash benefit balance'])
+        expect(await inViewUncovered(page.getByRole('button', { name })), `${name} at ${size.width}`).toBe(
+          true,
+        );
       await chooseCard(page, GIFT);
       await page.getByRole('button', { name: 'Check gift balance' }).click();
       await page.waitForSelector('#card-prompt[data-step="waiting-for-card"]');

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'vitest';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import { chromiumArgs, chromiumExecutable } from '../../build/chromium';
 import type { TenderRequest } from '../../common/bridge/contract';
 import { connectBridge, readBridgeFile, type RemoteBridge } from '../../electron/bridge/ws-client';
@@ -243,12 +243,13 @@ export function median(values: number[]): number {
 
 // Steps every screen test takes, shared by the e2e files.
 
+/** Types the PIN on the sign-in screen and waits for the tabs, in whatever language the window speaks. */
 export async function signIn(p: Page, pin: string): Promise<void> {
   await p.waitForSelector('#pin:enabled');
   await p.focus('#pin');
   await p.keyboard.type(pin);
   await p.keyboard.press('Enter');
-  await p.waitForSelector('nav[aria-label="Screens"]');
+  await p.waitForSelector('nav.nav');
 }
 
 export async function signOut(p: Page): Promise<void> {
@@ -373,4 +374,13 @@ export async function ringSales(
     await cashier.close();
   }
   return tickets;
+}
+
+/** The element is inside the window without scrolling, and nothing is drawn over its middle. */
+export function inViewUncovered(target: Locator): Promise<boolean> {
+  return target.evaluate((el) => {
+    const r = el.getBoundingClientRect();
+    const hit = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
+    return r.top >= 0 && r.bottom <= window.innerHeight && hit !== null && (hit === el || el.contains(hit));
+  });
 }

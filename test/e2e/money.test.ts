@@ -20,6 +20,7 @@ import {
   type AxeViolation,
   type Browser,
   type Terminal,
+  inViewUncovered,
 } from './harness';
 
 /**
@@ -157,15 +158,6 @@ function journalRows(where: string): Record<string, unknown>[] {
   } finally {
     db.close();
   }
-}
-
-/** The element is inside the window without scrolling, and nothing is drawn over its middle. */
-function inViewUncovered(target: Locator): Promise<boolean> {
-  return target.evaluate((el) => {
-    const r = el.getBoundingClientRect();
-    const hit = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
-    return r.top >= 0 && r.bottom <= window.innerHeight && hit !== null && (hit === el || el.contains(hit));
-  });
 }
 
 function txRow(p: Page, name: RegExp): Locator {

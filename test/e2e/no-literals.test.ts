@@ -10,6 +10,7 @@ import {
   type Browser,
   type Terminal,
   ringSales,
+  signIn,
 } from './harness';
 import { viewsFor } from '../../renderer/src/state/views';
 
@@ -130,14 +131,6 @@ async function expectAllWrappedBut(
 const CHROME = ['header.topbar', 'nav.nav', '.notices'];
 const SCREEN = [...CHROME, 'main'];
 const DIALOG = ['dialog[open]'];
-
-async function signIn(p: Page, pin: string): Promise<void> {
-  await p.waitForSelector('#pin:enabled');
-  await p.focus('#pin');
-  await p.keyboard.type(pin);
-  await p.keyboard.press('Enter');
-  await p.waitForSelector('nav.nav');
-}
 
 async function signOut(p: Page): Promise<void> {
   await p.locator('header.topbar button', { hasText: '⟦Sign out⟧' }).click();

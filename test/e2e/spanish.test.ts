@@ -20,6 +20,7 @@ import {
   type Browser,
   type Terminal,
   ringSales,
+  signIn,
 } from './harness';
 
 /**
@@ -87,14 +88,6 @@ async function oneHeaderRow(p: Page): Promise<void> {
   );
   expect(tops.length).toBeGreaterThan(3);
   expect(Math.max(...tops) - Math.min(...tops)).toBeLessThan(20);
-}
-
-async function signIn(p: Page, pin: string): Promise<void> {
-  await p.waitForSelector('#pin:enabled');
-  await p.focus('#pin');
-  await p.keyboard.type(pin);
-  await p.keyboard.press('Enter');
-  await p.waitForSelector('nav[aria-label="Pantallas"]');
 }
 
 async function signOut(p: Page): Promise<void> {
